@@ -1,0 +1,75 @@
+// The opaque handles of facto.h and the guard that turns every C++ failure into a status code and a
+// stored message, so that no exception ever crosses the C boundary.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <string>
+
+#include "facto/error.hpp"
+#include "facto/facto.h"
+#include "facto/problem.hpp"
+#include "facto/solver.hpp"
+
+struct facto_problem {
+    std::shared_ptr<const facto::Problem> problem;
+    mutable std::string last_error;
+};
+
+struct facto_solver {
+    std::unique_ptr<facto::Solver> solver;
+    mutable std::string last_error;
+    facto_callback callback = nullptr;
+    void* user_data = nullptr;
+    facto_destroy destroy = nullptr;
+
+    void release_user_data()
+    {
+        if (destroy) destroy(user_data);
+        callback = nullptr;
+        user_data = nullptr;
+        destroy = nullptr;
+    }
+    ~facto_solver() { release_user_data(); }
+};
+
+struct facto_matrix {
+    facto::Matrix values;
+};
+
+namespace facto::capi {
+
+// The thread-local message of failures without a usable handle.
+std::string& thread_error();
+
+// Runs `body` (returning facto_status); exceptions become statuses, their message goes to `sink`
+// (a handle's last_error) or, when sink is NULL, to the thread-local message. `sink` is cleared first.
+template <class Body>
+facto_status guarded(std::string* sink, Body&& body) noexcept
+{
+    std::string& out = sink ? *sink : thread_error();
+    try {
+        out.clear();
+        return body();
+    } catch (const facto::Error& e) {
+        out = e.what();
+        return e.status();
+    } catch (const std::bad_alloc&) {
+        out = "out of memory";
+        return FACTO_ERROR_OUT_OF_MEMORY;
+    } catch (const std::exception& e) {
+        out = std::string("internal error: ") + e.what();
+        return FACTO_ERROR_INTERNAL;
+    } catch (...) {
+        out = "internal error: unknown exception";
+        return FACTO_ERROR_INTERNAL;
+    }
+}
+
+// Throws Error(NULL_POINTER) naming `what` when p is NULL.
+inline void require_pointer(const void* p, const char* what)
+{
+    facto::require(p != nullptr, FACTO_ERROR_NULL_POINTER, std::string(what) + " is NULL");
+}
+
+}  // namespace facto::capi

@@ -1,0 +1,59 @@
+// facto_problem_*: creating problems from caller data.
+#include "handles.hpp"
+
+#include "facto/simplicial_symnmf.hpp"
+
+using facto::capi::guarded;
+using facto::capi::require_pointer;
+
+extern "C" {
+
+facto_status facto_problem_new_simplicial_symnmf(const double* P, int64_t rows, int64_t cols, int64_t ld,
+                                                 int32_t layout, int64_t k, facto_problem** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = std::make_shared<facto::SimplicialSymNMF>(facto::copy_in(P, rows, cols, ld, layout, "P"), k);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+void facto_problem_free(facto_problem* problem) { delete problem; }
+
+const char* facto_problem_kind(const facto_problem* problem) { return problem ? problem->problem->kind() : nullptr; }
+
+const char* facto_problem_last_error(const facto_problem* problem)
+{
+    return problem ? problem->last_error.c_str() : facto_last_error();
+}
+
+facto_status facto_problem_iterate_shape(const facto_problem* problem, int64_t* rows, int64_t* cols)
+{
+    return guarded(problem ? &problem->last_error : nullptr, [&] {
+        require_pointer(problem, "problem");
+        require_pointer(rows, "rows");
+        require_pointer(cols, "cols");
+        const auto shape = problem->problem->iterate_shape();
+        *rows = shape[0];
+        *cols = shape[1];
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_objective(facto_problem* problem, const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                     int32_t layout, double* value)
+{
+    return guarded(problem ? &problem->last_error : nullptr, [&] {
+        require_pointer(problem, "problem");
+        require_pointer(value, "value");
+        const facto::Matrix point = facto::copy_in(X, rows, cols, ld, layout, "X");
+        facto::require_finite(point, "X");
+        *value = problem->problem->objective(point);
+        return FACTO_OK;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,28 @@
+// The one exception type of the core. Every failure carries a facto_status (facto.h) and a message
+// that names the offending argument; the C ABI turns it into a return code and a stored message.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "facto/facto.h"
+
+namespace facto {
+
+class Error : public std::runtime_error {
+public:
+    Error(facto_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
+    facto_status status() const noexcept { return status_; }
+
+private:
+    facto_status status_;
+};
+
+// Throws Error(status, message) when `condition` is false.
+inline void require(bool condition, facto_status status, const std::string& message)
+{
+    if (!condition) throw Error(status, message);
+}
+
+}  // namespace facto

@@ -1,0 +1,356 @@
+/*
+ * facto.h -- the stable C ABI of facto, first-order solvers for structured low-rank matrix problems.
+ *
+ * This is the only header of facto with a stability promise. Everything is reached through two opaque
+ * handles, a Problem (immutable data + mathematics) and a Solver (one algorithm bound to one problem,
+ * owning the iterate), plus a Matrix handle for reading data files.
+ *
+ * Conventions, which hold for every function below unless its comment says otherwise:
+ *   - Fallible functions return facto_status: 0 is FACTO_OK, negative values are errors, positive
+ *     values are information (why a solve stopped). Values are explicit and never renumbered.
+ *   - After an error on a handle, facto_*_last_error(handle) gives a message naming the offending
+ *     argument or parameter. Errors without a usable handle (creation, NULL handle, data helpers) set
+ *     a thread-local message read by facto_last_error(). A failed call leaves handles usable and
+ *     unchanged.
+ *   - Sizes and indices are int64_t, values are double, enum-like arguments are int32_t.
+ *   - Input arrays are copied; facto never keeps a pointer to caller memory after a call returns.
+ *     Dense matrices are passed as (data, rows, cols, ld, layout): with FACTO_ROW_MAJOR element (i, j)
+ *     is data[i * ld + j] and ld >= cols; with FACTO_COL_MAJOR it is data[i + j * ld] and ld >= rows.
+ *   - Results are copied out into caller buffers of stated capacity (in elements, dense, no padding);
+ *     a buffer that is too small is FACTO_ERROR_BUFFER_TOO_SMALL, never an overflow. facto never
+ *     returns memory for the caller to free; returned strings are static or owned by the handle, as
+ *     each function says.
+ *   - Threads: distinct handles may be used from distinct threads at once (several solvers may share
+ *     one problem). One handle must be used by one thread at a time, except facto_solver_request_stop,
+ *     which any thread may call at any time.
+ *   - Nothing is ever printed; nothing ever aborts or throws across this boundary.
+ */
+#ifndef FACTO_FACTO_H
+#define FACTO_FACTO_H
+
+#include <stdint.h>
+
+#if defined(_WIN32)
+#  define FACTO_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#  define FACTO_API __attribute__((visibility("default")))
+#else
+#  define FACTO_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Versioning                                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define FACTO_VERSION_MAJOR 0
+#define FACTO_VERSION_MINOR 1
+#define FACTO_VERSION_PATCH 0
+/* FACTO_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 + PATCH. */
+#define FACTO_VERSION_NUMBER (FACTO_VERSION_MAJOR * 10000 + FACTO_VERSION_MINOR * 100 + FACTO_VERSION_PATCH)
+
+/* Version of the library actually loaded, as FACTO_VERSION_NUMBER. Bindings compare its major part
+ * (value / 10000) with the header's FACTO_VERSION_MAJOR. Never fails. */
+FACTO_API int32_t facto_version_number(void);
+/* Version of the loaded library as a static string "MAJOR.MINOR.PATCH". Never fails. */
+FACTO_API const char* facto_version(void);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Status codes                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef int32_t facto_status;
+
+#define FACTO_OK 0
+/* Positive: success, and why iterating stopped (the same values are the facto_progress stop_reason). */
+#define FACTO_CONVERGED 1                /* stationarity (gap) or relative objective change below tolerance */
+#define FACTO_ITERATION_LIMIT 2          /* max_iterations reached */
+#define FACTO_TIME_LIMIT 3               /* time_limit seconds spent in the solver */
+#define FACTO_STOPPED_BY_CALLBACK 4      /* the iteration callback returned nonzero */
+#define FACTO_STOPPED_BY_REQUEST 5       /* facto_solver_request_stop was called */
+/* Negative: errors. */
+#define FACTO_ERROR_INVALID_ARGUMENT (-1) /* a malformed argument (bad layout, ld, negative size, ...) */
+#define FACTO_ERROR_NULL_POINTER (-2)     /* a required pointer or handle is NULL */
+#define FACTO_ERROR_NOT_FINITE (-3)       /* input data contain NaN or Inf */
+#define FACTO_ERROR_DIMENSION (-4)        /* shapes do not fit (non-square matrix, rank out of range, ...) */
+#define FACTO_ERROR_NOT_SYMMETRIC (-5)    /* a matrix that must be symmetric is not */
+#define FACTO_ERROR_UNKNOWN_PARAMETER (-6) /* no parameter or output of that name */
+#define FACTO_ERROR_PARAMETER_TYPE (-7)   /* parameter exists but has another type */
+#define FACTO_ERROR_OUT_OF_RANGE (-8)     /* value outside the parameter's bounds or choices */
+#define FACTO_ERROR_BUFFER_TOO_SMALL (-9) /* caller's output capacity is below the size needed */
+#define FACTO_ERROR_UNSUPPORTED (-10)     /* no such solver for this problem, or unsupported file format */
+#define FACTO_ERROR_BAD_STATE (-11)       /* call not allowed now (e.g. step inside its own callback) */
+#define FACTO_ERROR_OUT_OF_MEMORY (-12)
+#define FACTO_ERROR_IO (-13)              /* a file could not be opened, read or written */
+#define FACTO_ERROR_PARSE (-14)           /* a file's contents are malformed */
+#define FACTO_ERROR_NUMERICAL (-15)       /* the computation broke down (non-finite objective, ...) */
+#define FACTO_ERROR_INFEASIBLE (-16)      /* a given iterate is outside the problem's feasible set */
+#define FACTO_ERROR_INTERNAL (-99)        /* a bug in facto: please report it with the message */
+
+/* Static name of a status ("FACTO_OK", "FACTO_ERROR_DIMENSION", ...); "unknown status" otherwise. */
+FACTO_API const char* facto_status_string(facto_status status);
+
+/* Message of the last failed call on this thread that had no usable handle (creation, NULL handle,
+ * data helpers). Owned by the library, valid until the next facto call on this thread. Never NULL
+ * ("" when there is none). */
+FACTO_API const char* facto_last_error(void);
+
+/* Layouts of dense matrices. */
+#define FACTO_ROW_MAJOR 0 /* C, numpy default */
+#define FACTO_COL_MAJOR 1 /* Fortran, Julia, R */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Problems                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct facto_problem facto_problem;
+
+/* Simplicial symmetric NMF (Zhao & Gordon):  min_W 1/4 ||P - W W^T||_F^2  s.t.  W >= 0, W 1 = 1,
+ * W of shape n x k. P is n x n, symmetric (to a relative tolerance of 1e-10 of its largest entry) and
+ * finite; it is copied (and symmetrized exactly). 1 <= k <= n.
+ * Errors: NULL_POINTER (P or out), INVALID_ARGUMENT (layout, ld), DIMENSION (rows != cols, k out of
+ * range), NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL. */
+FACTO_API facto_status facto_problem_new_simplicial_symnmf(const double* P, int64_t rows, int64_t cols,
+                                                           int64_t ld, int32_t layout, int64_t k,
+                                                           facto_problem** out);
+
+/* Release a problem. NULL is a no-op. Solvers created on it keep its data alive, so problems and
+ * solvers may be freed in any order. Never calls user code; safe in a garbage collector's finalizer. */
+FACTO_API void facto_problem_free(facto_problem* problem);
+
+/* Static name of the problem kind ("simplicial_symnmf"); NULL for a NULL handle. */
+FACTO_API const char* facto_problem_kind(const facto_problem* problem);
+
+/* Message of the last failed call on this problem (owned by the handle, valid until the next call on
+ * it); "" when none; the thread-local message for NULL. */
+FACTO_API const char* facto_problem_last_error(const facto_problem* problem);
+
+/* Shape of the problem's iterate (for simplicial_symnmf: n x k). Errors: NULL_POINTER. */
+FACTO_API facto_status facto_problem_iterate_shape(const facto_problem* problem, int64_t* rows,
+                                                   int64_t* cols);
+
+/* Objective value of the problem at a given point X of the iterate's shape (copied in; it need not be
+ * feasible). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION, NOT_FINITE. */
+FACTO_API facto_status facto_problem_objective(facto_problem* problem, const double* X, int64_t rows,
+                                               int64_t cols, int64_t ld, int32_t layout,
+                                               double* value);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Solvers                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct facto_solver facto_solver;
+
+/* Create a solver running `algorithm` on `problem`. Which algorithms exist for which problem:
+ *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient".
+ * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
+ * drawn from the `seed` parameter at the first step unless facto_solver_set_iterate is called first.
+ * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind), OUT_OF_MEMORY. */
+FACTO_API facto_status facto_solver_new(facto_problem* problem, const char* algorithm, facto_solver** out);
+
+/* Release a solver; NULL is a no-op. Runs the callback's destroy function, if any; never calls the
+ * callback itself. Must not be called from inside the solver's own callback. */
+FACTO_API void facto_solver_free(facto_solver* solver);
+
+/* Static name of the solver's algorithm ("frank_wolfe", ...); NULL for a NULL handle. */
+FACTO_API const char* facto_solver_algorithm(const facto_solver* solver);
+
+/* Message of the last failed call on this solver, as for problems. */
+FACTO_API const char* facto_solver_last_error(const facto_solver* solver);
+
+/* --- Parameters (settings are separate from state; see facto_param_info for the table) ---------- */
+
+#define FACTO_PARAM_DOUBLE 1
+#define FACTO_PARAM_INT 2
+#define FACTO_PARAM_STRING 3 /* one of a fixed set of choices */
+
+/* Description of one parameter. The caller sets struct_size = sizeof(facto_param_info) before the
+ * call; the library fills only the fields that fit, so the struct can grow at its end. All strings
+ * are static (valid for the life of the process). */
+typedef struct facto_param_info {
+    uint32_t struct_size;
+    int32_t type;               /* FACTO_PARAM_* */
+    const char* name;
+    const char* description;    /* one line, with the unit or meaning of special values */
+    double default_double;      /* defaults and bounds: the *_double ones for DOUBLE, *_int for INT */
+    double lower_double;
+    double upper_double;        /* may be +Inf */
+    int64_t default_int;
+    int64_t lower_int;
+    int64_t upper_int;
+    const char* default_string; /* STRING: the default choice */
+    const char* choices;        /* STRING: the choices, separated by '|' */
+} facto_param_info;
+
+/* Number of parameters of this solver. Errors: NULL_POINTER. */
+FACTO_API facto_status facto_solver_param_count(const facto_solver* solver, int64_t* count);
+/* Describe parameter number `index` (0 <= index < count). Errors: NULL_POINTER, OUT_OF_RANGE,
+ * INVALID_ARGUMENT (struct_size too small to hold even the first fields). */
+FACTO_API facto_status facto_solver_param_info(const facto_solver* solver, int64_t index,
+                                               facto_param_info* info);
+
+/* Set a parameter by name. A DOUBLE parameter also accepts set_int. Takes effect at the next step.
+ * Errors: NULL_POINTER, UNKNOWN_PARAMETER, PARAMETER_TYPE, OUT_OF_RANGE (value outside the bounds,
+ * NaN, or a string not among the choices), BAD_STATE (inside the callback). The message names the
+ * parameter and its bounds. */
+FACTO_API facto_status facto_solver_set_double(facto_solver* solver, const char* name, double value);
+FACTO_API facto_status facto_solver_set_int(facto_solver* solver, const char* name, int64_t value);
+FACTO_API facto_status facto_solver_set_string(facto_solver* solver, const char* name, const char* value);
+
+/* Read a parameter. get_string returns a static string. Errors: NULL_POINTER, UNKNOWN_PARAMETER,
+ * PARAMETER_TYPE (get_double on an INT parameter is allowed). */
+FACTO_API facto_status facto_solver_get_double(const facto_solver* solver, const char* name, double* value);
+FACTO_API facto_status facto_solver_get_int(const facto_solver* solver, const char* name, int64_t* value);
+FACTO_API facto_status facto_solver_get_string(const facto_solver* solver, const char* name,
+                                               const char** value);
+
+/* Reset every parameter to its default. Errors: NULL_POINTER, BAD_STATE (inside the callback). */
+FACTO_API facto_status facto_solver_reset_params(facto_solver* solver);
+
+/* --- Iterating ---------------------------------------------------------------------------------- */
+
+/* Start from the given point (copied in), discarding the solver's state and progress. For
+ * simplicial_symnmf the point must be n x k, nonnegative, with rows summing to 1 within 1e-9 (rows
+ * are then renormalized exactly). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION, NOT_FINITE,
+ * INFEASIBLE, BAD_STATE (inside the callback). */
+FACTO_API facto_status facto_solver_set_iterate(facto_solver* solver, const double* X, int64_t rows,
+                                                int64_t cols, int64_t ld, int32_t layout);
+
+/* Perform exactly one iteration, then evaluate the stopping rules. Returns FACTO_OK when no rule
+ * fired, else the positive reason (FACTO_CONVERGED, ...); stepping again after a stop is allowed and
+ * performs another iteration. The callback runs on this thread after the iteration.
+ * Errors: NULL_POINTER, BAD_STATE (called from inside the callback), NUMERICAL, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_solver_step(facto_solver* solver);
+
+/* Step until a stopping rule fires and return its positive reason; returns at once if a rule already
+ * holds (max_iterations reached, gap below tolerance). Errors as facto_solver_step. */
+FACTO_API facto_status facto_solver_solve(facto_solver* solver);
+
+/* Ask a running solve to stop after the current iteration (it then returns FACTO_STOPPED_BY_REQUEST).
+ * Callable from any thread, including signal handlers' helper threads; atomic. The request is
+ * consumed by the step that honours it. Errors: NULL_POINTER. */
+FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);
+
+/* Progress of the solver. The caller sets struct_size = sizeof(facto_progress); the library fills the
+ * fields that fit, so the struct only ever grows at its end. Before the first step, iteration is 0
+ * and the values describe the initial point once it exists (NaN before). */
+typedef struct facto_progress {
+    uint32_t struct_size;
+    int32_t stop_reason;     /* 0 while running, else the positive status that stopped the last solve/step */
+    int64_t iteration;       /* iterations performed since the iterate was set */
+    double objective;        /* objective at the current iterate */
+    double stationarity;     /* Frank-Wolfe gap (or the algorithm's stationarity measure) at the iterate */
+    double step_size;        /* step size used by the last iteration */
+    double relative_change;  /* |f_prev - f| / max(|f_prev|, tiny) of the last iteration */
+    double elapsed_seconds;  /* wall time spent inside step/solve since the iterate was set */
+} facto_progress;
+
+/* Copy the progress into *progress (see struct_size). Allowed inside the callback.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (struct_size too small to hold even the first fields). */
+FACTO_API facto_status facto_solver_progress(const facto_solver* solver, facto_progress* progress);
+
+/* --- Callback ----------------------------------------------------------------------------------- */
+
+/* Called on the thread that called step/solve, after every `callback_every`-th iteration (a solver
+ * parameter, default 1). Return 0 to continue, nonzero to stop (FACTO_STOPPED_BY_CALLBACK). Inside
+ * the callback only const getters may be called on this solver (progress, iterate, outputs,
+ * parameters); step, solve, set_* return FACTO_ERROR_BAD_STATE. The callback must not throw or
+ * longjmp through facto. */
+typedef int32_t (*facto_callback)(const facto_solver* solver, const facto_progress* progress, void* user_data);
+/* Optional destructor of user_data, run when the callback is replaced or the solver is freed. */
+typedef void (*facto_destroy)(void* user_data);
+
+/* Install (or with callback = NULL, remove) the iteration callback. The previous user_data's destroy
+ * function, if any, runs first. Errors: NULL_POINTER (solver), BAD_STATE (inside the callback). */
+FACTO_API facto_status facto_solver_set_callback(facto_solver* solver, facto_callback callback,
+                                                 void* user_data, facto_destroy destroy);
+
+/* --- Results ------------------------------------------------------------------------------------ */
+
+/* Shape of the iterate. Errors: NULL_POINTER. */
+FACTO_API facto_status facto_solver_iterate_shape(const facto_solver* solver, int64_t* rows, int64_t* cols);
+
+/* Copy the current iterate into out (capacity in elements, dense in `layout`). If no iterate exists
+ * yet, the initial point is drawn first (from the seed). Errors: NULL_POINTER, INVALID_ARGUMENT,
+ * BUFFER_TOO_SMALL. */
+FACTO_API facto_status facto_solver_copy_iterate(facto_solver* solver, double* out, int64_t capacity,
+                                                 int32_t layout);
+
+#define FACTO_OUTPUT_DOUBLE 1
+#define FACTO_OUTPUT_INT64 2
+
+/* Named outputs of a solver, derived from its iterate. simplicial_symnmf solvers have "labels"
+ * (int64, n x 1: index of the largest entry of each row of W, the cluster of each point).
+ * Number of outputs; errors: NULL_POINTER. */
+FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
+/* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */
+FACTO_API facto_status facto_solver_output_name(const facto_solver* solver, int64_t index, const char** name);
+/* Element type (FACTO_OUTPUT_*) and shape of a named output. Errors: NULL_POINTER, UNKNOWN_PARAMETER. */
+FACTO_API facto_status facto_solver_output_shape(const facto_solver* solver, const char* name, int32_t* type,
+                                                 int64_t* rows, int64_t* cols);
+/* Copy a named output of type DOUBLE / INT64. Errors: NULL_POINTER, UNKNOWN_PARAMETER, PARAMETER_TYPE
+ * (wrong element type), INVALID_ARGUMENT, BUFFER_TOO_SMALL, BAD_STATE (no iterate yet). */
+FACTO_API facto_status facto_solver_copy_output_double(const facto_solver* solver, const char* name,
+                                                       double* out, int64_t capacity, int32_t layout);
+FACTO_API facto_status facto_solver_copy_output_int64(const facto_solver* solver, const char* name,
+                                                      int64_t* out, int64_t capacity, int32_t layout);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Data helpers                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct facto_matrix facto_matrix;
+
+/* Read a dense numeric matrix from a file: ".npy" (little-endian float64/float32/int64/int32, either
+ * order) by its extension, otherwise CSV (comma, whitespace or semicolon separated; a first line that
+ * is not numeric is taken as a header and skipped; every row must have the same number of fields).
+ * Errors: NULL_POINTER, IO, PARSE (the message gives line and field), UNSUPPORTED (npy dtype),
+ * NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_matrix_read(const char* path, facto_matrix** out);
+
+/* Create a matrix by copying caller data. Errors: NULL_POINTER, INVALID_ARGUMENT, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_matrix_new(const double* data, int64_t rows, int64_t cols, int64_t ld,
+                                        int32_t layout, facto_matrix** out);
+
+/* Release a matrix; NULL is a no-op. */
+FACTO_API void facto_matrix_free(facto_matrix* matrix);
+
+/* Shape; errors: NULL_POINTER. */
+FACTO_API facto_status facto_matrix_shape(const facto_matrix* matrix, int64_t* rows, int64_t* cols);
+
+/* Borrowed, read-only, row-major pointer to the matrix's rows*cols values, valid until the matrix is
+ * freed. NULL for a NULL handle. */
+FACTO_API const double* facto_matrix_data(const facto_matrix* matrix);
+
+/* Write a dense matrix as CSV (values with 17 significant digits, integers without decimals).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT, IO. */
+FACTO_API facto_status facto_write_csv(const char* path, const double* data, int64_t rows, int64_t cols,
+                                       int64_t ld, int32_t layout);
+
+/* Feature scalings for facto_gaussian_affinity. */
+#define FACTO_SCALE_NONE 0
+#define FACTO_SCALE_MINMAX 1 /* each column mapped affinely onto [-1, 1] (constant columns to 0) */
+#define FACTO_SCALE_ZSCORE 2 /* each column to mean 0, standard deviation 1 (constant columns to 0) */
+
+/* Gaussian-kernel affinity of the rows x_i of X (n x p):  P_ij = exp(-||x_i - x_j||^2 / bandwidth),
+ * after scaling the columns of X as `scaling` says. Zhao & Gordon use bandwidth 1 on features scaled
+ * to [-1, 1]. Creates an n x n matrix. Errors: NULL_POINTER, INVALID_ARGUMENT (layout, scaling),
+ * OUT_OF_RANGE (bandwidth <= 0 or not finite), NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_gaussian_affinity(const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                               int32_t layout, double bandwidth, int32_t scaling,
+                                               facto_matrix** out);
+
+/* Clustering accuracy: the largest fraction of points whose predicted label maps to their true label
+ * under a one-to-one matching of labels (Hungarian algorithm). Labels are arbitrary int64 values.
+ * Errors: NULL_POINTER, DIMENSION (n < 1). */
+FACTO_API facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* truth, int64_t n,
+                                                 double* accuracy);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FACTO_FACTO_H */

@@ -1,0 +1,27 @@
+// Dense matrices of the core, and the copy-in / copy-out of caller buffers described by
+// (data, rows, cols, ld, layout) as facto.h specifies.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+namespace facto {
+
+using Matrix = xt::xtensor<double, 2>;  // row-major
+using Vector = xt::xtensor<double, 1>;
+
+// Copy a caller matrix into a new row-major Matrix, validating layout and leading dimension.
+// `what` names the argument in error messages. Throws Error.
+Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what);
+
+// Copy `rows x cols` values (row-major source) to a dense caller buffer of `capacity` elements in
+// `layout`. Throws Error (NULL_POINTER, INVALID_ARGUMENT, BUFFER_TOO_SMALL).
+template <class T>
+void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capacity, int32_t layout);
+
+// Throws Error(NOT_FINITE) naming `what` and the first offending entry when X has NaN or Inf.
+void require_finite(const Matrix& X, const char* what);
+
+}  // namespace facto

@@ -1,0 +1,56 @@
+// Solver settings: a table of typed parameters with defaults, bounds and one-line descriptions
+// (OSQP/HiGHS style), kept apart from the solver's state. facto.h exposes the table by name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace facto {
+
+enum class ParamType : int32_t { Double = 1, Int = 2, String = 3 };
+
+struct ParamSpec {
+    const char* name;
+    ParamType type;
+    const char* description;
+    double default_double = 0.0, lower_double = 0.0, upper_double = 0.0;
+    int64_t default_int = 0, lower_int = 0, upper_int = 0;
+    const char* default_string = nullptr;
+    const char* choices = nullptr;  // '|'-separated, for String
+};
+
+ParamSpec real_param(const char* name, double def, double lower, double upper, const char* description);
+ParamSpec int_param(const char* name, int64_t def, int64_t lower, int64_t upper, const char* description);
+ParamSpec choice_param(const char* name, const char* def, const char* choices, const char* description);
+
+class Params {
+public:
+    explicit Params(std::vector<ParamSpec> specs);
+
+    const std::vector<ParamSpec>& specs() const { return specs_; }
+
+    // Setters validate type and bounds and throw Error naming the parameter.
+    void set_double(std::string_view name, double value);
+    void set_int(std::string_view name, int64_t value);  // also accepted by Double parameters
+    void set_string(std::string_view name, std::string_view value);
+    void reset();
+
+    double get_double(std::string_view name) const;  // also reads Int parameters
+    int64_t get_int(std::string_view name) const;
+    const std::string& get_string(std::string_view name) const;
+
+private:
+    struct Value {
+        double d = 0.0;
+        int64_t i = 0;
+        std::string s;
+    };
+    std::size_t index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const;
+
+    std::vector<ParamSpec> specs_;
+    std::vector<Value> values_;
+};
+
+}  // namespace facto

@@ -1,0 +1,38 @@
+// Projected gradient descent for simplicial SymNMF, the baseline of Zhao & Gordon Sec. 5: a gradient
+// step projected row-wise onto the simplex, with a backtracking (Armijo) search along the projection
+// arc,  f(W(t)) <= f(W) + sigma <grad f(W), W(t) - W>,  t shrunk by beta. Each trial costs one product
+// P W(t); the accepted one is reused for the next gradient. Monotone by construction. Its stationarity
+// measure is the Frank-Wolfe gap, as for Frank-Wolfe, so that tolerances compare like with like.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "facto/simplicial_symnmf.hpp"
+#include "facto/solver.hpp"
+
+namespace facto {
+
+class ProjectedGradient final : public Solver {
+public:
+    explicit ProjectedGradient(std::shared_ptr<const SimplicialSymNMF> problem);
+    const char* algorithm() const override { return "projected_gradient"; }
+
+private:
+    void start(Matrix W0) override;
+    double iterate_once() override;
+    double current_objective() const override { return f_; }
+    double current_stationarity() const override { return gap_; }
+    const Matrix& current() const override { return W_; }
+
+    std::shared_ptr<const SimplicialSymNMF> symnmf_;
+    Matrix W_, PW_, WtW_, G_;
+    Matrix trial_W_, trial_PW_, trial_WtW_;
+    std::vector<int64_t> vertex_;
+    double f_ = 0.0, gap_ = 0.0;
+    double step_ = 0.0;  // last accepted step length t
+};
+
+std::vector<ParamSpec> projected_gradient_params();
+
+}  // namespace facto

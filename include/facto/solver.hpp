@@ -1,0 +1,95 @@
+// A Solver is one algorithm bound to one problem. It owns the iterate and the algorithm state; the
+// stopping rules, timing, progress and callback are shared by every algorithm and live here.
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "facto/matrix.hpp"
+#include "facto/params.hpp"
+#include "facto/problem.hpp"
+
+namespace facto {
+
+struct Progress {
+    int32_t stop_reason = 0;  // 0 running, else FACTO_CONVERGED ... FACTO_STOPPED_BY_REQUEST
+    int64_t iteration = 0;
+    double objective = std::numeric_limits<double>::quiet_NaN();
+    double stationarity = std::numeric_limits<double>::quiet_NaN();
+    double step_size = std::numeric_limits<double>::quiet_NaN();
+    double relative_change = std::numeric_limits<double>::quiet_NaN();
+    double elapsed_seconds = 0.0;
+};
+
+class Solver {
+public:
+    // Returns true to stop the solve.
+    using Callback = std::function<bool(const Progress&)>;
+
+    virtual ~Solver() = default;
+    Solver(const Solver&) = delete;
+    Solver& operator=(const Solver&) = delete;
+
+    virtual const char* algorithm() const = 0;
+    const Problem& problem() const { return *problem_; }
+
+    const Params& params() const { return params_; }
+    Params& mutable_params();  // throws Error(BAD_STATE) inside the callback
+
+    // Start from X (validated and made feasible by the problem); resets state and progress.
+    void set_iterate(const Matrix& X);
+    // The current iterate; draws the initial point from `seed` first if there is none.
+    const Matrix& iterate();
+    bool has_iterate() const { return started_; }
+
+    // One iteration, then the stopping rules: FACTO_OK or the positive stop reason.
+    int32_t step();
+    // Steps until a stopping rule fires; returns the positive stop reason.
+    int32_t solve();
+
+    const Progress& progress() const { return progress_; }
+    void set_callback(Callback callback) { callback_ = std::move(callback); }
+    void request_stop() noexcept { stop_requested_.store(true, std::memory_order_relaxed); }
+    bool in_callback() const { return in_callback_; }
+
+    std::vector<OutputSpec> output_specs() const { return problem_->output_specs(); }
+    Output output(const std::string& name) const;
+
+protected:
+    Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSpec>& specific_params);
+
+    // Build the algorithm state at the feasible point X0.
+    virtual void start(Matrix X0) = 0;
+    // Objective and stationarity measure at the current iterate (from the state, no recomputation).
+    virtual double current_objective() const = 0;
+    virtual double current_stationarity() const = 0;
+    // One iteration; returns the step size it used.
+    virtual double iterate_once() = 0;
+    virtual const Matrix& current() const = 0;
+
+private:
+    Progress progress_;
+    void ensure_started();
+    int32_t stopping_rule(double previous_objective) const;
+    void fill_initial_progress();
+    void require_not_in_callback(const char* what) const;
+
+    std::shared_ptr<const Problem> problem_;
+    Params params_;
+    Callback callback_;
+    std::atomic<bool> stop_requested_{false};
+    bool started_ = false;
+    bool in_callback_ = false;
+};
+
+// The parameters every solver has (stopping rules, seed, callback cadence).
+std::vector<ParamSpec> common_params();
+
+}  // namespace facto

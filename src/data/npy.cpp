@@ -1,0 +1,109 @@
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "facto/data.hpp"
+#include "facto/error.hpp"
+
+namespace facto {
+
+namespace {
+
+// Value of `key` in the header dict, e.g. "'descr': '<f8'" -> "'<f8'" (up to the next ',' or '}'
+// outside parentheses).
+std::string header_field(const std::string& header, const std::string& key, const std::string& path)
+{
+    const std::size_t at = header.find("'" + key + "'");
+    require(at != std::string::npos, FACTO_ERROR_PARSE, "'" + path + "': npy header has no '" + key + "'");
+    std::size_t p = header.find(':', at) + 1;
+    while (p < header.size() && header[p] == ' ') ++p;
+    std::size_t q = p;
+    int depth = 0;
+    while (q < header.size() && !(depth == 0 && (header[q] == ',' || header[q] == '}'))) {
+        if (header[q] == '(') ++depth;
+        if (header[q] == ')') --depth;
+        ++q;
+    }
+    return header.substr(p, q - p);
+}
+
+std::vector<std::size_t> parse_shape(const std::string& text, const std::string& path)
+{
+    std::vector<std::size_t> shape;
+    std::size_t p = 0;
+    while ((p = text.find_first_of("0123456789", p)) != std::string::npos) {
+        std::size_t used = 0;
+        shape.push_back(std::stoull(text.substr(p), &used));
+        p += used;
+    }
+    require(shape.size() == 1 || shape.size() == 2, FACTO_ERROR_UNSUPPORTED,
+            "'" + path + "': only 1-D and 2-D arrays are supported, shape is " + text);
+    return shape;
+}
+
+template <class T>
+void convert(const std::vector<char>& raw, std::vector<double>& out)
+{
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        T v;
+        std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));
+        out[i] = static_cast<double>(v);
+    }
+}
+
+}  // namespace
+
+Matrix read_npy(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    require(in.good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
+    char magic[8];
+    in.read(magic, 8);
+    require(in.good() && std::memcmp(magic, "\x93NUMPY", 6) == 0, FACTO_ERROR_PARSE, "'" + path + "' is not an .npy file");
+    const int major = static_cast<unsigned char>(magic[6]);
+    uint32_t header_length = 0;
+    unsigned char length_bytes[4] = {0, 0, 0, 0};
+    in.read(reinterpret_cast<char*>(length_bytes), major == 1 ? 2 : 4);
+    for (int b = (major == 1 ? 1 : 3); b >= 0; --b) header_length = header_length * 256 + length_bytes[b];
+    require(in.good() && header_length < (1u << 20), FACTO_ERROR_PARSE, "'" + path + "': bad npy header length");
+    std::string header(header_length, '\0');
+    in.read(header.data(), header_length);
+    require(in.good(), FACTO_ERROR_PARSE, "'" + path + "': truncated npy header");
+
+    const std::string descr = header_field(header, "descr", path);
+    const bool fortran = header_field(header, "fortran_order", path).find("True") != std::string::npos;
+    const std::vector<std::size_t> shape = parse_shape(header_field(header, "shape", path), path);
+    const std::size_t rows = shape[0], cols = shape.size() == 2 ? shape[1] : 1;
+
+    std::size_t width = 0;
+    if (descr == "'<f8'" || descr == "'<i8'") width = 8;
+    if (descr == "'<f4'" || descr == "'<i4'") width = 4;
+    require(width != 0, FACTO_ERROR_UNSUPPORTED,
+            "'" + path + "': dtype " + descr + " is not supported (use little-endian float64/float32/int64/int32)");
+    std::vector<char> raw(rows * cols * width);
+    in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
+    require(static_cast<std::size_t>(in.gcount()) == raw.size(), FACTO_ERROR_PARSE,
+            "'" + path + "': data shorter than the header's shape");
+    std::vector<double> values(rows * cols);
+    if (descr == "'<f8'") convert<double>(raw, values);
+    if (descr == "'<f4'") convert<float>(raw, values);
+    if (descr == "'<i8'") convert<int64_t>(raw, values);
+    if (descr == "'<i4'") convert<int32_t>(raw, values);
+
+    Matrix X({rows, cols});
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j) X(i, j) = fortran ? values[i + j * rows] : values[i * cols + j];
+    return X;
+}
+
+Matrix read_matrix(const std::string& path)
+{
+    const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+    Matrix X = npy ? read_npy(path) : read_csv(path);
+    require_finite(X, path.c_str());
+    return X;
+}
+
+}  // namespace facto

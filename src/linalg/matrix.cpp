@@ -1,0 +1,54 @@
+#include "facto/matrix.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "facto/error.hpp"
+
+namespace facto {
+
+Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what)
+{
+    const std::string name(what);
+    require(data != nullptr, FACTO_ERROR_NULL_POINTER, name + ": data pointer is NULL");
+    require(rows >= 0 && cols >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            name + ": negative shape " + std::to_string(rows) + " x " + std::to_string(cols));
+    require(layout == FACTO_ROW_MAJOR || layout == FACTO_COL_MAJOR, FACTO_ERROR_INVALID_ARGUMENT,
+            name + ": layout must be FACTO_ROW_MAJOR (0) or FACTO_COL_MAJOR (1), got " + std::to_string(layout));
+    const int64_t minimum_ld = std::max<int64_t>(1, layout == FACTO_ROW_MAJOR ? cols : rows);
+    require(ld >= minimum_ld, FACTO_ERROR_INVALID_ARGUMENT,
+            name + ": leading dimension " + std::to_string(ld) + " is below " + std::to_string(minimum_ld));
+    Matrix M({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+            M(i, j) = layout == FACTO_ROW_MAJOR ? data[i * ld + j] : data[i + j * ld];
+    return M;
+}
+
+template <class T>
+void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capacity, int32_t layout)
+{
+    require(out != nullptr, FACTO_ERROR_NULL_POINTER, "output buffer is NULL");
+    require(layout == FACTO_ROW_MAJOR || layout == FACTO_COL_MAJOR, FACTO_ERROR_INVALID_ARGUMENT,
+            "layout must be FACTO_ROW_MAJOR (0) or FACTO_COL_MAJOR (1), got " + std::to_string(layout));
+    require(capacity >= rows * cols, FACTO_ERROR_BUFFER_TOO_SMALL,
+            "output buffer holds " + std::to_string(capacity) + " elements, " + std::to_string(rows * cols) +
+                " (" + std::to_string(rows) + " x " + std::to_string(cols) + ") are needed");
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+            out[layout == FACTO_ROW_MAJOR ? i * cols + j : i + j * rows] = source[i * cols + j];
+}
+
+template void copy_out<double>(const double*, int64_t, int64_t, double*, int64_t, int32_t);
+template void copy_out<int64_t>(const int64_t*, int64_t, int64_t, int64_t*, int64_t, int32_t);
+
+void require_finite(const Matrix& X, const char* what)
+{
+    for (std::size_t i = 0; i < X.shape()[0]; ++i)
+        for (std::size_t j = 0; j < X.shape()[1]; ++j)
+            require(std::isfinite(X(i, j)), FACTO_ERROR_NOT_FINITE,
+                    std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
+                        std::to_string(X(i, j)));
+}
+
+}  // namespace facto

@@ -1,0 +1,93 @@
+#include "facto/row_simplices.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "data/random.hpp"
+#include "facto/error.hpp"
+
+namespace facto {
+
+double row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex)
+{
+    const std::size_t n = G.shape()[0], k = G.shape()[1];
+    vertex.resize(n);
+    double gap = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* g = &G(i, 0);
+        const double* w = &W(i, 0);
+        std::size_t best = 0;
+        double row_dot = 0.0;
+        for (std::size_t j = 0; j < k; ++j) {
+            row_dot += g[j] * w[j];          // Alg. 2 line 1: <grad, x>
+            if (g[j] < g[best]) best = j;    // Alg. 2 line 8: argmin_j grad_ij
+        }
+        vertex[i] = static_cast<int64_t>(best);
+        gap += row_dot - g[best];            // Alg. 2 line 3
+    }
+    return gap;
+}
+
+void project_rows_onto_simplex(Matrix& X)
+{
+    const std::size_t n = X.shape()[0], k = X.shape()[1];
+    std::vector<double> sorted(k);
+    for (std::size_t i = 0; i < n; ++i) {
+        double* x = &X(i, 0);
+        std::copy(x, x + k, sorted.begin());
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        // theta = (sum of the r largest - 1) / r for the largest r with sorted[r-1] > theta.
+        double cumulative = 0.0, theta = 0.0;
+        for (std::size_t r = 0; r < k; ++r) {
+            cumulative += sorted[r];
+            const double candidate = (cumulative - 1.0) / static_cast<double>(r + 1);
+            if (sorted[r] > candidate) theta = candidate;
+        }
+        for (std::size_t j = 0; j < k; ++j) x[j] = std::max(x[j] - theta, 0.0);
+    }
+}
+
+std::vector<int64_t> row_argmax(const Matrix& X)
+{
+    const std::size_t n = X.shape()[0], k = X.shape()[1];
+    std::vector<int64_t> labels(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* x = &X(i, 0);
+        labels[i] = static_cast<int64_t>(std::max_element(x, x + k) - x);
+    }
+    return labels;
+}
+
+Matrix row_simplex_feasible(const Matrix& X, double tolerance)
+{
+    require_finite(X, "iterate");
+    Matrix W = X;
+    const std::size_t n = W.shape()[0], k = W.shape()[1];
+    for (std::size_t i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < k; ++j) {
+            require(W(i, j) >= 0.0, FACTO_ERROR_INFEASIBLE,
+                    "iterate: entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is negative");
+            sum += W(i, j);
+        }
+        require(std::fabs(sum - 1.0) <= tolerance, FACTO_ERROR_INFEASIBLE,
+                "iterate: row " + std::to_string(i) + " sums to " + std::to_string(sum) + ", not 1");
+        for (std::size_t j = 0; j < k; ++j) W(i, j) /= sum;
+    }
+    return W;
+}
+
+Matrix row_simplex_random(int64_t rows, int64_t cols, uint64_t seed)
+{
+    Rng rng(seed);
+    Matrix W({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
+    for (std::size_t i = 0; i < W.shape()[0]; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < W.shape()[1]; ++j) sum += W(i, j) = rng.exponential();
+        for (std::size_t j = 0; j < W.shape()[1]; ++j) W(i, j) /= sum;
+    }
+    return W;
+}
+
+}  // namespace facto

@@ -1,0 +1,133 @@
+#include "facto/simplicial_symnmf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+
+#include "facto/error.hpp"
+#include "facto/row_simplices.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/power_iteration.hpp"
+
+namespace facto {
+
+namespace {
+
+// Largest |P_ij - P_ji| relative to the largest |P_ij|; then P := (P + P^T) / 2 exactly.
+void require_symmetric_and_symmetrize(Matrix& P)
+{
+    const std::size_t n = P.shape()[0];
+    const double scale = std::max(xt::amax(xt::abs(P))(), std::numeric_limits<double>::min());
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const double asymmetry = std::fabs(P(i, j) - P(j, i));
+            require(asymmetry <= 1e-10 * scale, FACTO_ERROR_NOT_SYMMETRIC,
+                    "P is not symmetric: P(" + std::to_string(i) + ", " + std::to_string(j) + ") - P(" +
+                        std::to_string(j) + ", " + std::to_string(i) + ") = " + std::to_string(P(i, j) - P(j, i)));
+            P(i, j) = P(j, i) = 0.5 * (P(i, j) + P(j, i));
+        }
+}
+
+}  // namespace
+
+SimplicialSymNMF::SimplicialSymNMF(Matrix P, int64_t k) : P_(std::move(P)), k_(k)
+{
+    const int64_t rows = static_cast<int64_t>(P_.shape()[0]), cols = static_cast<int64_t>(P_.shape()[1]);
+    require(rows == cols && rows > 0, FACTO_ERROR_DIMENSION,
+            "P must be square and non-empty, got " + std::to_string(rows) + " x " + std::to_string(cols));
+    require(k >= 1 && k <= rows, FACTO_ERROR_DIMENSION,
+            "rank k = " + std::to_string(k) + " must satisfy 1 <= k <= n = " + std::to_string(rows));
+    require_finite(P_, "P");
+    require_symmetric_and_symmetrize(P_);
+    P_norm_squared_ = blas::frobenius_dot(P_, P_);
+}
+
+double SimplicialSymNMF::objective(const Matrix& W) const
+{
+    require(W.shape()[0] == P_.shape()[0] && static_cast<int64_t>(W.shape()[1]) == k_, FACTO_ERROR_DIMENSION,
+            "W must be " + std::to_string(n()) + " x " + std::to_string(k_));
+    Matrix PW(W.shape()), WtW({W.shape()[1], W.shape()[1]});
+    multiply(W, PW);
+    blas::gram(W, WtW);
+    return objective(W, PW, WtW);
+}
+
+Matrix SimplicialSymNMF::random_point(uint64_t seed) const { return row_simplex_random(n(), k_, seed); }
+
+Matrix SimplicialSymNMF::feasible_point(const Matrix& W) const
+{
+    require(W.shape()[0] == P_.shape()[0] && static_cast<int64_t>(W.shape()[1]) == k_, FACTO_ERROR_DIMENSION,
+            "iterate must be " + std::to_string(n()) + " x " + std::to_string(k_) + ", got " +
+                std::to_string(W.shape()[0]) + " x " + std::to_string(W.shape()[1]));
+    return row_simplex_feasible(W, 1e-9);
+}
+
+std::vector<OutputSpec> SimplicialSymNMF::output_specs() const { return {{"labels", FACTO_OUTPUT_INT64, n(), 1}}; }
+
+Output SimplicialSymNMF::output(const std::string& name, const Matrix& W) const
+{
+    require(name == "labels", FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (this problem has: labels)");
+    return Output{output_specs()[0], {}, row_argmax(W)};
+}
+
+double SimplicialSymNMF::spectral_norm() const { return spectral_norm_symmetric(P_); }
+
+double SimplicialSymNMF::curvature_bound() const
+{
+    const double nn = static_cast<double>(n());
+    return 2.0 * nn * (3.0 * nn + spectral_norm());  // Thm. 3: C_f <= 2n (3n + ||P||_2)
+}
+
+void SimplicialSymNMF::multiply(const Matrix& W, Matrix& PW) const { blas::gemm(false, false, 1.0, P_, W, 0.0, PW); }
+
+void SimplicialSymNMF::multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work) const
+{
+    const std::size_t nn = P_.shape()[0];
+    work.fill(0.0);
+    // (P S)(:, j) = sum of the columns i of P with vertex[i] = j = (P symmetric) sum of those rows.
+    for (std::size_t i = 0; i < nn; ++i) {
+        const double* row = &P_(i, 0);
+        double* acc = &work(static_cast<std::size_t>(vertex[i]), 0);
+        for (std::size_t r = 0; r < nn; ++r) acc[r] += row[r];
+    }
+    xt::noalias(PS) = xt::transpose(work);
+}
+
+double SimplicialSymNMF::objective(const Matrix& W, const Matrix& PW, const Matrix& WtW) const
+{
+    // 4 f = ||P||^2 - 2 <PW, W> + ||W^T W||^2
+    return 0.25 * (P_norm_squared_ - 2.0 * blas::frobenius_dot(PW, W) + blas::frobenius_dot(WtW, WtW));
+}
+
+void SimplicialSymNMF::gradient(const Matrix& W, const Matrix& PW, const Matrix& WtW, Matrix& G) const
+{
+    // eq. (7): (W W^T - P) W computed as W (W^T W) - P W
+    xt::noalias(G) = PW;
+    blas::gemm(false, false, 1.0, W, WtW, -1.0, G);
+}
+
+Quartic SimplicialSymNMF::along(const Matrix& W, const Matrix& D, const Matrix& PD, const Matrix& WtW,
+                                const Matrix& G, double f0) const
+{
+    // With R = W W^T - P, S = W D^T + D W^T, T = D D^T:
+    //   4 f(W + g D) = ||R||^2 + 2g <R,S> + g^2 (||S||^2 + 2 <R,T>) + 2 g^3 <S,T> + g^4 ||T||^2,
+    // and with A = W^T D, B = D^T D (k x k):  <R,S> = 2 <G, D>,  <R,T> = ||A||^2 - <PD, D>,
+    //   ||S||^2 = 2 <W^T W, B> + 2 tr(A A),  <S,T> = 2 tr(B A),  ||T||^2 = ||B||^2.
+    const std::size_t k = W.shape()[1];
+    Matrix A({k, k}), B({k, k}), AA({k, k}), BA({k, k});
+    blas::gemm(true, false, 1.0, W, D, 0.0, A);
+    blas::gram(D, B);
+    blas::gemm(false, false, 1.0, A, A, 0.0, AA);
+    blas::gemm(false, false, 1.0, B, A, 0.0, BA);
+    const double trace_AA = xt::sum(xt::diagonal(AA))();
+    const double trace_BA = xt::sum(xt::diagonal(BA))();
+    const double R_S = 2.0 * blas::frobenius_dot(G, D);
+    const double R_T = blas::frobenius_dot(A, A) - blas::frobenius_dot(PD, D);
+    const double S_S = 2.0 * blas::frobenius_dot(WtW, B) + 2.0 * trace_AA;
+    return Quartic{f0, 0.5 * R_S, 0.25 * (S_S + 2.0 * R_T), trace_BA, 0.25 * blas::frobenius_dot(B, B)};
+}
+
+}  // namespace facto

@@ -1,0 +1,95 @@
+#include "facto/frank_wolfe.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include <xtensor/xnoalias.hpp>
+
+#include "facto/row_simplices.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/polynomial.hpp"
+
+namespace facto {
+
+std::vector<ParamSpec> frank_wolfe_params()
+{
+    return {
+        choice_param("step_rule", "line_search", "line_search|curvature|open_loop",
+                     "step size: exact quartic line search, min(gap/C, 1) (Alg. 1), or 2/(t+2)"),
+        real_param("curvature", 0.0, 0.0, std::numeric_limits<double>::infinity(),
+                   "C of the curvature rule; 0 = the Thm. 3 bound 2n(3n + ||P||_2)"),
+    };
+}
+
+FrankWolfe::FrankWolfe(std::shared_ptr<const SimplicialSymNMF> problem)
+    : Solver(problem, frank_wolfe_params()), symnmf_(std::move(problem))
+{
+}
+
+void FrankWolfe::start(Matrix W0)
+{
+    const std::size_t n = W0.shape()[0], k = W0.shape()[1];
+    W_ = std::move(W0);
+    PW_ = Matrix({n, k});
+    WtW_ = Matrix({k, k});
+    G_ = Matrix({n, k});
+    D_ = Matrix({n, k});
+    PD_ = Matrix({n, k});
+    work_ = Matrix({k, n});
+    symnmf_->multiply(W_, PW_);
+    refresh_at_iterate();
+}
+
+// W^T W, f, the gradient, and the LMO vertex with the gap at the current W (Alg. 1 lines 2-4).
+void FrankWolfe::refresh_at_iterate()
+{
+    blas::gram(W_, WtW_);
+    f_ = symnmf_->objective(W_, PW_, WtW_);
+    symnmf_->gradient(W_, PW_, WtW_, G_);
+    gap_ = row_simplex_lmo(G_, W_, vertex_);
+}
+
+// D = S - W (Alg. 1 line 3) and PD = P S - P W, S the LMO vertex.
+void FrankWolfe::direction(Matrix& D, Matrix& PD, Matrix& work) const
+{
+    symnmf_->multiply_vertex(vertex_, PD, work);
+    xt::noalias(PD) -= PW_;
+    xt::noalias(D) = -W_;
+    for (std::size_t i = 0; i < vertex_.size(); ++i) D(i, static_cast<std::size_t>(vertex_[i])) += 1.0;
+}
+
+Quartic FrankWolfe::current_line() const
+{
+    Matrix D(D_.shape()), PD(PD_.shape()), work(work_.shape());
+    direction(D, PD, work);
+    return symnmf_->along(W_, D, PD, WtW_, G_, f_);
+}
+
+double FrankWolfe::curvature_constant()
+{
+    const double given = params().get_double("curvature");
+    if (given > 0.0) return given;
+    if (curvature_ == 0.0) curvature_ = symnmf_->curvature_bound();
+    return curvature_;
+}
+
+double FrankWolfe::iterate_once()
+{
+    direction(D_, PD_, work_);
+    const std::string& rule = params().get_string("step_rule");
+    double gamma;
+    if (rule == "open_loop") {
+        gamma = 2.0 / (static_cast<double>(progress().iteration) + 2.0);
+    } else if (rule == "curvature") {
+        gamma = std::min(gap_ / curvature_constant(), 1.0);  // Alg. 1 line 6
+    } else {
+        const Quartic q = symnmf_->along(W_, D_, PD_, WtW_, G_, f_);
+        gamma = minimize_quartic_on_unit_interval(q.c1, q.c2, q.c3, q.c4);
+    }
+    xt::noalias(W_) += gamma * D_;   // Alg. 1 line 7
+    xt::noalias(PW_) += gamma * PD_;
+    refresh_at_iterate();
+    return gamma;
+}
+
+}  // namespace facto

@@ -1,0 +1,131 @@
+#include "facto/params.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "facto/error.hpp"
+
+namespace facto {
+
+ParamSpec real_param(const char* name, double def, double lower, double upper, const char* description)
+{
+    ParamSpec s{name, ParamType::Double, description};
+    s.default_double = def;
+    s.lower_double = lower;
+    s.upper_double = upper;
+    return s;
+}
+
+ParamSpec int_param(const char* name, int64_t def, int64_t lower, int64_t upper, const char* description)
+{
+    ParamSpec s{name, ParamType::Int, description};
+    s.default_int = def;
+    s.lower_int = lower;
+    s.upper_int = upper;
+    s.default_double = static_cast<double>(def);
+    s.lower_double = static_cast<double>(lower);
+    s.upper_double = static_cast<double>(upper);
+    return s;
+}
+
+ParamSpec choice_param(const char* name, const char* def, const char* choices, const char* description)
+{
+    ParamSpec s{name, ParamType::String, description};
+    s.default_string = def;
+    s.choices = choices;
+    return s;
+}
+
+Params::Params(std::vector<ParamSpec> specs) : specs_(std::move(specs)), values_(specs_.size()) { reset(); }
+
+void Params::reset()
+{
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+        values_[i].d = specs_[i].default_double;
+        values_[i].i = specs_[i].default_int;
+        values_[i].s = specs_[i].default_string ? specs_[i].default_string : "";
+    }
+}
+
+namespace {
+const char* type_name(ParamType t)
+{
+    switch (t) {
+    case ParamType::Double: return "double";
+    case ParamType::Int: return "int";
+    case ParamType::String: return "string";
+    }
+    return "?";
+}
+
+std::string format(double v)
+{
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+}  // namespace
+
+std::size_t Params::index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const
+{
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+        if (name != specs_[i].name) continue;
+        const ParamType t = specs_[i].type;
+        const bool ok = t == wanted || (allow_int_as_double && wanted == ParamType::Double && t == ParamType::Int);
+        require(ok, FACTO_ERROR_PARAMETER_TYPE,
+                "parameter '" + std::string(name) + "' is of type " + type_name(t) + ", not " + type_name(wanted));
+        return i;
+    }
+    std::string known;
+    for (const auto& s : specs_) known += std::string(known.empty() ? "" : ", ") + s.name;
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown parameter '" + std::string(name) + "' (this solver has: " + known + ")");
+}
+
+void Params::set_double(std::string_view name, double value)
+{
+    const std::size_t i = index_of(name, ParamType::Double, false);
+    const ParamSpec& s = specs_[i];
+    require(value >= s.lower_double && value <= s.upper_double, FACTO_ERROR_OUT_OF_RANGE,
+            "parameter '" + std::string(name) + "' = " + format(value) + " is outside [" + format(s.lower_double) +
+                ", " + format(s.upper_double) + "]");
+    values_[i].d = value;
+}
+
+void Params::set_int(std::string_view name, int64_t value)
+{
+    for (const auto& s : specs_)
+        if (name == s.name && s.type == ParamType::Double) return set_double(name, static_cast<double>(value));
+    const std::size_t i = index_of(name, ParamType::Int, false);
+    const ParamSpec& s = specs_[i];
+    require(value >= s.lower_int && value <= s.upper_int, FACTO_ERROR_OUT_OF_RANGE,
+            "parameter '" + std::string(name) + "' = " + std::to_string(value) + " is outside [" +
+                std::to_string(s.lower_int) + ", " + std::to_string(s.upper_int) + "]");
+    values_[i].i = value;
+    values_[i].d = static_cast<double>(value);
+}
+
+void Params::set_string(std::string_view name, std::string_view value)
+{
+    const std::size_t i = index_of(name, ParamType::String, false);
+    const std::string choices = specs_[i].choices;
+    std::size_t start = 0;
+    while (start <= choices.size()) {
+        const std::size_t end = std::min(choices.find('|', start), choices.size());
+        if (value == std::string_view(choices).substr(start, end - start)) {
+            values_[i].s = std::string(value);
+            return;
+        }
+        start = end + 1;
+    }
+    throw Error(FACTO_ERROR_OUT_OF_RANGE,
+                "parameter '" + std::string(name) + "' = '" + std::string(value) + "' is not one of " + choices);
+}
+
+double Params::get_double(std::string_view name) const { return values_[index_of(name, ParamType::Double, true)].d; }
+int64_t Params::get_int(std::string_view name) const { return values_[index_of(name, ParamType::Int, false)].i; }
+const std::string& Params::get_string(std::string_view name) const
+{
+    return values_[index_of(name, ParamType::String, false)].s;
+}
+
+}  // namespace facto

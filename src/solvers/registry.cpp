@@ -1,0 +1,53 @@
+#include "facto/registry.hpp"
+
+#include <string>
+
+#include "facto/error.hpp"
+#include "facto/frank_wolfe.hpp"
+#include "facto/projected_gradient.hpp"
+
+namespace facto {
+
+namespace {
+
+using Factory = std::unique_ptr<Solver> (*)(std::shared_ptr<const Problem>);
+
+template <class P, class S>
+std::unique_ptr<Solver> build(std::shared_ptr<const Problem> problem)
+{
+    return std::make_unique<S>(std::static_pointer_cast<const P>(std::move(problem)));
+}
+
+struct Entry {
+    const char* kind;
+    const char* algorithm;
+    Factory factory;
+};
+
+const Entry table[] = {
+    {"simplicial_symnmf", "frank_wolfe", &build<SimplicialSymNMF, FrankWolfe>},
+    {"simplicial_symnmf", "projected_gradient", &build<SimplicialSymNMF, ProjectedGradient>},
+};
+
+}  // namespace
+
+std::vector<const char*> algorithms_for(std::string_view kind)
+{
+    std::vector<const char*> names;
+    for (const Entry& e : table)
+        if (kind == e.kind) names.push_back(e.algorithm);
+    return names;
+}
+
+std::unique_ptr<Solver> make_solver(std::shared_ptr<const Problem> problem, std::string_view algorithm)
+{
+    require(problem != nullptr, FACTO_ERROR_NULL_POINTER, "problem is NULL");
+    for (const Entry& e : table)
+        if (algorithm == e.algorithm && std::string_view(problem->kind()) == e.kind) return e.factory(std::move(problem));
+    std::string known;
+    for (const char* name : algorithms_for(problem->kind())) known += std::string(known.empty() ? "" : ", ") + name;
+    throw Error(FACTO_ERROR_UNSUPPORTED, "no algorithm '" + std::string(algorithm) + "' for problem '" +
+                                             problem->kind() + "' (available: " + known + ")");
+}
+
+}  // namespace facto

@@ -1,0 +1,154 @@
+#include "facto/solver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "facto/error.hpp"
+
+namespace facto {
+
+namespace {
+constexpr int64_t int_max = std::numeric_limits<int64_t>::max();
+constexpr double inf = std::numeric_limits<double>::infinity();
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+}  // namespace
+
+std::vector<ParamSpec> common_params()
+{
+    return {
+        int_param("max_iterations", 1000, 0, int_max, "stop after this many iterations"),
+        real_param("time_limit", 0.0, 0.0, inf, "stop after this many seconds inside the solver; 0 = no limit"),
+        real_param("tolerance", 1e-6, 0.0, inf,
+                   "stop when the stationarity measure (Frank-Wolfe gap) is at most this (absolute)"),
+        real_param("objective_tolerance", 1e-6, 0.0, inf,
+                   "stop when |f_prev - f| <= this * |f_prev| (relative objective change); 0 = off"),
+        int_param("seed", 0, 0, int_max, "seed of the random initial point (used when no iterate is set)"),
+        int_param("callback_every", 1, 1, int_max, "call the iteration callback every this many iterations"),
+    };
+}
+
+Solver::Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSpec>& specific_params)
+    : problem_(std::move(problem)), params_([&] {
+          auto specs = common_params();
+          specs.insert(specs.end(), specific_params.begin(), specific_params.end());
+          return specs;
+      }())
+{
+}
+
+void Solver::require_not_in_callback(const char* what) const
+{
+    require(!in_callback_, FACTO_ERROR_BAD_STATE,
+            std::string(what) + " is not allowed inside the solver's own callback (only const getters are)");
+}
+
+Params& Solver::mutable_params()
+{
+    require_not_in_callback("changing a parameter");
+    return params_;
+}
+
+void Solver::set_iterate(const Matrix& X)
+{
+    require_not_in_callback("set_iterate");
+    const auto t0 = Clock::now();
+    start(problem_->feasible_point(X));
+    started_ = true;
+    progress_ = Progress{};
+    progress_.elapsed_seconds = seconds_since(t0);
+    fill_initial_progress();
+}
+
+void Solver::ensure_started()
+{
+    if (started_) return;
+    const auto t0 = Clock::now();
+    start(problem_->random_point(static_cast<uint64_t>(params_.get_int("seed"))));
+    started_ = true;
+    progress_ = Progress{};
+    progress_.elapsed_seconds = seconds_since(t0);
+    fill_initial_progress();
+}
+
+const Matrix& Solver::iterate()
+{
+    ensure_started();
+    return current();
+}
+
+void Solver::fill_initial_progress()
+{
+    progress_.objective = current_objective();
+    progress_.stationarity = current_stationarity();
+}
+
+Output Solver::output(const std::string& name) const
+{
+    require(started_, FACTO_ERROR_BAD_STATE, "output '" + name + "': the solver has no iterate yet (step it first)");
+    return problem_->output(name, current());
+}
+
+int32_t Solver::stopping_rule(double previous_objective) const
+{
+    const Progress& p = progress_;
+    if (p.stationarity <= params_.get_double("tolerance")) return FACTO_CONVERGED;
+    const double objective_tolerance = params_.get_double("objective_tolerance");
+    if (objective_tolerance > 0.0 && std::isfinite(previous_objective) &&
+        std::fabs(previous_objective - p.objective) <= objective_tolerance * std::fabs(previous_objective))
+        return FACTO_CONVERGED;
+    if (p.iteration >= params_.get_int("max_iterations")) return FACTO_ITERATION_LIMIT;
+    const double time_limit = params_.get_double("time_limit");
+    if (time_limit > 0.0 && p.elapsed_seconds >= time_limit) return FACTO_TIME_LIMIT;
+    return FACTO_OK;
+}
+
+int32_t Solver::step()
+{
+    require_not_in_callback("step");
+    ensure_started();
+    const auto t0 = Clock::now();
+    const double previous = progress_.objective;
+    progress_.stop_reason = FACTO_OK;
+    progress_.step_size = iterate_once();
+    progress_.objective = current_objective();
+    progress_.stationarity = current_stationarity();
+    progress_.iteration += 1;
+    progress_.relative_change =
+        std::fabs(previous - progress_.objective) / std::max(std::fabs(previous), std::numeric_limits<double>::min());
+    progress_.elapsed_seconds += seconds_since(t0);
+    require(std::isfinite(progress_.objective), FACTO_ERROR_NUMERICAL,
+            "the objective became non-finite at iteration " + std::to_string(progress_.iteration));
+
+    int32_t reason = stopping_rule(previous);
+    if (reason == FACTO_OK && stop_requested_.exchange(false)) reason = FACTO_STOPPED_BY_REQUEST;
+    progress_.stop_reason = reason;
+    if (callback_ && progress_.iteration % params_.get_int("callback_every") == 0) {
+        in_callback_ = true;
+        bool stop = false;
+        try {
+            stop = callback_(progress_);
+        } catch (...) {
+            in_callback_ = false;
+            throw;
+        }
+        in_callback_ = false;
+        if (stop && reason == FACTO_OK) progress_.stop_reason = reason = FACTO_STOPPED_BY_CALLBACK;
+    }
+    return reason;
+}
+
+int32_t Solver::solve()
+{
+    require_not_in_callback("solve");
+    ensure_started();
+    if (progress_.stationarity <= params_.get_double("tolerance")) return progress_.stop_reason = FACTO_CONVERGED;
+    if (progress_.iteration >= params_.get_int("max_iterations")) return progress_.stop_reason = FACTO_ITERATION_LIMIT;
+    for (;;) {
+        const int32_t reason = step();
+        if (reason != FACTO_OK) return reason;
+    }
+}
+
+}  // namespace facto

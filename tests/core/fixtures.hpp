@@ -1,0 +1,54 @@
+// Small instances and brute-force references shared by the core tests.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <xtensor-blas/xlinalg.hpp>
+#include <xtensor/xmath.hpp>
+
+#include "data/random.hpp"
+#include "facto/data.hpp"
+#include "facto/simplicial_symnmf.hpp"
+
+namespace facto::test {
+
+// Gaussian-kernel P of n random points in `dim` dimensions (symmetric, psd, entries in (0, 1]).
+inline Matrix random_affinity(std::size_t n, std::size_t dim, uint64_t seed, double bandwidth = 1.0)
+{
+    Rng rng(seed);
+    Matrix X({n, dim});
+    for (auto& x : X) x = rng.normal();
+    return gaussian_affinity(X, bandwidth);
+}
+
+inline Matrix random_matrix(std::size_t rows, std::size_t cols, uint64_t seed)
+{
+    Rng rng(seed);
+    Matrix X({rows, cols});
+    for (auto& x : X) x = rng.normal();
+    return X;
+}
+
+// 1/4 ||P - W W^T||_F^2 formed densely, the reference for the trace identity.
+inline double dense_objective(const Matrix& P, const Matrix& W)
+{
+    const Matrix R = P - xt::linalg::dot(W, xt::transpose(W));
+    return 0.25 * xt::sum(R * R)();
+}
+
+// P = W* W*^T for hard cluster indicators W* (n points in k clusters, labels i mod k).
+inline Matrix planted_affinity(std::size_t n, std::size_t k)
+{
+    Matrix P = xt::zeros<double>({n, n});
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) P(i, j) = (i % k == j % k) ? 1.0 : 0.0;
+    return P;
+}
+
+inline std::shared_ptr<const SimplicialSymNMF> make_problem(Matrix P, int64_t k)
+{
+    return std::make_shared<const SimplicialSymNMF>(std::move(P), k);
+}
+
+}  // namespace facto::test

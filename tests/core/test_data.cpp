@@ -1,0 +1,163 @@
+// Readers, writer, affinity, scaling and clustering accuracy.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <string>
+
+#include "facto/data.hpp"
+#include "facto/error.hpp"
+#include "facto/metrics.hpp"
+#include "fixtures.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+std::string temp_path(const std::string& name) { return "facto_test_" + name; }
+
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// Writes a version-1 .npy file with the given descr/order/shape and raw little-endian bytes.
+void write_npy(const std::string& path, const std::string& descr, bool fortran, const std::string& shape,
+               const void* data, std::size_t bytes)
+{
+    std::string header = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                         ", 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    out.write("\x93NUMPY\x01\x00", 8);
+    const uint16_t length = static_cast<uint16_t>(header.size());
+    const char length_bytes[2] = {static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
+    out.write(length_bytes, 2);
+    out << header;
+    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+}
+
+template <class F>
+facto_status status_of(F&& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.status();
+    }
+    return FACTO_OK;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(data)
+
+BOOST_AUTO_TEST_CASE(csv_with_header_and_various_separators)
+{
+    write_text(temp_path("a.csv"), "x,y,z\n1,2,3\n4.5,-6e-1,+7\n\n");
+    const Matrix A = read_matrix(temp_path("a.csv"));
+    BOOST_TEST(A == (Matrix{{1, 2, 3}, {4.5, -0.6, 7}}));
+    write_text(temp_path("b.csv"), "1 2\t \n3   4\r\n");
+    BOOST_TEST(read_matrix(temp_path("b.csv")) == (Matrix{{1, 2}, {3, 4}}));
+    write_text(temp_path("c.csv"), "1;2\n3;4\n");
+    BOOST_TEST(read_matrix(temp_path("c.csv")) == (Matrix{{1, 2}, {3, 4}}));
+}
+
+BOOST_AUTO_TEST_CASE(csv_errors_name_the_line)
+{
+    write_text(temp_path("ragged.csv"), "1,2\n3\n");
+    write_text(temp_path("word.csv"), "1,2\n3,abc\n");
+    write_text(temp_path("nan.csv"), "1,nan\n");
+    BOOST_TEST(status_of([] { read_matrix(temp_path("ragged.csv")); }) == FACTO_ERROR_PARSE);
+    try {
+        read_matrix(temp_path("word.csv"));
+        BOOST_FAIL("no error");
+    } catch (const Error& e) {
+        BOOST_TEST(std::string(e.what()).find("line 2, field 2") != std::string::npos);
+    }
+    BOOST_TEST(status_of([] { read_matrix(temp_path("nan.csv")); }) == FACTO_ERROR_NOT_FINITE);
+    BOOST_TEST(status_of([] { read_matrix(temp_path("does_not_exist.csv")); }) == FACTO_ERROR_IO);
+}
+
+BOOST_AUTO_TEST_CASE(csv_round_trip_is_exact)
+{
+    const Matrix X = random_matrix(7, 3, 5);
+    write_csv(temp_path("round.csv"), X);
+    BOOST_TEST(read_matrix(temp_path("round.csv")) == X);
+}
+
+BOOST_AUTO_TEST_CASE(npy_dtypes_and_orders)
+{
+    const double d[6] = {1, 2, 3, 4, 5, 6};
+    write_npy(temp_path("c.npy"), "<f8", false, "(2, 3)", d, sizeof d);
+    BOOST_TEST(read_matrix(temp_path("c.npy")) == (Matrix{{1, 2, 3}, {4, 5, 6}}));
+    write_npy(temp_path("f.npy"), "<f8", true, "(2, 3)", d, sizeof d);
+    BOOST_TEST(read_matrix(temp_path("f.npy")) == (Matrix{{1, 3, 5}, {2, 4, 6}}));
+    const float f[3] = {0.5f, 1.5f, -2.0f};
+    write_npy(temp_path("v.npy"), "<f4", false, "(3,)", f, sizeof f);
+    BOOST_TEST(read_matrix(temp_path("v.npy")) == (Matrix{{0.5}, {1.5}, {-2.0}}));
+    const int64_t i[4] = {1, -2, 3, 4};
+    write_npy(temp_path("i.npy"), "<i8", false, "(2, 2)", i, sizeof i);
+    BOOST_TEST(read_matrix(temp_path("i.npy")) == (Matrix{{1, -2}, {3, 4}}));
+    write_npy(temp_path("u.npy"), "<u2", false, "(2,)", i, 4);
+    BOOST_TEST(status_of([] { read_matrix(temp_path("u.npy")); }) == FACTO_ERROR_UNSUPPORTED);
+    write_npy(temp_path("short.npy"), "<f8", false, "(4, 4)", d, sizeof d);
+    BOOST_TEST(status_of([] { read_matrix(temp_path("short.npy")); }) == FACTO_ERROR_PARSE);
+}
+
+BOOST_AUTO_TEST_CASE(gaussian_affinity_matches_its_definition)
+{
+    const Matrix X = random_matrix(9, 4, 6);
+    const Matrix P = gaussian_affinity(X, 2.5);
+    for (std::size_t i = 0; i < 9; ++i)
+        for (std::size_t j = 0; j < 9; ++j) {
+            double d2 = 0.0;
+            for (std::size_t c = 0; c < 4; ++c) d2 += (X(i, c) - X(j, c)) * (X(i, c) - X(j, c));
+            BOOST_TEST(P(i, j) == std::exp(-d2 / 2.5), boost::test_tools::tolerance(1e-12));
+        }
+    BOOST_TEST(status_of([&] { gaussian_affinity(X, 0.0); }) == FACTO_ERROR_OUT_OF_RANGE);
+}
+
+BOOST_AUTO_TEST_CASE(column_scalings)
+{
+    Matrix X{{1, 5, 2}, {3, 5, 4}, {2, 5, 9}};
+    Matrix M = X;
+    scale_columns(M, Scaling::MinMax);
+    BOOST_TEST(xt::allclose(M, Matrix{{-1, 0, -1}, {1, 0, -3.0 / 7}, {0, 0, 1}}, 1e-15, 1e-15));
+    Matrix Z = X;
+    scale_columns(Z, Scaling::ZScore);
+    BOOST_TEST(std::fabs(xt::mean(xt::view(Z, xt::all(), 0))()) < 1e-15);
+    BOOST_TEST(xt::mean(xt::square(xt::view(Z, xt::all(), 2)))() == 1.0, boost::test_tools::tolerance(1e-14));
+    BOOST_TEST(xt::amax(xt::abs(xt::view(Z, xt::all(), 1)))() == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(accuracy_is_invariant_to_relabelling)
+{
+    const std::vector<int64_t> truth{0, 0, 1, 1, 2, 2, 2};
+    BOOST_TEST(clustering_accuracy({7, 7, 3, 3, 5, 5, 5}, truth) == 1.0);
+    BOOST_TEST(clustering_accuracy({1, 1, 1, 1, 1, 1, 1}, truth) == 3.0 / 7.0);
+    BOOST_TEST(clustering_accuracy({0, 1, 2, 3, 4, 5, 6}, truth) == 3.0 / 7.0);
+    BOOST_TEST(clustering_accuracy({0, 0, 2, 1, 2, 2, 1}, truth) == 5.0 / 7.0);
+}
+
+BOOST_AUTO_TEST_CASE(hungarian_matches_brute_force)
+{
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+        const Matrix cost = random_matrix(5, 5, seed);
+        std::vector<int64_t> perm{0, 1, 2, 3, 4};
+        double best = 1e300;
+        do {
+            double c = 0.0;
+            for (std::size_t i = 0; i < 5; ++i) c += cost(i, static_cast<std::size_t>(perm[i]));
+            best = std::min(best, c);
+        } while (std::next_permutation(perm.begin(), perm.end()));
+        const std::vector<int64_t> a = min_cost_assignment(cost);
+        double c = 0.0;
+        for (std::size_t i = 0; i < 5; ++i) c += cost(i, static_cast<std::size_t>(a[i]));
+        BOOST_TEST(c == best, boost::test_tools::tolerance(1e-12));
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,109 @@
+// The feasible set: the O(nk) LMO and gap (Alg. 2) against brute force over all vertices, the
+// projection against its optimality condition, validation of given points.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "facto/error.hpp"
+#include "facto/row_simplices.hpp"
+#include "fixtures.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+BOOST_AUTO_TEST_SUITE(row_simplices)
+
+BOOST_AUTO_TEST_CASE(lmo_and_gap_match_brute_force_over_all_vertices)
+{
+    const std::size_t n = 4, k = 3;
+    for (uint64_t seed = 0; seed < 5; ++seed) {
+        const Matrix G = random_matrix(n, k, 100 + seed);
+        const Matrix W = row_simplex_random(n, k, 200 + seed);
+        std::vector<int64_t> vertex;
+        const double gap = row_simplex_lmo(G, W, vertex);
+
+        // Enumerate the k^n vertices of the product of simplices: min_S <G, S>.
+        double best = std::numeric_limits<double>::infinity();
+        std::vector<int64_t> best_vertex;
+        std::vector<int64_t> choice(n, 0);
+        for (std::size_t code = 0; code < 81; ++code) {
+            std::size_t c = code;
+            double value = 0.0;
+            for (std::size_t i = 0; i < n; ++i, c /= k) {
+                choice[i] = static_cast<int64_t>(c % k);
+                value += G(i, c % k);
+            }
+            if (value < best) best = value, best_vertex = choice;
+        }
+        const double brute_gap = xt::sum(G * W)() - best;
+        BOOST_TEST(gap == brute_gap, boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(gap >= 0.0);
+        BOOST_TEST(vertex == best_vertex);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gap_is_zero_at_the_minimizing_vertex_of_a_linear_function)
+{
+    const Matrix G = random_matrix(5, 3, 7);
+    Matrix W = xt::zeros<double>({5, 3});
+    std::vector<int64_t> vertex;
+    row_simplex_lmo(G, W, vertex);
+    for (std::size_t i = 0; i < 5; ++i) W(i, static_cast<std::size_t>(vertex[i])) = 1.0;
+    BOOST_TEST(row_simplex_lmo(G, W, vertex) == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(projection_lands_on_the_simplex_and_is_optimal)
+{
+    Matrix X = 3.0 * random_matrix(20, 5, 11);
+    const Matrix original = X;
+    project_rows_onto_simplex(X);
+    for (std::size_t i = 0; i < 20; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < 5; ++j) {
+            BOOST_TEST(X(i, j) >= 0.0);
+            sum += X(i, j);
+        }
+        BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-14));
+    }
+    // Optimality of y = proj(x): <x - y, z - y> <= 0 for every z in the set (tested on random z).
+    for (uint64_t seed = 0; seed < 20; ++seed) {
+        const Matrix Z = row_simplex_random(20, 5, seed);
+        for (std::size_t i = 0; i < 20; ++i) {
+            double inner = 0.0;
+            for (std::size_t j = 0; j < 5; ++j) inner += (original(i, j) - X(i, j)) * (Z(i, j) - X(i, j));
+            BOOST_TEST(inner <= 1e-12);
+        }
+    }
+    // A point already in the set is its own projection.
+    Matrix inside = row_simplex_random(6, 4, 3);
+    const Matrix before = inside;
+    project_rows_onto_simplex(inside);
+    BOOST_TEST(xt::allclose(inside, before, 0.0, 1e-15));
+}
+
+BOOST_AUTO_TEST_CASE(validation_of_given_points)
+{
+    Matrix W = row_simplex_random(4, 3, 1);
+    BOOST_TEST(xt::allclose(row_simplex_feasible(W, 1e-9), W, 0.0, 1e-15));
+    const auto status_of = [](const Matrix& X) {
+        try {
+            row_simplex_feasible(X, 1e-9);
+        } catch (const Error& e) {
+            return e.status();
+        }
+        return FACTO_OK;
+    };
+    Matrix negative = W;
+    negative(1, 1) = -1e-3;
+    BOOST_TEST(status_of(negative) == FACTO_ERROR_INFEASIBLE);
+    Matrix off = W;
+    off(2, 0) += 1e-6;
+    BOOST_TEST(status_of(off) == FACTO_ERROR_INFEASIBLE);
+    Matrix infinite = W;
+    infinite(0, 0) = std::numeric_limits<double>::infinity();
+    BOOST_TEST(status_of(infinite) == FACTO_ERROR_NOT_FINITE);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,105 @@
+// The problem's mathematics: objective by the trace identity, gradient (eq. 7) against finite
+// differences, the line polynomial, the vertex product, and input validation.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "facto/error.hpp"
+#include "fixtures.hpp"
+#include "linalg/blas.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+BOOST_AUTO_TEST_SUITE(simplicial_symnmf)
+
+BOOST_AUTO_TEST_CASE(objective_trace_identity_matches_dense_formula)
+{
+    const auto problem = make_problem(random_affinity(30, 3, 1), 4);
+    const Matrix W = random_matrix(30, 4, 2);  // any point, feasible or not
+    BOOST_TEST(problem->objective(W) == dense_objective(problem->P(), W), boost::test_tools::tolerance(1e-10));
+}
+
+BOOST_AUTO_TEST_CASE(gradient_matches_central_finite_differences)
+{
+    const auto problem = make_problem(random_affinity(12, 2, 3), 3);
+    const Matrix W = problem->random_point(4);
+    Matrix PW(W.shape()), WtW({3, 3}), G(W.shape());
+    problem->multiply(W, PW);
+    blas::gram(W, WtW);
+    problem->gradient(W, PW, WtW, G);
+    const double h = 1e-6;
+    for (std::size_t i = 0; i < W.shape()[0]; ++i)
+        for (std::size_t j = 0; j < W.shape()[1]; ++j) {
+            Matrix plus = W, minus = W;
+            plus(i, j) += h;
+            minus(i, j) -= h;
+            const double fd = (problem->objective(plus) - problem->objective(minus)) / (2 * h);
+            BOOST_TEST(G(i, j) == fd, boost::test_tools::tolerance(1e-6));
+        }
+}
+
+BOOST_AUTO_TEST_CASE(line_polynomial_matches_objective_along_the_segment)
+{
+    const auto problem = make_problem(random_affinity(25, 3, 5), 3);
+    const Matrix W = problem->random_point(6);
+    const Matrix S = problem->random_point(7);
+    const Matrix D = S - W;
+    Matrix PW(W.shape()), PD(W.shape()), WtW({3, 3}), G(W.shape());
+    problem->multiply(W, PW);
+    problem->multiply(D, PD);
+    blas::gram(W, WtW);
+    problem->gradient(W, PW, WtW, G);
+    const Quartic q = problem->along(W, D, PD, WtW, G, problem->objective(W));
+    for (double gamma : {0.0, 0.1, 0.37, 0.8, 1.0, 1.7}) {
+        const Matrix point = W + gamma * D;
+        BOOST_TEST(q(gamma) == dense_objective(problem->P(), point), boost::test_tools::tolerance(1e-9));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(vertex_product_equals_dense_product)
+{
+    const auto problem = make_problem(random_affinity(17, 2, 8), 4);
+    const std::vector<int64_t> vertex{0, 3, 1, 1, 2, 0, 3, 3, 2, 1, 0, 0, 2, 3, 1, 2, 0};
+    Matrix S = xt::zeros<double>({17, 4});
+    for (std::size_t i = 0; i < 17; ++i) S(i, static_cast<std::size_t>(vertex[i])) = 1.0;
+    Matrix PS({17, 4}), work({4, 17});
+    problem->multiply_vertex(vertex, PS, work);
+    const Matrix reference = xt::linalg::dot(problem->P(), S);
+    BOOST_TEST(xt::allclose(PS, reference, 1e-13, 1e-13));
+}
+
+BOOST_AUTO_TEST_CASE(curvature_bound_uses_spectral_norm)
+{
+    const auto problem = make_problem(random_affinity(40, 3, 9), 3);
+    const auto eig = xt::linalg::eigh(problem->P());
+    const double largest = xt::amax(xt::abs(std::get<0>(eig)))();
+    BOOST_TEST(problem->spectral_norm() == largest, boost::test_tools::tolerance(1e-8));
+    BOOST_TEST(problem->curvature_bound() == 2.0 * 40 * (3.0 * 40 + largest), boost::test_tools::tolerance(1e-8));
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_input_with_the_right_status)
+{
+    const auto status_of = [](Matrix P, int64_t k) {
+        try {
+            SimplicialSymNMF problem(std::move(P), k);
+        } catch (const Error& e) {
+            return e.status();
+        }
+        return FACTO_OK;
+    };
+    Matrix P = random_affinity(6, 2, 10);
+    BOOST_TEST(status_of(P, 0) == FACTO_ERROR_DIMENSION);
+    BOOST_TEST(status_of(P, 7) == FACTO_ERROR_DIMENSION);
+    BOOST_TEST(status_of(Matrix({6, 5}, 0.0), 2) == FACTO_ERROR_DIMENSION);
+    Matrix asymmetric = P;
+    asymmetric(0, 1) += 1e-3;
+    BOOST_TEST(status_of(asymmetric, 2) == FACTO_ERROR_NOT_SYMMETRIC);
+    Matrix with_nan = P;
+    with_nan(2, 2) = std::nan("");
+    BOOST_TEST(status_of(with_nan, 2) == FACTO_ERROR_NOT_FINITE);
+    BOOST_TEST(status_of(P, 6) == FACTO_OK);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,157 @@
+// Stopping rules, callback, stop requests, parameters and reproducibility, shared by all solvers.
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "facto/error.hpp"
+#include "facto/registry.hpp"
+#include "fixtures.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+std::unique_ptr<Solver> solver_for(const char* algorithm, uint64_t seed = 1)
+{
+    return make_solver(make_problem(random_affinity(40, 3, seed), 4), algorithm);
+}
+
+template <class F>
+facto_status status_of(F&& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.status();
+    }
+    return FACTO_OK;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(solver_rules)
+
+BOOST_AUTO_TEST_CASE(max_iterations_then_resume_after_raising_it)
+{
+    for (const char* algorithm : {"frank_wolfe", "projected_gradient"}) {
+        auto s = solver_for(algorithm);
+        s->mutable_params().set_double("objective_tolerance", 0.0);
+        s->mutable_params().set_double("tolerance", 0.0);
+        s->mutable_params().set_int("max_iterations", 7);
+        BOOST_TEST(s->solve() == FACTO_ITERATION_LIMIT);
+        BOOST_TEST(s->progress().iteration == 7);
+        BOOST_TEST(s->solve() == FACTO_ITERATION_LIMIT);  // nothing more to do
+        BOOST_TEST(s->progress().iteration == 7);
+        s->mutable_params().set_int("max_iterations", 10);
+        BOOST_TEST(s->solve() == FACTO_ITERATION_LIMIT);
+        BOOST_TEST(s->progress().iteration == 10);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(gap_and_objective_tolerances_report_convergence)
+{
+    auto s = solver_for("frank_wolfe");
+    s->mutable_params().set_double("objective_tolerance", 0.0);
+    s->mutable_params().set_double("tolerance", 1e30);
+    BOOST_TEST(s->solve() == FACTO_CONVERGED);
+    BOOST_TEST(s->progress().iteration == 0);  // already below tolerance at the start
+
+    auto r = solver_for("frank_wolfe");
+    r->mutable_params().set_double("objective_tolerance", 1e-3);
+    r->mutable_params().set_double("tolerance", 0.0);
+    BOOST_TEST(r->solve() == FACTO_CONVERGED);
+    BOOST_TEST(r->progress().relative_change <= 1e-3);
+    BOOST_TEST(r->progress().iteration < 1000);
+}
+
+BOOST_AUTO_TEST_CASE(callback_stops_and_sees_progress)
+{
+    auto s = solver_for("frank_wolfe");
+    s->mutable_params().set_double("objective_tolerance", 0.0);
+    s->mutable_params().set_int("callback_every", 3);
+    std::vector<int64_t> seen;
+    s->set_callback([&](const Progress& p) {
+        seen.push_back(p.iteration);
+        return p.iteration >= 9;
+    });
+    BOOST_TEST(s->solve() == FACTO_STOPPED_BY_CALLBACK);
+    BOOST_TEST(seen == (std::vector<int64_t>{3, 6, 9}));
+    BOOST_TEST(s->progress().stop_reason == FACTO_STOPPED_BY_CALLBACK);
+}
+
+BOOST_AUTO_TEST_CASE(callback_cannot_step_or_change_parameters)
+{
+    auto s = solver_for("projected_gradient");
+    facto_status inner_step = FACTO_OK, inner_param = FACTO_OK;
+    Solver* raw = s.get();
+    s->set_callback([&](const Progress&) {
+        inner_step = status_of([&] { raw->step(); });
+        inner_param = status_of([&] { raw->mutable_params().set_int("seed", 3); });
+        return true;
+    });
+    s->step();
+    BOOST_TEST(inner_step == FACTO_ERROR_BAD_STATE);
+    BOOST_TEST(inner_param == FACTO_ERROR_BAD_STATE);
+    BOOST_TEST(s->step() == FACTO_STOPPED_BY_CALLBACK);  // usable afterwards
+}
+
+BOOST_AUTO_TEST_CASE(request_stop_is_honoured_once)
+{
+    auto s = solver_for("frank_wolfe");
+    s->mutable_params().set_double("objective_tolerance", 0.0);
+    s->mutable_params().set_int("max_iterations", 20);
+    s->request_stop();
+    BOOST_TEST(s->solve() == FACTO_STOPPED_BY_REQUEST);
+    BOOST_TEST(s->progress().iteration == 1);
+    BOOST_TEST(s->solve() == FACTO_ITERATION_LIMIT);
+}
+
+BOOST_AUTO_TEST_CASE(time_limit_stops)
+{
+    auto s = solver_for("frank_wolfe");
+    s->mutable_params().set_double("objective_tolerance", 0.0);
+    s->mutable_params().set_double("tolerance", 0.0);
+    s->mutable_params().set_int("max_iterations", 1000000000);
+    s->mutable_params().set_double("time_limit", 0.05);
+    BOOST_TEST(s->solve() == FACTO_TIME_LIMIT);
+    BOOST_TEST(s->progress().elapsed_seconds >= 0.05);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_same_result_and_different_seed_different_start)
+{
+    auto a = solver_for("frank_wolfe"), b = solver_for("frank_wolfe"), c = solver_for("frank_wolfe");
+    c->mutable_params().set_int("seed", 99);
+    for (auto* s : {a.get(), b.get(), c.get()}) {
+        s->mutable_params().set_int("max_iterations", 25);
+        s->solve();
+    }
+    BOOST_TEST(a->iterate() == b->iterate());
+    BOOST_TEST(a->iterate() != c->iterate());
+}
+
+BOOST_AUTO_TEST_CASE(parameters_are_typed_bounded_and_named_in_errors)
+{
+    auto s = solver_for("frank_wolfe");
+    Params& p = s->mutable_params();
+    BOOST_TEST(status_of([&] { p.set_double("no_such", 1.0); }) == FACTO_ERROR_UNKNOWN_PARAMETER);
+    BOOST_TEST(status_of([&] { p.set_double("seed", 1.5); }) == FACTO_ERROR_PARAMETER_TYPE);
+    BOOST_TEST(status_of([&] { p.set_double("tolerance", -1.0); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(status_of([&] { p.set_double("tolerance", std::nan("")); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(status_of([&] { p.set_string("step_rule", "exact"); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(status_of([&] { p.set_int("tolerance", 2); }) == FACTO_OK);  // ints are accepted for doubles
+    BOOST_TEST(p.get_double("tolerance") == 2.0);
+    try {
+        p.set_int("max_iterations", -1);
+    } catch (const Error& e) {
+        BOOST_TEST(std::string(e.what()).find("max_iterations") != std::string::npos);
+    }
+    p.reset();
+    BOOST_TEST(p.get_double("tolerance") == 1e-6);
+    BOOST_TEST(p.get_string("step_rule") == "line_search");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_algorithm_is_unsupported)
+{
+    BOOST_TEST(status_of([] { solver_for("nolips"); }) == FACTO_ERROR_UNSUPPORTED);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
