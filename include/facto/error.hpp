@@ -19,7 +19,8 @@ private:
     facto_status status_;
 };
 
-// Throws Error(status, message) when `condition` is false.
+// Throws Error(status, message) when `condition` is false. The message is built before the test:
+// inside loops over matrix entries, test first and build the message only on failure.
 inline void require(bool condition, facto_status status, const std::string& message)
 {
     if (!condition) throw Error(status, message);

@@ -16,6 +16,10 @@ using Vector = xt::xtensor<double, 1>;
 // `what` names the argument in error messages. Throws Error.
 Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what);
 
+// Throws Error (NULL_POINTER, INVALID_ARGUMENT, BUFFER_TOO_SMALL) unless `out` can take rows x cols
+// values in `layout`.
+void require_out_buffer(const void* out, int64_t rows, int64_t cols, int64_t capacity, int32_t layout);
+
 // Copy `rows x cols` values (row-major source) to a dense caller buffer of `capacity` elements in
 // `layout`. Throws Error (NULL_POINTER, INVALID_ARGUMENT, BUFFER_TOO_SMALL).
 template <class T>

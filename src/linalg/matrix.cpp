@@ -25,8 +25,7 @@ Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32
     return M;
 }
 
-template <class T>
-void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capacity, int32_t layout)
+void require_out_buffer(const void* out, int64_t rows, int64_t cols, int64_t capacity, int32_t layout)
 {
     require(out != nullptr, FACTO_ERROR_NULL_POINTER, "output buffer is NULL");
     require(layout == FACTO_ROW_MAJOR || layout == FACTO_COL_MAJOR, FACTO_ERROR_INVALID_ARGUMENT,
@@ -34,6 +33,12 @@ void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capac
     require(capacity >= rows * cols, FACTO_ERROR_BUFFER_TOO_SMALL,
             "output buffer holds " + std::to_string(capacity) + " elements, " + std::to_string(rows * cols) +
                 " (" + std::to_string(rows) + " x " + std::to_string(cols) + ") are needed");
+}
+
+template <class T>
+void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capacity, int32_t layout)
+{
+    require_out_buffer(out, rows, cols, capacity, layout);
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)
             out[layout == FACTO_ROW_MAJOR ? i * cols + j : i + j * rows] = source[i * cols + j];
@@ -46,9 +51,9 @@ void require_finite(const Matrix& X, const char* what)
 {
     for (std::size_t i = 0; i < X.shape()[0]; ++i)
         for (std::size_t j = 0; j < X.shape()[1]; ++j)
-            require(std::isfinite(X(i, j)), FACTO_ERROR_NOT_FINITE,
-                    std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
-                        std::to_string(X(i, j)));
+            if (!std::isfinite(X(i, j)))
+                throw Error(FACTO_ERROR_NOT_FINITE, std::string(what) + ": entry (" + std::to_string(i) + ", " +
+                                                        std::to_string(j) + ") is " + std::to_string(X(i, j)));
 }
 
 }  // namespace facto

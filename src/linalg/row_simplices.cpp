@@ -67,12 +67,13 @@ Matrix row_simplex_feasible(const Matrix& X, double tolerance)
     for (std::size_t i = 0; i < n; ++i) {
         double sum = 0.0;
         for (std::size_t j = 0; j < k; ++j) {
-            require(W(i, j) >= 0.0, FACTO_ERROR_INFEASIBLE,
-                    "iterate: entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is negative");
+            if (!(W(i, j) >= 0.0))
+                throw Error(FACTO_ERROR_INFEASIBLE,
+                            "iterate: entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is negative");
             sum += W(i, j);
         }
-        require(std::fabs(sum - 1.0) <= tolerance, FACTO_ERROR_INFEASIBLE,
-                "iterate: row " + std::to_string(i) + " sums to " + std::to_string(sum) + ", not 1");
+        if (!(std::fabs(sum - 1.0) <= tolerance))
+            throw Error(FACTO_ERROR_INFEASIBLE, "iterate: row " + std::to_string(i) + " sums to " + std::to_string(sum) + ", not 1");
         for (std::size_t j = 0; j < k; ++j) W(i, j) /= sum;
     }
     return W;

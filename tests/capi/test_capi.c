@@ -1,0 +1,479 @@
+/* Tests of the C ABI as a C program sees it: every error path returns the right status with a message
+ * and leaves the handles usable; callbacks; free order; thread rules. Prints "N passed, M failed". */
+#include <facto/facto.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int passed = 0, failed = 0;
+
+#define CHECK(cond)                                                                \
+    do {                                                                           \
+        if (cond) {                                                                \
+            ++passed;                                                              \
+        } else {                                                                   \
+            ++failed;                                                              \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                          \
+    } while (0)
+
+/* The call returns `want`, and an error comes with a nonempty message (from `message`). */
+#define CHECK_STATUS(expr, want, message)                                                                   \
+    do {                                                                                                    \
+        const facto_status got_ = (expr);                                                                   \
+        const char* msg_ = (message);                                                                       \
+        if (got_ == (want) && (got_ >= 0 || (msg_ && msg_[0]))) {                                           \
+            ++passed;                                                                                       \
+        } else {                                                                                            \
+            ++failed;                                                                                       \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s (message: '%s')\n", __FILE__, __LINE__, #expr, \
+                    facto_status_string(got_), facto_status_string(want), msg_ ? msg_ : "(null)");           \
+        }                                                                                                   \
+    } while (0)
+
+#define N 24
+#define K 3
+
+/* A symmetric affinity of N points in K groups (entries in (0, 1]). */
+static void make_affinity(double* P)
+{
+    for (int i = 0; i < N; ++i)
+        for (int j = 0; j < N; ++j) {
+            const double d = (i % K == j % K) ? 0.1 * fabs((double)(i - j)) / N : 2.0 + 0.01 * (i + j);
+            P[i * N + j] = exp(-d * d);
+        }
+}
+
+static facto_problem* make_problem(void)
+{
+    double P[N * N];
+    make_affinity(P);
+    facto_problem* problem = NULL;
+    facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, &problem);
+    return problem;
+}
+
+static facto_solver* make_solver(facto_problem* problem, const char* algorithm)
+{
+    facto_solver* s = NULL;
+    facto_solver_new(problem, algorithm, &s);
+    return s;
+}
+
+static void test_version(void)
+{
+    CHECK(facto_version_number() == FACTO_VERSION_NUMBER);
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d.%d.%d", FACTO_VERSION_MAJOR, FACTO_VERSION_MINOR, FACTO_VERSION_PATCH);
+    CHECK(strcmp(facto_version(), expected) == 0);
+    CHECK(strcmp(facto_status_string(FACTO_ERROR_DIMENSION), "FACTO_ERROR_DIMENSION") == 0);
+    CHECK(strcmp(facto_status_string(12345), "unknown status") == 0);
+}
+
+static void test_problem_errors(void)
+{
+    double P[N * N];
+    facto_problem* p = (facto_problem*)1;
+    make_affinity(P);
+
+    P[5] = NAN;
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, &p), FACTO_ERROR_NOT_FINITE,
+                 facto_last_error());
+    CHECK(p == NULL);
+    CHECK(strstr(facto_last_error(), "P") != NULL);
+    P[5] = INFINITY;
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, &p), FACTO_ERROR_NOT_FINITE,
+                 facto_last_error());
+    make_affinity(P);
+    P[1] += 0.5;
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, &p), FACTO_ERROR_NOT_SYMMETRIC,
+                 facto_last_error());
+    make_affinity(P);
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N - 1, N, FACTO_ROW_MAJOR, K, &p), FACTO_ERROR_DIMENSION,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, 0, &p), FACTO_ERROR_DIMENSION,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, N + 1, &p), FACTO_ERROR_DIMENSION,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(NULL, N, N, N, FACTO_ROW_MAJOR, K, &p), FACTO_ERROR_NULL_POINTER,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, NULL), FACTO_ERROR_NULL_POINTER,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, 7, K, &p), FACTO_ERROR_INVALID_ARGUMENT,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N - 1, FACTO_ROW_MAJOR, K, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, -1, -1, N, FACTO_ROW_MAJOR, K, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, &p), FACTO_OK, "");
+    CHECK(p != NULL && strcmp(facto_problem_kind(p), "simplicial_symnmf") == 0);
+
+    int64_t rows = 0, cols = 0;
+    CHECK_STATUS(facto_problem_iterate_shape(p, &rows, &cols), FACTO_OK, "");
+    CHECK(rows == N && cols == K);
+    CHECK_STATUS(facto_problem_iterate_shape(NULL, &rows, &cols), FACTO_ERROR_NULL_POINTER, facto_last_error());
+
+    /* The same point in both layouts has the same objective; a wrong shape is a DIMENSION error. */
+    double W[N * K], Wt[K * N], f_row = 0.0, f_col = 0.0;
+    for (int i = 0; i < N; ++i)
+        for (int j = 0; j < K; ++j) W[i * K + j] = Wt[j * N + i] = (i + j) % K == 0 ? 0.6 : 0.2;
+    CHECK_STATUS(facto_problem_objective(p, W, N, K, K, FACTO_ROW_MAJOR, &f_row), FACTO_OK, "");
+    CHECK_STATUS(facto_problem_objective(p, Wt, N, K, N, FACTO_COL_MAJOR, &f_col), FACTO_OK, "");
+    CHECK(f_row == f_col && f_row > 0.0);
+    CHECK_STATUS(facto_problem_objective(p, W, K, N, N, FACTO_ROW_MAJOR, &f_row), FACTO_ERROR_DIMENSION,
+                 facto_problem_last_error(p));
+    facto_problem_free(p);
+}
+
+static void test_solver_errors(void)
+{
+    facto_problem* p = make_problem();
+    facto_solver* s = (facto_solver*)1;
+    CHECK_STATUS(facto_solver_new(p, "simplex_method", &s), FACTO_ERROR_UNSUPPORTED, facto_last_error());
+    CHECK(s == NULL);
+    CHECK(strstr(facto_last_error(), "frank_wolfe") != NULL); /* the message lists what exists */
+    CHECK_STATUS(facto_solver_new(NULL, "frank_wolfe", &s), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_new(p, NULL, &s), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    s = make_solver(p, "frank_wolfe");
+    CHECK(s != NULL && strcmp(facto_solver_algorithm(s), "frank_wolfe") == 0);
+
+    /* NULL handles: a status and a thread-local message, never a crash. */
+    facto_progress prog;
+    prog.struct_size = sizeof prog;
+    CHECK_STATUS(facto_solver_step(NULL), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_solve(NULL), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_progress(NULL, &prog), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_set_double(NULL, "tolerance", 1.0), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_request_stop(NULL), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_copy_iterate(NULL, NULL, 0, FACTO_ROW_MAJOR), FACTO_ERROR_NULL_POINTER,
+                 facto_last_error());
+    CHECK(facto_solver_algorithm(NULL) == NULL);
+    CHECK(facto_problem_kind(NULL) == NULL);
+
+    /* Parameters: unknown, wrong type, out of range, bad choice; the message names the parameter. */
+    CHECK_STATUS(facto_solver_set_double(s, "tolerence", 1e-3), FACTO_ERROR_UNKNOWN_PARAMETER,
+                 facto_solver_last_error(s));
+    CHECK(strstr(facto_solver_last_error(s), "tolerence") != NULL);
+    CHECK_STATUS(facto_solver_set_double(s, "max_iterations", 10.5), FACTO_ERROR_PARAMETER_TYPE,
+                 facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_set_string(s, "tolerance", "small"), FACTO_ERROR_PARAMETER_TYPE,
+                 facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_set_double(s, "tolerance", -1.0), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
+    CHECK(strstr(facto_solver_last_error(s), "tolerance") != NULL);
+    CHECK_STATUS(facto_solver_set_double(s, "tolerance", NAN), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_set_int(s, "max_iterations", -5), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_set_string(s, "step_rule", "armijo"), FACTO_ERROR_OUT_OF_RANGE,
+                 facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_set_string(s, "step_rule", "open_loop"), FACTO_OK, "");
+    CHECK(facto_solver_last_error(s)[0] == '\0'); /* a successful call clears the message */
+    const char* rule = NULL;
+    CHECK_STATUS(facto_solver_get_string(s, "step_rule", &rule), FACTO_OK, "");
+    CHECK(rule && strcmp(rule, "open_loop") == 0);
+    CHECK_STATUS(facto_solver_reset_params(s), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_get_string(s, "step_rule", &rule), FACTO_OK, "");
+    CHECK(rule && strcmp(rule, "line_search") == 0);
+
+    /* Buffers and outputs. */
+    double W[N * K];
+    int64_t labels[N];
+    CHECK_STATUS(facto_solver_copy_iterate(s, W, N * K - 1, FACTO_ROW_MAJOR), FACTO_ERROR_BUFFER_TOO_SMALL,
+                 facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_copy_iterate(s, W, N * K, 9), FACTO_ERROR_INVALID_ARGUMENT, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", labels, N, FACTO_ROW_MAJOR), FACTO_ERROR_BAD_STATE,
+                 facto_solver_last_error(s)); /* no iterate yet */
+    CHECK_STATUS(facto_solver_step(s), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", labels, N - 1, FACTO_ROW_MAJOR),
+                 FACTO_ERROR_BUFFER_TOO_SMALL, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_copy_output_double(s, "labels", W, N, FACTO_ROW_MAJOR), FACTO_ERROR_PARAMETER_TYPE,
+                 facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_copy_output_int64(s, "clusters", labels, N, FACTO_ROW_MAJOR),
+                 FACTO_ERROR_UNKNOWN_PARAMETER, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", labels, N, FACTO_ROW_MAJOR), FACTO_OK, "");
+    int64_t count = 0, rows = 0, cols = 0;
+    int32_t type = 0;
+    const char* name = NULL;
+    CHECK_STATUS(facto_solver_output_count(s, &count), FACTO_OK, "");
+    CHECK(count == 1);
+    CHECK_STATUS(facto_solver_output_name(s, 0, &name), FACTO_OK, "");
+    CHECK(name && strcmp(name, "labels") == 0);
+    CHECK_STATUS(facto_solver_output_name(s, 1, &name), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_output_shape(s, "labels", &type, &rows, &cols), FACTO_OK, "");
+    CHECK(type == FACTO_OUTPUT_INT64 && rows == N && cols == 1);
+
+    /* Iterates: infeasible, wrong shape, NaN; then a valid one is taken and copied back in both layouts. */
+    for (int i = 0; i < N * K; ++i) W[i] = 1.0 / K;
+    W[0] = -0.1;
+    CHECK_STATUS(facto_solver_set_iterate(s, W, N, K, K, FACTO_ROW_MAJOR), FACTO_ERROR_INFEASIBLE,
+                 facto_solver_last_error(s));
+    W[0] = NAN;
+    CHECK_STATUS(facto_solver_set_iterate(s, W, N, K, K, FACTO_ROW_MAJOR), FACTO_ERROR_NOT_FINITE,
+                 facto_solver_last_error(s));
+    W[0] = 1.0 / K;
+    CHECK_STATUS(facto_solver_set_iterate(s, W, K, N, N, FACTO_ROW_MAJOR), FACTO_ERROR_DIMENSION,
+                 facto_solver_last_error(s));
+    for (int i = 0; i < N; ++i) {
+        W[i * K + 0] = 0.5;
+        W[i * K + 1] = 0.3;
+        W[i * K + 2] = 0.2;
+    }
+    CHECK_STATUS(facto_solver_set_iterate(s, W, N, K, K, FACTO_ROW_MAJOR), FACTO_OK, "");
+    double back[N * K], back_col[N * K];
+    CHECK_STATUS(facto_solver_copy_iterate(s, back, N * K, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_copy_iterate(s, back_col, N * K, FACTO_COL_MAJOR), FACTO_OK, "");
+    CHECK(fabs(back[1] - 0.3) < 1e-15 && fabs(back_col[N] - 0.3) < 1e-15);
+    CHECK_STATUS(facto_solver_progress(s, &prog), FACTO_OK, "");
+    CHECK(prog.iteration == 0 && prog.objective > 0.0);
+
+    /* Progress structs: too small is an error; an older, shorter struct is filled without overflow. */
+    prog.struct_size = 4;
+    CHECK_STATUS(facto_solver_progress(s, &prog), FACTO_ERROR_INVALID_ARGUMENT, facto_solver_last_error(s));
+    struct {
+        facto_progress head;
+        unsigned char guard[16];
+    } shorter;
+    memset(&shorter, 0xAB, sizeof shorter);
+    shorter.head.struct_size = (uint32_t)(sizeof(uint32_t) + sizeof(int32_t) + sizeof(int64_t));
+    CHECK_STATUS(facto_solver_progress(s, &shorter.head), FACTO_OK, "");
+    CHECK(shorter.head.iteration == 0);
+    const unsigned char* tail = (const unsigned char*)&shorter.head.objective;
+    CHECK(tail[0] == 0xAB && shorter.guard[0] == 0xAB);
+
+    /* The handle still works after all these errors. */
+    CHECK_STATUS(facto_solver_step(s), FACTO_OK, "");
+    facto_solver_free(s);
+    facto_problem_free(p);
+}
+
+static void test_param_table(void)
+{
+    facto_problem* p = make_problem();
+    const char* algorithms[] = {"frank_wolfe", "projected_gradient"};
+    for (int a = 0; a < 2; ++a) {
+        facto_solver* s = make_solver(p, algorithms[a]);
+        int64_t count = 0;
+        CHECK_STATUS(facto_solver_param_count(s, &count), FACTO_OK, "");
+        CHECK(count >= 6);
+        for (int64_t i = 0; i < count; ++i) {
+            facto_param_info info;
+            info.struct_size = sizeof info;
+            CHECK_STATUS(facto_solver_param_info(s, i, &info), FACTO_OK, "");
+            CHECK(info.name && info.description && info.description[0]);
+            if (info.type == FACTO_PARAM_DOUBLE) {
+                double v = NAN;
+                CHECK(info.lower_double <= info.default_double && info.default_double <= info.upper_double);
+                CHECK_STATUS(facto_solver_get_double(s, info.name, &v), FACTO_OK, "");
+                CHECK(v == info.default_double);
+                CHECK_STATUS(facto_solver_set_double(s, info.name, info.default_double), FACTO_OK, "");
+            } else if (info.type == FACTO_PARAM_INT) {
+                int64_t v = -1;
+                CHECK(info.lower_int <= info.default_int && info.default_int <= info.upper_int);
+                CHECK_STATUS(facto_solver_get_int(s, info.name, &v), FACTO_OK, "");
+                CHECK(v == info.default_int);
+            } else {
+                const char* v = NULL;
+                CHECK(info.type == FACTO_PARAM_STRING && strstr(info.choices, info.default_string) != NULL);
+                CHECK_STATUS(facto_solver_get_string(s, info.name, &v), FACTO_OK, "");
+                CHECK(v && strcmp(v, info.default_string) == 0);
+            }
+        }
+        facto_param_info info;
+        info.struct_size = sizeof info;
+        CHECK_STATUS(facto_solver_param_info(s, count, &info), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
+        facto_solver_free(s);
+    }
+    facto_problem_free(p);
+}
+
+typedef struct callback_log {
+    int calls;
+    int destroyed;
+    facto_status step_inside;
+    facto_status set_inside;
+    facto_status progress_inside;
+} callback_log;
+
+static int32_t stop_at_five(const facto_solver* s, const facto_progress* p, void* user_data)
+{
+    callback_log* log = (callback_log*)user_data;
+    ++log->calls;
+    facto_progress mine;
+    mine.struct_size = sizeof mine;
+    log->progress_inside = facto_solver_progress(s, &mine);
+    /* Mutating calls from inside the callback are refused, not undefined behaviour. */
+    log->step_inside = facto_solver_step((facto_solver*)s);
+    log->set_inside = facto_solver_set_double((facto_solver*)s, "tolerance", 1.0);
+    return p->iteration >= 5;
+}
+
+static void destroy_log(void* user_data) { ((callback_log*)user_data)->destroyed += 1; }
+
+static void test_callback(void)
+{
+    facto_problem* p = make_problem();
+    facto_solver* s = make_solver(p, "frank_wolfe");
+    callback_log log = {0, 0, 0, 0, 0};
+    facto_solver_set_double(s, "objective_tolerance", 0.0);
+    facto_solver_set_double(s, "tolerance", 0.0);
+    CHECK_STATUS(facto_solver_set_callback(s, stop_at_five, &log, destroy_log), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_solve(s), FACTO_STOPPED_BY_CALLBACK, "");
+    facto_progress prog;
+    prog.struct_size = sizeof prog;
+    facto_solver_progress(s, &prog);
+    CHECK(prog.iteration == 5 && prog.stop_reason == FACTO_STOPPED_BY_CALLBACK);
+    CHECK(log.calls == 5);
+    CHECK(log.step_inside == FACTO_ERROR_BAD_STATE);
+    CHECK(log.set_inside == FACTO_ERROR_BAD_STATE);
+    CHECK(log.progress_inside == FACTO_OK);
+    /* Replacing the callback destroys the old user data; so does freeing the solver. */
+    callback_log second = {0, 0, 0, 0, 0};
+    CHECK_STATUS(facto_solver_set_callback(s, stop_at_five, &second, destroy_log), FACTO_OK, "");
+    CHECK(log.destroyed == 1 && second.destroyed == 0);
+    CHECK_STATUS(facto_solver_step(s), FACTO_STOPPED_BY_CALLBACK, ""); /* iteration 6 >= 5 */
+    facto_solver_free(s);
+    CHECK(second.destroyed == 1);
+    facto_problem_free(p);
+}
+
+static void test_free_rules(void)
+{
+    facto_problem_free(NULL);
+    facto_solver_free(NULL);
+    facto_matrix_free(NULL);
+    CHECK(1);
+    /* Free the problem first: its solvers keep it alive. Two solvers on one problem. */
+    facto_problem* p = make_problem();
+    facto_solver* fw = make_solver(p, "frank_wolfe");
+    facto_solver* pgd = make_solver(p, "projected_gradient");
+    facto_problem_free(p);
+    facto_solver_set_int(fw, "max_iterations", 30);
+    facto_solver_set_int(pgd, "max_iterations", 30);
+    const facto_status a = facto_solver_solve(fw), b = facto_solver_solve(pgd);
+    CHECK(a > 0 && b > 0);
+    facto_progress pf, pp;
+    pf.struct_size = pp.struct_size = sizeof pf;
+    facto_solver_progress(fw, &pf);
+    facto_solver_progress(pgd, &pp);
+    CHECK(pf.iteration > 0 && pp.iteration > 0 && isfinite(pf.objective) && isfinite(pp.objective));
+    facto_solver_free(fw);
+    facto_solver_free(pgd);
+}
+
+typedef struct thread_job {
+    facto_solver* solver;
+    facto_status status;
+} thread_job;
+
+static void* run_solve(void* arg)
+{
+    thread_job* job = (thread_job*)arg;
+    job->status = facto_solver_solve(job->solver);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    facto_problem* p = make_problem();
+    const char* algorithms[2] = {"frank_wolfe", "projected_gradient"};
+    facto_solver *serial[2], *parallel[2];
+    for (int i = 0; i < 2; ++i) {
+        serial[i] = make_solver(p, algorithms[i]);
+        parallel[i] = make_solver(p, algorithms[i]);
+        facto_solver_set_int(serial[i], "seed", 7 + i);
+        facto_solver_set_int(parallel[i], "seed", 7 + i);
+        facto_solver_set_int(serial[i], "max_iterations", 200);
+        facto_solver_set_int(parallel[i], "max_iterations", 200);
+        facto_solver_solve(serial[i]);
+    }
+    pthread_t threads[2];
+    thread_job jobs[2];
+    for (int i = 0; i < 2; ++i) {
+        jobs[i].solver = parallel[i];
+        pthread_create(&threads[i], NULL, run_solve, &jobs[i]);
+    }
+    for (int i = 0; i < 2; ++i) pthread_join(threads[i], NULL);
+    for (int i = 0; i < 2; ++i) {
+        double a[N * K], b[N * K];
+        CHECK(jobs[i].status > 0);
+        facto_solver_copy_iterate(serial[i], a, N * K, FACTO_ROW_MAJOR);
+        facto_solver_copy_iterate(parallel[i], b, N * K, FACTO_ROW_MAJOR);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+        facto_solver_free(serial[i]);
+        facto_solver_free(parallel[i]);
+    }
+    facto_problem_free(p);
+}
+
+static void* request_stop_later(void* arg)
+{
+    struct timespec delay = {0, 20 * 1000 * 1000};
+    nanosleep(&delay, NULL);
+    facto_solver_request_stop((facto_solver*)arg);
+    return NULL;
+}
+
+static void test_request_stop_from_another_thread(void)
+{
+    facto_problem* p = make_problem();
+    facto_solver* s = make_solver(p, "frank_wolfe");
+    facto_solver_set_double(s, "tolerance", 0.0);
+    facto_solver_set_double(s, "objective_tolerance", 0.0);
+    facto_solver_set_int(s, "max_iterations", 1000000000);
+    pthread_t t;
+    pthread_create(&t, NULL, request_stop_later, s);
+    CHECK_STATUS(facto_solver_solve(s), FACTO_STOPPED_BY_REQUEST, "");
+    pthread_join(t, NULL);
+    facto_solver_free(s);
+    facto_problem_free(p);
+}
+
+static void test_data_helpers(void)
+{
+    facto_matrix* m = (facto_matrix*)1;
+    CHECK_STATUS(facto_matrix_read("/nonexistent/file.csv", &m), FACTO_ERROR_IO, facto_last_error());
+    CHECK(m == NULL);
+    CHECK_STATUS(facto_matrix_read(NULL, &m), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    const double X[6] = {1, 2, 3, 4, 5, 6}; /* 2 x 3, column-major */
+    CHECK_STATUS(facto_write_csv("facto_capi_test.csv", X, 2, 3, 2, FACTO_COL_MAJOR), FACTO_OK, "");
+    CHECK_STATUS(facto_matrix_read("facto_capi_test.csv", &m), FACTO_OK, "");
+    int64_t rows = 0, cols = 0;
+    facto_matrix_shape(m, &rows, &cols);
+    const double* d = facto_matrix_data(m);
+    CHECK(rows == 2 && cols == 3 && d[0] == 1 && d[1] == 3 && d[3] == 2 && d[5] == 6);
+    facto_matrix_free(m);
+    CHECK(facto_matrix_data(NULL) == NULL);
+
+    CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, 0.0, FACTO_SCALE_NONE, &m),
+                 FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, 1.0, 17, &m), FACTO_ERROR_INVALID_ARGUMENT,
+                 facto_last_error());
+    CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, 2.0, FACTO_SCALE_NONE, &m), FACTO_OK, "");
+    d = facto_matrix_data(m);
+    CHECK(fabs(d[1] - exp(-27.0 / 2.0)) < 1e-15 && d[0] == 1.0 && d[1] == d[2]);
+    facto_matrix_free(m);
+
+    const int64_t truth[4] = {0, 0, 1, 1}, pred[4] = {5, 5, 4, 5};
+    double acc = 0.0;
+    CHECK_STATUS(facto_clustering_accuracy(pred, truth, 4, &acc), FACTO_OK, "");
+    CHECK(acc == 0.75);
+    CHECK_STATUS(facto_clustering_accuracy(pred, truth, 0, &acc), FACTO_ERROR_DIMENSION, facto_last_error());
+    CHECK_STATUS(facto_clustering_accuracy(NULL, truth, 4, &acc), FACTO_ERROR_NULL_POINTER, facto_last_error());
+}
+
+int main(void)
+{
+    test_version();
+    test_problem_errors();
+    test_solver_errors();
+    test_param_table();
+    test_callback();
+    test_free_rules();
+    test_threads();
+    test_request_stop_from_another_thread();
+    test_data_helpers();
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Every test: a -Werror Release build and its CTest suite (Boost.Test core tests, C ABI tests,
+# examples, CLI), then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+# FACTO_SKIP_SANITIZERS=1 skips the second pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash cmake/install-deps.sh
+jobs=$(nproc)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if [ "${FACTO_SKIP_SANITIZERS:-0}" != 1 ]; then
+  cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACTO_WERROR=ON -DFACTO_SANITIZE=ON >/dev/null
+  cmake --build build-sanitize -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
+fi
