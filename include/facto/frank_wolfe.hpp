@@ -1,9 +1,9 @@
 // Frank-Wolfe for simplicial SymNMF (Zhao & Gordon, Alg. 1 with the O(nk) LMO of Alg. 2).
 //
 // Step rules (parameter "step_rule"):
+//   open_loop    gamma = 2 / (t + 2)  (the default: fastest to a given objective, docs/benchmarks.md)
 //   line_search  exact minimizer over [0, 1] of the quartic gamma -> f(W + gamma D) (beyond the paper)
 //   curvature    gamma = min(g / C, 1), Alg. 1 line 6; C = parameter "curvature", 0 = Thm. 3 bound
-//   open_loop    gamma = 2 / (t + 2)
 // Every rule costs one pass over P per iteration: P W is updated as P W + gamma (P S - P W), where
 // P S for the one-hot LMO vertex S is a sum of rows of P (no GEMM).
 #pragma once

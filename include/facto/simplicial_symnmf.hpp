@@ -45,8 +45,8 @@ public:
     // PW = P W (one GEMM).
     void multiply(const Matrix& W, Matrix& PW) const;
     // PS = P S for the one-hot S with S(i, vertex[i]) = 1: sums of rows of P (P symmetric), one pass
-    // over P with no multiplications. `work` is a k x n buffer.
-    void multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work) const;
+    // over P with no multiplications, on up to `threads` threads. `work` is a k x n buffer.
+    void multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work, std::size_t threads = 1) const;
     // Objective by the trace identity from W, PW = P W and WtW = W^T W.
     double objective(const Matrix& W, const Matrix& PW, const Matrix& WtW) const;
     // Gradient (eq. 7): G = W (W^T W) - P W.

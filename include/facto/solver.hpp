@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -77,13 +78,15 @@ protected:
 private:
     Progress progress_;
     void ensure_started();
-    int32_t stopping_rule(double previous_objective) const;
+    int32_t stopping_rule() const;
+    bool objective_settled() const;
     void fill_initial_progress();
     void require_not_in_callback(const char* what) const;
 
     std::shared_ptr<const Problem> problem_;
     Params params_;
     Callback callback_;
+    std::deque<double> recent_objectives_;  // the last objective_window + 1 objectives
     std::atomic<bool> stop_requested_{false};
     bool started_ = false;
     bool in_callback_ = false;

@@ -10,6 +10,7 @@
 #include "facto/error.hpp"
 #include "facto/row_simplices.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
 #include "linalg/power_iteration.hpp"
 
 namespace facto {
@@ -87,16 +88,20 @@ double SimplicialSymNMF::curvature_bound() const
 
 void SimplicialSymNMF::multiply(const Matrix& W, Matrix& PW) const { blas::gemm(false, false, 1.0, P_, W, 0.0, PW); }
 
-void SimplicialSymNMF::multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work) const
+void SimplicialSymNMF::multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work,
+                                       std::size_t threads) const
 {
     const std::size_t nn = P_.shape()[0];
     work.fill(0.0);
     // (P S)(:, j) = sum of the columns i of P with vertex[i] = j = (P symmetric) sum of those rows.
-    for (std::size_t i = 0; i < nn; ++i) {
-        const double* row = &P_(i, 0);
-        double* acc = &work(static_cast<std::size_t>(vertex[i]), 0);
-        for (std::size_t r = 0; r < nn; ++r) acc[r] += row[r];
-    }
+    // Threads split the columns r, so every entry is summed over i in the same order.
+    parallel_for(nn, 1024, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = 0; i < nn; ++i) {
+            const double* row = &P_(i, 0);
+            double* acc = &work(static_cast<std::size_t>(vertex[i]), 0);
+            for (std::size_t r = begin; r < end; ++r) acc[r] += row[r];
+        }
+    });
     xt::noalias(PS) = xt::transpose(work);
 }
 

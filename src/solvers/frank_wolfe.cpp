@@ -7,6 +7,7 @@
 
 #include "facto/row_simplices.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"
 
 namespace facto {
@@ -14,8 +15,8 @@ namespace facto {
 std::vector<ParamSpec> frank_wolfe_params()
 {
     return {
-        choice_param("step_rule", "line_search", "line_search|curvature|open_loop",
-                     "step size: exact quartic line search, min(gap/C, 1) (Alg. 1), or 2/(t+2)"),
+        choice_param("step_rule", "open_loop", "open_loop|line_search|curvature",
+                     "step size: 2/(t+2), exact quartic line search on [0, 1], or min(gap/C, 1) (Alg. 1)"),
         real_param("curvature", 0.0, 0.0, std::numeric_limits<double>::infinity(),
                    "C of the curvature rule; 0 = the Thm. 3 bound 2n(3n + ||P||_2)"),
     };
@@ -52,7 +53,7 @@ void FrankWolfe::refresh_at_iterate()
 // D = S - W (Alg. 1 line 3) and PD = P S - P W, S the LMO vertex.
 void FrankWolfe::direction(Matrix& D, Matrix& PD, Matrix& work) const
 {
-    symnmf_->multiply_vertex(vertex_, PD, work);
+    symnmf_->multiply_vertex(vertex_, PD, work, resolve_threads(params().get_int("threads")));
     xt::noalias(PD) -= PW_;
     xt::noalias(D) = -W_;
     for (std::size_t i = 0; i < vertex_.size(); ++i) D(i, static_cast<std::size_t>(vertex_[i])) += 1.0;

@@ -1,5 +1,6 @@
 #include "facto/solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -23,9 +24,14 @@ std::vector<ParamSpec> common_params()
         real_param("tolerance", 1e-6, 0.0, inf,
                    "stop when the stationarity measure (Frank-Wolfe gap) is at most this (absolute)"),
         real_param("objective_tolerance", 1e-6, 0.0, inf,
-                   "stop when |f_prev - f| <= this * |f_prev| (relative objective change); 0 = off"),
+                   "stop when the objective stayed within this relative band over the last objective_window "
+                   "iterations; 0 = off"),
+        int_param("objective_window", 10, 1, 1000000,
+                  "iterations the objective_tolerance band must hold (1 = consecutive values, as in the paper)"),
         int_param("seed", 0, 0, int_max, "seed of the random initial point (used when no iterate is set)"),
         int_param("callback_every", 1, 1, int_max, "call the iteration callback every this many iterations"),
+        int_param("threads", 0, 0, 1024,
+                  "threads for facto's own loops; 0 = all cores (BLAS threads: OPENBLAS_NUM_THREADS)"),
     };
 }
 
@@ -80,6 +86,7 @@ const Matrix& Solver::iterate()
 
 void Solver::fill_initial_progress()
 {
+    recent_objectives_.assign(1, current_objective());
     progress_.objective = current_objective();
     progress_.stationarity = current_stationarity();
 }
@@ -90,14 +97,24 @@ Output Solver::output(const std::string& name) const
     return problem_->output(name, current());
 }
 
-int32_t Solver::stopping_rule(double previous_objective) const
+// True when the last objective_window + 1 objectives lie in a band of relative width
+// objective_tolerance. A band over a window, not one difference: methods that are not monotone
+// (open-loop Frank-Wolfe) can show one tiny difference while still far from stationary.
+bool Solver::objective_settled() const
+{
+    const double tolerance = params_.get_double("objective_tolerance");
+    const std::size_t window = static_cast<std::size_t>(params_.get_int("objective_window"));
+    if (tolerance <= 0.0 || recent_objectives_.size() < window + 1) return false;
+    const auto last = recent_objectives_.end();
+    const auto [lo, hi] = std::minmax_element(last - static_cast<std::ptrdiff_t>(window + 1), last);
+    return *hi - *lo <= tolerance * std::fabs(*lo);
+}
+
+int32_t Solver::stopping_rule() const
 {
     const Progress& p = progress_;
     if (p.stationarity <= params_.get_double("tolerance")) return FACTO_CONVERGED;
-    const double objective_tolerance = params_.get_double("objective_tolerance");
-    if (objective_tolerance > 0.0 && std::isfinite(previous_objective) &&
-        std::fabs(previous_objective - p.objective) <= objective_tolerance * std::fabs(previous_objective))
-        return FACTO_CONVERGED;
+    if (objective_settled()) return FACTO_CONVERGED;
     if (p.iteration >= params_.get_int("max_iterations")) return FACTO_ITERATION_LIMIT;
     const double time_limit = params_.get_double("time_limit");
     if (time_limit > 0.0 && p.elapsed_seconds >= time_limit) return FACTO_TIME_LIMIT;
@@ -121,7 +138,10 @@ int32_t Solver::step()
     require(std::isfinite(progress_.objective), FACTO_ERROR_NUMERICAL,
             "the objective became non-finite at iteration " + std::to_string(progress_.iteration));
 
-    int32_t reason = stopping_rule(previous);
+    recent_objectives_.push_back(progress_.objective);
+    if (recent_objectives_.size() > static_cast<std::size_t>(params_.get_int("objective_window")) + 1)
+        recent_objectives_.pop_front();
+    int32_t reason = stopping_rule();
     if (reason == FACTO_OK && stop_requested_.exchange(false)) reason = FACTO_STOPPED_BY_REQUEST;
     progress_.stop_reason = reason;
     if (callback_ && progress_.iteration % params_.get_int("callback_every") == 0) {

@@ -168,14 +168,14 @@ static void test_solver_errors(void)
     CHECK_STATUS(facto_solver_set_int(s, "max_iterations", -5), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
     CHECK_STATUS(facto_solver_set_string(s, "step_rule", "armijo"), FACTO_ERROR_OUT_OF_RANGE,
                  facto_solver_last_error(s));
-    CHECK_STATUS(facto_solver_set_string(s, "step_rule", "open_loop"), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_set_string(s, "step_rule", "line_search"), FACTO_OK, "");
     CHECK(facto_solver_last_error(s)[0] == '\0'); /* a successful call clears the message */
     const char* rule = NULL;
     CHECK_STATUS(facto_solver_get_string(s, "step_rule", &rule), FACTO_OK, "");
-    CHECK(rule && strcmp(rule, "open_loop") == 0);
+    CHECK(rule && strcmp(rule, "line_search") == 0);
     CHECK_STATUS(facto_solver_reset_params(s), FACTO_OK, "");
     CHECK_STATUS(facto_solver_get_string(s, "step_rule", &rule), FACTO_OK, "");
-    CHECK(rule && strcmp(rule, "line_search") == 0);
+    CHECK(rule && strcmp(rule, "open_loop") == 0);
 
     /* Buffers and outputs. */
     double W[N * K];
