@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target facto_cli >/dev/null
 exec ./build/examples/facto data/satimage.csv -k 6 --labels data/satimage_labels.csv \
   --set max_iterations=300 --progress-every 25 "$@"

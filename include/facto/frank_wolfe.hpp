@@ -8,15 +8,11 @@
 // P S for the one-hot LMO vertex S is a sum of rows of P (no GEMM).
 #pragma once
 
-#include <memory>
-#include <vector>
-
-#include "facto/simplicial_symnmf.hpp"
-#include "facto/solver.hpp"
+#include "facto/simplicial_symnmf_solver.hpp"
 
 namespace facto {
 
-class FrankWolfe final : public Solver {
+class FrankWolfe final : public SimplicialSymNMFSolver {
 public:
     explicit FrankWolfe(std::shared_ptr<const SimplicialSymNMF> problem);
     const char* algorithm() const override { return "frank_wolfe"; }
@@ -29,17 +25,9 @@ public:
 private:
     void start(Matrix W0) override;
     double iterate_once() override;
-    double current_objective() const override { return f_; }
-    double current_stationarity() const override { return gap_; }
-    const Matrix& current() const override { return W_; }
-
     void direction(Matrix& D, Matrix& PD, Matrix& work) const;
-    void refresh_at_iterate();
 
-    std::shared_ptr<const SimplicialSymNMF> symnmf_;
-    Matrix W_, PW_, WtW_, G_, D_, PD_, work_;
-    std::vector<int64_t> vertex_;
-    double f_ = 0.0, gap_ = 0.0;
+    Matrix D_, PD_, work_;
     double curvature_ = 0.0;  // cached Thm. 3 bound (0 = not computed yet)
 };
 

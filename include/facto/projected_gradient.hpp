@@ -5,15 +5,11 @@
 // measure is the Frank-Wolfe gap, as for Frank-Wolfe, so that tolerances compare like with like.
 #pragma once
 
-#include <memory>
-#include <vector>
-
-#include "facto/simplicial_symnmf.hpp"
-#include "facto/solver.hpp"
+#include "facto/simplicial_symnmf_solver.hpp"
 
 namespace facto {
 
-class ProjectedGradient final : public Solver {
+class ProjectedGradient final : public SimplicialSymNMFSolver {
 public:
     explicit ProjectedGradient(std::shared_ptr<const SimplicialSymNMF> problem);
     const char* algorithm() const override { return "projected_gradient"; }
@@ -21,15 +17,8 @@ public:
 private:
     void start(Matrix W0) override;
     double iterate_once() override;
-    double current_objective() const override { return f_; }
-    double current_stationarity() const override { return gap_; }
-    const Matrix& current() const override { return W_; }
 
-    std::shared_ptr<const SimplicialSymNMF> symnmf_;
-    Matrix W_, PW_, WtW_, G_;
     Matrix trial_W_, trial_PW_, trial_WtW_;
-    std::vector<int64_t> vertex_;
-    double f_ = 0.0, gap_ = 0.0;
     double step_ = 0.0;  // last accepted step length t
 };
 

@@ -5,7 +5,6 @@
 
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"
@@ -23,47 +22,33 @@ std::vector<ParamSpec> frank_wolfe_params()
 }
 
 FrankWolfe::FrankWolfe(std::shared_ptr<const SimplicialSymNMF> problem)
-    : Solver(problem, frank_wolfe_params()), symnmf_(std::move(problem))
+    : SimplicialSymNMFSolver(std::move(problem), frank_wolfe_params())
 {
 }
 
 void FrankWolfe::start(Matrix W0)
 {
     const std::size_t n = W0.shape()[0], k = W0.shape()[1];
-    W_ = std::move(W0);
-    PW_ = Matrix({n, k});
-    WtW_ = Matrix({k, k});
-    G_ = Matrix({n, k});
     D_ = Matrix({n, k});
     PD_ = Matrix({n, k});
     work_ = Matrix({k, n});
-    symnmf_->multiply(W_, PW_);
-    refresh_at_iterate();
-}
-
-// W^T W, f, the gradient, and the LMO vertex with the gap at the current W (Alg. 1 lines 2-4).
-void FrankWolfe::refresh_at_iterate()
-{
-    blas::gram(W_, WtW_);
-    f_ = symnmf_->objective(W_, PW_, WtW_);
-    symnmf_->gradient(W_, PW_, WtW_, G_);
-    gap_ = row_simplex_lmo(G_, W_, vertex_);
+    point_.reset(*symnmf_, std::move(W0));
 }
 
 // D = S - W (Alg. 1 line 3) and PD = P S - P W, S the LMO vertex.
 void FrankWolfe::direction(Matrix& D, Matrix& PD, Matrix& work) const
 {
-    symnmf_->multiply_vertex(vertex_, PD, work, resolve_threads(params().get_int("threads")));
-    xt::noalias(PD) -= PW_;
-    xt::noalias(D) = -W_;
-    for (std::size_t i = 0; i < vertex_.size(); ++i) D(i, static_cast<std::size_t>(vertex_[i])) += 1.0;
+    symnmf_->multiply_vertex(point_.vertex, PD, work, resolve_threads(params().get_int("threads")));
+    xt::noalias(PD) -= point_.PW;
+    xt::noalias(D) = -point_.W;
+    for (std::size_t i = 0; i < point_.vertex.size(); ++i) D(i, static_cast<std::size_t>(point_.vertex[i])) += 1.0;
 }
 
 Quartic FrankWolfe::current_line() const
 {
     Matrix D(D_.shape()), PD(PD_.shape()), work(work_.shape());
     direction(D, PD, work);
-    return symnmf_->along(W_, D, PD, WtW_, G_, f_);
+    return symnmf_->along(point_.W, D, PD, point_.WtW, point_.G, point_.f);
 }
 
 double FrankWolfe::curvature_constant()
@@ -82,14 +67,14 @@ double FrankWolfe::iterate_once()
     if (rule == "open_loop") {
         gamma = 2.0 / (static_cast<double>(progress().iteration) + 2.0);
     } else if (rule == "curvature") {
-        gamma = std::min(gap_ / curvature_constant(), 1.0);  // Alg. 1 line 6
+        gamma = std::min(point_.gap / curvature_constant(), 1.0);  // Alg. 1 line 6
     } else {
-        const Quartic q = symnmf_->along(W_, D_, PD_, WtW_, G_, f_);
+        const Quartic q = symnmf_->along(point_.W, D_, PD_, point_.WtW, point_.G, point_.f);
         gamma = minimize_quartic_on_unit_interval(q.c1, q.c2, q.c3, q.c4);
     }
-    xt::noalias(W_) += gamma * D_;   // Alg. 1 line 7
-    xt::noalias(PW_) += gamma * PD_;
-    refresh_at_iterate();
+    xt::noalias(point_.W) += gamma * D_;  // Alg. 1 line 7
+    xt::noalias(point_.PW) += gamma * PD_;
+    point_.refresh(*symnmf_);
     return gamma;
 }
 

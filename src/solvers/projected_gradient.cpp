@@ -22,25 +22,17 @@ std::vector<ParamSpec> projected_gradient_params()
 }
 
 ProjectedGradient::ProjectedGradient(std::shared_ptr<const SimplicialSymNMF> problem)
-    : Solver(problem, projected_gradient_params()), symnmf_(std::move(problem))
+    : SimplicialSymNMFSolver(std::move(problem), projected_gradient_params())
 {
 }
 
 void ProjectedGradient::start(Matrix W0)
 {
     const std::size_t n = W0.shape()[0], k = W0.shape()[1];
-    W_ = std::move(W0);
-    PW_ = Matrix({n, k});
-    WtW_ = Matrix({k, k});
-    G_ = Matrix({n, k});
     trial_W_ = Matrix({n, k});
     trial_PW_ = Matrix({n, k});
     trial_WtW_ = Matrix({k, k});
-    symnmf_->multiply(W_, PW_);
-    blas::gram(W_, WtW_);
-    f_ = symnmf_->objective(W_, PW_, WtW_);
-    symnmf_->gradient(W_, PW_, WtW_, G_);
-    gap_ = row_simplex_lmo(G_, W_, vertex_);
+    point_.reset(*symnmf_, std::move(W0));
     const double initial = params().get_double("initial_step");
     step_ = initial > 0.0 ? initial : 1.0 / static_cast<double>(n);
     step_ *= params().get_double("beta");  // the first trial is step_ / beta
@@ -52,19 +44,16 @@ double ProjectedGradient::iterate_once()
     const int64_t max_backtracks = params().get_int("max_backtracks");
     double t = step_ / beta;
     for (int64_t trial = 0; trial < max_backtracks; ++trial, t *= beta) {
-        xt::noalias(trial_W_) = W_ - t * G_;
+        xt::noalias(trial_W_) = point_.W - t * point_.G;
         project_rows_onto_simplex(trial_W_);
         symnmf_->multiply(trial_W_, trial_PW_);
         blas::gram(trial_W_, trial_WtW_);
         const double f_trial = symnmf_->objective(trial_W_, trial_PW_, trial_WtW_);
-        const double decrease = blas::frobenius_dot(G_, trial_W_) - blas::frobenius_dot(G_, W_);
-        if (f_trial <= f_ + sigma * decrease) {
-            std::swap(W_, trial_W_);
-            std::swap(PW_, trial_PW_);
-            std::swap(WtW_, trial_WtW_);
-            f_ = f_trial;
-            symnmf_->gradient(W_, PW_, WtW_, G_);
-            gap_ = row_simplex_lmo(G_, W_, vertex_);
+        const double decrease = blas::frobenius_dot(point_.G, trial_W_) - blas::frobenius_dot(point_.G, point_.W);
+        if (f_trial <= point_.f + sigma * decrease) {
+            std::swap(point_.W, trial_W_);
+            std::swap(point_.PW, trial_PW_);
+            point_.refresh(*symnmf_);
             step_ = t;
             return t;
         }

@@ -9,6 +9,7 @@
 
 #include "data/random.hpp"
 #include "facto/data.hpp"
+#include "facto/error.hpp"
 #include "facto/simplicial_symnmf.hpp"
 
 namespace facto::test {
@@ -44,6 +45,18 @@ inline Matrix planted_affinity(std::size_t n, std::size_t k)
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) P(i, j) = (i % k == j % k) ? 1.0 : 0.0;
     return P;
+}
+
+// The status of the facto::Error that f() throws, or FACTO_OK when it throws nothing.
+template <class F>
+facto_status status_of(F&& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.status();
+    }
+    return FACTO_OK;
 }
 
 inline std::shared_ptr<const SimplicialSymNMF> make_problem(Matrix P, int64_t k)

@@ -39,17 +39,6 @@ void write_npy(const std::string& path, const std::string& descr, bool fortran, 
     out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
 }
 
-template <class F>
-facto_status status_of(F&& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.status();
-    }
-    return FACTO_OK;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(data)

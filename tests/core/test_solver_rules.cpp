@@ -16,17 +16,6 @@ std::unique_ptr<Solver> solver_for(const char* algorithm, uint64_t seed = 1)
 {
     return make_solver(make_problem(random_affinity(40, 3, seed), 4), algorithm);
 }
-
-template <class F>
-facto_status status_of(F&& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.status();
-    }
-    return FACTO_OK;
-}
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(solver_rules)
