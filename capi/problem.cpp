@@ -43,7 +43,7 @@ facto_status facto_problem_iterate_shape(const facto_problem* problem, int64_t* 
     });
 }
 
-facto_status facto_problem_objective(facto_problem* problem, const double* X, int64_t rows, int64_t cols, int64_t ld,
+facto_status facto_problem_objective(const facto_problem* problem, const double* X, int64_t rows, int64_t cols, int64_t ld,
                                      int32_t layout, double* value)
 {
     return guarded(problem ? &problem->last_error : nullptr, [&] {

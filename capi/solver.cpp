@@ -265,12 +265,10 @@ facto_status facto_solver_iterate_shape(const facto_solver* s, int64_t* rows, in
     });
 }
 
-facto_status facto_solver_copy_iterate(facto_solver* s, double* out, int64_t capacity, int32_t layout)
+facto_status facto_solver_copy_iterate(const facto_solver* s, double* out, int64_t capacity, int32_t layout)
 {
     return guarded(sink(s), [&] {
         require_pointer(s, "solver");
-        const auto shape = s->solver->problem().iterate_shape();
-        facto::require_out_buffer(out, shape[0], shape[1], capacity, layout);  // before drawing a first point
         const facto::Matrix& X = s->solver->iterate();
         facto::copy_out(X.data(), static_cast<int64_t>(X.shape()[0]), static_cast<int64_t>(X.shape()[1]), out, capacity,
                         layout);

@@ -134,7 +134,7 @@ FACTO_API facto_status facto_problem_iterate_shape(const facto_problem* problem,
 
 /* Objective value of the problem at a given point X of the iterate's shape (copied in; it need not be
  * feasible). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION, NOT_FINITE. */
-FACTO_API facto_status facto_problem_objective(facto_problem* problem, const double* X, int64_t rows,
+FACTO_API facto_status facto_problem_objective(const facto_problem* problem, const double* X, int64_t rows,
                                                int64_t cols, int64_t ld, int32_t layout,
                                                double* value);
 
@@ -147,7 +147,7 @@ typedef struct facto_solver facto_solver;
 /* Create a solver running `algorithm` on `problem`. Which algorithms exist for which problem:
  *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient".
  * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
- * drawn from the `seed` parameter at the first step unless facto_solver_set_iterate is called first.
+ * drawn from the `seed` parameter by the first step or solve, unless facto_solver_set_iterate gives one.
  * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_solver_new(facto_problem* problem, const char* algorithm, facto_solver** out);
 
@@ -273,10 +273,10 @@ FACTO_API facto_status facto_solver_set_callback(facto_solver* solver, facto_cal
 /* Shape of the iterate. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_iterate_shape(const facto_solver* solver, int64_t* rows, int64_t* cols);
 
-/* Copy the current iterate into out (capacity in elements, dense in `layout`). If no iterate exists
- * yet, the initial point is drawn first (from the seed). Errors: NULL_POINTER, INVALID_ARGUMENT,
- * BUFFER_TOO_SMALL. */
-FACTO_API facto_status facto_solver_copy_iterate(facto_solver* solver, double* out, int64_t capacity,
+/* Copy the current iterate into out (capacity in elements, dense in `layout`). Allowed inside the
+ * callback. Errors: NULL_POINTER, INVALID_ARGUMENT, BUFFER_TOO_SMALL, BAD_STATE (no iterate yet:
+ * nothing was stepped, solved or set). */
+FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, double* out, int64_t capacity,
                                                  int32_t layout);
 
 #define FACTO_OUTPUT_DOUBLE 1

@@ -46,8 +46,11 @@ public:
 
     // Start from X (validated and made feasible by the problem); resets state and progress.
     void set_iterate(const Matrix& X);
-    // The current iterate; draws the initial point from `seed` first if there is none.
-    const Matrix& iterate();
+    // Draws the initial point from the `seed` parameter unless an iterate exists (step and solve do
+    // this themselves).
+    void initialize();
+    // The current iterate; throws Error(BAD_STATE) before initialize, step, solve or set_iterate.
+    const Matrix& iterate() const;
     bool has_iterate() const { return started_; }
 
     // One iteration, then the stopping rules: FACTO_OK or the positive stop reason.
@@ -77,7 +80,6 @@ protected:
 
 private:
     Progress progress_;
-    void ensure_started();
     int32_t stopping_rule() const;
     bool objective_settled() const;
     void fill_initial_progress();

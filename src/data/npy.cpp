@@ -82,6 +82,14 @@ Matrix read_npy(const std::string& path)
     if (descr == "'<f4'" || descr == "'<i4'") width = 4;
     require(width != 0, FACTO_ERROR_UNSUPPORTED,
             "'" + path + "': dtype " + descr + " is not supported (use little-endian float64/float32/int64/int32)");
+    // The header's shape must fit in the bytes that follow it (checked without overflow before
+    // anything is allocated).
+    const std::streamoff data_start = in.tellg();
+    in.seekg(0, std::ios::end);
+    const std::size_t available = static_cast<std::size_t>(in.tellg() - data_start);
+    in.seekg(data_start);
+    require(cols == 0 || rows <= available / width / cols, FACTO_ERROR_PARSE,
+            "'" + path + "': data shorter than the header's shape");
     std::vector<char> raw(rows * cols * width);
     in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
     require(static_cast<std::size_t>(in.gcount()) == raw.size(), FACTO_ERROR_PARSE,

@@ -1,6 +1,7 @@
 #include "facto/matrix.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "facto/error.hpp"
@@ -18,6 +19,9 @@ Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32
     const int64_t minimum_ld = std::max<int64_t>(1, layout == FACTO_ROW_MAJOR ? cols : rows);
     require(ld >= minimum_ld, FACTO_ERROR_INVALID_ARGUMENT,
             name + ": leading dimension " + std::to_string(ld) + " is below " + std::to_string(minimum_ld));
+    // rows * cols * sizeof(double) must not overflow (it would wrap to a small allocation).
+    require(rows == 0 || cols <= std::numeric_limits<int64_t>::max() / 8 / rows, FACTO_ERROR_OUT_OF_MEMORY,
+            name + ": " + std::to_string(rows) + " x " + std::to_string(cols) + " doubles cannot be addressed");
     Matrix M({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)

@@ -67,8 +67,9 @@ void Solver::set_iterate(const Matrix& X)
     fill_initial_progress();
 }
 
-void Solver::ensure_started()
+void Solver::initialize()
 {
+    require_not_in_callback("initialize");
     if (started_) return;
     const auto t0 = Clock::now();
     start(problem_->random_point(static_cast<uint64_t>(params_.get_int("seed"))));
@@ -78,9 +79,9 @@ void Solver::ensure_started()
     fill_initial_progress();
 }
 
-const Matrix& Solver::iterate()
+const Matrix& Solver::iterate() const
 {
-    ensure_started();
+    require(started_, FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
     return current();
 }
 
@@ -93,8 +94,7 @@ void Solver::fill_initial_progress()
 
 Output Solver::output(const std::string& name) const
 {
-    require(started_, FACTO_ERROR_BAD_STATE, "output '" + name + "': the solver has no iterate yet (step it first)");
-    return problem_->output(name, current());
+    return problem_->output(name, iterate());
 }
 
 // True when the last objective_window + 1 objectives lie in a band of relative width
@@ -124,7 +124,7 @@ int32_t Solver::stopping_rule() const
 int32_t Solver::step()
 {
     require_not_in_callback("step");
-    ensure_started();
+    initialize();
     const auto t0 = Clock::now();
     const double previous = progress_.objective;
     progress_.stop_reason = FACTO_OK;
@@ -162,7 +162,7 @@ int32_t Solver::step()
 int32_t Solver::solve()
 {
     require_not_in_callback("solve");
-    ensure_started();
+    initialize();
     if (progress_.stationarity <= params_.get_double("tolerance")) return progress_.stop_reason = FACTO_CONVERGED;
     if (progress_.iteration >= params_.get_int("max_iterations")) return progress_.stop_reason = FACTO_ITERATION_LIMIT;
     for (;;) {

@@ -109,6 +109,17 @@ static void test_problem_errors(void)
                  FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
     CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, -1, -1, N, FACTO_ROW_MAJOR, K, &p),
                  FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    /* Sizes that cannot be allocated (2^48 doubles: std::bad_alloc) or even addressed (the product
+     * overflows) are out-of-memory errors, found before any caller memory is read. ASan's operator new
+     * aborts instead of throwing, so the first case runs only without it. */
+    const int64_t absurd = (int64_t)1 << 32;
+#ifndef __SANITIZE_ADDRESS__
+    const int64_t huge = (int64_t)1 << 24;
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, huge, huge, huge, FACTO_ROW_MAJOR, K, &p),
+                 FACTO_ERROR_OUT_OF_MEMORY, facto_last_error());
+#endif
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, absurd, absurd, absurd, FACTO_ROW_MAJOR, K, &p),
+                 FACTO_ERROR_OUT_OF_MEMORY, facto_last_error());
     CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, N, N, N, FACTO_ROW_MAJOR, K, &p), FACTO_OK, "");
     CHECK(p != NULL && strcmp(facto_problem_kind(p), "simplicial_symnmf") == 0);
 
@@ -180,12 +191,14 @@ static void test_solver_errors(void)
     /* Buffers and outputs. */
     double W[N * K];
     int64_t labels[N];
+    CHECK_STATUS(facto_solver_copy_iterate(s, W, N * K, FACTO_ROW_MAJOR), FACTO_ERROR_BAD_STATE,
+                 facto_solver_last_error(s)); /* no iterate yet */
+    CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", labels, N, FACTO_ROW_MAJOR), FACTO_ERROR_BAD_STATE,
+                 facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_step(s), FACTO_OK, "");
     CHECK_STATUS(facto_solver_copy_iterate(s, W, N * K - 1, FACTO_ROW_MAJOR), FACTO_ERROR_BUFFER_TOO_SMALL,
                  facto_solver_last_error(s));
     CHECK_STATUS(facto_solver_copy_iterate(s, W, N * K, 9), FACTO_ERROR_INVALID_ARGUMENT, facto_solver_last_error(s));
-    CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", labels, N, FACTO_ROW_MAJOR), FACTO_ERROR_BAD_STATE,
-                 facto_solver_last_error(s)); /* no iterate yet */
-    CHECK_STATUS(facto_solver_step(s), FACTO_OK, "");
     CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", labels, N - 1, FACTO_ROW_MAJOR),
                  FACTO_ERROR_BUFFER_TOO_SMALL, facto_solver_last_error(s));
     CHECK_STATUS(facto_solver_copy_output_double(s, "labels", W, N, FACTO_ROW_MAJOR), FACTO_ERROR_PARAMETER_TYPE,

@@ -94,6 +94,11 @@ BOOST_AUTO_TEST_CASE(npy_dtypes_and_orders)
     BOOST_TEST(status_of([] { read_matrix(temp_path("u.npy")); }) == FACTO_ERROR_UNSUPPORTED);
     write_npy(temp_path("short.npy"), "<f8", false, "(4, 4)", d, sizeof d);
     BOOST_TEST(status_of([] { read_matrix(temp_path("short.npy")); }) == FACTO_ERROR_PARSE);
+    // A shape whose byte count overflows is rejected before anything is allocated.
+    write_npy(temp_path("huge.npy"), "<f8", false, "(4294967296, 4294967296)", d, sizeof d);
+    BOOST_TEST(status_of([] { read_matrix(temp_path("huge.npy")); }) == FACTO_ERROR_PARSE);
+    write_text(temp_path("not.npy"), "just text");
+    BOOST_TEST(status_of([] { read_matrix(temp_path("not.npy")); }) == FACTO_ERROR_PARSE);
 }
 
 BOOST_AUTO_TEST_CASE(gaussian_affinity_matches_its_definition)

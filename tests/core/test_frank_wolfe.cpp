@@ -69,7 +69,7 @@ BOOST_AUTO_TEST_CASE(gap_falls_as_theorem_2_says_with_the_curvature_rule)
     for (uint64_t seed = 0; seed < 3; ++seed) {
         const auto problem = make_problem(random_affinity(20, 2, 10 + seed), 3);
         auto fw = make_fw(problem, "curvature");
-        fw->iterate();
+        fw->initialize();
         const double h0 = fw->progress().objective;
         const double C = fw->curvature_constant();
         const double scale = std::max(2 * h0 * C, std::sqrt(2 * h0 * C));
@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(curvature_rule_decreases_by_the_descent_lemma_amount)
     // gamma = min(g/C, 1) with C >= C_f gives f+ <= f - g^2 / (2C) when g <= C, f+ <= f - g/2 else.
     const auto problem = make_problem(random_affinity(30, 3, 3), 4);
     auto fw = make_fw(problem, "curvature");
-    fw->iterate();
+    fw->initialize();
     const double C = fw->curvature_constant();
     for (int t = 0; t < 100; ++t) {
         const double f = fw->progress().objective, g = fw->progress().stationarity;
@@ -103,6 +103,7 @@ BOOST_AUTO_TEST_CASE(line_search_is_monotone_and_never_worse_than_the_other_rule
 {
     const auto problem = make_problem(random_affinity(40, 3, 4), 4);
     auto ls = make_fw(problem, "line_search");
+    ls->initialize();
     for (int t = 0; t < 60; ++t) {
         const Matrix W = ls->iterate();
         const double f = ls->progress().objective;
@@ -124,7 +125,7 @@ BOOST_AUTO_TEST_CASE(open_loop_uses_two_over_t_plus_two_and_decreases_overall)
 {
     const auto problem = make_problem(random_affinity(30, 3, 5), 3);
     auto fw = make_fw(problem, "open_loop");
-    fw->iterate();
+    fw->initialize();
     const double start = fw->progress().objective;
     for (int t = 0; t < 200; ++t) {
         fw->step();

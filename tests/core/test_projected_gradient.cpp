@@ -18,7 +18,7 @@ BOOST_AUTO_TEST_CASE(objective_decreases_monotonically_and_iterates_stay_feasibl
     const auto problem = make_problem(random_affinity(50, 3, 21), 5);
     ProjectedGradient pgd(problem);
     pgd.mutable_params().set_double("objective_tolerance", 0.0);
-    pgd.iterate();
+    pgd.initialize();
     double previous = pgd.progress().objective;
     const double start = previous;
     for (int t = 0; t < 150; ++t) {
