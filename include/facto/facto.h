@@ -200,7 +200,8 @@ FACTO_API facto_status facto_solver_set_double(facto_solver* solver, const char*
 FACTO_API facto_status facto_solver_set_int(facto_solver* solver, const char* name, int64_t value);
 FACTO_API facto_status facto_solver_set_string(facto_solver* solver, const char* name, const char* value);
 
-/* Read a parameter. get_string returns a static string. Errors: NULL_POINTER, UNKNOWN_PARAMETER,
+/* Read a parameter. get_string's string is owned by the solver and valid until that parameter is set
+ * again, the parameters are reset or the solver is freed. Errors: NULL_POINTER, UNKNOWN_PARAMETER,
  * PARAMETER_TYPE (get_double on an INT parameter is allowed). */
 FACTO_API facto_status facto_solver_get_double(const facto_solver* solver, const char* name, double* value);
 FACTO_API facto_status facto_solver_get_int(const facto_solver* solver, const char* name, int64_t* value);
