@@ -29,6 +29,7 @@ static const char* usage =
     "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
     "  --quiet               no progress output\n"
     "  --list-params         print the solver's parameters and exit\n"
+    "  --version             print the library's version and exit\n"
     "  -h, --help            this help\n";
 
 typedef struct options {
@@ -99,6 +100,9 @@ static int parse_options(int argc, char** argv, options* o)
         int takes_value = 1;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("facto %s\n", facto_version());
             exit(0);
         } else if (!strcmp(a, "--affinity")) {
             o->affinity = 1, takes_value = 0;
