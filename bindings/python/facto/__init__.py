@@ -1,0 +1,23 @@
+"""facto: first-order solvers for structured low-rank matrix problems (Python bindings over the C ABI).
+
+    import facto
+    W = facto.SimplicialSymNMF(n_clusters=6).fit_transform(X)        # scikit-learn style
+    with facto.Problem.simplicial_symnmf(P, k=6) as problem, \\
+         facto.Solver(problem, "frank_wolfe", max_iterations=300) as solver:
+        solver.solve(); W = solver.iterate; labels = solver.labels   # thin layer
+
+The shared library is found through FACTO_LIBRARY, then the loader's path (libfacto.so.0).
+"""
+from ._lib import (FactoError, FactoIOError, FactoKeyError, FactoMemoryError, FactoStateError, FactoTypeError,
+                   FactoValueError)
+from .cluster import SimplicialSymNMF
+from .core import ParamInfo, Problem, Progress, Solver, StopReason
+from .data import clustering_accuracy, gaussian_affinity, read_matrix, write_csv
+from ._lib import lib as _lib_handle
+
+__version__ = "0.1.0"
+library_version = _lib_handle.facto_version().decode()
+
+__all__ = ["FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError", "FactoTypeError",
+           "FactoValueError", "ParamInfo", "Problem", "Progress", "SimplicialSymNMF", "Solver", "StopReason",
+           "clustering_accuracy", "gaussian_affinity", "library_version", "read_matrix", "write_csv"]

@@ -1,0 +1,205 @@
+"""Loading libfacto and declaring its C ABI (facto.h) for ctypes. Nothing here computes anything.
+
+Search order for the shared library:
+  1. the FACTO_LIBRARY environment variable: a full path to libfacto.so.0 (or any file name);
+  2. the dynamic loader's search path, "libfacto.so.0" (where `cmake --install` puts it, e.g.
+     /usr/local/lib, plus LD_LIBRARY_PATH);
+  3. ctypes.util.find_library("facto").
+The library's major version must equal the one this package was written for.
+"""
+import ctypes
+import ctypes.util
+import os
+
+ABI_MAJOR = 0
+
+c_double_p = ctypes.POINTER(ctypes.c_double)
+c_int64_p = ctypes.POINTER(ctypes.c_int64)
+
+ROW_MAJOR = 0
+COL_MAJOR = 1
+
+PARAM_DOUBLE, PARAM_INT, PARAM_STRING = 1, 2, 3
+OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
+SCALINGS = {"none": 0, "minmax": 1, "zscore": 2}
+
+
+class Progress(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("stop_reason", ctypes.c_int32),
+        ("iteration", ctypes.c_int64),
+        ("objective", ctypes.c_double),
+        ("stationarity", ctypes.c_double),
+        ("step_size", ctypes.c_double),
+        ("relative_change", ctypes.c_double),
+        ("elapsed_seconds", ctypes.c_double),
+    ]
+
+
+class ParamInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("type", ctypes.c_int32),
+        ("name", ctypes.c_char_p),
+        ("description", ctypes.c_char_p),
+        ("default_double", ctypes.c_double),
+        ("lower_double", ctypes.c_double),
+        ("upper_double", ctypes.c_double),
+        ("default_int", ctypes.c_int64),
+        ("lower_int", ctypes.c_int64),
+        ("upper_int", ctypes.c_int64),
+        ("default_string", ctypes.c_char_p),
+        ("choices", ctypes.c_char_p),
+    ]
+
+
+CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.POINTER(Progress), ctypes.c_void_p)
+
+
+def _candidates():
+    env = os.environ.get("FACTO_LIBRARY")
+    if env:
+        yield env
+    yield "libfacto.so.0"
+    found = ctypes.util.find_library("facto")
+    if found:
+        yield found
+
+
+def _load():
+    errors = []
+    for candidate in _candidates():
+        try:
+            return ctypes.CDLL(candidate)
+        except OSError as e:
+            errors.append(f"{candidate}: {e}")
+    raise ImportError("facto: cannot load libfacto (set FACTO_LIBRARY to its path, or install it with "
+                      "`cmake --install`); tried " + "; ".join(errors))
+
+
+lib = _load()
+
+_P = ctypes.c_void_p  # opaque handles
+_S = ctypes.c_int32
+_I = ctypes.c_int64
+_D = ctypes.c_double
+_STR = ctypes.c_char_p
+
+_PROTOTYPES = {
+    "facto_version_number": (ctypes.c_int32, []),
+    "facto_version": (_STR, []),
+    "facto_status_string": (_STR, [_S]),
+    "facto_last_error": (_STR, []),
+    "facto_problem_new_simplicial_symnmf": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I,
+                                                 ctypes.POINTER(_P)]),
+    "facto_problem_free": (None, [_P]),
+    "facto_problem_kind": (_STR, [_P]),
+    "facto_problem_last_error": (_STR, [_P]),
+    "facto_problem_iterate_shape": (_S, [_P, c_int64_p, c_int64_p]),
+    "facto_problem_objective": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, c_double_p]),
+    "facto_solver_new": (_S, [_P, _STR, ctypes.POINTER(_P)]),
+    "facto_solver_free": (None, [_P]),
+    "facto_solver_algorithm": (_STR, [_P]),
+    "facto_solver_last_error": (_STR, [_P]),
+    "facto_solver_param_count": (_S, [_P, c_int64_p]),
+    "facto_solver_param_info": (_S, [_P, _I, ctypes.POINTER(ParamInfo)]),
+    "facto_solver_set_double": (_S, [_P, _STR, _D]),
+    "facto_solver_set_int": (_S, [_P, _STR, _I]),
+    "facto_solver_set_string": (_S, [_P, _STR, _STR]),
+    "facto_solver_get_double": (_S, [_P, _STR, c_double_p]),
+    "facto_solver_get_int": (_S, [_P, _STR, c_int64_p]),
+    "facto_solver_get_string": (_S, [_P, _STR, ctypes.POINTER(_STR)]),
+    "facto_solver_reset_params": (_S, [_P]),
+    "facto_solver_set_iterate": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
+    "facto_solver_step": (_S, [_P]),
+    "facto_solver_solve": (_S, [_P]),
+    "facto_solver_request_stop": (_S, [_P]),
+    "facto_solver_progress": (_S, [_P, ctypes.POINTER(Progress)]),
+    "facto_solver_set_callback": (_S, [_P, CALLBACK, ctypes.c_void_p, ctypes.c_void_p]),
+    "facto_solver_iterate_shape": (_S, [_P, c_int64_p, c_int64_p]),
+    "facto_solver_copy_iterate": (_S, [_P, c_double_p, _I, ctypes.c_int32]),
+    "facto_solver_output_count": (_S, [_P, c_int64_p]),
+    "facto_solver_output_name": (_S, [_P, _I, ctypes.POINTER(_STR)]),
+    "facto_solver_output_shape": (_S, [_P, _STR, ctypes.POINTER(ctypes.c_int32), c_int64_p, c_int64_p]),
+    "facto_solver_copy_output_double": (_S, [_P, _STR, c_double_p, _I, ctypes.c_int32]),
+    "facto_solver_copy_output_int64": (_S, [_P, _STR, c_int64_p, _I, ctypes.c_int32]),
+    "facto_matrix_read": (_S, [_STR, ctypes.POINTER(_P)]),
+    "facto_matrix_free": (None, [_P]),
+    "facto_matrix_shape": (_S, [_P, c_int64_p, c_int64_p]),
+    "facto_matrix_data": (c_double_p, [_P]),
+    "facto_write_csv": (_S, [_STR, c_double_p, _I, _I, _I, ctypes.c_int32]),
+    "facto_gaussian_affinity": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_int32,
+                                     ctypes.POINTER(_P)]),
+    "facto_clustering_accuracy": (_S, [c_int64_p, c_int64_p, _I, c_double_p]),
+}
+
+for _name, (_restype, _argtypes) in _PROTOTYPES.items():
+    _fn = getattr(lib, _name)
+    _fn.restype = _restype
+    _fn.argtypes = _argtypes
+
+if lib.facto_version_number() // 10000 != ABI_MAJOR:
+    raise ImportError(f"facto: loaded library version {lib.facto_version().decode()} has ABI major "
+                      f"{lib.facto_version_number() // 10000}, this package needs {ABI_MAJOR}")
+
+
+# ------------------------------------------------------------------------------------------------
+# Errors: every negative status becomes a FactoError subclass that also derives from the matching
+# built-in exception, so `except ValueError` works as a Python user expects.
+
+class FactoError(Exception):
+    """A facto call failed. `status` is the facto_status value, `status_name` its name."""
+
+    def __init__(self, status, message):
+        self.status = status
+        self.status_name = lib.facto_status_string(status).decode()
+        self.message = message
+        super().__init__(f"{message} ({self.status_name})")
+
+
+class FactoValueError(FactoError, ValueError):
+    """Bad input data or argument (NaN, shape, symmetry, out of range, infeasible point, unknown
+    algorithm, ...)."""
+
+
+class FactoKeyError(FactoError, KeyError):
+    """No parameter or output of that name."""
+
+    def __str__(self):
+        return Exception.__str__(self)
+
+
+class FactoTypeError(FactoError, TypeError):
+    """A parameter or output of another type."""
+
+
+class FactoMemoryError(FactoError, MemoryError):
+    """Out of memory."""
+
+
+class FactoIOError(FactoError, OSError):
+    """A file could not be read or written."""
+
+
+class FactoStateError(FactoError, RuntimeError):
+    """A call not allowed in the solver's current state (e.g. before any iterate exists)."""
+
+
+_ERROR_CLASSES = {
+    -1: FactoValueError, -3: FactoValueError, -4: FactoValueError, -5: FactoValueError,
+    -8: FactoValueError, -9: FactoValueError, -10: FactoValueError, -14: FactoValueError, -16: FactoValueError,
+    -6: FactoKeyError, -7: FactoTypeError, -12: FactoMemoryError, -13: FactoIOError, -11: FactoStateError,
+}
+
+
+def check(status, message_source):
+    """Raises the FactoError for a negative status; message_source() gives the library's message."""
+    if status < 0:
+        message = message_source()
+        raise _ERROR_CLASSES.get(status, FactoError)(status, message.decode() if message else "")
+    return status
+
+
+def last_error():
+    return lib.facto_last_error()

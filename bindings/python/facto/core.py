@@ -1,0 +1,307 @@
+"""Problem and Solver: thin Python objects over facto's opaque handles."""
+import ctypes
+import enum
+from collections import namedtuple
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib, check
+
+
+class StopReason(enum.IntEnum):
+    """Why iterating stopped (the positive facto statuses)."""
+    RUNNING = 0
+    CONVERGED = 1
+    ITERATION_LIMIT = 2
+    TIME_LIMIT = 3
+    STOPPED_BY_CALLBACK = 4
+    STOPPED_BY_REQUEST = 5
+
+
+Progress = namedtuple("Progress", "iteration objective stationarity step_size relative_change "
+                                  "elapsed_seconds stop_reason")
+Progress.__doc__ = "Progress of a solver: iteration count, objective, Frank-Wolfe gap, last step, timing."
+
+ParamInfo = namedtuple("ParamInfo", "name type default lower upper choices description")
+
+
+def _as_matrix(array, name):
+    """(array, pointer, rows, cols, ld, layout) for a 2-D float64 array, without copying a C- or
+    Fortran-ordered float64 input."""
+    a = np.asarray(array, dtype=np.float64)
+    if a.ndim != 2:
+        raise _lib.FactoValueError(-4, f"{name} must be a 2-D array, got {a.ndim} dimension(s)")
+    if a.flags.c_contiguous:
+        layout, ld = _lib.ROW_MAJOR, max(a.shape[1], 1)
+    elif a.flags.f_contiguous:
+        layout, ld = _lib.COL_MAJOR, max(a.shape[0], 1)
+    else:
+        a = np.ascontiguousarray(a)
+        layout, ld = _lib.ROW_MAJOR, max(a.shape[1], 1)
+    return a, a.ctypes.data_as(_lib.c_double_p), a.shape[0], a.shape[1], ld, layout
+
+
+def _progress_tuple(p):
+    return Progress(p.iteration, p.objective, p.stationarity, p.step_size, p.relative_change,
+                    p.elapsed_seconds, StopReason(p.stop_reason))
+
+
+class _Handle:
+    """Owns one facto handle: freed by close(), by `with`, or by the garbage collector."""
+    _free = None
+    _handle = None  # also when __init__ failed before the handle existed
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    def close(self):
+        handle, self._handle = self._handle, None
+        if handle:
+            type(self)._free(handle)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    @property
+    def _h(self):
+        if not self._handle:
+            raise _lib.FactoStateError(-11, f"this {type(self).__name__} has been closed")
+        return self._handle
+
+
+class Problem(_Handle):
+    """An optimization problem; its data are copied in and never change."""
+    _free = lib.facto_problem_free
+
+    @classmethod
+    def simplicial_symnmf(cls, P, k):
+        """min 1/4 ||P - W W^T||_F^2  s.t.  W >= 0, W 1 = 1, for a symmetric n x n P and rank k."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(P, "P")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_simplicial_symnmf(ptr, rows, cols, ld, layout, int(k), ctypes.byref(handle)),
+              _lib.last_error)
+        return cls(handle.value)
+
+    def _error(self):
+        return lib.facto_problem_last_error(self._h)
+
+    @property
+    def kind(self):
+        return lib.facto_problem_kind(self._h).decode()
+
+    @property
+    def iterate_shape(self):
+        rows, cols = ctypes.c_int64(), ctypes.c_int64()
+        check(lib.facto_problem_iterate_shape(self._h, ctypes.byref(rows), ctypes.byref(cols)), self._error)
+        return rows.value, cols.value
+
+    def objective(self, X):
+        """The objective at any point X of the iterate's shape."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        value = ctypes.c_double()
+        check(lib.facto_problem_objective(self._h, ptr, rows, cols, ld, layout, ctypes.byref(value)), self._error)
+        return value.value
+
+
+class Solver(_Handle):
+    """One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
+
+    `solver.params` reads and writes parameters by name (`solver.params["tolerance"] = 1e-8`).
+    A callback is any callable taking a Progress; a truthy return value stops the solve, and an
+    exception raised inside it stops the solve and is re-raised by step()/solve().
+    """
+    _free = lib.facto_solver_free
+
+    def __init__(self, problem, algorithm="frank_wolfe", callback=None, callback_every=1, **params):
+        handle = ctypes.c_void_p()
+        check(lib.facto_solver_new(problem._h, algorithm.encode(), ctypes.byref(handle)), _lib.last_error)
+        super().__init__(handle.value)
+        self._callback = None
+        self._trampoline = None  # keeps the C function pointer alive while installed
+        self._pending = None     # exception raised inside the callback, re-raised after the step
+        for name, value in params.items():
+            self.params[name] = value
+        self.params["callback_every"] = callback_every
+        if callback is not None:
+            self.set_callback(callback)
+
+    def _error(self):
+        return lib.facto_solver_last_error(self._h)
+
+    @property
+    def algorithm(self):
+        return lib.facto_solver_algorithm(self._h).decode()
+
+    @property
+    def params(self):
+        return _Params(self)
+
+    def param_info(self):
+        """The parameter table: name, type, default, bounds or choices, description."""
+        count = ctypes.c_int64()
+        check(lib.facto_solver_param_count(self._h, ctypes.byref(count)), self._error)
+        table = []
+        for i in range(count.value):
+            info = _lib.ParamInfo()
+            info.struct_size = ctypes.sizeof(info)
+            check(lib.facto_solver_param_info(self._h, i, ctypes.byref(info)), self._error)
+            if info.type == _lib.PARAM_DOUBLE:
+                entry = ("double", info.default_double, info.lower_double, info.upper_double, None)
+            elif info.type == _lib.PARAM_INT:
+                entry = ("int", info.default_int, info.lower_int, info.upper_int, None)
+            else:
+                entry = ("string", info.default_string.decode(), None, None, info.choices.decode().split("|"))
+            table.append(ParamInfo(info.name.decode(), *entry, info.description.decode()))
+        return table
+
+    def set_iterate(self, X):
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        check(lib.facto_solver_set_iterate(self._h, ptr, rows, cols, ld, layout), self._error)
+
+    def set_callback(self, callback):
+        """Install a callable(progress) -> stop?, or remove it with None."""
+        if callback is None:
+            check(lib.facto_solver_set_callback(self._h, _lib.CALLBACK(), None, None), self._error)
+            self._callback = self._trampoline = None
+            return
+
+        def trampoline(solver, progress, user_data):
+            try:
+                return 1 if callback(_progress_tuple(progress.contents)) else 0
+            except BaseException as e:  # stored, the solve stops, step()/solve() re-raise it
+                self._pending = e
+                return 1
+
+        self._trampoline = _lib.CALLBACK(trampoline)
+        check(lib.facto_solver_set_callback(self._h, self._trampoline, None, None), self._error)
+        self._callback = callback
+
+    def _run(self, fn):
+        self._pending = None
+        status = fn(self._h)
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            raise pending
+        check(status, self._error)
+        return StopReason(status)
+
+    def step(self):
+        """One iteration; returns StopReason.RUNNING, or why a stopping rule fired."""
+        return self._run(lib.facto_solver_step)
+
+    def solve(self):
+        """Iterate until a stopping rule fires; returns why."""
+        return self._run(lib.facto_solver_solve)
+
+    def request_stop(self):
+        """Ask a running solve to stop after the current iteration (callable from any thread)."""
+        check(lib.facto_solver_request_stop(self._h), _lib.last_error)
+
+    @property
+    def progress(self):
+        p = _lib.Progress()
+        p.struct_size = ctypes.sizeof(p)
+        check(lib.facto_solver_progress(self._h, ctypes.byref(p)), self._error)
+        return _progress_tuple(p)
+
+    @property
+    def iterate(self):
+        """A copy of the current iterate (C-ordered float64 array)."""
+        rows, cols = ctypes.c_int64(), ctypes.c_int64()
+        check(lib.facto_solver_iterate_shape(self._h, ctypes.byref(rows), ctypes.byref(cols)), self._error)
+        out = np.empty((rows.value, cols.value), dtype=np.float64)
+        check(lib.facto_solver_copy_iterate(self._h, out.ctypes.data_as(_lib.c_double_p), out.size,
+                                            _lib.ROW_MAJOR), self._error)
+        return out
+
+    def output_names(self):
+        count = ctypes.c_int64()
+        check(lib.facto_solver_output_count(self._h, ctypes.byref(count)), self._error)
+        names = []
+        for i in range(count.value):
+            name = ctypes.c_char_p()
+            check(lib.facto_solver_output_name(self._h, i, ctypes.byref(name)), self._error)
+            names.append(name.value.decode())
+        return names
+
+    def output(self, name):
+        """A named output as an array (int64 or float64); column vectors come back 1-D."""
+        kind, rows, cols = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_int64()
+        check(lib.facto_solver_output_shape(self._h, name.encode(), ctypes.byref(kind), ctypes.byref(rows),
+                                            ctypes.byref(cols)), self._error)
+        if kind.value == _lib.OUTPUT_INT64:
+            out = np.empty((rows.value, cols.value), dtype=np.int64)
+            fn, ptr = lib.facto_solver_copy_output_int64, out.ctypes.data_as(_lib.c_int64_p)
+        else:
+            out = np.empty((rows.value, cols.value), dtype=np.float64)
+            fn, ptr = lib.facto_solver_copy_output_double, out.ctypes.data_as(_lib.c_double_p)
+        check(fn(self._h, name.encode(), ptr, out.size, _lib.ROW_MAJOR), self._error)
+        return out[:, 0] if cols.value == 1 else out
+
+    @property
+    def labels(self):
+        return self.output("labels")
+
+
+class _Params:
+    """Dict-like view of a solver's parameters; types come from the solver's own table."""
+
+    def __init__(self, solver):
+        self._solver = solver
+        self._types = {p.name: p.type for p in solver.param_info()}
+
+    def __iter__(self):
+        return iter(self._types)
+
+    def __len__(self):
+        return len(self._types)
+
+    def keys(self):
+        return self._types.keys()
+
+    def items(self):
+        return [(name, self[name]) for name in self._types]
+
+    def _type(self, name):
+        # Unknown names go to the library, which raises the error that names the parameter.
+        return self._types.get(name, "double")
+
+    def __getitem__(self, name):
+        s = self._solver
+        kind = self._type(name)
+        if kind == "int":
+            v = ctypes.c_int64()
+            check(lib.facto_solver_get_int(s._h, name.encode(), ctypes.byref(v)), s._error)
+        elif kind == "string":
+            v = ctypes.c_char_p()
+            check(lib.facto_solver_get_string(s._h, name.encode(), ctypes.byref(v)), s._error)
+            return v.value.decode()
+        else:
+            v = ctypes.c_double()
+            check(lib.facto_solver_get_double(s._h, name.encode(), ctypes.byref(v)), s._error)
+        return v.value
+
+    def __setitem__(self, name, value):
+        s = self._solver
+        kind = self._type(name)
+        if kind == "string" or isinstance(value, str):
+            check(lib.facto_solver_set_string(s._h, name.encode(), str(value).encode()), s._error)
+        elif kind == "int" or isinstance(value, (bool, np.bool_)):
+            if isinstance(value, float) and not float(value).is_integer():
+                raise _lib.FactoTypeError(-7, f"parameter '{name}' is an integer, got {value!r}")
+            check(lib.facto_solver_set_int(s._h, name.encode(), int(value)), s._error)
+        else:
+            check(lib.facto_solver_set_double(s._h, name.encode(), float(value)), s._error)
+
+    def reset(self):
+        check(lib.facto_solver_reset_params(self._solver._h), self._solver._error)
+
+    def __repr__(self):
+        return repr(dict(self.items()))

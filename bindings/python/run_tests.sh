@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# CTest driver of the Python binding: pip-installs bindings/python (offline) into a fresh virtual
+# environment that sees Debian's numpy and pytest, then runs its tests against the built library.
+# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate)
+set -euo pipefail
+build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+venv="$build/python-venv"
+/usr/bin/python3 -m venv --system-site-packages --clear "$venv"
+"$venv/bin/pip" install --quiet --no-index --disable-pip-version-check "$here"
+cd "$venv"  # import the installed package, not the source tree
+FACTO_LIBRARY="$build/libfacto.so.0" "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests"

@@ -1,0 +1,177 @@
+"""Tests of the Python binding: native arrays in and out, parameters, stepping, callbacks, errors,
+handle lifetimes, the estimator, and the cross-language fixture."""
+import gc
+import os
+import pathlib
+import threading
+
+import numpy as np
+import pytest
+
+import facto
+
+DATA = pathlib.Path(__file__).resolve().parents[3] / "tests" / "data"
+
+
+@pytest.fixture
+def blobs():
+    X = np.loadtxt(DATA / "blobs.csv", delimiter=",", skiprows=1)
+    y = np.loadtxt(DATA / "blobs_labels.csv").astype(np.int64)
+    return X, y
+
+
+@pytest.fixture
+def affinity(blobs):
+    return facto.gaussian_affinity(blobs[0], bandwidth=4.0, scaling="none")
+
+
+def test_problem_from_either_memory_order_gives_the_same_objective(affinity):
+    W = np.full((affinity.shape[0], 3), 1.0 / 3)
+    with facto.Problem.simplicial_symnmf(affinity, 3) as c_order, \
+            facto.Problem.simplicial_symnmf(np.asfortranarray(affinity), 3) as f_order:
+        assert c_order.kind == "simplicial_symnmf"
+        assert c_order.iterate_shape == (90, 3)
+        dense = 0.25 * np.linalg.norm(affinity - W @ W.T) ** 2
+        assert c_order.objective(W) == pytest.approx(dense, rel=1e-12)
+        assert f_order.objective(np.asfortranarray(W)) == c_order.objective(W)
+
+
+def test_parameters_by_name(affinity):
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, facto.Solver(problem, tolerance=1e-9) as s:
+        assert s.params["tolerance"] == 1e-9
+        s.params["max_iterations"] = 25
+        s.params["step_rule"] = "line_search"
+        assert s.params["max_iterations"] == 25 and isinstance(s.params["max_iterations"], int)
+        assert s.params["step_rule"] == "line_search"
+        info = {p.name: p for p in s.param_info()}
+        assert info["step_rule"].choices == ["open_loop", "line_search", "curvature"]
+        assert info["max_iterations"].type == "int" and info["max_iterations"].lower == 0
+        s.params.reset()
+        assert s.params["step_rule"] == "open_loop"
+
+
+def test_step_once_then_solve_with_a_callback_that_stops_early(affinity):
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, facto.Solver(problem, objective_tolerance=0) as s:
+        assert s.step() == facto.StopReason.RUNNING
+        assert s.progress.iteration == 1 and s.progress.step_size == 1.0  # open loop: 2/(0+2)
+        seen = []
+        s.set_callback(lambda p: seen.append(p.iteration) or p.iteration >= 6)
+        assert s.solve() == facto.StopReason.STOPPED_BY_CALLBACK
+        assert seen == [2, 3, 4, 5, 6]
+        W = s.iterate
+        assert W.shape == (90, 3) and W.flags.c_contiguous
+        assert np.all(W >= 0) and np.allclose(W.sum(axis=1), 1.0, atol=1e-12)
+        labels = s.labels
+        assert labels.dtype == np.int64 and labels.shape == (90,)
+        assert np.array_equal(labels, W.argmax(axis=1))
+        assert s.output_names() == ["labels"]
+
+
+def test_an_exception_in_the_callback_stops_the_solve_and_reaches_the_caller(affinity):
+    class Boom(Exception):
+        pass
+
+    def callback(progress):
+        if progress.iteration == 3:
+            raise Boom("from the callback")
+
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, facto.Solver(problem, callback=callback) as s:
+        with pytest.raises(Boom):
+            s.solve()
+        assert s.progress.iteration == 3
+        s.set_callback(None)
+        assert s.step() in (facto.StopReason.RUNNING, facto.StopReason.CONVERGED)  # still usable
+
+
+def test_native_errors_for_bad_input(affinity):
+    bad = affinity.copy()
+    bad[0, 1] = np.nan
+    with pytest.raises(ValueError) as e:
+        facto.Problem.simplicial_symnmf(bad, 3)
+    assert e.value.status_name == "FACTO_ERROR_NOT_FINITE" and "P" in e.value.message
+    with pytest.raises(facto.FactoValueError, match="square"):
+        facto.Problem.simplicial_symnmf(affinity[:, :10], 3)
+    with pytest.raises(ValueError, match="rank"):
+        facto.Problem.simplicial_symnmf(affinity, 0)
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem:
+        with pytest.raises(KeyError, match="tolerence"):
+            facto.Solver(problem, tolerence=1e-3)
+        with pytest.raises(ValueError, match="not one of"):
+            facto.Solver(problem, step_rule="newton")
+        with pytest.raises(ValueError, match="no algorithm"):
+            facto.Solver(problem, "simplex")
+        s = facto.Solver(problem)
+        with pytest.raises(facto.FactoStateError):
+            s.iterate  # nothing stepped yet
+        with pytest.raises(ValueError):
+            s.params["tolerance"] = -1.0
+        with pytest.raises(TypeError):
+            s.params["max_iterations"] = 2.5
+        with pytest.raises(facto.FactoValueError, match="INFEASIBLE"):
+            s.set_iterate(np.ones((90, 3)))
+        s.step()  # every error above left the solver usable
+        s.close()
+
+
+def test_handles_can_be_freed_in_any_order(affinity):
+    problem = facto.Problem.simplicial_symnmf(affinity, 3)
+    first, second = facto.Solver(problem, max_iterations=5), facto.Solver(problem, "projected_gradient",
+                                                                          max_iterations=5)
+    problem.close()  # the solvers keep the problem's data alive
+    first.solve()
+    second.solve()
+    with pytest.raises(facto.FactoStateError):
+        problem.kind
+    del first
+    gc.collect()
+    second.close()
+    second.close()  # closing twice is harmless
+    orphan = facto.Solver(facto.Problem.simplicial_symnmf(affinity, 3))  # problem freed by the GC at once
+    gc.collect()
+    assert orphan.step() == facto.StopReason.RUNNING
+
+
+def test_request_stop_from_another_thread(affinity):
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, \
+            facto.Solver(problem, tolerance=0, objective_tolerance=0, max_iterations=10**9) as s:
+        timer = threading.Timer(0.05, s.request_stop)
+        timer.start()
+        assert s.solve() == facto.StopReason.STOPPED_BY_REQUEST
+        timer.join()
+
+
+def test_estimator_clusters_the_blobs(blobs):
+    X, y = blobs
+    est = facto.SimplicialSymNMF(n_clusters=3, bandwidth=4.0, scaling="none", random_state=1)
+    W = est.fit_transform(X)
+    assert W.shape == (90, 3)
+    assert est.n_iter_ > 0 and est.objective_ > 0
+    assert facto.clustering_accuracy(est.labels_, y) == 1.0
+    assert est.get_params()["n_clusters"] == 3
+    pre = facto.SimplicialSymNMF(n_clusters=3, affinity="precomputed", solver="projected_gradient")
+    labels = pre.fit_predict(facto.gaussian_affinity(X, 4.0, "none"))
+    assert facto.clustering_accuracy(labels, y) == 1.0
+
+
+def test_data_helpers_agree_with_numpy(tmp_path, blobs):
+    X, _ = blobs
+    assert np.array_equal(facto.read_matrix(DATA / "blobs.csv"), X)
+    facto.write_csv(tmp_path / "x.csv", np.asfortranarray(X[:5]))
+    assert np.array_equal(np.loadtxt(tmp_path / "x.csv", delimiter=","), X[:5])
+    sq = (X * X).sum(1)
+    reference = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0) / 4.0)
+    assert np.allclose(facto.gaussian_affinity(X, 4.0, "none"), reference, rtol=1e-12, atol=1e-14)
+    with pytest.raises(OSError):
+        facto.read_matrix(tmp_path / "missing.csv")
+
+
+def test_cross_language_fixture():
+    reference = os.environ.get("FACTO_FIXTURE_REFERENCE")
+    if not reference:
+        pytest.skip("FACTO_FIXTURE_REFERENCE not set (CTest sets it)")
+    P = np.loadtxt(DATA / "fixture" / "affinity.csv", delimiter=",")
+    with facto.Problem.simplicial_symnmf(P, 3) as problem, \
+            facto.Solver(problem, seed=7, max_iterations=40, tolerance=0, objective_tolerance=0) as s:
+        s.solve()
+        W = s.iterate
+    assert np.max(np.abs(W - np.loadtxt(reference, delimiter=","))) <= 1e-12
