@@ -4,7 +4,7 @@
 # FACTO_SKIP_SANITIZERS=1 skips the second pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv
+bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv cargo rustc
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_WERROR=ON -DFACTO_SANITIZE=OFF -DFACTO_BUILD_TESTS=ON \

@@ -1,0 +1,602 @@
+//! Safe Rust bindings to facto, first-order solvers for structured low-rank matrix problems.
+//!
+//! A thin layer over the C ABI (`facto.h`, through the `facto-sys` crate): owned handles freed by
+//! `Drop`, `Result<T, facto::Error>`, slices with a row/column-major [`Layout`], closures as iteration
+//! callbacks. No math is reimplemented here.
+//!
+//! ```no_run
+//! use facto::{Layout, MatrixRef, Problem, Solver};
+//! # fn main() -> Result<(), facto::Error> {
+//! let p = vec![1.0, 0.2, 0.2, 1.0];
+//! let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, 2, 2, Layout::RowMajor)?, 1)?;
+//! let mut solver = Solver::new(&problem, "frank_wolfe")?;
+//! solver.set("max_iterations", 100)?;
+//! solver.set_callback(|progress| progress.iteration >= 50)?;
+//! let reason = solver.solve()?;
+//! let w = solver.iterate(Layout::ColMajor)?;
+//! # Ok(()) }
+//! ```
+//!
+//! Threads: `Problem` and `Solver` are `Send` (a handle may move between threads) but not `Sync`
+//! (one handle is used by one thread at a time, as facto.h requires). Several solvers may share one
+//! problem and run on distinct threads.
+
+use std::any::Any;
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::{c_char, c_void};
+use std::panic::{self, AssertUnwindSafe};
+use std::ptr::{self, NonNull};
+
+use facto_sys as sys;
+
+/// Memory order of a dense matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Row after row (C, numpy's default).
+    RowMajor,
+    /// Column after column (Fortran, R, Julia, nalgebra).
+    ColMajor,
+}
+
+impl Layout {
+    fn raw(self) -> i32 {
+        match self {
+            Layout::RowMajor => sys::FACTO_ROW_MAJOR,
+            Layout::ColMajor => sys::FACTO_COL_MAJOR,
+        }
+    }
+}
+
+/// A facto error: the C status, its name, and the library's message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    status: i32,
+    message: String,
+}
+
+impl Error {
+    /// The `facto_status` value (negative).
+    pub fn status(&self) -> i32 {
+        self.status
+    }
+    /// The status's name, e.g. `"FACTO_ERROR_NOT_FINITE"`.
+    pub fn status_name(&self) -> &'static str {
+        status_name(self.status)
+    }
+    /// The library's message, naming the offending argument or parameter.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+    fn new(status: i32, message: impl Into<String>) -> Error {
+        Error { status, message: message.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.status_name())
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn status_name(status: i32) -> &'static str {
+    unsafe { CStr::from_ptr(sys::facto_status_string(status)) }.to_str().unwrap_or("?")
+}
+
+fn text(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+/// Turns a status into a Result; `message` reads the library's message after a failure.
+fn check(status: i32, message: impl FnOnce() -> *const c_char) -> Result<i32> {
+    if status < 0 {
+        Err(Error::new(status, text(message())))
+    } else {
+        Ok(status)
+    }
+}
+
+fn thread_message() -> *const c_char {
+    unsafe { sys::facto_last_error() }
+}
+
+fn c_string(s: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| Error::new(sys::FACTO_ERROR_INVALID_ARGUMENT, format!("'{}' contains a NUL byte", s)))
+}
+
+/// Version of the loaded library, "MAJOR.MINOR.PATCH".
+pub fn version() -> &'static str {
+    unsafe { CStr::from_ptr(sys::facto_version()) }.to_str().unwrap_or("?")
+}
+
+/// A borrowed dense matrix: `rows * cols` values in `layout`.
+#[derive(Debug, Clone, Copy)]
+pub struct MatrixRef<'a> {
+    data: &'a [f64],
+    rows: usize,
+    cols: usize,
+    layout: Layout,
+}
+
+impl<'a> MatrixRef<'a> {
+    /// Fails with `FACTO_ERROR_DIMENSION` unless `data.len() == rows * cols`.
+    pub fn new(data: &'a [f64], rows: usize, cols: usize, layout: Layout) -> Result<MatrixRef<'a>> {
+        if rows.checked_mul(cols) != Some(data.len()) {
+            return Err(Error::new(sys::FACTO_ERROR_DIMENSION,
+                                  format!("{} values cannot form a {} x {} matrix", data.len(), rows, cols)));
+        }
+        Ok(MatrixRef { data, rows, cols, layout })
+    }
+
+    fn ld(&self) -> i64 {
+        let ld = match self.layout {
+            Layout::RowMajor => self.cols,
+            Layout::ColMajor => self.rows,
+        };
+        ld.max(1) as i64
+    }
+}
+
+/// An owned dense matrix returned by facto.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matrix {
+    pub data: Vec<f64>,
+    pub rows: usize,
+    pub cols: usize,
+    pub layout: Layout,
+}
+
+impl Matrix {
+    /// Entry (i, j), whatever the layout.
+    pub fn get(&self, i: usize, j: usize) -> f64 {
+        match self.layout {
+            Layout::RowMajor => self.data[i * self.cols + j],
+            Layout::ColMajor => self.data[i + j * self.rows],
+        }
+    }
+
+    /// A borrowed view, e.g. to pass the result back to facto.
+    pub fn view(&self) -> MatrixRef<'_> {
+        MatrixRef { data: &self.data, rows: self.rows, cols: self.cols, layout: self.layout }
+    }
+}
+
+/// Why iterating stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// No stopping rule fired (after a single step).
+    Running,
+    Converged,
+    IterationLimit,
+    TimeLimit,
+    StoppedByCallback,
+    StoppedByRequest,
+}
+
+impl StopReason {
+    fn from_raw(status: i32) -> StopReason {
+        match status {
+            sys::FACTO_CONVERGED => StopReason::Converged,
+            sys::FACTO_ITERATION_LIMIT => StopReason::IterationLimit,
+            sys::FACTO_TIME_LIMIT => StopReason::TimeLimit,
+            sys::FACTO_STOPPED_BY_CALLBACK => StopReason::StoppedByCallback,
+            sys::FACTO_STOPPED_BY_REQUEST => StopReason::StoppedByRequest,
+            _ => StopReason::Running,
+        }
+    }
+}
+
+/// Progress of a solver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    pub iteration: i64,
+    pub objective: f64,
+    /// The Frank-Wolfe gap (or the algorithm's stationarity measure).
+    pub stationarity: f64,
+    pub step_size: f64,
+    pub relative_change: f64,
+    pub elapsed_seconds: f64,
+    pub stop_reason: StopReason,
+}
+
+impl From<&sys::facto_progress> for Progress {
+    fn from(p: &sys::facto_progress) -> Progress {
+        Progress {
+            iteration: p.iteration,
+            objective: p.objective,
+            stationarity: p.stationarity,
+            step_size: p.step_size,
+            relative_change: p.relative_change,
+            elapsed_seconds: p.elapsed_seconds,
+            stop_reason: StopReason::from_raw(p.stop_reason),
+        }
+    }
+}
+
+/// A parameter value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    F64(f64),
+    I64(i64),
+    Str(String),
+}
+
+impl From<f64> for Value {
+    fn from(v: f64) -> Value {
+        Value::F64(v)
+    }
+}
+impl From<i64> for Value {
+    fn from(v: i64) -> Value {
+        Value::I64(v)
+    }
+}
+impl From<i32> for Value {
+    fn from(v: i32) -> Value {
+        Value::I64(v as i64)
+    }
+}
+impl From<&str> for Value {
+    fn from(v: &str) -> Value {
+        Value::Str(v.to_string())
+    }
+}
+
+/// One row of a solver's parameter table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamInfo {
+    pub name: String,
+    pub description: String,
+    /// The default, whose variant is the parameter's type.
+    pub default: Value,
+    /// Bounds of numeric parameters (as f64), None for strings.
+    pub bounds: Option<(f64, f64)>,
+    /// Choices of string parameters.
+    pub choices: Vec<String>,
+}
+
+/// An optimization problem: its data are copied in and never change.
+pub struct Problem {
+    raw: NonNull<sys::facto_problem>,
+}
+
+// A problem handle may move to another thread; it is not Sync (calls record their message on it).
+unsafe impl Send for Problem {}
+
+impl Problem {
+    /// Simplicial symmetric NMF: min 1/4 ||P - W W^T||_F^2, W >= 0, W 1 = 1, P symmetric n x n.
+    pub fn simplicial_symnmf(p: MatrixRef<'_>, k: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_simplicial_symnmf(p.data.as_ptr(), p.rows as i64, p.cols as i64, p.ld(),
+                                                     p.layout.raw(), k as i64, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
+    fn message(&self) -> *const c_char {
+        unsafe { sys::facto_problem_last_error(self.raw.as_ptr()) }
+    }
+
+    /// The problem's kind, e.g. "simplicial_symnmf".
+    pub fn kind(&self) -> String {
+        text(unsafe { sys::facto_problem_kind(self.raw.as_ptr()) })
+    }
+
+    /// Shape of the iterate.
+    pub fn iterate_shape(&self) -> (usize, usize) {
+        let (mut rows, mut cols) = (0i64, 0i64);
+        unsafe { sys::facto_problem_iterate_shape(self.raw.as_ptr(), &mut rows, &mut cols) };
+        (rows as usize, cols as usize)
+    }
+
+    /// The objective at any point of the iterate's shape.
+    pub fn objective(&self, x: MatrixRef<'_>) -> Result<f64> {
+        let mut value = 0.0;
+        check(unsafe {
+            sys::facto_problem_objective(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
+                                         x.layout.raw(), &mut value)
+        }, || self.message())?;
+        Ok(value)
+    }
+}
+
+impl Drop for Problem {
+    fn drop(&mut self) {
+        unsafe { sys::facto_problem_free(self.raw.as_ptr()) }
+    }
+}
+
+type CallbackFn = dyn FnMut(&Progress) -> bool + Send;
+
+// What the C callback's user_data points to: the closure and a panic caught inside it.
+struct CallbackSlot {
+    callback: Box<CallbackFn>,
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+unsafe extern "C" fn trampoline(_solver: *const sys::facto_solver, progress: *const sys::facto_progress,
+                                user_data: *mut c_void) -> i32 {
+    let slot = &mut *(user_data as *mut CallbackSlot);
+    let progress = Progress::from(&*progress);
+    // A panic must not unwind through C: catch it, stop the solve, resume it after step/solve returns.
+    match panic::catch_unwind(AssertUnwindSafe(|| (slot.callback)(&progress))) {
+        Ok(stop) => stop as i32,
+        Err(payload) => {
+            slot.panic = Some(payload);
+            1
+        }
+    }
+}
+
+/// One algorithm bound to one problem; owns the iterate.
+pub struct Solver {
+    raw: NonNull<sys::facto_solver>,
+    callback: Option<Box<CallbackSlot>>,
+}
+
+// The callback is Send, and one solver is used by one thread at a time (&mut self), so a solver may
+// move between threads.
+unsafe impl Send for Solver {}
+
+impl Solver {
+    /// A solver running `algorithm` ("frank_wolfe", "projected_gradient", ...) on `problem`. The solver
+    /// keeps the problem's data alive: the problem may be dropped first.
+    pub fn new(problem: &Problem, algorithm: &str) -> Result<Solver> {
+        let name = c_string(algorithm)?;
+        let mut raw = ptr::null_mut();
+        check(unsafe { sys::facto_solver_new(problem.raw.as_ptr(), name.as_ptr(), &mut raw) }, thread_message)?;
+        Ok(Solver { raw: NonNull::new(raw).expect("facto returned OK with a NULL solver"), callback: None })
+    }
+
+    fn message(&self) -> *const c_char {
+        unsafe { sys::facto_solver_last_error(self.raw.as_ptr()) }
+    }
+
+    pub fn algorithm(&self) -> String {
+        text(unsafe { sys::facto_solver_algorithm(self.raw.as_ptr()) })
+    }
+
+    /// The parameter table.
+    pub fn params(&self) -> Result<Vec<ParamInfo>> {
+        let mut count = 0i64;
+        check(unsafe { sys::facto_solver_param_count(self.raw.as_ptr(), &mut count) }, || self.message())?;
+        let mut table = Vec::with_capacity(count as usize);
+        for index in 0..count {
+            let mut info: sys::facto_param_info = unsafe { std::mem::zeroed() };
+            info.struct_size = std::mem::size_of::<sys::facto_param_info>() as u32;
+            check(unsafe { sys::facto_solver_param_info(self.raw.as_ptr(), index, &mut info) }, || self.message())?;
+            let (default, bounds, choices) = match info.type_ {
+                sys::FACTO_PARAM_DOUBLE => (Value::F64(info.default_double),
+                                            Some((info.lower_double, info.upper_double)), vec![]),
+                sys::FACTO_PARAM_INT => (Value::I64(info.default_int),
+                                         Some((info.lower_int as f64, info.upper_int as f64)), vec![]),
+                _ => (Value::Str(text(info.default_string)), None,
+                      text(info.choices).split('|').map(String::from).collect()),
+            };
+            table.push(ParamInfo { name: text(info.name), description: text(info.description), default, bounds,
+                                   choices });
+        }
+        Ok(table)
+    }
+
+    /// Sets a parameter by name; an integer is accepted for a floating-point parameter.
+    pub fn set<V: Into<Value>>(&mut self, name: &str, value: V) -> Result<()> {
+        let c_name = c_string(name)?;
+        let raw = self.raw.as_ptr();
+        let status = match value.into() {
+            Value::F64(v) => unsafe { sys::facto_solver_set_double(raw, c_name.as_ptr(), v) },
+            Value::I64(v) => unsafe { sys::facto_solver_set_int(raw, c_name.as_ptr(), v) },
+            Value::Str(v) => {
+                let c_value = c_string(&v)?;
+                unsafe { sys::facto_solver_set_string(raw, c_name.as_ptr(), c_value.as_ptr()) }
+            }
+        };
+        check(status, || self.message()).map(|_| ())
+    }
+
+    /// Reads a parameter by name, in its own type.
+    pub fn get(&self, name: &str) -> Result<Value> {
+        let kind = self.params()?.into_iter().find(|p| p.name == name).map(|p| p.default);
+        let c_name = c_string(name)?;
+        let raw = self.raw.as_ptr();
+        match kind {
+            Some(Value::I64(_)) => {
+                let mut v = 0i64;
+                check(unsafe { sys::facto_solver_get_int(raw, c_name.as_ptr(), &mut v) }, || self.message())?;
+                Ok(Value::I64(v))
+            }
+            Some(Value::Str(_)) => {
+                let mut v: *const c_char = ptr::null();
+                check(unsafe { sys::facto_solver_get_string(raw, c_name.as_ptr(), &mut v) }, || self.message())?;
+                Ok(Value::Str(text(v)))
+            }
+            _ => {
+                let mut v = 0.0;
+                check(unsafe { sys::facto_solver_get_double(raw, c_name.as_ptr(), &mut v) }, || self.message())?;
+                Ok(Value::F64(v))
+            }
+        }
+    }
+
+    /// Every parameter back to its default.
+    pub fn reset_params(&mut self) -> Result<()> {
+        check(unsafe { sys::facto_solver_reset_params(self.raw.as_ptr()) }, || self.message()).map(|_| ())
+    }
+
+    /// Starts from the given point (validated by the problem).
+    pub fn set_iterate(&mut self, x: MatrixRef<'_>) -> Result<()> {
+        check(unsafe {
+            sys::facto_solver_set_iterate(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
+                                          x.layout.raw())
+        }, || self.message()).map(|_| ())
+    }
+
+    /// Installs a closure called after every `callback_every`-th iteration; returning true stops the
+    /// solve. A panic inside it stops the solve and resumes after `step`/`solve` returns.
+    pub fn set_callback<F>(&mut self, callback: F) -> Result<()>
+    where
+        F: FnMut(&Progress) -> bool + Send + 'static,
+    {
+        let mut slot = Box::new(CallbackSlot { callback: Box::new(callback), panic: None });
+        let user_data = &mut *slot as *mut CallbackSlot as *mut c_void;
+        check(unsafe { sys::facto_solver_set_callback(self.raw.as_ptr(), Some(trampoline), user_data, None) },
+              || self.message())?;
+        self.callback = Some(slot); // the previous closure is dropped only now, after C stopped using it
+        Ok(())
+    }
+
+    /// Removes the callback.
+    pub fn clear_callback(&mut self) -> Result<()> {
+        check(unsafe { sys::facto_solver_set_callback(self.raw.as_ptr(), None, ptr::null_mut(), None) },
+              || self.message())?;
+        self.callback = None;
+        Ok(())
+    }
+
+    fn run(&mut self, f: unsafe extern "C" fn(*mut sys::facto_solver) -> i32) -> Result<StopReason> {
+        let status = unsafe { f(self.raw.as_ptr()) };
+        if let Some(payload) = self.callback.as_mut().and_then(|slot| slot.panic.take()) {
+            panic::resume_unwind(payload);
+        }
+        check(status, || self.message()).map(StopReason::from_raw)
+    }
+
+    /// Exactly one iteration: `Running`, or the reason a stopping rule fired.
+    pub fn step(&mut self) -> Result<StopReason> {
+        self.run(sys::facto_solver_step)
+    }
+
+    /// Iterates until a stopping rule fires.
+    pub fn solve(&mut self) -> Result<StopReason> {
+        self.run(sys::facto_solver_solve)
+    }
+
+    pub fn progress(&self) -> Progress {
+        let mut p = sys::facto_progress {
+            struct_size: std::mem::size_of::<sys::facto_progress>() as u32,
+            ..Default::default()
+        };
+        unsafe { sys::facto_solver_progress(self.raw.as_ptr(), &mut p) };
+        Progress::from(&p)
+    }
+
+    /// A copy of the current iterate in the requested layout.
+    pub fn iterate(&self, layout: Layout) -> Result<Matrix> {
+        let (mut rows, mut cols) = (0i64, 0i64);
+        check(unsafe { sys::facto_solver_iterate_shape(self.raw.as_ptr(), &mut rows, &mut cols) },
+              || self.message())?;
+        let mut data = vec![0.0; (rows * cols) as usize];
+        check(unsafe { sys::facto_solver_copy_iterate(self.raw.as_ptr(), data.as_mut_ptr(), rows * cols, layout.raw()) },
+              || self.message())?;
+        Ok(Matrix { data, rows: rows as usize, cols: cols as usize, layout })
+    }
+
+    fn output_shape(&self, name: &CStr) -> Result<(i32, i64, i64)> {
+        let (mut kind, mut rows, mut cols) = (0i32, 0i64, 0i64);
+        check(unsafe { sys::facto_solver_output_shape(self.raw.as_ptr(), name.as_ptr(), &mut kind, &mut rows, &mut cols) },
+              || self.message())?;
+        Ok((kind, rows, cols))
+    }
+
+    /// A named integer output (row-major), e.g. "labels".
+    pub fn output_i64(&self, name: &str) -> Result<Vec<i64>> {
+        let c_name = c_string(name)?;
+        let (_, rows, cols) = self.output_shape(&c_name)?;
+        let mut out = vec![0i64; (rows * cols) as usize];
+        check(unsafe {
+            sys::facto_solver_copy_output_int64(self.raw.as_ptr(), c_name.as_ptr(), out.as_mut_ptr(), rows * cols,
+                                                sys::FACTO_ROW_MAJOR)
+        }, || self.message())?;
+        Ok(out)
+    }
+
+    /// A named floating-point output.
+    pub fn output_f64(&self, name: &str, layout: Layout) -> Result<Matrix> {
+        let c_name = c_string(name)?;
+        let (_, rows, cols) = self.output_shape(&c_name)?;
+        let mut data = vec![0.0; (rows * cols) as usize];
+        check(unsafe {
+            sys::facto_solver_copy_output_double(self.raw.as_ptr(), c_name.as_ptr(), data.as_mut_ptr(), rows * cols,
+                                                 layout.raw())
+        }, || self.message())?;
+        Ok(Matrix { data, rows: rows as usize, cols: cols as usize, layout })
+    }
+
+    /// The cluster of each point (for problems that cluster).
+    pub fn labels(&self) -> Result<Vec<i64>> {
+        self.output_i64("labels")
+    }
+}
+
+impl Drop for Solver {
+    fn drop(&mut self) {
+        unsafe { sys::facto_solver_free(self.raw.as_ptr()) }
+        // self.callback is dropped after the C solver that pointed to it.
+    }
+}
+
+/// Feature scalings for [`gaussian_affinity`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scaling {
+    None,
+    /// Each column affinely onto [-1, 1].
+    MinMax,
+    /// Each column to mean 0, standard deviation 1.
+    ZScore,
+}
+
+fn take_matrix(raw: *mut sys::facto_matrix) -> Matrix {
+    let (mut rows, mut cols) = (0i64, 0i64);
+    let data = unsafe {
+        sys::facto_matrix_shape(raw, &mut rows, &mut cols);
+        let values = std::slice::from_raw_parts(sys::facto_matrix_data(raw), (rows * cols) as usize).to_vec();
+        sys::facto_matrix_free(raw);
+        values
+    };
+    Matrix { data, rows: rows as usize, cols: cols as usize, layout: Layout::RowMajor }
+}
+
+/// P_ij = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X, after scaling its columns.
+pub fn gaussian_affinity(x: MatrixRef<'_>, bandwidth: f64, scaling: Scaling) -> Result<Matrix> {
+    let scaling = match scaling {
+        Scaling::None => sys::FACTO_SCALE_NONE,
+        Scaling::MinMax => sys::FACTO_SCALE_MINMAX,
+        Scaling::ZScore => sys::FACTO_SCALE_ZSCORE,
+    };
+    let mut raw = ptr::null_mut();
+    check(unsafe {
+        sys::facto_gaussian_affinity(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), bandwidth,
+                                     scaling, &mut raw)
+    }, thread_message)?;
+    Ok(take_matrix(raw))
+}
+
+/// Reads a CSV or .npy file with facto's reader (row-major result).
+pub fn read_matrix(path: &str) -> Result<Matrix> {
+    let c_path = c_string(path)?;
+    let mut raw = ptr::null_mut();
+    check(unsafe { sys::facto_matrix_read(c_path.as_ptr(), &mut raw) }, thread_message)?;
+    Ok(take_matrix(raw))
+}
+
+/// Fraction of points matched under the best one-to-one mapping of labels.
+pub fn clustering_accuracy(predicted: &[i64], truth: &[i64]) -> Result<f64> {
+    if predicted.len() != truth.len() {
+        return Err(Error::new(sys::FACTO_ERROR_DIMENSION,
+                              format!("label vectors differ in length: {} and {}", predicted.len(), truth.len())));
+    }
+    let mut accuracy = 0.0;
+    check(unsafe {
+        sys::facto_clustering_accuracy(predicted.as_ptr(), truth.as_ptr(), predicted.len() as i64, &mut accuracy)
+    }, thread_message)?;
+    Ok(accuracy)
+}

@@ -1,0 +1,200 @@
+// Tests of the Rust binding: native slices in and out, parameters, stepping, callbacks (and panics in
+// them), errors, drop order, threads, and the cross-language fixture.
+use facto::{Layout, MatrixRef, Problem, Scaling, Solver, StopReason, Value};
+use std::path::PathBuf;
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../tests/data")
+}
+
+fn read_csv(path: PathBuf, skip_header: bool) -> (Vec<f64>, usize, usize) {
+    let text = std::fs::read_to_string(&path).expect("fixture file");
+    let mut values = Vec::new();
+    let mut rows = 0;
+    for line in text.lines().skip(if skip_header { 1 } else { 0 }).filter(|l| !l.trim().is_empty()) {
+        values.extend(line.split(',').map(|v| v.trim().parse::<f64>().expect("number")));
+        rows += 1;
+    }
+    let cols = values.len() / rows;
+    (values, rows, cols)
+}
+
+fn blobs_affinity() -> (Vec<f64>, usize) {
+    let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
+    let p = facto::gaussian_affinity(MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap(), 4.0, Scaling::None).unwrap();
+    (p.data, n)
+}
+
+#[test]
+fn problem_from_either_layout_has_the_same_objective() {
+    let (p, n) = blobs_affinity();
+    let row = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    assert_eq!(row.kind(), "simplicial_symnmf");
+    assert_eq!(row.iterate_shape(), (n, 3));
+    let w_row: Vec<f64> = (0..n * 3).map(|i| if i % 3 == 0 { 0.5 } else { 0.25 }).collect();
+    let mut w_col = vec![0.0; n * 3];
+    for i in 0..n {
+        for j in 0..3 {
+            w_col[i + j * n] = w_row[i * 3 + j];
+        }
+    }
+    let a = row.objective(MatrixRef::new(&w_row, n, 3, Layout::RowMajor).unwrap()).unwrap();
+    let b = row.objective(MatrixRef::new(&w_col, n, 3, Layout::ColMajor).unwrap()).unwrap();
+    assert_eq!(a, b);
+    assert!(a > 0.0);
+}
+
+#[test]
+fn parameters_by_name() {
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+    s.set("tolerance", 1e-9).unwrap();
+    s.set("max_iterations", 25).unwrap();
+    s.set("step_rule", "line_search").unwrap();
+    assert_eq!(s.get("tolerance").unwrap(), Value::F64(1e-9));
+    assert_eq!(s.get("max_iterations").unwrap(), Value::I64(25));
+    assert_eq!(s.get("step_rule").unwrap(), Value::Str("line_search".into()));
+    let table = s.params().unwrap();
+    let rule = table.iter().find(|p| p.name == "step_rule").unwrap();
+    assert_eq!(rule.choices, vec!["open_loop", "line_search", "curvature"]);
+    s.reset_params().unwrap();
+    assert_eq!(s.get("step_rule").unwrap(), Value::Str("open_loop".into()));
+}
+
+#[test]
+fn step_then_solve_with_a_callback_that_stops_early() {
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::ColMajor).unwrap(), 3).unwrap();
+    let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+    s.set("objective_tolerance", 0.0).unwrap();
+    assert_eq!(s.step().unwrap(), StopReason::Running);
+    assert_eq!(s.progress().iteration, 1);
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    s.set_callback(move |p| {
+        log.lock().unwrap().push(p.iteration);
+        p.iteration >= 6
+    })
+    .unwrap();
+    assert_eq!(s.solve().unwrap(), StopReason::StoppedByCallback);
+    assert_eq!(*seen.lock().unwrap(), vec![2, 3, 4, 5, 6]);
+    let w = s.iterate(Layout::ColMajor).unwrap();
+    assert_eq!((w.rows, w.cols), (n, 3));
+    let labels = s.labels().unwrap();
+    assert_eq!(labels.len(), n);
+    for i in 0..n {
+        let sum: f64 = (0..3).map(|j| w.get(i, j)).sum();
+        assert!((sum - 1.0).abs() < 1e-12);
+        let mut best = 0; // the first largest entry, as facto documents
+        for j in 1..3 {
+            if w.get(i, j) > w.get(i, best) {
+                best = j;
+            }
+        }
+        assert_eq!(labels[i], best as i64);
+    }
+}
+
+#[test]
+fn a_panic_in_the_callback_stops_the_solve_and_resumes() {
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+    s.set_callback(|p| {
+        if p.iteration == 3 {
+            panic!("from the callback");
+        }
+        false
+    })
+    .unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.solve()));
+    assert!(caught.is_err());
+    assert_eq!(s.progress().iteration, 3);
+    s.clear_callback().unwrap();
+    assert!(s.step().is_ok());
+}
+
+#[test]
+fn native_errors_for_bad_input() {
+    let (mut p, n) = blobs_affinity();
+    p[1] = f64::NAN;
+    let e = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).err().unwrap();
+    assert_eq!(e.status_name(), "FACTO_ERROR_NOT_FINITE");
+    assert!(e.message().contains('P'));
+    assert!(MatrixRef::new(&p, n, n - 1, Layout::RowMajor).is_err());
+    let (p, n) = blobs_affinity();
+    let e = Problem::simplicial_symnmf(MatrixRef::new(&p[..n * 10], n, 10, Layout::RowMajor).unwrap(), 3).err().unwrap();
+    assert_eq!(e.status(), facto_sys::FACTO_ERROR_DIMENSION);
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    assert_eq!(Solver::new(&problem, "simplex").err().unwrap().status_name(), "FACTO_ERROR_UNSUPPORTED");
+    let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+    let e = s.set("tolerence", 1e-3).unwrap_err();
+    assert_eq!(e.status_name(), "FACTO_ERROR_UNKNOWN_PARAMETER");
+    assert!(e.to_string().contains("tolerence"));
+    assert_eq!(s.set("max_iterations", 2.5).unwrap_err().status_name(), "FACTO_ERROR_PARAMETER_TYPE");
+    assert_eq!(s.iterate(Layout::RowMajor).unwrap_err().status_name(), "FACTO_ERROR_BAD_STATE");
+    assert!(s.step().is_ok()); // usable after the errors
+}
+
+#[test]
+fn handles_drop_in_any_order_and_solvers_run_on_threads() {
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let mut a = Solver::new(&problem, "frank_wolfe").unwrap();
+    let mut b = Solver::new(&problem, "projected_gradient").unwrap();
+    drop(problem); // the solvers keep its data alive
+    a.set("max_iterations", 30).unwrap();
+    b.set("max_iterations", 30).unwrap();
+    let mut serial = Solver::new(
+        &Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap(),
+        "frank_wolfe",
+    )
+    .unwrap();
+    serial.set("max_iterations", 30).unwrap();
+    serial.solve().unwrap();
+    let (wa, _) = std::thread::scope(|scope| {
+        let ta = scope.spawn(move || {
+            a.solve().unwrap();
+            a.iterate(Layout::RowMajor).unwrap()
+        });
+        let tb = scope.spawn(move || b.solve().unwrap());
+        (ta.join().unwrap(), tb.join().unwrap())
+    });
+    assert_eq!(wa, serial.iterate(Layout::RowMajor).unwrap());
+}
+
+#[test]
+fn cross_language_fixture() {
+    let reference = match std::env::var("FACTO_FIXTURE_REFERENCE") {
+        Ok(path) => path,
+        Err(_) => {
+            eprintln!("FACTO_FIXTURE_REFERENCE not set (CTest sets it): skipped");
+            return;
+        }
+    };
+    let (p, n, _) = read_csv(data_dir().join("fixture/affinity.csv"), false);
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+    s.set("seed", 7).unwrap();
+    s.set("max_iterations", 40).unwrap();
+    s.set("tolerance", 0.0).unwrap();
+    s.set("objective_tolerance", 0.0).unwrap();
+    s.solve().unwrap();
+    let w = s.iterate(Layout::RowMajor).unwrap();
+    let (expected, rows, cols) = read_csv(PathBuf::from(reference), false);
+    assert_eq!((rows, cols), (n, 3));
+    let worst = w.data.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+    assert!(worst <= 1e-12, "largest difference {}", worst);
+}
+
+#[test]
+fn data_helpers() {
+    let x = facto::read_matrix(data_dir().join("blobs.csv").to_str().unwrap()).unwrap();
+    let (native, n, d) = read_csv(data_dir().join("blobs.csv"), true);
+    assert_eq!((x.rows, x.cols), (n, d));
+    assert_eq!(x.data, native);
+    assert!(facto::read_matrix("/nonexistent.csv").unwrap_err().status_name() == "FACTO_ERROR_IO");
+    assert_eq!(facto::clustering_accuracy(&[5, 5, 4, 5], &[0, 0, 1, 1]).unwrap(), 0.75);
+    assert!(facto::version().starts_with("0."));
+}
