@@ -1,0 +1,129 @@
+# R interface to facto. Problems and solvers are external pointers freed by finalizers (or at once by
+# facto_free); matrices go in and out column-major, without transposes; facto's errors are R
+# conditions of class "facto_error" carrying status and status_name.
+
+STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stopped_by_callback",
+                  "stopped_by_request")
+SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L)
+
+facto_condition <- function(failure, call = sys.call(-1)) {
+  structure(class = c(paste0("facto_", tolower(sub("^FACTO_ERROR_", "", failure$status_name))), "facto_error",
+                      "error", "condition"),
+            list(message = paste0(failure$message, " (", failure$status_name, ")"), call = call,
+                 status = failure$status, status_name = failure$status_name))
+}
+
+# Returns x, or raises the facto_error (or the callback's condition) that it carries.
+checked <- function(x) {
+  if (inherits(x, "facto_failure")) stop(facto_condition(x, sys.call(-1)))
+  if (inherits(x, "condition")) stop(x)
+  x
+}
+
+# Called from C under R_ToplevelExec for every callback: never lets an R error escape.
+run_callback <- function(f, progress) {
+  tryCatch(list(stop = isTRUE(f(progress)), error = NULL),
+           error = function(e) list(stop = TRUE, error = e))
+}
+
+#' Simplicial symmetric NMF: min 1/4 ||P - W W^T||_F^2, W >= 0, rows of W summing to 1.
+facto_simplicial_symnmf <- function(P, k) {
+  storage.mode(P) <- "double"
+  structure(class = "facto_problem", list(ptr = checked(.Call(C_facto_r_simplicial_symnmf, P, as.double(k)))))
+}
+
+print.facto_problem <- function(x, ...) {
+  info <- checked(.Call(C_facto_r_problem_info, x$ptr))
+  cat(sprintf("<facto problem %s, iterate %d x %d>\n", info[[1]], info[[2]][1], info[[2]][2]))
+  invisible(x)
+}
+
+facto_objective <- function(problem, X) {
+  storage.mode(X) <- "double"
+  checked(.Call(C_facto_r_objective, problem$ptr, X))
+}
+
+#' A solver running `algorithm` on `problem`; parameters may be given by name in `...`.
+facto_solver <- function(problem, algorithm = "frank_wolfe", ..., callback = NULL) {
+  solver <- structure(class = "facto_solver",
+                      list(ptr = checked(.Call(C_facto_r_solver_new, problem$ptr, algorithm))))
+  params <- list(...)
+  for (name in names(params)) facto_set(solver, name, params[[name]])
+  if (!is.null(callback)) facto_set_callback(solver, callback)
+  solver
+}
+
+print.facto_solver <- function(x, ...) {
+  p <- facto_progress(x)
+  cat(sprintf("<facto solver: iteration %d, objective %g, gap %g>\n", as.integer(p$iteration), p$objective,
+              p$gap))
+  invisible(x)
+}
+
+facto_set <- function(solver, name, value) {
+  invisible(checked(.Call(C_facto_r_set, solver$ptr, name, value)))
+}
+
+facto_get <- function(solver, name) checked(.Call(C_facto_r_get, solver$ptr, name))
+
+#' The parameter table as a data frame (name, type, default, range or choices, description).
+facto_params <- function(solver) {
+  cols <- checked(.Call(C_facto_r_params, solver$ptr))
+  data.frame(name = cols[[1]], type = cols[[2]], default = cols[[3]], range = cols[[4]], description = cols[[5]],
+             stringsAsFactors = FALSE)
+}
+
+facto_reset_params <- function(solver) invisible(checked(.Call(C_facto_r_reset, solver$ptr)))
+
+facto_set_iterate <- function(solver, W) {
+  storage.mode(W) <- "double"
+  invisible(checked(.Call(C_facto_r_set_iterate, solver$ptr, W)))
+}
+
+#' f(progress) is called after every callback_every-th iteration; returning TRUE stops the solve.
+#' An error inside f stops the solve and is re-raised by facto_step / facto_solve.
+facto_set_callback <- function(solver, f) {
+  if (!is.null(f)) f <- match.fun(f)
+  invisible(checked(.Call(C_facto_r_set_callback, solver$ptr, f, run_callback)))
+}
+
+#' One iteration; returns "running" or why a stopping rule fired.
+facto_step <- function(solver) STOP_REASONS[checked(.Call(C_facto_r_step, solver$ptr)) + 1L]
+
+#' Iterates until a stopping rule fires; returns why.
+facto_solve <- function(solver) STOP_REASONS[checked(.Call(C_facto_r_solve, solver$ptr)) + 1L]
+
+facto_progress <- function(solver) {
+  p <- checked(.Call(C_facto_r_progress, solver$ptr))
+  p$stop_reason <- STOP_REASONS[p$stop_reason + 1L]
+  p
+}
+
+#' The current iterate as a numeric matrix.
+facto_iterate <- function(solver) checked(.Call(C_facto_r_iterate, solver$ptr))
+
+#' Cluster of each point, 1-based (facto's 0-based labels + 1).
+facto_labels <- function(solver) as.integer(checked(.Call(C_facto_r_output_int, solver$ptr, "labels"))) + 1L
+
+#' Frees a problem or solver now (otherwise the garbage collector does). Safe to call twice.
+facto_free <- function(x) {
+  if (inherits(x, "facto_solver")) .Call(C_facto_r_solver_free, x$ptr)
+  if (inherits(x, "facto_problem")) .Call(C_facto_r_problem_free, x$ptr)
+  invisible(NULL)
+}
+
+#' P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows of X, after scaling its columns.
+facto_gaussian_affinity <- function(X, bandwidth = 1, scaling = c("minmax", "zscore", "none")) {
+  scaling <- match.arg(scaling)
+  storage.mode(X) <- "double"
+  checked(.Call(C_facto_r_gaussian_affinity, X, as.double(bandwidth), SCALINGS[[scaling]]))
+}
+
+facto_accuracy <- function(predicted, truth) checked(.Call(C_facto_r_accuracy, predicted, truth))
+
+facto_version <- function() .Call(C_facto_r_version)[[1]]
+
+.onLoad <- function(libname, pkgname) {
+  major <- .Call(C_facto_r_version)[[2]] %/% 10000L
+  if (major != 0L) stop("facto: the loaded libfacto has ABI major version ", major, ", this package needs 0")
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# CTest driver of the R binding: installs libfacto from BUILD_DIR into a temporary prefix, runs
+# `R CMD INSTALL` against that installed library (found through pkg-config), then the testthat tests.
+# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate)
+set -euo pipefail
+build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+libdir=$(dirname "$(ls "$work"/prefix/lib*/libfacto.so.0)")
+export PKG_CONFIG_PATH="$libdir/pkgconfig" LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cp -r "$here" "$work/facto"  # R CMD INSTALL builds in the source tree: keep the checkout clean
+mkdir "$work/library"
+R CMD INSTALL --no-test-load --library="$work/library" "$work/facto" >"$work/install.log" 2>&1 ||
+  { cat "$work/install.log"; exit 1; }
+export FACTO_TEST_DATA="$here/../../tests/data"
+cd "$work/facto/tests"
+R_LIBS="$work/library" Rscript -e 'library(testthat); library(facto);
+  r <- as.data.frame(test_dir("testthat", reporter = "summary", stop_on_failure = TRUE))
+  cat(sprintf("%d passed, %d failed\n", sum(r$nb) - sum(r$failed), sum(r$failed)))'

@@ -1,0 +1,484 @@
+/* .Call glue between R and facto's C ABI (facto.h). No math here.
+ *
+ * Rules kept throughout:
+ *  - R matrices are column-major: they go in and come out with FACTO_COL_MAJOR, never transposed.
+ *  - Handles live in external pointers with finalizers; facto_*_free(NULL) is a no-op, so an explicit
+ *    free (which clears the pointer) and the finalizer never double-free.
+ *  - This file never raises an R error while facto may be on the C stack: a failure is returned as
+ *    a "facto_failure" value (status, name, message) and R/facto.R raises the condition.
+ *  - The iteration callback runs R code under R_ToplevelExec, inside an R-level tryCatch, so neither an
+ *    R error nor an interrupt can longjmp through facto's C++ frames; the condition is kept and
+ *    re-raised in R after the solve returns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <R.h>
+#include <R_ext/Rdynload.h>
+#include <Rinternals.h>
+
+#include <facto/facto.h>
+
+/* ---- failures as values --------------------------------------------------------------------- */
+
+static SEXP failure(facto_status status, const char* message)
+{
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, 3));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarInteger(status));
+    SET_VECTOR_ELT(out, 1, Rf_mkString(facto_status_string(status)));
+    SET_VECTOR_ELT(out, 2, Rf_mkString(message ? message : ""));
+    SET_STRING_ELT(names, 0, Rf_mkChar("status"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("status_name"));
+    SET_STRING_ELT(names, 2, Rf_mkChar("message"));
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("facto_failure"));
+    UNPROTECT(2);
+    return out;
+}
+
+/* ---- handles -------------------------------------------------------------------------------- */
+
+typedef struct solver_box {
+    facto_solver* solver;
+    SEXP callback;     /* R function or R_NilValue; protected through the external pointer */
+    SEXP runner;       /* facto:::run_callback, protected likewise */
+    SEXP pending;      /* condition raised by the callback, preserved until read */
+} solver_box;
+
+static SEXP problem_tag, solver_tag;
+
+static void problem_finalizer(SEXP ptr)
+{
+    facto_problem_free((facto_problem*)R_ExternalPtrAddr(ptr));
+    R_ClearExternalPtr(ptr);
+}
+
+static void release_pending(solver_box* box)
+{
+    if (box->pending != R_NilValue) R_ReleaseObject(box->pending);
+    box->pending = R_NilValue;
+}
+
+static void solver_finalizer(SEXP ptr)
+{
+    solver_box* box = (solver_box*)R_ExternalPtrAddr(ptr);
+    if (!box) return;
+    facto_solver_free(box->solver);
+    release_pending(box);
+    free(box);
+    R_ClearExternalPtr(ptr);
+}
+
+static facto_problem* problem_of(SEXP ptr)
+{
+    if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != problem_tag) return NULL;
+    return (facto_problem*)R_ExternalPtrAddr(ptr);
+}
+
+static solver_box* box_of(SEXP ptr)
+{
+    if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != solver_tag) return NULL;
+    return (solver_box*)R_ExternalPtrAddr(ptr);
+}
+
+#define SOLVER_OR_FAIL(box, ptr)                                                                 \
+    solver_box* box = box_of(ptr);                                                               \
+    if (!box || !box->solver) return failure(FACTO_ERROR_NULL_POINTER, "not a live facto solver")
+
+static SEXP solver_failure(solver_box* box, facto_status status)
+{
+    return failure(status, facto_solver_last_error(box->solver));
+}
+
+/* ---- problems ------------------------------------------------------------------------------- */
+
+SEXP facto_r_simplicial_symnmf(SEXP P, SEXP k)
+{
+    if (!Rf_isReal(P) || !Rf_isMatrix(P)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "P must be a numeric matrix");
+    const int64_t rows = Rf_nrows(P), cols = Rf_ncols(P);
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_simplicial_symnmf(REAL(P), rows, cols, rows > 0 ? rows : 1,
+                                                                FACTO_COL_MAJOR, (int64_t)Rf_asReal(k), &problem);
+    if (st < 0) return failure(st, facto_last_error());
+    SEXP ptr = PROTECT(R_MakeExternalPtr(problem, problem_tag, R_NilValue));
+    R_RegisterCFinalizerEx(ptr, problem_finalizer, TRUE);
+    UNPROTECT(1);
+    return ptr;
+}
+
+SEXP facto_r_problem_free(SEXP ptr)
+{
+    if (problem_of(ptr)) problem_finalizer(ptr);
+    return R_NilValue;
+}
+
+SEXP facto_r_problem_info(SEXP ptr)
+{
+    facto_problem* problem = problem_of(ptr);
+    if (!problem) return failure(FACTO_ERROR_NULL_POINTER, "not a live facto problem");
+    int64_t rows = 0, cols = 0;
+    facto_problem_iterate_shape(problem, &rows, &cols);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, Rf_mkString(facto_problem_kind(problem)));
+    SEXP shape = PROTECT(Rf_allocVector(REALSXP, 2));
+    REAL(shape)[0] = (double)rows;
+    REAL(shape)[1] = (double)cols;
+    SET_VECTOR_ELT(out, 1, shape);
+    UNPROTECT(2);
+    return out;
+}
+
+SEXP facto_r_objective(SEXP ptr, SEXP X)
+{
+    facto_problem* problem = problem_of(ptr);
+    if (!problem) return failure(FACTO_ERROR_NULL_POINTER, "not a live facto problem");
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    double value = 0.0;
+    const int64_t rows = Rf_nrows(X);
+    const facto_status st = facto_problem_objective(problem, REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1,
+                                                    FACTO_COL_MAJOR, &value);
+    if (st < 0) return failure(st, facto_problem_last_error(problem));
+    return Rf_ScalarReal(value);
+}
+
+/* ---- solvers -------------------------------------------------------------------------------- */
+
+SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
+{
+    facto_problem* problem = problem_of(problem_ptr);
+    if (!problem) return failure(FACTO_ERROR_NULL_POINTER, "not a live facto problem");
+    facto_solver* solver = NULL;
+    const facto_status st = facto_solver_new(problem, CHAR(STRING_ELT(algorithm, 0)), &solver);
+    if (st < 0) return failure(st, facto_last_error());
+    solver_box* box = (solver_box*)malloc(sizeof *box);
+    if (!box) {
+        facto_solver_free(solver);
+        return failure(FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    box->solver = solver;
+    box->callback = R_NilValue;
+    box->runner = R_NilValue;
+    box->pending = R_NilValue;
+    SEXP ptr = PROTECT(R_MakeExternalPtr(box, solver_tag, R_NilValue));
+    R_RegisterCFinalizerEx(ptr, solver_finalizer, TRUE);
+    UNPROTECT(1);
+    return ptr;
+}
+
+SEXP facto_r_solver_free(SEXP ptr)
+{
+    if (box_of(ptr)) solver_finalizer(ptr);
+    return R_NilValue;
+}
+
+/* Type (FACTO_PARAM_*) of a parameter, 0 when unknown (the library then reports the name). */
+static int32_t param_type(facto_solver* s, const char* name)
+{
+    int64_t count = 0;
+    facto_solver_param_count(s, &count);
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info info;
+        info.struct_size = sizeof info;
+        if (facto_solver_param_info(s, i, &info) == FACTO_OK && strcmp(info.name, name) == 0) return info.type;
+    }
+    return 0;
+}
+
+SEXP facto_r_set(SEXP ptr, SEXP name_sexp, SEXP value)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    const char* name = CHAR(STRING_ELT(name_sexp, 0));
+    const int32_t type = param_type(box->solver, name);
+    facto_status st;
+    if (Rf_isString(value)) {
+        st = facto_solver_set_string(box->solver, name, CHAR(STRING_ELT(value, 0)));
+    } else if (type == FACTO_PARAM_INT) {
+        const double v = Rf_asReal(value);
+        if (v != (double)(int64_t)v) return failure(FACTO_ERROR_PARAMETER_TYPE, "this parameter takes a whole number");
+        st = facto_solver_set_int(box->solver, name, (int64_t)v);
+    } else {
+        st = facto_solver_set_double(box->solver, name, Rf_asReal(value));
+    }
+    return st < 0 ? solver_failure(box, st) : R_NilValue;
+}
+
+SEXP facto_r_get(SEXP ptr, SEXP name_sexp)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    const char* name = CHAR(STRING_ELT(name_sexp, 0));
+    const int32_t type = param_type(box->solver, name);
+    if (type == FACTO_PARAM_STRING) {
+        const char* v = NULL;
+        const facto_status st = facto_solver_get_string(box->solver, name, &v);
+        return st < 0 ? solver_failure(box, st) : Rf_mkString(v);
+    }
+    double v = 0.0;
+    const facto_status st = facto_solver_get_double(box->solver, name, &v);
+    if (st < 0) return solver_failure(box, st);
+    return type == FACTO_PARAM_INT && v <= 2147483647.0 ? Rf_ScalarInteger((int)v) : Rf_ScalarReal(v);
+}
+
+SEXP facto_r_params(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    int64_t count = 0;
+    facto_solver_param_count(box->solver, &count);
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, count)), types = PROTECT(Rf_allocVector(STRSXP, count));
+    SEXP defaults = PROTECT(Rf_allocVector(STRSXP, count)), ranges = PROTECT(Rf_allocVector(STRSXP, count));
+    SEXP descriptions = PROTECT(Rf_allocVector(STRSXP, count));
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info p;
+        p.struct_size = sizeof p;
+        facto_solver_param_info(box->solver, i, &p);
+        char value[64], range[128];
+        if (p.type == FACTO_PARAM_DOUBLE) {
+            snprintf(value, sizeof value, "%g", p.default_double);
+            snprintf(range, sizeof range, "[%g, %g]", p.lower_double, p.upper_double);
+        } else if (p.type == FACTO_PARAM_INT) {
+            snprintf(value, sizeof value, "%lld", (long long)p.default_int);
+            snprintf(range, sizeof range, "[%lld, %lld]", (long long)p.lower_int, (long long)p.upper_int);
+        } else {
+            snprintf(value, sizeof value, "%s", p.default_string);
+            snprintf(range, sizeof range, "%s", p.choices);
+        }
+        SET_STRING_ELT(names, i, Rf_mkChar(p.name));
+        SET_STRING_ELT(types, i, Rf_mkChar(p.type == FACTO_PARAM_DOUBLE ? "double"
+                                           : p.type == FACTO_PARAM_INT ? "int" : "string"));
+        SET_STRING_ELT(defaults, i, Rf_mkChar(value));
+        SET_STRING_ELT(ranges, i, Rf_mkChar(range));
+        SET_STRING_ELT(descriptions, i, Rf_mkChar(p.description));
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
+    SET_VECTOR_ELT(out, 0, names);
+    SET_VECTOR_ELT(out, 1, types);
+    SET_VECTOR_ELT(out, 2, defaults);
+    SET_VECTOR_ELT(out, 3, ranges);
+    SET_VECTOR_ELT(out, 4, descriptions);
+    UNPROTECT(6);
+    return out;
+}
+
+SEXP facto_r_reset(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    const facto_status st = facto_solver_reset_params(box->solver);
+    return st < 0 ? solver_failure(box, st) : R_NilValue;
+}
+
+SEXP facto_r_set_iterate(SEXP ptr, SEXP X)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X);
+    const facto_status st =
+        facto_solver_set_iterate(box->solver, REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR);
+    return st < 0 ? solver_failure(box, st) : R_NilValue;
+}
+
+static SEXP progress_list(const facto_progress* p)
+{
+    const char* names[] = {"iteration", "objective", "gap", "step_size", "relative_change", "elapsed_seconds",
+                           "stop_reason"};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 7)), n = PROTECT(Rf_allocVector(STRSXP, 7));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal((double)p->iteration));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarReal(p->objective));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(p->stationarity));
+    SET_VECTOR_ELT(out, 3, Rf_ScalarReal(p->step_size));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarReal(p->relative_change));
+    SET_VECTOR_ELT(out, 5, Rf_ScalarReal(p->elapsed_seconds));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(p->stop_reason));
+    for (int i = 0; i < 7; ++i) SET_STRING_ELT(n, i, Rf_mkChar(names[i]));
+    Rf_setAttrib(out, R_NamesSymbol, n);
+    UNPROTECT(2);
+    return out;
+}
+
+SEXP facto_r_progress(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    facto_progress p;
+    p.struct_size = sizeof p;
+    facto_solver_progress(box->solver, &p);
+    return progress_list(&p);
+}
+
+/* ---- the callback --------------------------------------------------------------------------- */
+
+typedef struct callback_call {
+    solver_box* box;
+    const facto_progress* progress;
+    SEXP result; /* list(stop = , error = ), preserved */
+} callback_call;
+
+/* Everything that touches R runs here, under R_ToplevelExec: allocation, lookup and evaluation. */
+static void evaluate_callback(void* data)
+{
+    callback_call* c = (callback_call*)data;
+    SEXP progress = PROTECT(progress_list(c->progress));
+    SEXP call = PROTECT(Rf_lang3(c->box->runner, c->box->callback, progress));
+    c->result = Rf_eval(call, R_GlobalEnv);
+    R_PreserveObject(c->result);
+    UNPROTECT(2);
+}
+
+static int32_t trampoline(const facto_solver* solver, const facto_progress* progress, void* user_data)
+{
+    (void)solver;
+    solver_box* box = (solver_box*)user_data;
+    callback_call c = {box, progress, R_NilValue};
+    if (!R_ToplevelExec(evaluate_callback, &c)) return 1; /* an interrupt or a jump: stop the solve */
+    SEXP error = VECTOR_ELT(c.result, 1);
+    const int stop = Rf_asLogical(VECTOR_ELT(c.result, 0)) == TRUE;
+    if (error != R_NilValue) {
+        release_pending(box);
+        box->pending = error;
+        R_PreserveObject(error);
+    }
+    R_ReleaseObject(c.result);
+    return stop || error != R_NilValue;
+}
+
+/* runner is facto's internal run_callback (looked up by the R caller, where an error is safe). */
+SEXP facto_r_set_callback(SEXP ptr, SEXP callback, SEXP runner)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    const int none = callback == R_NilValue;
+    const facto_status st = facto_solver_set_callback(box->solver, none ? NULL : trampoline, box, NULL);
+    if (st < 0) return solver_failure(box, st);
+    SEXP keep = PROTECT(Rf_allocVector(VECSXP, 2)); /* keeps both alive with the solver */
+    SET_VECTOR_ELT(keep, 0, callback);
+    SET_VECTOR_ELT(keep, 1, runner);
+    R_SetExternalPtrProtected(ptr, keep);
+    UNPROTECT(1);
+    box->callback = callback;
+    box->runner = runner;
+    return R_NilValue;
+}
+
+/* step or solve; returns the status, or the pending callback condition (class "condition"). */
+static SEXP run(SEXP ptr, facto_status (*fn)(facto_solver*))
+{
+    SOLVER_OR_FAIL(box, ptr);
+    release_pending(box);
+    const facto_status st = fn(box->solver);
+    if (box->pending != R_NilValue) {
+        SEXP condition = PROTECT(box->pending);
+        release_pending(box);
+        UNPROTECT(1);
+        return condition;
+    }
+    return st < 0 ? solver_failure(box, st) : Rf_ScalarInteger(st);
+}
+
+SEXP facto_r_step(SEXP ptr) { return run(ptr, facto_solver_step); }
+SEXP facto_r_solve(SEXP ptr) { return run(ptr, facto_solver_solve); }
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+SEXP facto_r_iterate(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    int64_t rows = 0, cols = 0;
+    facto_solver_iterate_shape(box->solver, &rows, &cols);
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)rows, (int)cols));
+    const facto_status st = facto_solver_copy_iterate(box->solver, REAL(out), rows * cols, FACTO_COL_MAJOR);
+    UNPROTECT(1);
+    return st < 0 ? solver_failure(box, st) : out;
+}
+
+SEXP facto_r_output_int(SEXP ptr, SEXP name_sexp)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    const char* name = CHAR(STRING_ELT(name_sexp, 0));
+    int32_t type = 0;
+    int64_t rows = 0, cols = 0;
+    facto_status st = facto_solver_output_shape(box->solver, name, &type, &rows, &cols);
+    if (st < 0) return solver_failure(box, st);
+    int64_t* values = (int64_t*)R_alloc((size_t)(rows * cols > 0 ? rows * cols : 1), sizeof(int64_t));
+    st = facto_solver_copy_output_int64(box->solver, name, values, rows * cols, FACTO_COL_MAJOR);
+    if (st < 0) return solver_failure(box, st);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, rows * cols));
+    for (int64_t i = 0; i < rows * cols; ++i) REAL(out)[i] = (double)values[i];
+    UNPROTECT(1);
+    return out;
+}
+
+/* ---- data helpers --------------------------------------------------------------------------- */
+
+SEXP facto_r_gaussian_affinity(SEXP X, SEXP bandwidth, SEXP scaling)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X);
+    facto_matrix* P = NULL;
+    const facto_status st = facto_gaussian_affinity(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                                    Rf_asReal(bandwidth), Rf_asInteger(scaling), &P);
+    if (st < 0) return failure(st, facto_last_error());
+    int64_t n = 0, m = 0;
+    facto_matrix_shape(P, &n, &m);
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)m));
+    const double* data = facto_matrix_data(P); /* row-major; P is symmetric but copy exactly anyway */
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < m; ++j) REAL(out)[i + j * n] = data[i * m + j];
+    facto_matrix_free(P);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP facto_r_accuracy(SEXP predicted, SEXP truth)
+{
+    const R_xlen_t n = Rf_xlength(predicted);
+    if (n != Rf_xlength(truth)) return failure(FACTO_ERROR_DIMENSION, "label vectors differ in length");
+    int64_t* p = (int64_t*)R_alloc((size_t)(n > 0 ? n : 1), sizeof(int64_t));
+    int64_t* t = (int64_t*)R_alloc((size_t)(n > 0 ? n : 1), sizeof(int64_t));
+    SEXP pr = PROTECT(Rf_coerceVector(predicted, REALSXP)), tr = PROTECT(Rf_coerceVector(truth, REALSXP));
+    for (R_xlen_t i = 0; i < n; ++i) {
+        p[i] = (int64_t)REAL(pr)[i];
+        t[i] = (int64_t)REAL(tr)[i];
+    }
+    UNPROTECT(2);
+    double accuracy = 0.0;
+    const facto_status st = facto_clustering_accuracy(p, t, n, &accuracy);
+    return st < 0 ? failure(st, facto_last_error()) : Rf_ScalarReal(accuracy);
+}
+
+SEXP facto_r_version(void)
+{
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, Rf_mkString(facto_version()));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger(facto_version_number()));
+    UNPROTECT(1);
+    return out;
+}
+
+/* ---- registration --------------------------------------------------------------------------- */
+
+static const R_CallMethodDef methods[] = {
+    {"facto_r_simplicial_symnmf", (DL_FUNC)&facto_r_simplicial_symnmf, 2},
+    {"facto_r_problem_free", (DL_FUNC)&facto_r_problem_free, 1},
+    {"facto_r_problem_info", (DL_FUNC)&facto_r_problem_info, 1},
+    {"facto_r_objective", (DL_FUNC)&facto_r_objective, 2},
+    {"facto_r_solver_new", (DL_FUNC)&facto_r_solver_new, 2},
+    {"facto_r_solver_free", (DL_FUNC)&facto_r_solver_free, 1},
+    {"facto_r_set", (DL_FUNC)&facto_r_set, 3},
+    {"facto_r_get", (DL_FUNC)&facto_r_get, 2},
+    {"facto_r_params", (DL_FUNC)&facto_r_params, 1},
+    {"facto_r_reset", (DL_FUNC)&facto_r_reset, 1},
+    {"facto_r_set_iterate", (DL_FUNC)&facto_r_set_iterate, 2},
+    {"facto_r_progress", (DL_FUNC)&facto_r_progress, 1},
+    {"facto_r_set_callback", (DL_FUNC)&facto_r_set_callback, 3},
+    {"facto_r_step", (DL_FUNC)&facto_r_step, 1},
+    {"facto_r_solve", (DL_FUNC)&facto_r_solve, 1},
+    {"facto_r_iterate", (DL_FUNC)&facto_r_iterate, 1},
+    {"facto_r_output_int", (DL_FUNC)&facto_r_output_int, 2},
+    {"facto_r_gaussian_affinity", (DL_FUNC)&facto_r_gaussian_affinity, 3},
+    {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
+    {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
+    {NULL, NULL, 0}};
+
+void R_init_facto(DllInfo* dll)
+{
+    problem_tag = Rf_install("facto_problem");
+    solver_tag = Rf_install("facto_solver");
+    R_registerRoutines(dll, NULL, methods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+}

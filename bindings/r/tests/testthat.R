@@ -1,0 +1,3 @@
+library(testthat)
+library(facto)
+test_check("facto")

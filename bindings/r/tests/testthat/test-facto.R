@@ -1,0 +1,115 @@
+# Tests of the R binding: native matrices in and out, parameters, stepping, callbacks (and errors in
+# them), conditions, handle lifetimes, and the cross-language fixture.
+data_dir <- Sys.getenv("FACTO_TEST_DATA")
+
+blobs <- function() {
+  X <- as.matrix(read.csv(file.path(data_dir, "blobs.csv")))
+  list(X = X, y = scan(file.path(data_dir, "blobs_labels.csv"), quiet = TRUE))
+}
+
+affinity <- function() facto_gaussian_affinity(blobs()$X, bandwidth = 4, scaling = "none")
+
+test_that("a problem is built from an R matrix and its objective matches the dense formula", {
+  P <- affinity()
+  problem <- facto_simplicial_symnmf(P, 3)
+  W <- matrix(1 / 3, nrow(P), 3)
+  expect_equal(facto_objective(problem, W), 0.25 * sum((P - W %*% t(W))^2), tolerance = 1e-12)
+  expect_output(print(problem), "simplicial_symnmf, iterate 90 x 3")
+})
+
+test_that("parameters are set and read by name", {
+  solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), tolerance = 1e-9, max_iterations = 25)
+  expect_equal(facto_get(solver, "tolerance"), 1e-9)
+  expect_identical(facto_get(solver, "max_iterations"), 25L)
+  facto_set(solver, "step_rule", "line_search")
+  expect_identical(facto_get(solver, "step_rule"), "line_search")
+  table <- facto_params(solver)
+  expect_true(all(c("tolerance", "seed", "step_rule") %in% table$name))
+  expect_identical(table$range[table$name == "step_rule"], "open_loop|line_search|curvature")
+  facto_reset_params(solver)
+  expect_identical(facto_get(solver, "step_rule"), "open_loop")
+})
+
+test_that("step once, then solve with a callback that stops early; iterate and labels", {
+  solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), objective_tolerance = 0)
+  expect_identical(facto_step(solver), "running")
+  expect_equal(facto_progress(solver)$iteration, 1)
+  seen <- c()
+  facto_set_callback(solver, function(p) {
+    seen <<- c(seen, p$iteration)
+    p$iteration >= 6
+  })
+  expect_identical(facto_solve(solver), "stopped_by_callback")
+  expect_equal(seen, 2:6)
+  W <- facto_iterate(solver)
+  expect_equal(dim(W), c(90, 3))
+  expect_true(all(W >= 0))
+  expect_equal(rowSums(W), rep(1, 90), tolerance = 1e-12)
+  expect_identical(facto_labels(solver), max.col(W, ties.method = "first"))
+})
+
+test_that("an error in the callback stops the solve and is re-raised as the same condition", {
+  solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3))
+  facto_set_callback(solver, function(p) if (p$iteration == 3) stop("from the callback") else FALSE)
+  expect_error(facto_solve(solver), "from the callback")
+  expect_equal(facto_progress(solver)$iteration, 3)
+  facto_set_callback(solver, NULL)
+  expect_true(facto_step(solver) %in% c("running", "converged"))
+})
+
+test_that("bad input gives facto_error conditions with the status", {
+  P <- affinity()
+  bad <- P
+  bad[1, 2] <- NaN
+  e <- tryCatch(facto_simplicial_symnmf(bad, 3), facto_error = function(e) e)
+  expect_s3_class(e, "facto_not_finite")
+  expect_identical(e$status_name, "FACTO_ERROR_NOT_FINITE")
+  expect_error(facto_simplicial_symnmf(P[, 1:10], 3), class = "facto_dimension")
+  expect_error(facto_simplicial_symnmf(P, 0), "rank")
+  problem <- facto_simplicial_symnmf(P, 3)
+  expect_error(facto_solver(problem, "simplex"), class = "facto_unsupported")
+  solver <- facto_solver(problem)
+  expect_error(facto_set(solver, "tolerence", 1e-3), "tolerence", class = "facto_unknown_parameter")
+  expect_error(facto_set(solver, "max_iterations", 2.5), class = "facto_parameter_type")
+  expect_error(facto_iterate(solver), class = "facto_bad_state")
+  expect_error(facto_set_iterate(solver, matrix(1, 90, 3)), class = "facto_infeasible")
+  expect_identical(facto_step(solver), "running")  # still usable
+})
+
+test_that("handles are freed in any order, explicitly or by the garbage collector", {
+  problem <- facto_simplicial_symnmf(affinity(), 3)
+  a <- facto_solver(problem, max_iterations = 5)
+  b <- facto_solver(problem, "projected_gradient", max_iterations = 5)
+  facto_free(problem)
+  facto_free(problem)
+  expect_error(facto_solver(problem), class = "facto_null_pointer")
+  expect_identical(facto_solve(a), "iteration_limit")
+  rm(a)
+  gc()
+  expect_identical(facto_solve(b), "iteration_limit")
+  facto_free(b)
+  expect_error(facto_step(b), class = "facto_null_pointer")
+})
+
+test_that("the data helpers agree with R", {
+  d <- blobs()
+  sq <- rowSums(d$X^2)
+  reference <- exp(-pmax(outer(sq, sq, "+") - 2 * d$X %*% t(d$X), 0) / 4)
+  expect_equal(facto_gaussian_affinity(d$X, 4, "none"), reference, tolerance = 1e-12)
+  expect_equal(facto_accuracy(c(5, 5, 4, 5), c(0, 0, 1, 1)), 0.75)
+  solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), seed = 1)
+  facto_solve(solver)
+  expect_equal(facto_accuracy(facto_labels(solver), d$y), 1)
+})
+
+test_that("the cross-language fixture gives the C library's iterate", {
+  reference <- Sys.getenv("FACTO_FIXTURE_REFERENCE")
+  skip_if(reference == "", "FACTO_FIXTURE_REFERENCE not set (CTest sets it)")
+  P <- as.matrix(read.csv(file.path(data_dir, "fixture", "affinity.csv"), header = FALSE))
+  dimnames(P) <- NULL
+  solver <- facto_solver(facto_simplicial_symnmf(P, 3), seed = 7, max_iterations = 40, tolerance = 0,
+                         objective_tolerance = 0)
+  facto_solve(solver)
+  expected <- unname(as.matrix(read.csv(reference, header = FALSE)))
+  expect_lte(max(abs(facto_iterate(solver) - expected)), 1e-12)
+})
