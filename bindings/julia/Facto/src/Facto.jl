@@ -1,0 +1,341 @@
+"""
+    Facto
+
+Julia bindings to facto's C ABI (`facto.h`): first-order solvers for structured low-rank matrix
+problems. Column-major `Matrix{Float64}` in and out, handles freed by finalizers (or `close`),
+`FactoError` exceptions, Julia functions as iteration callbacks.
+
+The library is found through `ENV["FACTO_LIBRARY"]`, else `"libfacto.so.0"` on the loader's path.
+NOT TESTED HERE: Julia could not be installed where facto is developed (see README.md).
+"""
+module Facto
+
+using Libdl
+
+export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, progress, iterate_matrix,
+       labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy
+
+const ROW_MAJOR = Int32(0)
+const COL_MAJOR = Int32(1)
+const PARAM_DOUBLE, PARAM_INT, PARAM_STRING = Int32(1), Int32(2), Int32(3)
+const STOP_REASONS = (:running, :converged, :iteration_limit, :time_limit, :stopped_by_callback,
+                      :stopped_by_request)
+
+# ---- loading: symbols are resolved at run time so that FACTO_LIBRARY works without recompiling ----
+
+const LIB = Ref{Ptr{Cvoid}}(C_NULL)
+const SYMBOLS = Dict{Symbol,Ptr{Cvoid}}()
+
+function __init__()
+    path = get(ENV, "FACTO_LIBRARY", "libfacto.so.0")
+    LIB[] = Libdl.dlopen(path)
+    empty!(SYMBOLS)
+    major = ccall(sym(:facto_version_number), Int32, ()) ÷ 10000
+    major == 0 || error("Facto: $path has ABI major version $major, this package needs 0")
+end
+
+sym(name::Symbol) = get!(() -> Libdl.dlsym(LIB[], name), SYMBOLS, name)
+
+version() = unsafe_string(ccall(sym(:facto_version), Cstring, ()))
+
+# ---- errors ----
+
+"""A facto call failed: `status` is the C status value, `name` its name, `message` the library's text."""
+struct FactoError <: Exception
+    status::Int32
+    name::String
+    message::String
+end
+Base.showerror(io::IO, e::FactoError) = print(io, "FactoError: ", e.message, " (", e.name, ")")
+
+status_name(st) = unsafe_string(ccall(sym(:facto_status_string), Cstring, (Int32,), st))
+thread_message() = unsafe_string(ccall(sym(:facto_last_error), Cstring, ()))
+
+function check(st::Int32, message::Function)
+    st < 0 && throw(FactoError(st, status_name(st), message()))
+    return st
+end
+
+# ---- structs of facto.h ----
+
+struct Progress
+    struct_size::UInt32
+    stop_reason::Int32
+    iteration::Int64
+    objective::Float64
+    stationarity::Float64
+    step_size::Float64
+    relative_change::Float64
+    elapsed_seconds::Float64
+end
+
+struct ParamInfo
+    struct_size::UInt32
+    type::Int32
+    name::Cstring
+    description::Cstring
+    default_double::Float64
+    lower_double::Float64
+    upper_double::Float64
+    default_int::Int64
+    lower_int::Int64
+    upper_int::Int64
+    default_string::Cstring
+    choices::Cstring
+end
+
+empty_progress() = Progress(UInt32(sizeof(Progress)), 0, 0, NaN, NaN, NaN, NaN, 0.0)
+
+# ---- problems ----
+
+"""An optimization problem; its data are copied in and never change."""
+mutable struct Problem
+    ptr::Ptr{Cvoid}
+    function Problem(ptr::Ptr{Cvoid})
+        p = new(ptr)
+        finalizer(close, p)
+        return p
+    end
+end
+
+function Base.close(p::Problem)
+    p.ptr == C_NULL || ccall(sym(:facto_problem_free), Cvoid, (Ptr{Cvoid},), p.ptr)
+    p.ptr = C_NULL
+    return nothing
+end
+
+live(p::Problem) = p.ptr == C_NULL ? throw(FactoError(-2, "FACTO_ERROR_NULL_POINTER", "the problem is closed")) : p.ptr
+
+"""
+    simplicial_symnmf(P, k) -> Problem
+
+min 1/4 ||P - W W'||², W ≥ 0, rows of W summing to 1, for a symmetric n×n `P` and rank `k`.
+"""
+function simplicial_symnmf(P::AbstractMatrix{<:Real}, k::Integer)
+    A = Matrix{Float64}(P)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_simplicial_symnmf), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+function objective(p::Problem, X::AbstractMatrix{<:Real})
+    A = Matrix{Float64}(X)
+    value = Ref{Float64}(0.0)
+    st = ccall(sym(:facto_problem_objective), Int32,
+               (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Ref{Float64}),
+               live(p), A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, value)
+    check(st, () -> unsafe_string(ccall(sym(:facto_problem_last_error), Cstring, (Ptr{Cvoid},), p.ptr)))
+    return value[]
+end
+
+# ---- solvers ----
+
+"""
+    Solver(problem, algorithm = "frank_wolfe"; callback = nothing, params...)
+
+One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
+"""
+mutable struct Solver
+    ptr::Ptr{Cvoid}
+    callback::Any       # Julia function (Progress -> Bool) or nothing
+    pending::Any        # exception thrown by the callback, rethrown after step!/solve!
+end
+
+function Solver(problem::Problem, algorithm::AbstractString = "frank_wolfe"; callback = nothing, kwargs...)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_solver_new), Int32, (Ptr{Cvoid}, Cstring, Ref{Ptr{Cvoid}}), live(problem), algorithm, out)
+    check(st, thread_message)
+    s = Solver(out[], nothing, nothing)
+    finalizer(close, s)
+    for (name, value) in kwargs
+        s[String(name)] = value
+    end
+    callback === nothing || set_callback!(s, callback)
+    return s
+end
+
+function Base.close(s::Solver)
+    s.ptr == C_NULL || ccall(sym(:facto_solver_free), Cvoid, (Ptr{Cvoid},), s.ptr)
+    s.ptr = C_NULL
+    return nothing
+end
+
+live(s::Solver) = s.ptr == C_NULL ? throw(FactoError(-2, "FACTO_ERROR_NULL_POINTER", "the solver is closed")) : s.ptr
+message(s::Solver) = () -> unsafe_string(ccall(sym(:facto_solver_last_error), Cstring, (Ptr{Cvoid},), s.ptr))
+
+"""The parameter table: a vector of named tuples (name, type, default, lower, upper, choices, description)."""
+function params(s::Solver)
+    count = Ref{Int64}(0)
+    check(ccall(sym(:facto_solver_param_count), Int32, (Ptr{Cvoid}, Ref{Int64}), live(s), count), message(s))
+    table = []
+    for i in 0:count[]-1
+        info = Ref(ParamInfo(UInt32(sizeof(ParamInfo)), 0, C_NULL, C_NULL, 0, 0, 0, 0, 0, 0, C_NULL, C_NULL))
+        check(ccall(sym(:facto_solver_param_info), Int32, (Ptr{Cvoid}, Int64, Ref{ParamInfo}), s.ptr, i, info),
+              message(s))
+        p = info[]
+        kind = p.type == PARAM_DOUBLE ? :double : p.type == PARAM_INT ? :int : :string
+        default = kind == :double ? p.default_double : kind == :int ? p.default_int : unsafe_string(p.default_string)
+        choices = kind == :string ? split(unsafe_string(p.choices), '|') : String[]
+        push!(table, (name = unsafe_string(p.name), type = kind, default = default,
+                      lower = kind == :int ? p.lower_int : p.lower_double,
+                      upper = kind == :int ? p.upper_int : p.upper_double, choices = choices,
+                      description = unsafe_string(p.description)))
+    end
+    return table
+end
+
+# Type of a parameter; an unknown name is left to the library, whose error names it.
+function param_type(s::Solver, name)
+    for p in params(s)
+        p.name == name && return p.type
+    end
+    return :double
+end
+
+"""`solver["tolerance"] = 1e-8`: set a parameter by name (type from the solver's table)."""
+function Base.setindex!(s::Solver, value, name::AbstractString)
+    kind = param_type(s, name)
+    st = if value isa AbstractString || kind == :string
+        ccall(sym(:facto_solver_set_string), Int32, (Ptr{Cvoid}, Cstring, Cstring), live(s), name, string(value))
+    elseif kind == :int
+        isinteger(value) || throw(FactoError(-7, "FACTO_ERROR_PARAMETER_TYPE", "parameter '$name' is an integer"))
+        ccall(sym(:facto_solver_set_int), Int32, (Ptr{Cvoid}, Cstring, Int64), live(s), name, Int64(value))
+    else
+        ccall(sym(:facto_solver_set_double), Int32, (Ptr{Cvoid}, Cstring, Float64), live(s), name, Float64(value))
+    end
+    check(st, message(s))
+    return value
+end
+
+"""`solver["tolerance"]`: read a parameter by name, in its own type."""
+function Base.getindex(s::Solver, name::AbstractString)
+    kind = param_type(s, name)
+    if kind == :string
+        v = Ref{Cstring}(C_NULL)
+        check(ccall(sym(:facto_solver_get_string), Int32, (Ptr{Cvoid}, Cstring, Ref{Cstring}), live(s), name, v),
+              message(s))
+        return unsafe_string(v[])
+    elseif kind == :int
+        v = Ref{Int64}(0)
+        check(ccall(sym(:facto_solver_get_int), Int32, (Ptr{Cvoid}, Cstring, Ref{Int64}), live(s), name, v), message(s))
+        return v[]
+    end
+    v = Ref{Float64}(0.0)
+    check(ccall(sym(:facto_solver_get_double), Int32, (Ptr{Cvoid}, Cstring, Ref{Float64}), live(s), name, v),
+          message(s))
+    return v[]
+end
+
+function set_iterate!(s::Solver, X::AbstractMatrix{<:Real})
+    A = Matrix{Float64}(X)
+    st = ccall(sym(:facto_solver_set_iterate), Int32, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32),
+               live(s), A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR)
+    check(st, message(s))
+    return s
+end
+
+# The C callback: must never throw (an exception may not unwind through C), so it stores it.
+function trampoline(solver::Ptr{Cvoid}, progress::Ptr{Progress}, user_data::Ptr{Cvoid})::Int32
+    s = unsafe_pointer_to_objref(user_data)::Solver
+    try
+        return s.callback(unsafe_load(progress)) === true ? Int32(1) : Int32(0)
+    catch e
+        s.pending = e
+        return Int32(1)
+    end
+end
+
+"""Install `f(progress::Progress) -> Bool` (true stops the solve), or remove it with `nothing`.
+An exception thrown by `f` stops the solve and is rethrown by `step!`/`solve!`."""
+function set_callback!(s::Solver, f)
+    if f === nothing
+        st = ccall(sym(:facto_solver_set_callback), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+                   live(s), C_NULL, C_NULL, C_NULL)
+    else
+        fptr = @cfunction(trampoline, Int32, (Ptr{Cvoid}, Ptr{Progress}, Ptr{Cvoid}))
+        st = ccall(sym(:facto_solver_set_callback), Int32, (Ptr{Cvoid}, Ptr{Cvoid}, Any, Ptr{Cvoid}),
+                   live(s), fptr, s, C_NULL)
+    end
+    check(st, message(s))
+    s.callback = f
+    return s
+end
+
+function run(s::Solver, name::Symbol)
+    s.pending = nothing
+    st = GC.@preserve s ccall(sym(name), Int32, (Ptr{Cvoid},), live(s))
+    if s.pending !== nothing
+        e, s.pending = s.pending, nothing
+        throw(e)
+    end
+    check(st, message(s))
+    return STOP_REASONS[st+1]
+end
+
+"""One iteration; returns `:running` or why a stopping rule fired."""
+step!(s::Solver) = run(s, :facto_solver_step)
+"""Iterate until a stopping rule fires; returns why (`:converged`, `:iteration_limit`, ...)."""
+solve!(s::Solver) = run(s, :facto_solver_solve)
+
+function progress(s::Solver)
+    p = Ref(empty_progress())
+    check(ccall(sym(:facto_solver_progress), Int32, (Ptr{Cvoid}, Ref{Progress}), live(s), p), message(s))
+    return p[]
+end
+
+"""The current iterate as a column-major `Matrix{Float64}`."""
+function iterate_matrix(s::Solver)
+    rows, cols = Ref{Int64}(0), Ref{Int64}(0)
+    check(ccall(sym(:facto_solver_iterate_shape), Int32, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}), live(s), rows, cols),
+          message(s))
+    out = Matrix{Float64}(undef, rows[], cols[])
+    check(ccall(sym(:facto_solver_copy_iterate), Int32, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int32),
+                s.ptr, out, length(out), COL_MAJOR), message(s))
+    return out
+end
+
+"""Cluster of each point, 1-based (facto's 0-based labels + 1)."""
+function labels(s::Solver)
+    kind, rows, cols = Ref{Int32}(0), Ref{Int64}(0), Ref{Int64}(0)
+    check(ccall(sym(:facto_solver_output_shape), Int32, (Ptr{Cvoid}, Cstring, Ref{Int32}, Ref{Int64}, Ref{Int64}),
+                live(s), "labels", kind, rows, cols), message(s))
+    out = Vector{Int64}(undef, rows[] * cols[])
+    check(ccall(sym(:facto_solver_copy_output_int64), Int32, (Ptr{Cvoid}, Cstring, Ptr{Int64}, Int64, Int32),
+                s.ptr, "labels", out, length(out), COL_MAJOR), message(s))
+    return out .+ 1
+end
+
+# ---- data helpers ----
+
+const SCALINGS = Dict(:none => Int32(0), :minmax => Int32(1), :zscore => Int32(2))
+
+"""P_ij = exp(-||x_i - x_j||² / bandwidth) for the rows of X, after scaling its columns."""
+function gaussian_affinity(X::AbstractMatrix{<:Real}; bandwidth::Real = 1.0, scaling::Symbol = :minmax)
+    A = Matrix{Float64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_gaussian_affinity), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, Int32, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, bandwidth, SCALINGS[scaling], out)
+    check(st, thread_message)
+    rows, cols = Ref{Int64}(0), Ref{Int64}(0)
+    ccall(sym(:facto_matrix_shape), Int32, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}), out[], rows, cols)
+    data = ccall(sym(:facto_matrix_data), Ptr{Float64}, (Ptr{Cvoid},), out[])
+    P = permutedims(copy(unsafe_wrap(Matrix{Float64}, data, (cols[], rows[]))))  # row-major storage
+    ccall(sym(:facto_matrix_free), Cvoid, (Ptr{Cvoid},), out[])
+    return P
+end
+
+function clustering_accuracy(predicted::AbstractVector{<:Integer}, truth::AbstractVector{<:Integer})
+    p, t = Vector{Int64}(predicted), Vector{Int64}(truth)
+    length(p) == length(t) || throw(FactoError(-4, "FACTO_ERROR_DIMENSION", "label vectors differ in length"))
+    value = Ref{Float64}(0.0)
+    st = ccall(sym(:facto_clustering_accuracy), Int32, (Ptr{Int64}, Ptr{Int64}, Int64, Ref{Float64}), p, t,
+               length(p), value)
+    check(st, thread_message)
+    return value[]
+end
+
+end # module

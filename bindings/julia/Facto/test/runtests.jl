@@ -1,0 +1,66 @@
+# Tests of the Julia binding (not run where facto is developed: no Julia there). Run with
+#   FACTO_LIBRARY=/path/to/libfacto.so.0 julia --project=bindings/julia/Facto -e 'using Pkg; Pkg.test()'
+using Facto, Test, DelimitedFiles
+
+const DATA = joinpath(@__DIR__, "..", "..", "..", "..", "tests", "data")
+
+blobs() = readdlm(joinpath(DATA, "blobs.csv"), ',', Float64; skipstart = 1)
+affinity() = gaussian_affinity(blobs(); bandwidth = 4.0, scaling = :none)
+
+@testset "Facto" begin
+    @testset "problem from a Julia matrix" begin
+        P = affinity()
+        problem = simplicial_symnmf(P, 3)
+        W = fill(1 / 3, size(P, 1), 3)
+        @test Facto.objective(problem, W) ≈ 0.25 * sum(abs2, P - W * W') rtol = 1e-12
+    end
+
+    @testset "parameters by name, step, callback, iterate, labels" begin
+        s = Solver(simplicial_symnmf(affinity(), 3); tolerance = 1e-9, objective_tolerance = 0)
+        @test s["tolerance"] == 1e-9
+        s["max_iterations"] = 25
+        @test s["max_iterations"] === Int64(25)
+        @test step!(s) == :running
+        seen = Int64[]
+        set_callback!(s, p -> (push!(seen, p.iteration); p.iteration >= 6))
+        @test solve!(s) == :stopped_by_callback
+        @test seen == 2:6
+        W = iterate_matrix(s)
+        @test size(W) == (90, 3) && all(W .>= 0) && all(abs.(sum(W, dims = 2) .- 1) .< 1e-12)
+        @test labels(s) == [argmax(W[i, :]) for i in 1:90]
+    end
+
+    @testset "an exception in the callback is rethrown" begin
+        s = Solver(simplicial_symnmf(affinity(), 3); callback = p -> p.iteration == 3 ? error("boom") : false)
+        @test_throws ErrorException solve!(s)
+        @test progress(s).iteration == 3
+    end
+
+    @testset "errors" begin
+        P = affinity()
+        bad = copy(P); bad[1, 2] = NaN
+        @test_throws FactoError simplicial_symnmf(bad, 3)
+        @test_throws FactoError simplicial_symnmf(P[:, 1:10], 3)
+        s = Solver(simplicial_symnmf(P, 3))
+        e = try s["tolerence"] = 1.0; nothing catch err; err end
+        @test e isa FactoError && e.name == "FACTO_ERROR_UNKNOWN_PARAMETER"
+        @test step!(s) == :running
+    end
+
+    @testset "any free order" begin
+        problem = simplicial_symnmf(affinity(), 3)
+        s = Solver(problem; max_iterations = 5)
+        close(problem)
+        @test solve!(s) == :iteration_limit
+        close(s); close(s)
+    end
+
+    if haskey(ENV, "FACTO_FIXTURE_REFERENCE")
+        @testset "cross-language fixture" begin
+            P = readdlm(joinpath(DATA, "fixture", "affinity.csv"), ',', Float64)
+            s = Solver(simplicial_symnmf(P, 3); seed = 7, max_iterations = 40, tolerance = 0, objective_tolerance = 0)
+            solve!(s)
+            @test maximum(abs.(iterate_matrix(s) - readdlm(ENV["FACTO_FIXTURE_REFERENCE"], ',', Float64))) <= 1e-12
+        end
+    end
+end
