@@ -25,6 +25,10 @@ void require_out_buffer(const void* out, int64_t rows, int64_t cols, int64_t cap
 template <class T>
 void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capacity, int32_t layout);
 
+// Requires |P_ij - P_ji| <= 1e-10 max|P| (else Error(NOT_SYMMETRIC) naming `what` and the entry),
+// then sets P := (P + P^T) / 2 exactly. Walks 64 x 64 tiles so the transposed reads stay in cache.
+void require_symmetric(Matrix& P, const char* what);
+
 // Throws Error(NOT_FINITE) naming `what` and the first offending entry when X has NaN or Inf.
 void require_finite(const Matrix& X, const char* what);
 

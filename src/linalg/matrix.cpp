@@ -1,8 +1,11 @@
 #include "facto/matrix.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+
+#include <xtensor/xmath.hpp>
 
 #include "facto/error.hpp"
 
@@ -50,6 +53,23 @@ void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capac
 
 template void copy_out<double>(const double*, int64_t, int64_t, double*, int64_t, int32_t);
 template void copy_out<int64_t>(const int64_t*, int64_t, int64_t, int64_t*, int64_t, int32_t);
+
+void require_symmetric(Matrix& P, const char* what)
+{
+    const std::size_t n = P.shape()[0], tile = 64;
+    const double scale = std::max(xt::amax(xt::abs(P))(), std::numeric_limits<double>::min());
+    for (std::size_t bi = 0; bi < n; bi += tile)
+        for (std::size_t bj = bi; bj < n; bj += tile)
+            for (std::size_t i = bi; i < std::min(bi + tile, n); ++i)
+                for (std::size_t j = std::max(bj, i + 1); j < std::min(bj + tile, n); ++j) {
+                    if (std::fabs(P(i, j) - P(j, i)) > 1e-10 * scale)
+                        throw Error(FACTO_ERROR_NOT_SYMMETRIC,
+                                    std::string(what) + " is not symmetric: " + what + "(" + std::to_string(i) + ", " +
+                                        std::to_string(j) + ") - " + what + "(" + std::to_string(j) + ", " +
+                                        std::to_string(i) + ") = " + std::to_string(P(i, j) - P(j, i)));
+                    P(i, j) = P(j, i) = 0.5 * (P(i, j) + P(j, i));
+                }
+}
 
 void require_finite(const Matrix& X, const char* what)
 {

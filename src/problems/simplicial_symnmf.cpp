@@ -15,29 +15,6 @@
 
 namespace facto {
 
-namespace {
-
-// Requires |P_ij - P_ji| <= 1e-10 max|P|, then sets P := (P + P^T) / 2 exactly. Walks 64 x 64 tiles so
-// that the transposed reads stay in cache.
-void require_symmetric_and_symmetrize(Matrix& P)
-{
-    const std::size_t n = P.shape()[0], tile = 64;
-    const double scale = std::max(xt::amax(xt::abs(P))(), std::numeric_limits<double>::min());
-    for (std::size_t bi = 0; bi < n; bi += tile)
-        for (std::size_t bj = bi; bj < n; bj += tile)
-            for (std::size_t i = bi; i < std::min(bi + tile, n); ++i)
-                for (std::size_t j = std::max(bj, i + 1); j < std::min(bj + tile, n); ++j) {
-                    if (std::fabs(P(i, j) - P(j, i)) > 1e-10 * scale)
-                        throw Error(FACTO_ERROR_NOT_SYMMETRIC,
-                                    "P is not symmetric: P(" + std::to_string(i) + ", " + std::to_string(j) + ") - P(" +
-                                        std::to_string(j) + ", " + std::to_string(i) +
-                                        ") = " + std::to_string(P(i, j) - P(j, i)));
-                    P(i, j) = P(j, i) = 0.5 * (P(i, j) + P(j, i));
-                }
-}
-
-}  // namespace
-
 SimplicialSymNMF::SimplicialSymNMF(Matrix P, int64_t k) : P_(std::move(P)), k_(k)
 {
     const int64_t rows = static_cast<int64_t>(P_.shape()[0]), cols = static_cast<int64_t>(P_.shape()[1]);
@@ -46,7 +23,7 @@ SimplicialSymNMF::SimplicialSymNMF(Matrix P, int64_t k) : P_(std::move(P)), k_(k
     require(k >= 1 && k <= rows, FACTO_ERROR_DIMENSION,
             "rank k = " + std::to_string(k) + " must satisfy 1 <= k <= n = " + std::to_string(rows));
     require_finite(P_, "P");
-    require_symmetric_and_symmetrize(P_);
+    require_symmetric(P_, "P");
     P_norm_squared_ = blas::frobenius_dot(P_, P_);
 }
 
