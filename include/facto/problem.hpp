@@ -25,6 +25,12 @@ struct Output {
     std::vector<int64_t> ints;    // row-major, when type is INT64
 };
 
+// The "labels" output of the problems that cluster: the column of the largest entry of each row of
+// the iterate (first on ties), int64, n x 1.
+OutputSpec labels_spec(int64_t n);
+// labels of X; throws Error(UNKNOWN_PARAMETER) unless name is "labels".
+Output labels_output(const std::string& name, const Matrix& X);
+
 class Problem {
 public:
     virtual ~Problem() = default;

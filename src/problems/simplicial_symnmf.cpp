@@ -47,13 +47,9 @@ Matrix SimplicialSymNMF::feasible_point(const Matrix& W) const
     return row_simplex_feasible(W, 1e-9);
 }
 
-std::vector<OutputSpec> SimplicialSymNMF::output_specs() const { return {{"labels", FACTO_OUTPUT_INT64, n(), 1}}; }
+std::vector<OutputSpec> SimplicialSymNMF::output_specs() const { return {labels_spec(n())}; }
 
-Output SimplicialSymNMF::output(const std::string& name, const Matrix& W) const
-{
-    require(name == "labels", FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (this problem has: labels)");
-    return Output{output_specs()[0], {}, row_argmax(W)};
-}
+Output SimplicialSymNMF::output(const std::string& name, const Matrix& W) const { return labels_output(name, W); }
 
 double SimplicialSymNMF::spectral_norm() const { return spectral_norm_symmetric(P_); }
 

@@ -4,6 +4,7 @@
 
 #include "facto/error.hpp"
 #include "facto/frank_wolfe.hpp"
+#include "facto/nolips.hpp"
 #include "facto/projected_gradient.hpp"
 
 namespace facto {
@@ -27,6 +28,7 @@ struct Entry {
 const Entry table[] = {
     {"simplicial_symnmf", "frank_wolfe", &build<SimplicialSymNMF, FrankWolfe>},
     {"simplicial_symnmf", "projected_gradient", &build<SimplicialSymNMF, ProjectedGradient>},
+    {"symnmf", "nolips", &build<SymNMF, NoLips>},
 };
 
 }  // namespace

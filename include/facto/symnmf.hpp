@@ -1,0 +1,46 @@
+// Symmetric NMF (Dragomir, d'Aspremont & Bolte, Sec. 4.1):
+//     min_X f(X) = 1/2 ||M - X X^T||_F^2   s.t.  X >= 0,   X n x r,  M symmetric n x n.
+// Objective by App. D.1 eq. (37): ||M||^2 - 2 <M X, X> + ||X^T X||^2; gradient 2 (X (X^T X) - M X).
+// Nothing n x n is formed besides M. (Dense M for now; the sparse CSR path comes with issue 4.)
+#pragma once
+
+#include <cstdint>
+
+#include "facto/problem.hpp"
+
+namespace facto {
+
+class SymNMF final : public Problem {
+public:
+    // Validates M (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= r <= n.
+    SymNMF(Matrix M, int64_t r);
+
+    const char* kind() const override { return "symnmf"; }
+    std::array<int64_t, 2> iterate_shape() const override { return {n(), r_}; }
+    double objective(const Matrix& X) const override;
+    // Kuang et al.'s start: entries uniform on [0, 2 sqrt(mean|M| / r)], reproducible from seed.
+    Matrix random_point(uint64_t seed) const override;
+    // Requires X >= 0 and finite (Error INFEASIBLE / NOT_FINITE).
+    Matrix feasible_point(const Matrix& X) const override;
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name, const Matrix& X) const override;
+
+    int64_t n() const { return static_cast<int64_t>(M_.shape()[0]); }
+    int64_t r() const { return r_; }
+    // ||M||_F; the paper's universal-kernel constant is sigma = 2 ||M||_F = 2 ||grad F(0)||.
+    double M_norm() const { return M_norm_; }
+
+    // MX = M X (one GEMM).
+    void multiply(const Matrix& X, Matrix& MX) const;
+    // f by eq. (37) from X, MX = M X and XtX = X^T X.
+    double objective(const Matrix& X, const Matrix& MX, const Matrix& XtX) const;
+    // G = 2 (X (X^T X) - M X).
+    void gradient(const Matrix& X, const Matrix& MX, const Matrix& XtX, Matrix& G) const;
+
+private:
+    Matrix M_;
+    int64_t r_;
+    double M_norm_;
+};
+
+}  // namespace facto
