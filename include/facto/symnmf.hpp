@@ -1,12 +1,14 @@
 // Symmetric NMF (Dragomir, d'Aspremont & Bolte, Sec. 4.1):
 //     min_X f(X) = 1/2 ||M - X X^T||_F^2   s.t.  X >= 0,   X n x r,  M symmetric n x n.
 // Objective by App. D.1 eq. (37): ||M||^2 - 2 <M X, X> + ||X^T X||^2; gradient 2 (X (X^T X) - M X).
-// Nothing n x n is formed besides M. (Dense M for now; the sparse CSR path comes with issue 4.)
+// M is dense or sparse (CSR); nothing n x n is formed besides a dense M, and with a sparse M the
+// objective and gradient cost O(nnz r + n r^2).
 #pragma once
 
 #include <cstdint>
 
 #include "facto/problem.hpp"
+#include "facto/sparse.hpp"
 
 namespace facto {
 
@@ -14,6 +16,8 @@ class SymNMF final : public Problem {
 public:
     // Validates M (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= r <= n.
     SymNMF(Matrix M, int64_t r);
+    // Sparse M: square, every stored entry mirrored to 1e-10 relative (entries are used as given).
+    SymNMF(CsrMatrix M, int64_t r);
 
     const char* kind() const override { return "symnmf"; }
     std::array<int64_t, 2> iterate_shape() const override { return {n(), r_}; }
@@ -25,21 +29,26 @@ public:
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& X) const override;
 
-    int64_t n() const { return static_cast<int64_t>(M_.shape()[0]); }
+    int64_t n() const { return n_; }
+    bool sparse() const { return sparse_; }
     int64_t r() const { return r_; }
     // ||M||_F; the paper's universal-kernel constant is sigma = 2 ||M||_F = 2 ||grad F(0)||.
     double M_norm() const { return M_norm_; }
 
-    // MX = M X (one GEMM).
-    void multiply(const Matrix& X, Matrix& MX) const;
+    // MX = M X: one GEMM (OpenBLAS threads), or one SpMM on `threads` threads.
+    void multiply(const Matrix& X, Matrix& MX, std::size_t threads = 1) const;
     // f by eq. (37) from X, MX = M X and XtX = X^T X.
     double objective(const Matrix& X, const Matrix& MX, const Matrix& XtX) const;
     // G = 2 (X (X^T X) - M X).
     void gradient(const Matrix& X, const Matrix& MX, const Matrix& XtX, Matrix& G) const;
 
 private:
-    Matrix M_;
-    int64_t r_;
+    void validate_rank() const;
+
+    Matrix M_;            // dense M, or empty
+    CsrMatrix sparse_M_;  // sparse M, or empty
+    bool sparse_;
+    int64_t n_, r_;
     double M_norm_;
 };
 

@@ -9,6 +9,7 @@
 
 #include "facto/universal_kernel.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
 
 namespace facto {
 
@@ -51,7 +52,7 @@ void NoLips::start(Matrix X0)
     trial_X_ = Matrix({n, r});
     trial_MX_ = Matrix({n, r});
     trial_XtX_ = Matrix({r, r});
-    symnmf_->multiply(X_, MX_);
+    symnmf_->multiply(X_, MX_, resolve_threads(params().get_int("threads")));
     blas::gram(X_, XtX_);
     f_ = symnmf_->objective(X_, MX_, XtX_);
     refresh_gradient();
@@ -75,7 +76,7 @@ double NoLips::iterate_once()
     for (int64_t trial = 0; trial < max_backtracks; ++trial, lambda_ *= 0.5) {
         xt::noalias(trial_X_) = scale * X_ - lambda_ * G_;  // U, eq. (8)
         universal_map(trial_X_, a, s, true);               // X+ = T_lambda(X), eq. (14)
-        symnmf_->multiply(trial_X_, trial_MX_);
+        symnmf_->multiply(trial_X_, trial_MX_, resolve_threads(params().get_int("threads")));
         blas::gram(trial_X_, trial_XtX_);
         const double f_trial = symnmf_->objective(trial_X_, trial_MX_, trial_XtX_);
         const double x_dot_trial = blas::frobenius_dot(X_, trial_X_);

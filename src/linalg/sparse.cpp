@@ -1,0 +1,125 @@
+#include "facto/sparse.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "facto/error.hpp"
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+namespace {
+std::string entry_name(int64_t k, int64_t i, int64_t j)
+{
+    return "entry " + std::to_string(k) + " at (" + std::to_string(i) + ", " + std::to_string(j) + ")";
+}
+}  // namespace
+
+CsrMatrix csr_from_triplets(int64_t rows, int64_t cols, const int64_t* row, const int64_t* col, const double* value,
+                            int64_t nnz)
+{
+    require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: negative shape or nnz");
+    require(nnz == 0 || (row && col && value), FACTO_ERROR_NULL_POINTER, "sparse matrix: index or value array is NULL");
+    for (int64_t k = 0; k < nnz; ++k) {
+        if (row[k] < 0 || row[k] >= rows || col[k] < 0 || col[k] >= cols)
+            throw Error(FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: " + entry_name(k, row[k], col[k]) +
+                                                          " is outside " + std::to_string(rows) + " x " +
+                                                          std::to_string(cols));
+        if (!std::isfinite(value[k]))
+            throw Error(FACTO_ERROR_NOT_FINITE,
+                        "sparse matrix: " + entry_name(k, row[k], col[k]) + " is " + std::to_string(value[k]));
+    }
+    // Order by (row, col), then sum duplicates.
+    std::vector<int64_t> order(static_cast<std::size_t>(nnz));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return row[a] != row[b] ? row[a] < row[b] : col[a] < col[b]; });
+    CsrMatrix A;
+    A.rows = rows;
+    A.cols = cols;
+    A.indptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+    for (std::size_t t = 0; t < order.size(); ++t) {
+        const int64_t k = order[t];
+        if (t > 0 && row[order[t - 1]] == row[k] && col[order[t - 1]] == col[k]) {
+            A.values.back() += value[k];
+            continue;
+        }
+        A.indices.push_back(col[k]);
+        A.values.push_back(value[k]);
+        A.indptr[static_cast<std::size_t>(row[k]) + 1] += 1;
+    }
+    std::partial_sum(A.indptr.begin(), A.indptr.end(), A.indptr.begin());
+    return A;
+}
+
+CsrMatrix csr_from_compressed(int64_t rows, int64_t cols, const int64_t* indptr, const int64_t* indices,
+                              const double* values, bool by_columns)
+{
+    const int64_t outer = by_columns ? cols : rows;
+    require(rows >= 0 && cols >= 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: negative shape");
+    require(indptr != nullptr, FACTO_ERROR_NULL_POINTER, "sparse matrix: indptr is NULL");
+    require(indptr[0] == 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: indptr[0] must be 0");
+    for (int64_t i = 0; i < outer; ++i)
+        if (indptr[i + 1] < indptr[i])
+            throw Error(FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: indptr decreases at " + std::to_string(i));
+    const int64_t nnz = indptr[outer];
+    std::vector<int64_t> major(static_cast<std::size_t>(nnz));
+    for (int64_t i = 0; i < outer; ++i)
+        std::fill(major.begin() + indptr[i], major.begin() + indptr[i + 1], i);
+    return by_columns ? csr_from_triplets(rows, cols, indices, major.data(), values, nnz)
+                      : csr_from_triplets(rows, cols, major.data(), indices, values, nnz);
+}
+
+void spmm(const CsrMatrix& A, const Matrix& X, Matrix& Y, std::size_t threads)
+{
+    const std::size_t k = X.shape()[1];
+    require(static_cast<int64_t>(X.shape()[0]) == A.cols && static_cast<int64_t>(Y.shape()[0]) == A.rows &&
+                Y.shape()[1] == k,
+            FACTO_ERROR_INTERNAL, "spmm: shapes do not fit");
+    parallel_for(static_cast<std::size_t>(A.rows), 256, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            double* y = &Y(i, 0);
+            std::fill(y, y + k, 0.0);
+            for (int64_t p = A.indptr[i]; p < A.indptr[i + 1]; ++p) {
+                const double a = A.values[static_cast<std::size_t>(p)];
+                const double* x = &X(static_cast<std::size_t>(A.indices[static_cast<std::size_t>(p)]), 0);
+                for (std::size_t c = 0; c < k; ++c) y[c] += a * x[c];
+            }
+        }
+    });
+}
+
+double frobenius_norm_squared(const CsrMatrix& A)
+{
+    double sum = 0.0;
+    for (double v : A.values) sum += v * v;
+    return sum;
+}
+
+void require_symmetric(const CsrMatrix& A, const char* what)
+{
+    require(A.rows == A.cols, FACTO_ERROR_DIMENSION,
+            std::string(what) + " must be square, got " + std::to_string(A.rows) + " x " + std::to_string(A.cols));
+    double scale = std::numeric_limits<double>::min();
+    for (double v : A.values) scale = std::max(scale, std::fabs(v));
+    // A_ji by binary search in row j (columns are sorted).
+    const auto at = [&](int64_t i, int64_t j) {
+        const auto first = A.indices.begin() + A.indptr[i], last = A.indices.begin() + A.indptr[i + 1];
+        const auto it = std::lower_bound(first, last, j);
+        return it != last && *it == j ? A.values[static_cast<std::size_t>(it - A.indices.begin())] : 0.0;
+    };
+    for (int64_t i = 0; i < A.rows; ++i)
+        for (int64_t p = A.indptr[i]; p < A.indptr[i + 1]; ++p) {
+            const int64_t j = A.indices[static_cast<std::size_t>(p)];
+            const double difference = A.values[static_cast<std::size_t>(p)] - at(j, i);
+            if (std::fabs(difference) > 1e-10 * scale)
+                throw Error(FACTO_ERROR_NOT_SYMMETRIC, std::string(what) + " is not symmetric: " + what + "(" +
+                                                           std::to_string(i) + ", " + std::to_string(j) + ") - " +
+                                                           what + "(" + std::to_string(j) + ", " + std::to_string(i) +
+                                                           ") = " + std::to_string(difference));
+        }
+}
+
+}  // namespace facto

@@ -1,0 +1,110 @@
+// Sparse M: CSR/CSC/COO construction rules, SpMM, symmetry checks, and the sparse SymNMF path
+// against the dense one.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "facto/nolips.hpp"
+#include "facto/sparse.hpp"
+#include "facto/symnmf.hpp"
+#include "fixtures.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+Matrix to_dense(const CsrMatrix& A)
+{
+    Matrix D = xt::zeros<double>({static_cast<std::size_t>(A.rows), static_cast<std::size_t>(A.cols)});
+    for (int64_t i = 0; i < A.rows; ++i)
+        for (int64_t p = A.indptr[i]; p < A.indptr[i + 1]; ++p)
+            D(static_cast<std::size_t>(i), static_cast<std::size_t>(A.indices[p])) += A.values[p];
+    return D;
+}
+
+// Triplets of the entries of a dense matrix whose value is above `threshold` (a sparsified affinity).
+CsrMatrix sparsify(const Matrix& D, double threshold)
+{
+    std::vector<int64_t> r, c;
+    std::vector<double> v;
+    for (std::size_t i = 0; i < D.shape()[0]; ++i)
+        for (std::size_t j = 0; j < D.shape()[1]; ++j)
+            if (D(i, j) > threshold) r.push_back(i), c.push_back(j), v.push_back(D(i, j));
+    return csr_from_triplets(D.shape()[0], D.shape()[1], r.data(), c.data(), v.data(), v.size());
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sparse)
+
+BOOST_AUTO_TEST_CASE(coo_csr_and_csc_inputs_build_the_same_matrix_and_sum_duplicates)
+{
+    // 3 x 4, unsorted, with a duplicate at (2, 1).
+    const int64_t row[] = {2, 0, 2, 1, 2}, col[] = {1, 3, 0, 1, 1};
+    const double value[] = {1.5, 2.0, -1.0, 4.0, 0.5};
+    const CsrMatrix coo = csr_from_triplets(3, 4, row, col, value, 5);
+    const Matrix expected{{0, 0, 0, 2}, {0, 4, 0, 0}, {-1, 2, 0, 0}};
+    BOOST_TEST(to_dense(coo) == expected);
+    BOOST_TEST(coo.nnz() == 4);
+    const int64_t indptr[] = {0, 1, 2, 4}, indices[] = {3, 1, 1, 0};
+    const double csr_values[] = {2.0, 4.0, 2.0, -1.0};
+    BOOST_TEST(to_dense(csr_from_compressed(3, 4, indptr, indices, csr_values, false)) == expected);
+    const int64_t col_ptr[] = {0, 1, 3, 3, 4}, row_idx[] = {2, 1, 2, 0};
+    const double csc_values[] = {-1.0, 4.0, 2.0, 2.0};
+    BOOST_TEST(to_dense(csr_from_compressed(3, 4, col_ptr, row_idx, csc_values, true)) == expected);
+}
+
+BOOST_AUTO_TEST_CASE(bad_sparse_input_is_named)
+{
+    const int64_t row[] = {0, 3}, col[] = {0, 0};
+    const double value[] = {1.0, 2.0}, nan_value[] = {1.0, std::nan("")};
+    BOOST_TEST(status_of([&] { csr_from_triplets(3, 3, row, col, value, 2); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    const int64_t ok_row[] = {0, 1};
+    BOOST_TEST(status_of([&] { csr_from_triplets(3, 3, ok_row, col, nan_value, 2); }) == FACTO_ERROR_NOT_FINITE);
+    const int64_t decreasing[] = {0, 2, 1, 2}, indices[] = {0, 1};
+    BOOST_TEST(status_of([&] { csr_from_compressed(3, 3, decreasing, indices, value, false); }) ==
+               FACTO_ERROR_INVALID_ARGUMENT);
+    const int64_t r2[] = {0, 1}, c2[] = {1, 0};
+    const double v2[] = {1.0, 1.5};
+    BOOST_TEST(status_of([&] { require_symmetric(csr_from_triplets(2, 2, r2, c2, v2, 2), "M"); }) ==
+               FACTO_ERROR_NOT_SYMMETRIC);
+    const double v3[] = {1.0, 1.0};
+    BOOST_TEST(status_of([&] { require_symmetric(csr_from_triplets(2, 2, r2, c2, v3, 2), "M"); }) == FACTO_OK);
+    BOOST_TEST(status_of([&] { require_symmetric(csr_from_triplets(2, 2, r2, c2, v3, 1), "M"); }) ==
+               FACTO_ERROR_NOT_SYMMETRIC);  // the mirror of (0, 1) is missing
+}
+
+BOOST_AUTO_TEST_CASE(spmm_matches_gemm_for_any_thread_count)
+{
+    const CsrMatrix A = sparsify(random_affinity(700, 3, 3), 0.3);
+    const Matrix X = random_matrix(700, 5, 4);
+    Matrix one({700, 5}), four({700, 5});
+    spmm(A, X, one, 1);
+    spmm(A, X, four, 4);
+    BOOST_TEST(one == four);  // bitwise: each row is summed in stored order
+    BOOST_TEST(xt::allclose(one, xt::linalg::dot(to_dense(A), X), 1e-13, 1e-13));
+}
+
+BOOST_AUTO_TEST_CASE(sparse_and_dense_symnmf_agree)
+{
+    const CsrMatrix A = sparsify(random_affinity(80, 3, 5), 0.2);
+    const auto sparse = std::make_shared<const SymNMF>(A, 4);
+    const auto dense = std::make_shared<const SymNMF>(to_dense(A), 4);
+    BOOST_TEST(sparse->sparse());
+    BOOST_TEST(sparse->M_norm() == dense->M_norm(), boost::test_tools::tolerance(1e-14));
+    const Matrix X = xt::abs(random_matrix(80, 4, 6));
+    BOOST_TEST(sparse->objective(X) == dense->objective(X), boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(xt::allclose(sparse->random_point(3), dense->random_point(3), 1e-14, 0.0));  // sums of |M| in another order
+    NoLips on_sparse(sparse), on_dense(dense);
+    for (auto* s : {&on_sparse, &on_dense}) {
+        s->mutable_params().set_int("max_iterations", 50);
+        s->mutable_params().set_double("objective_tolerance", 0.0);
+        s->solve();
+    }
+    BOOST_TEST(xt::allclose(on_sparse.iterate(), on_dense.iterate(), 1e-9, 1e-12));
+    BOOST_TEST(on_sparse.progress().objective == on_dense.progress().objective, boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
