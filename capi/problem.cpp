@@ -2,9 +2,12 @@
 #include "handles.hpp"
 
 #include "facto/simplicial_symnmf.hpp"
+#include "facto/sparse.hpp"
+#include "facto/symnmf.hpp"
 
 using facto::capi::guarded;
 using facto::capi::require_pointer;
+using facto::require;
 
 extern "C" {
 
@@ -16,6 +19,48 @@ facto_status facto_problem_new_simplicial_symnmf(const double* P, int64_t rows, 
         *out = nullptr;
         auto handle = std::make_unique<facto_problem>();
         handle->problem = std::make_shared<facto::SimplicialSymNMF>(facto::copy_in(P, rows, cols, ld, layout, "P"), k);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_new_symnmf(const double* M, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                      int64_t r, facto_problem** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = std::make_shared<facto::SymNMF>(facto::copy_in(M, rows, cols, ld, layout, "M"), r);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                             const int64_t* ptr, const int64_t* idx, const double* values, int64_t r,
+                                             facto_problem** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(ptr, "ptr");
+        require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
+                FACTO_ERROR_INVALID_ARGUMENT,
+                "format must be FACTO_SPARSE_CSR, _CSC or _COO, got " + std::to_string(format));
+        require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT, "negative rows, cols or nnz");
+        facto::CsrMatrix M;
+        if (format == FACTO_SPARSE_COO) {
+            M = facto::csr_from_triplets(rows, cols, ptr, idx, values, nnz);
+        } else {
+            const int64_t outer = format == FACTO_SPARSE_CSR ? rows : cols;
+            require(ptr[outer] == nnz, FACTO_ERROR_INVALID_ARGUMENT,
+                    "nnz = " + std::to_string(nnz) + " but ptr[" + std::to_string(outer) + "] = " +
+                        std::to_string(ptr[outer]));
+            M = facto::csr_from_compressed(rows, cols, ptr, idx, values, format == FACTO_SPARSE_CSC);
+        }
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = std::make_shared<facto::SymNMF>(std::move(M), r);
         *out = handle.release();
         return FACTO_OK;
     });

@@ -117,11 +117,33 @@ FACTO_API facto_status facto_problem_new_simplicial_symnmf(const double* P, int6
                                                            int64_t ld, int32_t layout, int64_t k,
                                                            facto_problem** out);
 
+/* Symmetric NMF (Dragomir, d'Aspremont & Bolte):  min_X 1/2 ||M - X X^T||_F^2  s.t.  X >= 0, X of
+ * shape n x r, for a dense symmetric M (copied, symmetrized exactly; same checks as above), 1 <= r <= n.
+ * Errors: as facto_problem_new_simplicial_symnmf. */
+FACTO_API facto_status facto_problem_new_symnmf(const double* M, int64_t rows, int64_t cols, int64_t ld,
+                                                int32_t layout, int64_t r, facto_problem** out);
+
+/* Sparse input formats. Indices are 0-based int64; entries may come in any order; duplicates are
+ * summed; explicit zeros are kept as stored entries. */
+#define FACTO_SPARSE_CSR 0 /* ptr: rows + 1 offsets (ptr[0] = 0, nondecreasing, ptr[rows] = nnz); idx: columns */
+#define FACTO_SPARSE_CSC 1 /* ptr: cols + 1 offsets; idx: rows */
+#define FACTO_SPARSE_COO 2 /* ptr: row of each entry; idx: column of each entry (nnz of each) */
+
+/* Symmetric NMF with a sparse M (objective and gradient in O(nnz r + n r^2)). M is stored in full
+ * (both triangles): every stored M_ij needs a stored M_ji within 1e-10 of the largest |M_ij|; entries
+ * are used as given. For CSR/CSC, nnz must equal ptr[rows] (ptr[cols]). Arrays are copied.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (format, negative sizes, an index out of range, ptr not
+ * nondecreasing from 0, nnz inconsistent with ptr; the message names the entry), NOT_FINITE,
+ * DIMENSION (not square, r out of range), NOT_SYMMETRIC, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                       const int64_t* ptr, const int64_t* idx, const double* values,
+                                                       int64_t r, facto_problem** out);
+
 /* Release a problem. NULL is a no-op. Solvers created on it keep its data alive, so problems and
  * solvers may be freed in any order. Never calls user code; safe in a garbage collector's finalizer. */
 FACTO_API void facto_problem_free(facto_problem* problem);
 
-/* Static name of the problem kind ("simplicial_symnmf"); NULL for a NULL handle. */
+/* Static name of the problem kind ("simplicial_symnmf", "symnmf"); NULL for a NULL handle. */
 FACTO_API const char* facto_problem_kind(const facto_problem* problem);
 
 /* Message of the last failed call on this problem (owned by the handle, valid until the next call on
@@ -146,6 +168,7 @@ typedef struct facto_solver facto_solver;
 
 /* Create a solver running `algorithm` on `problem`. Which algorithms exist for which problem:
  *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient".
+ *   symnmf: "nolips" (Dyn-NoLips, App. B Alg. 2 of Dragomir et al., universal kernel).
  * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
  * drawn from the `seed` parameter by the first step or solve, unless facto_solver_set_iterate gives one.
  * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind), OUT_OF_MEMORY. */
@@ -283,8 +306,8 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
 #define FACTO_OUTPUT_DOUBLE 1
 #define FACTO_OUTPUT_INT64 2
 
-/* Named outputs of a solver, derived from its iterate. simplicial_symnmf solvers have "labels"
- * (int64, n x 1: index of the largest entry of each row of W, the cluster of each point).
+/* Named outputs of a solver, derived from its iterate. simplicial_symnmf and symnmf solvers have
+ * "labels" (int64, n x 1: index of the first largest entry of each row, the cluster of each point).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */

@@ -476,6 +476,76 @@ static void test_data_helpers(void)
     CHECK_STATUS(facto_clustering_accuracy(NULL, truth, 4, &acc), FACTO_ERROR_NULL_POINTER, facto_last_error());
 }
 
+static void test_symnmf(void)
+{
+    double M[N * N];
+    make_affinity(M);
+    facto_problem *dense = NULL, *sparse = NULL;
+    CHECK_STATUS(facto_problem_new_symnmf(M, N, N, N, FACTO_ROW_MAJOR, K, &dense), FACTO_OK, "");
+    CHECK(dense && strcmp(facto_problem_kind(dense), "symnmf") == 0);
+
+    /* The same M as COO triplets, in reverse order and with every entry split into two duplicates. */
+    int64_t rows[2 * N * N], cols[2 * N * N];
+    double values[2 * N * N];
+    int64_t nnz = 0;
+    for (int k = N * N - 1; k >= 0; --k)
+        for (int half = 0; half < 2; ++half) {
+            rows[nnz] = k / N;
+            cols[nnz] = k % N;
+            values[nnz++] = 0.5 * M[k];
+        }
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, N, N, nnz, rows, cols, values, K, &sparse),
+                 FACTO_OK, "");
+    double X[N * K], f_dense = 0.0, f_sparse = 0.0;
+    for (int i = 0; i < N * K; ++i) X[i] = 0.1 + 0.01 * (i % 7);
+    facto_problem_objective(dense, X, N, K, K, FACTO_ROW_MAJOR, &f_dense);
+    facto_problem_objective(sparse, X, N, K, K, FACTO_ROW_MAJOR, &f_sparse);
+    CHECK(fabs(f_dense - f_sparse) <= 1e-12 * f_dense);
+
+    /* Sparse input errors name what is wrong. */
+    facto_problem* p = (facto_problem*)1;
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(7, N, N, nnz, rows, cols, values, K, &p), FACTO_ERROR_INVALID_ARGUMENT,
+                 facto_last_error());
+    CHECK(p == NULL);
+    rows[3] = N;
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, N, N, nnz, rows, cols, values, K, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK(strstr(facto_last_error(), "entry 3") != NULL);
+    rows[3] = 0;
+    values[5] = NAN;
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, N, N, nnz, rows, cols, values, K, &p),
+                 FACTO_ERROR_NOT_FINITE, facto_last_error());
+    const int64_t ptr[3] = {0, 1, 2}, idx[2] = {1, 0};
+    const double asym[2] = {1.0, 2.0};
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, 2, 2, 2, ptr, idx, asym, 1, &p),
+                 FACTO_ERROR_NOT_SYMMETRIC, facto_last_error());
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, 2, 2, 3, ptr, idx, asym, 1, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error()); /* nnz disagrees with ptr */
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, 2, 3, 2, ptr, idx, asym, 1, &p),
+                 FACTO_ERROR_DIMENSION, facto_last_error());
+
+    /* nolips runs on both and agrees; frank_wolfe does not exist for symnmf. */
+    facto_solver *a = NULL, *b = NULL;
+    CHECK_STATUS(facto_solver_new(dense, "frank_wolfe", &a), FACTO_ERROR_UNSUPPORTED, facto_last_error());
+    CHECK_STATUS(facto_solver_new(dense, "nolips", &a), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_new(sparse, "nolips", &b), FACTO_OK, "");
+    facto_solver_set_int(a, "max_iterations", 30);
+    facto_solver_set_int(b, "max_iterations", 30);
+    CHECK(facto_solver_solve(a) > 0 && facto_solver_solve(b) > 0);
+    double Wa[N * K], Wb[N * K];
+    facto_solver_copy_iterate(a, Wa, N * K, FACTO_COL_MAJOR);
+    facto_solver_copy_iterate(b, Wb, N * K, FACTO_COL_MAJOR);
+    double worst = 0.0;
+    for (int i = 0; i < N * K; ++i) worst = fmax(worst, fabs(Wa[i] - Wb[i]));
+    CHECK(worst <= 1e-10);
+    int64_t labels[N];
+    CHECK_STATUS(facto_solver_copy_output_int64(a, "labels", labels, N, FACTO_ROW_MAJOR), FACTO_OK, "");
+    facto_solver_free(a);
+    facto_solver_free(b);
+    facto_problem_free(dense);
+    facto_problem_free(sparse);
+}
+
 int main(void)
 {
     test_version();
@@ -487,6 +557,7 @@ int main(void)
     test_threads();
     test_request_stop_from_another_thread();
     test_data_helpers();
+    test_symnmf();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
