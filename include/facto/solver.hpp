@@ -3,13 +3,11 @@
 #pragma once
 
 #include <atomic>
-#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +49,6 @@ public:
     void initialize();
     // The current iterate; throws Error(BAD_STATE) before initialize, step, solve or set_iterate.
     const Matrix& iterate() const;
-    bool has_iterate() const { return started_; }
 
     // One iteration, then the stopping rules: FACTO_OK or the positive stop reason.
     int32_t step();
