@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "facto/matrix.hpp"
 
@@ -24,5 +25,16 @@ void scale_columns(Matrix& X, Scaling scaling);
 
 // P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows x_i of X (squared distances from one GEMM).
 Matrix gaussian_affinity(const Matrix& X, double bandwidth);
+
+// The Helix of Dragomir et al. Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
+Matrix helix_points(int64_t n, uint64_t seed);
+
+// Observed pairs of an EDM completion instance: each pair i < j kept independently with probability
+// `fraction` (geometric skips: O(kept pairs) time), d = ||x_i - x_j||^2. Sorted by (i, j).
+struct ObservedPairs {
+    std::vector<int64_t> i, j;
+    std::vector<double> d;
+};
+ObservedPairs sample_pairs(const Matrix& X, double fraction, uint64_t seed);
 
 }  // namespace facto

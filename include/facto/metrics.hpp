@@ -16,4 +16,10 @@ std::vector<int64_t> min_cost_assignment(const Matrix& cost);
 // matching of labels; labels are arbitrary integers.
 double clustering_accuracy(const std::vector<int64_t>& predicted, const std::vector<int64_t>& truth);
 
+// Normalized RMSE of the distance matrix of X against that of X_true over all pairs i < j:
+//     sqrt(sum (||x_i - x_j||^2 - ||t_i - t_j||^2)^2 / sum ||t_i - t_j||^4),
+// exact when n (n - 1) / 2 <= max_pairs, else over max_pairs pairs drawn uniformly from `seed`.
+// Invariant to rigid motions of X.
+double distance_nrmse(const Matrix& X, const Matrix& X_true, int64_t max_pairs, uint64_t seed);
+
 }  // namespace facto

@@ -1,26 +1,32 @@
-// Dyn-NoLips (Dragomir et al., App. B Alg. 2) with the universal kernel, for SymNMF (eq. 14).
+// Dyn-NoLips (Dragomir et al., App. B Alg. 2) for any problem of the class (P): SymNMF with the
+// universal kernel and projection (eq. 14), EDM completion with the universal kernel (eq. 7) or the
+// Gram kernel (Prop. 2.4, unconstrained problems only).
 //
 // Each iteration tries X+ = T_lambda(X) and halves lambda until the decrease condition (22)
 //     f(X+) <= f(X) + <grad f(X), X+ - X> + D_h(X+, X) / lambda
-// holds, then doubles lambda (up to max_step) for the next iteration. Each trial costs one product
-// M X+, reused for the next gradient when accepted. The stationarity measure is the projected-gradient
-// residual ||X - Pi_+(X - grad f(X))||_F.
+// holds, then doubles lambda (up to max_step) for the next iteration. Each trial costs one
+// evaluation of f, whose products are reused for the next gradient when accepted. D_h is computed
+// as a sum of nonnegative terms, so the test stays meaningful for tiny steps. The stationarity
+// measure is ||X - Pi_+(X - grad f(X))||_F (||grad f(X)||_F for unconstrained problems).
 #pragma once
 
 #include <memory>
+#include <optional>
 
+#include "facto/gram_kernel.hpp"
+#include "facto/low_rank_problem.hpp"
 #include "facto/solver.hpp"
-#include "facto/symnmf.hpp"
 
 namespace facto {
 
 class NoLips final : public Solver {
 public:
-    explicit NoLips(std::shared_ptr<const SymNMF> problem);
+    explicit NoLips(std::shared_ptr<const LowRankProblem> problem);
     const char* algorithm() const override { return "nolips"; }
 
-    // The kernel constants in use (parameters, or the paper's alpha = 6, sigma = 2 ||M||_F).
+    // The kernel constants in use (parameters, or the problem's defaults; beta defaults to alpha).
     double alpha() const;
+    double beta() const;
     double sigma() const;
 
 private:
@@ -30,10 +36,16 @@ private:
     double current_stationarity() const override { return residual_; }
     const Matrix& current() const override { return X_; }
     void refresh_gradient();
+    // U = grad h(X) for the kernel in use, and D_h(trial, X).
+    void kernel_gradient(Matrix& U) const;
+    double bregman_distance();
 
-    std::shared_ptr<const SymNMF> symnmf_;
-    Matrix X_, MX_, XtX_, G_;
-    Matrix trial_X_, trial_MX_, trial_XtX_;
+    std::shared_ptr<const LowRankProblem> low_rank_;
+    bool gram_ = false;
+    std::optional<GramMap> gram_map_;
+    std::size_t threads_ = 1;
+    Matrix X_, G_, XtX_, grad_h_, trial_X_, delta_, XtD_, DtD_;
+    LowRankProblem::Evaluation eval_, trial_eval_;
     double f_ = 0.0, residual_ = 0.0;
     double lambda_ = 0.0;  // step to try first at the next iteration
 };

@@ -7,12 +7,12 @@
 
 #include <cstdint>
 
-#include "facto/problem.hpp"
+#include "facto/low_rank_problem.hpp"
 #include "facto/sparse.hpp"
 
 namespace facto {
 
-class SymNMF final : public Problem {
+class SymNMF final : public LowRankProblem {
 public:
     // Validates M (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= r <= n.
     SymNMF(Matrix M, int64_t r);
@@ -35,12 +35,19 @@ public:
     // ||M||_F; the paper's universal-kernel constant is sigma = 2 ||M||_F = 2 ||grad F(0)||.
     double M_norm() const { return M_norm_; }
 
+    bool nonnegative() const override { return true; }
+    // Fills e.first = M X and e.second = X^T X; f by eq. (37), halved.
+    double evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const override;
+    // G = 2 (X (X^T X) - M X).
+    void gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
+    double default_alpha() const override { return 6.0; }  // 6 L_F with L_F = 1
+    double default_sigma() const override { return 2.0 * M_norm_; }
+
     // MX = M X: one GEMM (OpenBLAS threads), or one SpMM on `threads` threads.
     void multiply(const Matrix& X, Matrix& MX, std::size_t threads = 1) const;
-    // f by eq. (37) from X, MX = M X and XtX = X^T X.
-    double objective(const Matrix& X, const Matrix& MX, const Matrix& XtX) const;
-    // G = 2 (X (X^T X) - M X).
-    void gradient(const Matrix& X, const Matrix& MX, const Matrix& XtX, Matrix& G) const;
+    // out[0..r) = row i of M X, and M_ii (for coordinate-wise methods).
+    void multiply_row(int64_t i, const Matrix& X, double* out) const;
+    double diagonal(int64_t i) const;
 
 private:
     void validate_rank() const;

@@ -20,6 +20,16 @@ inline double universal_h(double alpha, double sigma, double norm_squared)
     return 0.25 * alpha * norm_squared * norm_squared + 0.5 * sigma * norm_squared;
 }
 
+// D_h(Y, X) = h(Y) - h(X) - <grad h(X), Y - X> (eq. 3) from a = ||X||^2, c = <X, Y - X> and
+// delta = ||Y - X||^2, written as the sum of nonnegative terms
+//     alpha/4 (||Y||^2 - ||X||^2)^2 + (alpha a + sigma)/2 ||Y - X||^2,   ||Y||^2 - ||X||^2 = 2c + delta,
+// so it keeps its relative accuracy when Y - X is tiny (no difference of large h values).
+inline double universal_bregman(double alpha, double sigma, double a, double c, double delta)
+{
+    const double change = 2.0 * c + delta;
+    return 0.25 * alpha * change * change + 0.5 * (alpha * a + sigma) * delta;
+}
+
 // In place, U := T = P(U) / tau_sigma(alpha ||P(U)||^2) with P the projection onto U >= 0 when
 // `nonnegative` (eq. 14), the identity otherwise (eq. 7). U = grad h(X) - lambda grad f(X) (eq. 8).
 void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative);

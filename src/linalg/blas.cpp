@@ -2,7 +2,14 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "facto/error.hpp"
+
+extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
+                       double* work, const int* lwork, int* info, std::size_t jobz_len, std::size_t uplo_len);
 
 namespace facto::blas {
 
@@ -44,6 +51,19 @@ double frobenius_dot(const Matrix& A, const Matrix& B)
 {
     require(A.size() == B.size(), FACTO_ERROR_INTERNAL, "frobenius_dot: sizes differ");
     return cblas_ddot(as_int(A.size()), A.data(), 1, B.data(), 1);
+}
+
+void symmetric_eigen(Matrix& A, Vector& eigenvalues)
+{
+    const int n = static_cast<int>(A.shape()[0]);
+    require(A.shape()[1] == A.shape()[0], FACTO_ERROR_INTERNAL, "symmetric_eigen: A is not square");
+    eigenvalues = Vector::from_shape({A.shape()[0]});
+    // Row-major symmetric A is its own column-major image; the column-major eigenvector matrix Q
+    // read back row-major is Q^T = P.
+    int info = 0, lwork = std::max(1, 3 * n);
+    std::vector<double> work(static_cast<std::size_t>(lwork));
+    dsyev_("V", "U", &n, A.data(), &n, eigenvalues.data(), work.data(), &lwork, &info, 1, 1);
+    require(info == 0, FACTO_ERROR_INTERNAL, "LAPACK dsyev failed, info = " + std::to_string(info));
 }
 
 }  // namespace facto::blas

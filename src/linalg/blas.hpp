@@ -1,4 +1,4 @@
-// The BLAS calls of the core, on row-major xtensor containers, into preallocated outputs (no
+// The BLAS (and LAPACK) calls of the core, on row-major xtensor containers, into preallocated outputs (no
 // temporaries). Implemented over OpenBLAS's CBLAS in blas.cpp, which is the
 // only file that includes <cblas.h> (it clashes with xtensor-blas's own declarations).
 #pragma once
@@ -18,5 +18,9 @@ void gemv(const Matrix& A, const Vector& x, Vector& y);
 
 // <A, B> = sum_ij A_ij B_ij.
 double frobenius_dot(const Matrix& A, const Matrix& B);
+
+// LAPACK dsyev on a symmetric r x r matrix: A := P with A_in = P^T diag(eigenvalues) P (the rows of
+// P are orthonormal eigenvectors), eigenvalues ascending. Error(INTERNAL) if LAPACK fails.
+void symmetric_eigen(Matrix& A, Vector& eigenvalues);
 
 }  // namespace facto::blas

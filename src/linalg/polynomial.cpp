@@ -77,4 +77,35 @@ double minimize_quartic_on_unit_interval(double c1, double c2, double c3, double
     return best;
 }
 
+double argmin_depressed_quartic_nonnegative(double P, double Q)
+{
+    const auto cubic = [&](double y) { return y * (y * y + P) + Q; };
+    const auto value = [&](double y) { return y * (0.25 * y * y * y + 0.5 * P * y + Q); };
+    double roots[3];
+    int count = 0;
+    const double D = 0.25 * Q * Q + P * P * P / 27.0;
+    if (D > 0.0) {
+        const double u = std::cbrt(-0.5 * Q - std::copysign(std::sqrt(D), Q));  // |u^3| = |Q|/2 + sqrt(D)
+        roots[count++] = u != 0.0 ? u - P / (3.0 * u) : 0.0;
+    } else if (P < 0.0) {
+        const double m = 2.0 * std::sqrt(-P / 3.0);
+        const double theta = std::acos(std::clamp(3.0 * Q / (P * m), -1.0, 1.0)) / 3.0;
+        for (int k = 0; k < 3; ++k) roots[count++] = m * std::cos(theta - 2.0943951023931953 * k);
+    }
+    double best = 0.0, best_value = 0.0;
+    for (int k = 0; k < count; ++k) {
+        double y = roots[k];
+        for (int it = 0; it < 2; ++it) {
+            const double slope = 3.0 * y * y + P;
+            const double next = slope != 0.0 ? y - cubic(y) / slope : y;
+            if (std::fabs(cubic(next)) < std::fabs(cubic(y))) y = next;
+        }
+        if (y > 0.0 && value(y) < best_value) {
+            best = y;
+            best_value = value(y);
+        }
+    }
+    return best;
+}
+
 }  // namespace facto

@@ -1,4 +1,5 @@
-// Exact minimization of a quartic polynomial on [0, 1], for the Frank-Wolfe line search.
+// Exact minimization of quartic polynomials: on [0, 1] for the Frank-Wolfe line search, and the
+// depressed form on y >= 0 for coordinate descent on SymNMF.
 #pragma once
 
 namespace facto {
@@ -8,5 +9,10 @@ namespace facto {
 // bisection on the intervals where the derivative is monotone (split at the roots of the second
 // derivative), so no root is missed and none is inaccurate.
 double minimize_quartic_on_unit_interval(double c1, double c2, double c3, double c4);
+
+// argmin over y >= 0 of  y^4 / 4 + P y^2 / 2 + Q y: among 0 and the nonnegative real roots of the
+// depressed cubic y^3 + P y + Q (Cardano in its cancellation-free form when it has one real root,
+// the trigonometric form when it has three, each polished by Newton steps).
+double argmin_depressed_quartic_nonnegative(double P, double Q);
 
 }  // namespace facto

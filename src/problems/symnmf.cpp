@@ -1,5 +1,6 @@
 #include "facto/symnmf.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -44,10 +45,8 @@ double SymNMF::objective(const Matrix& X) const
 {
     require(static_cast<int64_t>(X.shape()[0]) == n_ && static_cast<int64_t>(X.shape()[1]) == r_,
             FACTO_ERROR_DIMENSION, "X must be " + std::to_string(n_) + " x " + std::to_string(r_));
-    Matrix MX(X.shape()), XtX({X.shape()[1], X.shape()[1]});
-    multiply(X, MX);
-    blas::gram(X, XtX);
-    return objective(X, MX, XtX);
+    Evaluation e;
+    return evaluate(X, e, 1);
 }
 
 Matrix SymNMF::random_point(uint64_t seed) const
@@ -87,17 +86,51 @@ void SymNMF::multiply(const Matrix& X, Matrix& MX, std::size_t threads) const
         blas::gemm(false, false, 1.0, M_, X, 0.0, MX);
 }
 
-double SymNMF::objective(const Matrix& X, const Matrix& MX, const Matrix& XtX) const
+void SymNMF::multiply_row(int64_t i, const Matrix& X, double* out) const
 {
-    // eq. (37), halved: f = 1/2 (||M||^2 - 2 <MX, X> + ||X^T X||^2)
-    return 0.5 * (M_norm_ * M_norm_ - 2.0 * blas::frobenius_dot(MX, X) + blas::frobenius_dot(XtX, XtX));
+    const std::size_t r = X.shape()[1];
+    std::fill(out, out + r, 0.0);
+    if (sparse_) {
+        for (int64_t p = sparse_M_.indptr[i]; p < sparse_M_.indptr[i + 1]; ++p) {
+            const double m = sparse_M_.values[p];
+            const double* x = &X(static_cast<std::size_t>(sparse_M_.indices[p]), 0);
+            for (std::size_t k = 0; k < r; ++k) out[k] += m * x[k];
+        }
+    } else {
+        const auto ui = static_cast<std::size_t>(i);
+        for (std::size_t j = 0; j < static_cast<std::size_t>(n_); ++j) {
+            const double m = M_(ui, j);
+            const double* x = &X(j, 0);
+            for (std::size_t k = 0; k < r; ++k) out[k] += m * x[k];
+        }
+    }
 }
 
-void SymNMF::gradient(const Matrix& X, const Matrix& MX, const Matrix& XtX, Matrix& G) const
+double SymNMF::diagonal(int64_t i) const
+{
+    if (!sparse_) return M_(static_cast<std::size_t>(i), static_cast<std::size_t>(i));
+    const auto begin = sparse_M_.indices.begin() + sparse_M_.indptr[i];
+    const auto end = sparse_M_.indices.begin() + sparse_M_.indptr[i + 1];
+    const auto it = std::lower_bound(begin, end, i);
+    return it != end && *it == i ? sparse_M_.values[static_cast<std::size_t>(it - sparse_M_.indices.begin())] : 0.0;
+}
+
+double SymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const
+{
+    const std::size_t r = X.shape()[1];
+    if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
+    if (e.second.shape()[0] != r || e.second.shape()[1] != r) e.second = Matrix({r, r});
+    multiply(X, e.first, threads);
+    blas::gram(X, e.second);
+    // eq. (37), halved: f = 1/2 (||M||^2 - 2 <MX, X> + ||X^T X||^2)
+    return 0.5 * (M_norm_ * M_norm_ - 2.0 * blas::frobenius_dot(e.first, X) + blas::frobenius_dot(e.second, e.second));
+}
+
+void SymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t) const
 {
     // grad f = 2 (X X^T - M) X = 2 (X (X^T X) - M X)
-    xt::noalias(G) = -2.0 * MX;
-    blas::gemm(false, false, 2.0, X, XtX, 1.0, G);
+    xt::noalias(G) = -2.0 * e.first;
+    blas::gemm(false, false, 2.0, X, e.second, 1.0, G);
 }
 
 }  // namespace facto

@@ -7,6 +7,7 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 
+#include "facto/error.hpp"
 #include "facto/universal_kernel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
@@ -17,76 +18,116 @@ std::vector<ParamSpec> nolips_params()
 {
     const double inf = std::numeric_limits<double>::infinity();
     return {
-        choice_param("kernel", "universal", "universal", "Bregman kernel: the universal quartic kernel (eq. 6)"),
-        real_param("alpha", 0.0, 0.0, inf, "kernel's alpha; 0 = the paper's value for the problem (SymNMF: 6)"),
-        real_param("sigma", 0.0, 0.0, inf, "kernel's sigma; 0 = the paper's value (SymNMF: 2 ||M||_F)"),
+        choice_param("kernel", "universal", "universal|gram",
+                     "Bregman kernel: universal (eq. 6) or gram (eq. 10, unconstrained problems only)"),
+        real_param("alpha", 0.0, 0.0, inf, "kernel's alpha; 0 = the paper's value (SymNMF 6, EDM 6 L_EDM)"),
+        real_param("beta", 0.0, 0.0, inf, "Gram kernel's beta; 0 = alpha (Sec. 4.2)"),
+        real_param("sigma", 0.0, 0.0, inf, "kernel's sigma; 0 = the paper's value (SymNMF 2 ||M||_F, EDM 2 ||P(D)||)"),
         real_param("initial_step", 1.0, 1e-300, inf, "first lambda tried (1 = 1/L, always admissible)"),
         real_param("max_step", 1e6, 1e-300, inf, "lambda_max of Alg. 2"),
         int_param("max_backtracks", 60, 1, 1000, "halvings per iteration before the step is declared zero"),
+        real_param("gram_tolerance", 0.0, 0.0, 1.0,
+                   "epsilon of Alg. 3 on ||grad phi(mu)|| / ||eta|| (paper 1e-6, which bounds the attainable "
+                   "accuracy); 0 = until mu stops moving"),
+        int_param("gram_max_inner", 1000, 1, 1000000, "inner NoLips iterations of Alg. 3 at most"),
     };
 }
 
-NoLips::NoLips(std::shared_ptr<const SymNMF> problem) : Solver(problem, nolips_params()), symnmf_(std::move(problem))
+NoLips::NoLips(std::shared_ptr<const LowRankProblem> problem)
+    : Solver(problem, nolips_params()), low_rank_(std::move(problem))
 {
 }
 
 double NoLips::alpha() const
 {
     const double a = params().get_double("alpha");
-    return a > 0.0 ? a : 6.0;  // Sec. 4.1: F(Y) = 1/2 ||M - Y||^2 has L_F = 1, alpha = 6 L_F
+    return a > 0.0 ? a : low_rank_->default_alpha();
+}
+
+double NoLips::beta() const
+{
+    const double b = params().get_double("beta");
+    return b > 0.0 ? b : alpha();
 }
 
 double NoLips::sigma() const
 {
     const double s = params().get_double("sigma");
-    return s > 0.0 ? s : 2.0 * symnmf_->M_norm();  // Sec. 4.1: sigma = 2 ||grad F(0)|| = 2 ||M||
+    return s > 0.0 ? s : low_rank_->default_sigma();
 }
 
 void NoLips::start(Matrix X0)
 {
-    const std::size_t n = X0.shape()[0], r = X0.shape()[1];
+    gram_ = params().get_string("kernel") == "gram";
+    require(!(gram_ && low_rank_->nonnegative()), FACTO_ERROR_UNSUPPORTED,
+            std::string("kernel 'gram' needs an unconstrained problem; ") + low_rank_->kind() +
+                " has X >= 0 (use kernel 'universal')");
+    if (gram_)
+        gram_map_.emplace(GramKernel{alpha(), beta(), sigma()}, params().get_double("gram_tolerance"),
+                          params().get_int("gram_max_inner"));
+    threads_ = resolve_threads(params().get_int("threads"));
+    const std::size_t r = X0.shape()[1];
     X_ = std::move(X0);
-    MX_ = Matrix({n, r});
+    G_ = Matrix(X_.shape());
+    trial_X_ = Matrix(X_.shape());
+    delta_ = Matrix(X_.shape());
+    grad_h_ = Matrix(X_.shape());
     XtX_ = Matrix({r, r});
-    G_ = Matrix({n, r});
-    trial_X_ = Matrix({n, r});
-    trial_MX_ = Matrix({n, r});
-    trial_XtX_ = Matrix({r, r});
-    symnmf_->multiply(X_, MX_, resolve_threads(params().get_int("threads")));
-    blas::gram(X_, XtX_);
-    f_ = symnmf_->objective(X_, MX_, XtX_);
+    XtD_ = Matrix({r, r});
+    DtD_ = Matrix({r, r});
+    f_ = low_rank_->evaluate(X_, eval_, threads_);
     refresh_gradient();
     lambda_ = params().get_double("initial_step");
 }
 
-// The gradient at X and the projected-gradient residual ||X - Pi_+(X - G)|| = ||min(X, G)||.
+// The gradient at X and the stationarity residual: ||min(X, G)|| = ||X - Pi_+(X - G)|| with X >= 0,
+// ||G|| without constraints.
 void NoLips::refresh_gradient()
 {
-    symnmf_->gradient(X_, MX_, XtX_, G_);
-    residual_ = std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))());
+    low_rank_->gradient(X_, eval_, G_, threads_);
+    residual_ = low_rank_->nonnegative() ? std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))())
+                                         : std::sqrt(blas::frobenius_dot(G_, G_));
+    blas::gram(X_, XtX_);
+}
+
+void NoLips::kernel_gradient(Matrix& U) const
+{
+    if (gram_) {
+        GramKernel{alpha(), beta(), sigma()}.gradient(X_, XtX_, U);
+    } else {
+        const double a = xt::sum(xt::diagonal(XtX_))();
+        xt::noalias(U) = (alpha() * a + sigma()) * X_;  // grad h_u(X), eq. (8)
+    }
+}
+
+double NoLips::bregman_distance()
+{
+    xt::noalias(delta_) = trial_X_ - X_;
+    if (gram_) {
+        blas::gemm(true, false, 1.0, X_, delta_, 0.0, XtD_);
+        blas::gram(delta_, DtD_);
+        return GramKernel{alpha(), beta(), sigma()}.bregman(XtX_, XtD_, DtD_);
+    }
+    return universal_bregman(alpha(), sigma(), xt::sum(xt::diagonal(XtX_))(), blas::frobenius_dot(X_, delta_),
+                             blas::frobenius_dot(delta_, delta_));
 }
 
 double NoLips::iterate_once()
 {
-    const double a = alpha(), s = sigma();
-    const double x_norm2 = blas::frobenius_dot(X_, X_);
-    const double h_x = universal_h(a, s, x_norm2);
-    const double scale = a * x_norm2 + s;  // grad h(X) = scale X
     const int64_t max_backtracks = params().get_int("max_backtracks");
+    kernel_gradient(grad_h_);
     for (int64_t trial = 0; trial < max_backtracks; ++trial, lambda_ *= 0.5) {
-        xt::noalias(trial_X_) = scale * X_ - lambda_ * G_;  // U, eq. (8)
-        universal_map(trial_X_, a, s, true);               // X+ = T_lambda(X), eq. (14)
-        symnmf_->multiply(trial_X_, trial_MX_, resolve_threads(params().get_int("threads")));
-        blas::gram(trial_X_, trial_XtX_);
-        const double f_trial = symnmf_->objective(trial_X_, trial_MX_, trial_XtX_);
-        const double x_dot_trial = blas::frobenius_dot(X_, trial_X_);
-        const double bregman = universal_h(a, s, blas::frobenius_dot(trial_X_, trial_X_)) - h_x -
-                               scale * (x_dot_trial - x_norm2);  // D_h(X+, X), eq. (3)
-        const double linear = blas::frobenius_dot(G_, trial_X_) - blas::frobenius_dot(G_, X_);
+        xt::noalias(trial_X_) = grad_h_ - lambda_ * G_;  // V = grad h(X) - lambda grad f(X)
+        if (gram_)
+            gram_map_->apply(trial_X_);  // Prop. 2.4
+        else
+            universal_map(trial_X_, alpha(), sigma(), low_rank_->nonnegative());  // eq. (7) / (14)
+        const double f_trial = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
+        const double bregman = bregman_distance();
+        const double linear = blas::frobenius_dot(G_, delta_);
         if (f_trial <= f_ + linear + bregman / lambda_) {  // decrease condition (22)
             std::swap(X_, trial_X_);
-            std::swap(MX_, trial_MX_);
-            std::swap(XtX_, trial_XtX_);
+            std::swap(eval_, trial_eval_);
             f_ = f_trial;
             refresh_gradient();
             const double used = lambda_;

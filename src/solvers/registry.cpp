@@ -3,9 +3,14 @@
 #include <string>
 
 #include "facto/error.hpp"
+#include "facto/beta_snmf.hpp"
+#include "facto/coordinate_descent.hpp"
+#include "facto/edm_completion.hpp"
 #include "facto/frank_wolfe.hpp"
+#include "facto/gradient_descent.hpp"
 #include "facto/nolips.hpp"
 #include "facto/projected_gradient.hpp"
+#include "facto/sym_hals.hpp"
 
 namespace facto {
 
@@ -29,6 +34,12 @@ const Entry table[] = {
     {"simplicial_symnmf", "frank_wolfe", &build<SimplicialSymNMF, FrankWolfe>},
     {"simplicial_symnmf", "projected_gradient", &build<SimplicialSymNMF, ProjectedGradient>},
     {"symnmf", "nolips", &build<SymNMF, NoLips>},
+    {"symnmf", "projected_gradient", &build<SymNMF, GradientDescent>},
+    {"symnmf", "beta_snmf", &build<SymNMF, BetaSNMF>},
+    {"symnmf", "coordinate_descent", &build<SymNMF, CoordinateDescent>},
+    {"symnmf", "sym_hals", &build<SymNMF, SymHALS>},
+    {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
+    {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
 };
 
 }  // namespace

@@ -27,10 +27,10 @@ double dense_symnmf_objective(const Matrix& M, const Matrix& X)
 
 Matrix gradient_of(const SymNMF& problem, const Matrix& X)
 {
-    Matrix MX(X.shape()), XtX({X.shape()[1], X.shape()[1]}), G(X.shape());
-    problem.multiply(X, MX);
-    blas::gram(X, XtX);
-    problem.gradient(X, MX, XtX, G);
+    LowRankProblem::Evaluation e;
+    Matrix G(X.shape());
+    problem.evaluate(X, e, 1);
+    problem.gradient(X, e, G, 1);
     return G;
 }
 

@@ -1,0 +1,124 @@
+#include "facto/edm_completion.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "data/random.hpp"
+#include "facto/error.hpp"
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64_t* j, const double* d, int64_t count)
+    : n_(n), r_(r)
+{
+    require(n >= 2 && n <= std::numeric_limits<uint32_t>::max(), FACTO_ERROR_DIMENSION,
+            "n = " + std::to_string(n) + " points: need 2 <= n < 2^32");
+    require(r >= 1, FACTO_ERROR_DIMENSION, "rank r = " + std::to_string(r) + " must be >= 1");
+    require(count >= 1, FACTO_ERROR_INVALID_ARGUMENT, "no observed pairs");
+    require(i != nullptr && j != nullptr && d != nullptr, FACTO_ERROR_NULL_POINTER, "pair arrays are NULL");
+    indptr_.assign(static_cast<std::size_t>(n) + 1, 0);
+    double d_squares = 0.0, d_sum = 0.0;
+    for (int64_t k = 0; k < count; ++k) {
+        if (!(i[k] >= 0 && i[k] < n && j[k] >= 0 && j[k] < n && i[k] != j[k]))
+            throw Error(FACTO_ERROR_INVALID_ARGUMENT, "pair " + std::to_string(k) + " = (" + std::to_string(i[k]) + ", " +
+                                                          std::to_string(j[k]) + "): need two distinct indices in [0, " +
+                                                          std::to_string(n) + ")");
+        if (!std::isfinite(d[k])) throw Error(FACTO_ERROR_NOT_FINITE, "d of pair " + std::to_string(k) + " is not finite");
+        if (d[k] < 0.0)
+            throw Error(FACTO_ERROR_INVALID_ARGUMENT,
+                        "d of pair " + std::to_string(k) + " is negative: d holds squared distances");
+        ++indptr_[static_cast<std::size_t>(i[k]) + 1];
+        ++indptr_[static_cast<std::size_t>(j[k]) + 1];
+        d_squares += d[k] * d[k];
+        d_sum += d[k];
+    }
+    for (std::size_t row = 0; row < static_cast<std::size_t>(n); ++row) {
+        max_degree_ = std::max(max_degree_, indptr_[row + 1]);
+        indptr_[row + 1] += indptr_[row];
+    }
+    neighbor_.resize(static_cast<std::size_t>(2 * count));
+    distance_.resize(static_cast<std::size_t>(2 * count));
+    std::vector<int64_t> next(indptr_.begin(), indptr_.end() - 1);
+    for (int64_t k = 0; k < count; ++k) {
+        const auto place = [&](int64_t from, int64_t to) {
+            const auto slot = static_cast<std::size_t>(next[static_cast<std::size_t>(from)]++);
+            neighbor_[slot] = static_cast<uint32_t>(to);
+            distance_[slot] = d[k];
+        };
+        place(i[k], j[k]);
+        place(j[k], i[k]);
+    }
+    d_norm_ = std::sqrt(d_squares);
+    mean_d_ = d_sum / static_cast<double>(count);
+}
+
+void EdmCompletion::require_shape(const Matrix& X, const char* what) const
+{
+    require(static_cast<int64_t>(X.shape()[0]) == n_ && static_cast<int64_t>(X.shape()[1]) == r_,
+            FACTO_ERROR_DIMENSION, std::string(what) + " must be " + std::to_string(n_) + " x " + std::to_string(r_) +
+                                       ", got " + std::to_string(X.shape()[0]) + " x " + std::to_string(X.shape()[1]));
+}
+
+double EdmCompletion::objective(const Matrix& X) const
+{
+    require_shape(X, "X");
+    Evaluation e;
+    return evaluate(X, e, 1);
+}
+
+Matrix EdmCompletion::random_point(uint64_t seed) const
+{
+    // E ||x_i - x_j||^2 = 2 r s^2 for independent N(0, s^2) entries.
+    const double s = mean_d_ > 0.0 ? std::sqrt(mean_d_ / (2.0 * static_cast<double>(r_))) : 1.0;
+    Rng rng(seed);
+    Matrix X({static_cast<std::size_t>(n_), static_cast<std::size_t>(r_)});
+    for (auto& x : X) x = s * rng.normal();
+    return X;
+}
+
+Matrix EdmCompletion::feasible_point(const Matrix& X) const
+{
+    require_shape(X, "iterate");
+    require_finite(X, "iterate");
+    return X;
+}
+
+Output EdmCompletion::output(const std::string& name, const Matrix&) const
+{
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "edm_completion has no output '" + name + "'");
+}
+
+double EdmCompletion::evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const
+{
+    const std::size_t r = X.shape()[1];
+    if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
+    if (e.second.shape()[0] != X.shape()[0] || e.second.shape()[1] != 1) e.second = Matrix({X.shape()[0], 1});
+    Matrix& G = e.first;
+    parallel_for(static_cast<std::size_t>(n_), 256, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t row = begin; row < end; ++row) {
+            const double* xi = &X(row, 0);
+            double* gi = &G(row, 0);
+            std::fill(gi, gi + r, 0.0);
+            double f_row = 0.0;
+            for (auto p = static_cast<std::size_t>(indptr_[row]); p < static_cast<std::size_t>(indptr_[row + 1]); ++p) {
+                const double* xj = &X(neighbor_[p], 0);
+                double dist = 0.0;
+                for (std::size_t k = 0; k < r; ++k) dist += (xi[k] - xj[k]) * (xi[k] - xj[k]);
+                const double residual = dist - distance_[p];
+                f_row += residual * residual;
+                for (std::size_t k = 0; k < r; ++k) gi[k] += residual * (xi[k] - xj[k]);
+            }
+            for (std::size_t k = 0; k < r; ++k) gi[k] *= 2.0;  // g_i = 2 sum_j r_ij (x_i - x_j)
+            e.second(row, 0) = 0.25 * f_row;  // each pair is seen from both ends: 1/2 r^2 = 2 x 1/4 r^2
+        }
+    });
+    double f = 0.0;
+    for (std::size_t row = 0; row < static_cast<std::size_t>(n_); ++row) f += e.second(row, 0);
+    return f;
+}
+
+void EdmCompletion::gradient(const Matrix&, const Evaluation& e, Matrix& G, std::size_t) const { G = e.first; }
+
+}  // namespace facto

@@ -1,0 +1,29 @@
+#include "facto/beta_snmf.hpp"
+
+#include <limits>
+
+#include "linalg/blas.hpp"
+
+namespace facto {
+
+BetaSNMF::BetaSNMF(std::shared_ptr<const SymNMF> problem)
+    : SymNMFSolver(std::move(problem), {real_param("beta", 0.99, 1e-6, 1.0, "weight of the multiplicative update")})
+{
+}
+
+double BetaSNMF::iterate_once()
+{
+    const double beta = params().get_double("beta");
+    if (XXtX_.shape() != X_.shape()) XXtX_ = Matrix(X_.shape());
+    blas::gemm(false, false, 1.0, X_, eval_.second, 0.0, XXtX_);  // X (X^T X)
+    const Matrix& MX = eval_.first;
+    const double tiny = std::numeric_limits<double>::min();
+    for (std::size_t p = 0; p < X_.size(); ++p) {
+        const double ratio = MX.data()[p] / std::max(XXtX_.data()[p], tiny);
+        X_.data()[p] *= 1.0 - beta + beta * ratio;
+    }
+    measure();
+    return beta;
+}
+
+}  // namespace facto

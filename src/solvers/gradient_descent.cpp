@@ -1,0 +1,100 @@
+#include "facto/gradient_descent.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+
+#include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+std::vector<ParamSpec> gradient_descent_params()
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    return {
+        real_param("armijo_beta", 0.1, 1e-6, 1.0 - 1e-6, "factor by which the step shrinks or grows"),
+        real_param("armijo_sigma", 0.01, 1e-12, 0.5, "sufficient-decrease fraction of the Armijo condition"),
+        real_param("initial_step", 1.0, 1e-300, inf, "first step t tried"),
+        int_param("max_backtracks", 60, 1, 1000, "step changes per iteration before the step is declared zero"),
+    };
+}
+
+GradientDescent::GradientDescent(std::shared_ptr<const LowRankProblem> problem)
+    : Solver(problem, gradient_descent_params()), low_rank_(std::move(problem))
+{
+}
+
+const char* GradientDescent::algorithm() const
+{
+    return low_rank_->nonnegative() ? "projected_gradient" : "gradient_descent";
+}
+
+void GradientDescent::start(Matrix X0)
+{
+    threads_ = resolve_threads(params().get_int("threads"));
+    X_ = std::move(X0);
+    G_ = Matrix(X_.shape());
+    trial_X_ = Matrix(X_.shape());
+    f_ = low_rank_->evaluate(X_, eval_, threads_);
+    accept();
+    step_ = params().get_double("initial_step");
+}
+
+bool GradientDescent::try_step(double t)
+{
+    xt::noalias(trial_X_) = X_ - t * G_;
+    if (low_rank_->nonnegative())
+        for (auto& x : trial_X_) x = std::max(x, 0.0);
+    trial_f_ = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
+    const double linear = blas::frobenius_dot(G_, trial_X_) - blas::frobenius_dot(G_, X_);
+    return trial_f_ - f_ <= params().get_double("armijo_sigma") * linear;
+}
+
+// Makes the trial point current (at start: computes the gradient of X).
+void GradientDescent::accept()
+{
+    low_rank_->gradient(X_, eval_, G_, threads_);
+    residual_ = low_rank_->nonnegative() ? std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))())
+                                         : std::sqrt(blas::frobenius_dot(G_, G_));
+}
+
+double GradientDescent::iterate_once()
+{
+    const double beta = params().get_double("armijo_beta");
+    const int64_t max_changes = params().get_int("max_backtracks");
+    double t = step_;
+    bool found = false;
+    if (try_step(t)) {
+        // Lin's Alg. 4: grow while the condition keeps holding, keep the last admissible step.
+        found = true;
+        Matrix best_X = trial_X_;
+        LowRankProblem::Evaluation best_eval = trial_eval_;
+        double best_f = trial_f_;
+        for (int64_t k = 0; k < max_changes && try_step(t / beta); ++k) {
+            t /= beta;
+            std::swap(best_X, trial_X_);
+            std::swap(best_eval, trial_eval_);
+            best_f = trial_f_;
+        }
+        std::swap(trial_X_, best_X);
+        std::swap(trial_eval_, best_eval);
+        trial_f_ = best_f;
+    } else {
+        for (int64_t k = 0; k < max_changes && !found; ++k) {
+            t *= beta;
+            found = try_step(t);
+        }
+    }
+    if (!found) return 0.0;  // no admissible step at working precision: X is kept
+    std::swap(X_, trial_X_);
+    std::swap(eval_, trial_eval_);
+    f_ = trial_f_;
+    accept();
+    step_ = t;
+    return t;
+}
+
+}  // namespace facto

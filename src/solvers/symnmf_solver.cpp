@@ -1,0 +1,31 @@
+#include "facto/symnmf_solver.hpp"
+
+#include <cmath>
+
+#include <xtensor/xmath.hpp>
+
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+SymNMFSolver::SymNMFSolver(std::shared_ptr<const SymNMF> problem, const std::vector<ParamSpec>& specific_params)
+    : Solver(problem, specific_params), symnmf_(std::move(problem))
+{
+}
+
+void SymNMFSolver::start(Matrix X0)
+{
+    threads_ = resolve_threads(params().get_int("threads"));
+    X_ = std::move(X0);
+    G_ = Matrix(X_.shape());
+    measure();
+}
+
+void SymNMFSolver::measure()
+{
+    f_ = symnmf_->evaluate(X_, eval_, threads_);
+    symnmf_->gradient(X_, eval_, G_, threads_);
+    residual_ = std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))());
+}
+
+}  // namespace facto
