@@ -1,4 +1,5 @@
 // Data helpers: matrices read from files, CSV output, the Gaussian affinity, clustering accuracy.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -94,6 +95,142 @@ facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* 
         facto::require(n >= 1, FACTO_ERROR_DIMENSION, "n must be at least 1, got " + std::to_string(n));
         *accuracy = facto::clustering_accuracy(std::vector<int64_t>(predicted, predicted + n),
                                                std::vector<int64_t>(truth, truth + n));
+        return FACTO_OK;
+    });
+}
+
+}  // extern "C"
+
+// Sparse matrices, the kNN similarity graph, and the EDM completion helpers.
+namespace {
+std::unique_ptr<facto_sparse> wrap_sparse(facto::CsrMatrix m)
+{
+    auto handle = std::make_unique<facto_sparse>();
+    handle->values = std::move(m);
+    return handle;
+}
+}  // namespace
+
+extern "C" {
+
+facto_status facto_sparse_read(const char* path, facto_sparse** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(path, "path");
+        *out = wrap_sparse(facto::read_matrix_market(path)).release();
+        return FACTO_OK;
+    });
+}
+
+void facto_sparse_free(facto_sparse* matrix) { delete matrix; }
+
+facto_status facto_sparse_shape(const facto_sparse* matrix, int64_t* rows, int64_t* cols, int64_t* nnz)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(matrix, "matrix");
+        require_pointer(rows, "rows");
+        require_pointer(cols, "cols");
+        require_pointer(nnz, "nnz");
+        *rows = matrix->values.rows;
+        *cols = matrix->values.cols;
+        *nnz = matrix->values.nnz();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_sparse_copy_csr(const facto_sparse* matrix, int64_t* indptr, int64_t* indices, double* values)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(matrix, "matrix");
+        require_pointer(indptr, "indptr");
+        const facto::CsrMatrix& m = matrix->values;
+        if (m.nnz() > 0) {
+            require_pointer(indices, "indices");
+            require_pointer(values, "values");
+        }
+        std::copy(m.indptr.begin(), m.indptr.end(), indptr);
+        std::copy(m.indices.begin(), m.indices.end(), indices);
+        std::copy(m.values.begin(), m.values.end(), values);
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int64_t* col, double* values)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(matrix, "matrix");
+        const facto::CsrMatrix& m = matrix->values;
+        if (m.nnz() > 0) {
+            require_pointer(row, "row");
+            require_pointer(col, "col");
+            require_pointer(values, "values");
+        }
+        for (int64_t i = 0; i < m.rows; ++i)
+            for (int64_t p = m.indptr[static_cast<std::size_t>(i)]; p < m.indptr[static_cast<std::size_t>(i) + 1]; ++p) {
+                row[p] = i;
+                col[p] = m.indices[static_cast<std::size_t>(p)];
+                values[p] = m.values[static_cast<std::size_t>(p)];
+            }
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout, int64_t k,
+                                  int32_t kind, facto_sparse** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        facto::require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE,
+                       FACTO_ERROR_INVALID_ARGUMENT,
+                       "kind must be FACTO_SIMILARITY_GAUSSIAN or _COSINE, got " + std::to_string(kind));
+        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1)");
+        const facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
+        *out = wrap_sparse(facto::knn_similarity(features, k, static_cast<facto::Similarity>(kind))).release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        facto::require(n >= 1, FACTO_ERROR_DIMENSION, "n must be at least 1, got " + std::to_string(n));
+        const facto::Matrix points = facto::helix_points(n, seed);
+        facto::copy_out(points.data(), n, 3, out, capacity, FACTO_ROW_MAJOR);
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                double fraction, uint64_t seed, facto_sparse** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        const facto::Matrix points = facto::copy_in(X, rows, cols, ld, layout, "X");
+        facto::require_finite(points, "X");
+        const facto::ObservedPairs p = facto::sample_pairs(points, fraction, seed);
+        *out = wrap_sparse(facto::csr_from_triplets(rows, rows, p.i.data(), p.j.data(), p.d.data(),
+                                                    static_cast<int64_t>(p.d.size())))
+                   .release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_distance_nrmse(const double* X, const double* X_true, int64_t n, int64_t r, int32_t layout,
+                                  int64_t max_pairs, uint64_t seed, double* nrmse)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(nrmse, "nrmse");
+        const int64_t ld = layout == FACTO_COL_MAJOR ? n : r;
+        const facto::Matrix a = facto::copy_in(X, n, r, ld, layout, "X");
+        const facto::Matrix b = facto::copy_in(X_true, n, r, ld, layout, "X_true");
+        facto::require_finite(a, "X");
+        facto::require_finite(b, "X_true");
+        *nrmse = facto::distance_nrmse(a, b, max_pairs, seed);
         return FACTO_OK;
     });
 }

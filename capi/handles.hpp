@@ -10,6 +10,7 @@
 #include "facto/facto.h"
 #include "facto/problem.hpp"
 #include "facto/solver.hpp"
+#include "facto/sparse.hpp"
 
 struct facto_problem {
     std::shared_ptr<const facto::Problem> problem;
@@ -35,6 +36,10 @@ struct facto_solver {
 
 struct facto_matrix {
     facto::Matrix values;
+};
+
+struct facto_sparse {
+    facto::CsrMatrix values;
 };
 
 namespace facto::capi {

@@ -1,6 +1,7 @@
 // facto_problem_*: creating problems from caller data.
 #include "handles.hpp"
 
+#include "facto/edm_completion.hpp"
 #include "facto/simplicial_symnmf.hpp"
 #include "facto/sparse.hpp"
 #include "facto/symnmf.hpp"
@@ -61,6 +62,19 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
         }
         auto handle = std::make_unique<facto_problem>();
         handle->problem = std::make_shared<facto::SymNMF>(std::move(M), r);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i, const int64_t* j,
+                                              const double* d, facto_problem** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = std::make_shared<facto::EdmCompletion>(n, r, i, j, d, count);
         *out = handle.release();
         return FACTO_OK;
     });

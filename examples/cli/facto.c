@@ -1,8 +1,11 @@
-/* facto: command-line clustering by simplicial symmetric NMF, written against the public C ABI only.
+/* facto: the command line over the public C ABI only.
  *
- * Reads a feature matrix (CSV or .npy; rows are points) and builds the Gaussian affinity P, or reads P
- * itself (--affinity); runs the chosen solver; shows progress on stderr (a live line on a terminal,
- * plain lines otherwise); writes W and labels if asked; prints a JSON summary on stdout. */
+ * simplicial_symnmf (default): reads a feature matrix (CSV or .npy; rows are points) and builds the
+ * Gaussian affinity P, or reads P itself (--affinity). symnmf: builds the sparse kNN similarity graph
+ * of Kuang et al. from the features, or reads M (--affinity; Matrix Market .mtx, CSV or .npy).
+ * edm_completion: reads observed pairs (CSV rows i, j, d; 0-based) or generates the Helix (--helix N).
+ * Runs the chosen solver; shows progress on stderr (a live line on a terminal, plain lines
+ * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout. */
 #include <facto/facto.h>
 
 #include <errno.h>
@@ -16,16 +19,23 @@ static const char* usage =
     "usage: facto [options] FILE\n"
     "\n"
     "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity)\n"
-    "  -k, --rank K          number of clusters (required)\n"
-    "  --solver NAME         frank_wolfe (default) or projected_gradient\n"
+    "  -k, --rank K          number of clusters, or the rank r (required)\n"
+    "  --problem NAME        simplicial_symnmf (default), symnmf or edm_completion\n"
+    "  --solver NAME         simplicial_symnmf: frank_wolfe (default), projected_gradient;\n"
+    "                        symnmf: nolips (default), projected_gradient, beta_snmf, coordinate_descent,\n"
+    "                        sym_hals; edm_completion: nolips (default), gradient_descent\n"
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
     "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"
     "  --scale MODE          feature scaling before the kernel: minmax (to [-1, 1], default), zscore, none\n"
+    "  --graph KIND          symnmf from features: gaussian (self-tuning, default) or cosine kNN graph\n"
+    "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
+    "  --helix N             edm_completion on N Helix points (no FILE); reports the nRMSE\n"
+    "  --fraction F          fraction of the Helix distances observed (default 0.1)\n"
     "  --labels FILE         true labels, one per row, to report the clustering accuracy\n"
-    "  --init FILE           starting W (n x k, rows on the simplex) instead of a seeded random one\n"
-    "  --output-w FILE       write W as CSV\n"
-    "  --output-labels FILE  write the cluster of each point (argmax of its row of W) as CSV\n"
+    "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
+    "  --output-w FILE       write the iterate (W or X) as CSV\n"
+    "  --output-labels FILE  write the cluster of each point (argmax of its row) as CSV\n"
     "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
     "  --quiet               no progress output\n"
     "  --list-params         print the solver's parameters and exit\n"
@@ -36,6 +46,11 @@ typedef struct options {
     const char* file;
     int64_t k;
     const char* solver;
+    const char* problem;
+    int32_t graph;
+    int64_t neighbors;
+    int64_t helix;
+    double fraction;
     int affinity;
     double bandwidth;
     int32_t scaling;
@@ -90,7 +105,9 @@ static int32_t on_progress(const facto_solver* solver, const facto_progress* p, 
 static int parse_options(int argc, char** argv, options* o)
 {
     memset(o, 0, sizeof *o);
-    o->solver = "frank_wolfe";
+    o->solver = NULL;
+    o->problem = "simplicial_symnmf";
+    o->fraction = 0.1;
     o->bandwidth = 1.0;
     o->scaling = FACTO_SCALE_MINMAX;
     o->progress_every = 10;
@@ -121,6 +138,27 @@ static int parse_options(int argc, char** argv, options* o)
             if (*end || o->k < 1) return fprintf(stderr, "facto: bad rank '%s'\n", next), 0;
         } else if (!strcmp(a, "--solver")) {
             o->solver = next;
+        } else if (!strcmp(a, "--problem")) {
+            o->problem = next;
+            if (strcmp(next, "simplicial_symnmf") && strcmp(next, "symnmf") && strcmp(next, "edm_completion"))
+                return fprintf(stderr, "facto: --problem must be simplicial_symnmf, symnmf or edm_completion\n"), 0;
+        } else if (!strcmp(a, "--graph")) {
+            if (!strcmp(next, "gaussian")) o->graph = FACTO_SIMILARITY_GAUSSIAN;
+            else if (!strcmp(next, "cosine")) o->graph = FACTO_SIMILARITY_COSINE;
+            else return fprintf(stderr, "facto: --graph must be gaussian or cosine\n"), 0;
+        } else if (!strcmp(a, "--neighbors")) {
+            char* end;
+            o->neighbors = strtoll(next, &end, 10);
+            if (*end || o->neighbors < 1) return fprintf(stderr, "facto: bad --neighbors '%s'\n", next), 0;
+        } else if (!strcmp(a, "--helix")) {
+            char* end;
+            o->helix = strtoll(next, &end, 10);
+            if (*end || o->helix < 2) return fprintf(stderr, "facto: bad --helix '%s'\n", next), 0;
+        } else if (!strcmp(a, "--fraction")) {
+            char* end;
+            o->fraction = strtod(next, &end);
+            if (*end || !(o->fraction > 0.0 && o->fraction <= 1.0))
+                return fprintf(stderr, "facto: --fraction must be in (0, 1]\n"), 0;
         } else if (!strcmp(a, "--set")) {
             if (o->n_sets == 64) return fprintf(stderr, "facto: too many --set\n"), 0;
             o->sets[o->n_sets++] = next;
@@ -150,8 +188,10 @@ static int parse_options(int argc, char** argv, options* o)
         }
         if (takes_value) ++i;
     }
+    if (!o->solver)
+        o->solver = !strcmp(o->problem, "simplicial_symnmf") ? "frank_wolfe" : "nolips";
     if (o->list_params) return 1;
-    if (!o->file || o->k < 1) {
+    if ((!o->file && !o->helix) || o->k < 1) {
         fputs(usage, stderr);
         return 0;
     }
@@ -239,14 +279,109 @@ static int64_t* read_labels(const char* path, int64_t n)
     return labels;
 }
 
-static facto_problem* build_problem(const options* o, double* affinity_seconds)
+/* Takes ownership of a sparse M and makes the symnmf problem from its CSR arrays. */
+static facto_problem* symnmf_from_sparse(facto_sparse* M, int64_t r)
 {
+    int64_t rows = 0, cols = 0, nnz = 0;
+    facto_sparse_shape(M, &rows, &cols, &nnz);
+    int64_t* indptr = malloc((size_t)(rows + 1) * sizeof *indptr);
+    int64_t* indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *indices);
+    double* values = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *values);
+    facto_problem* problem = NULL;
+    facto_status st = FACTO_ERROR_OUT_OF_MEMORY;
+    if (indptr && indices && values) {
+        facto_sparse_copy_csr(M, indptr, indices, values);
+        st = facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, rows, cols, nnz, indptr, indices, values, r, &problem);
+    }
+    free(indptr);
+    free(indices);
+    free(values);
+    facto_sparse_free(M);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+static int ends_with(const char* s, const char* suffix)
+{
+    const size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* edm_completion from a CSV of (i, j, d) rows, or on the Helix (whose points go to *truth). */
+static facto_problem* build_edm(const options* o, double** truth, int64_t* n_truth)
+{
+    int64_t count = 0, n = 0;
+    int64_t *i = NULL, *j = NULL;
+    double* d = NULL;
+    facto_status st;
+    if (o->helix) {
+        n = o->helix;
+        *truth = malloc((size_t)(3 * n) * sizeof **truth);
+        if (!*truth) return fail("helix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory"), NULL;
+        *n_truth = n;
+        facto_sparse* pairs = NULL;
+        st = facto_helix_points(n, 1, *truth, 3 * n);
+        if (st >= 0) st = facto_sample_pairs(*truth, n, 3, 3, FACTO_ROW_MAJOR, o->fraction, 2, &pairs);
+        if (st < 0) return fail("helix", st, facto_last_error()), NULL;
+        int64_t rows = 0, cols = 0;
+        facto_sparse_shape(pairs, &rows, &cols, &count);
+        i = malloc((size_t)count * sizeof *i), j = malloc((size_t)count * sizeof *j), d = malloc((size_t)count * sizeof *d);
+        if (i && j && d) facto_sparse_copy_coo(pairs, i, j, d);
+        facto_sparse_free(pairs);
+    } else {
+        facto_matrix* m = NULL;
+        st = facto_matrix_read(o->file, &m);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        int64_t cols = 0;
+        facto_matrix_shape(m, &count, &cols);
+        if (cols != 3) {
+            facto_matrix_free(m);
+            return fprintf(stderr, "facto: %s: edm_completion needs rows i, j, d (3 columns)\n", o->file), NULL;
+        }
+        const double* v = facto_matrix_data(m);
+        i = malloc((size_t)count * sizeof *i), j = malloc((size_t)count * sizeof *j), d = malloc((size_t)count * sizeof *d);
+        for (int64_t k = 0; i && j && d && k < count; ++k) {
+            i[k] = (int64_t)v[3 * k], j[k] = (int64_t)v[3 * k + 1], d[k] = v[3 * k + 2];
+            if (i[k] + 1 > n) n = i[k] + 1;
+            if (j[k] + 1 > n) n = j[k] + 1;
+        }
+        facto_matrix_free(m);
+    }
+    facto_problem* problem = NULL;
+    st = i && j && d ? facto_problem_new_edm_completion(n, o->k, count, i, j, d, &problem) : FACTO_ERROR_OUT_OF_MEMORY;
+    free(i);
+    free(j);
+    free(d);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+static facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth)
+{
+    if (!strcmp(o->problem, "edm_completion")) return build_edm(o, truth, n_truth);
+    const int symnmf = !strcmp(o->problem, "symnmf");
+    const double t0 = now_seconds();
+    facto_status st;
+    if (symnmf && o->affinity && ends_with(o->file, ".mtx")) {
+        facto_sparse* M = NULL;
+        st = facto_sparse_read(o->file, &M);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        *affinity_seconds = now_seconds() - t0;
+        return symnmf_from_sparse(M, o->k);
+    }
     facto_matrix* data = NULL;
-    facto_status st = facto_matrix_read(o->file, &data);
+    st = facto_matrix_read(o->file, &data);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
     int64_t rows = 0, cols = 0;
     facto_matrix_shape(data, &rows, &cols);
-    const double t0 = now_seconds();
+    if (symnmf && !o->affinity) {
+        facto_sparse* M = NULL;
+        st = facto_knn_similarity(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph, &M);
+        facto_matrix_free(data);
+        if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
+        *affinity_seconds = now_seconds() - t0;
+        return symnmf_from_sparse(M, o->k);
+    }
     facto_matrix* P = data;
     if (!o->affinity) {
         st = facto_gaussian_affinity(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->bandwidth,
@@ -257,7 +392,9 @@ static facto_problem* build_problem(const options* o, double* affinity_seconds)
     }
     *affinity_seconds = now_seconds() - t0;
     facto_problem* problem = NULL;
-    st = facto_problem_new_simplicial_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k, &problem);
+    st = symnmf ? facto_problem_new_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k, &problem)
+                : facto_problem_new_simplicial_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k,
+                                                      &problem);
     facto_matrix_free(P);
     if (st < 0) return fail("problem", st, facto_last_error()), NULL;
     return problem;
@@ -278,8 +415,11 @@ static int set_initial_point(facto_solver* solver, const char* path)
 
 static int write_results(facto_solver* solver, const options* o, int64_t n, int64_t k, int64_t* labels)
 {
-    facto_status st = facto_solver_copy_output_int64(solver, "labels", labels, n, FACTO_ROW_MAJOR);
-    if (st < 0) return !fail("labels", st, facto_solver_last_error(solver));
+    facto_status st = FACTO_OK;
+    if (labels) {
+        st = facto_solver_copy_output_int64(solver, "labels", labels, n, FACTO_ROW_MAJOR);
+        if (st < 0) return !fail("labels", st, facto_solver_last_error(solver));
+    }
     if (o->output_w) {
         double* W = malloc((size_t)(n * k) * sizeof *W);
         if (!W) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -288,7 +428,7 @@ static int write_results(facto_solver* solver, const options* o, int64_t n, int6
         free(W);
         if (st < 0) return !fail(o->output_w, st, facto_last_error());
     }
-    if (o->output_labels) {
+    if (o->output_labels && labels) {
         double* as_double = malloc((size_t)n * sizeof *as_double);
         if (!as_double) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
         for (int64_t i = 0; i < n; ++i) as_double[i] = (double)labels[i];
@@ -309,11 +449,14 @@ int main(int argc, char** argv)
     }
     const double t_start = now_seconds();
     if (o.list_params) {
-        /* A 1 x 1 problem just to instantiate the solver and read its table. */
+        /* A tiny problem of the chosen kind just to instantiate the solver and read its table. */
         const double one = 1.0;
+        const int64_t first = 0, second = 1;
         facto_problem* tiny = NULL;
         facto_solver* s = NULL;
-        facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
+        if (!strcmp(o.problem, "symnmf")) facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
+        else if (!strcmp(o.problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
+        else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         facto_status st = facto_solver_new(tiny, o.solver, &s);
         facto_problem_free(tiny);
         if (st < 0) return fail("solver", st, facto_last_error());
@@ -323,8 +466,11 @@ int main(int argc, char** argv)
     }
 
     double affinity_seconds = 0.0;
-    facto_problem* problem = build_problem(&o, &affinity_seconds);
-    if (!problem) return 1;
+    double* truth_points = NULL;
+    int64_t n_truth = 0;
+    facto_problem* problem = build_problem(&o, &affinity_seconds, &truth_points, &n_truth);
+    if (!problem) return free(truth_points), 1;
+    const int clusters = strcmp(o.problem, "edm_completion") != 0;
     int64_t n = 0, k = 0;
     facto_problem_iterate_shape(problem, &n, &k);
     facto_solver* solver = NULL;
@@ -344,8 +490,8 @@ int main(int argc, char** argv)
     if (ok && !o.quiet && state.tty) fputc('\n', stderr);
     if (ok && reason < 0) ok = fail("solve", reason, facto_solver_last_error(solver));
 
-    int64_t* labels = ok ? malloc((size_t)n * sizeof *labels) : NULL;
-    if (ok && (!labels || !write_results(solver, &o, n, k, labels))) ok = 0;
+    int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
+    if (ok && ((clusters && !labels) || !write_results(solver, &o, n, k, labels))) ok = 0;
     if (ok) {
         facto_progress p;
         p.struct_size = sizeof p;
@@ -356,15 +502,24 @@ int main(int argc, char** argv)
                facto_solver_algorithm(solver), (long long)n, (long long)k, facto_status_string(reason),
                (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, affinity_seconds,
                now_seconds() - t_start);
-        if (truth) {
+        if (truth && labels) {
             double accuracy = 0.0;
             facto_clustering_accuracy(labels, truth, n, &accuracy);
             printf(", \"accuracy\": %.6f", accuracy);
+        }
+        if (truth_points && k == 3) {
+            double* X = malloc((size_t)(n * k) * sizeof *X);
+            double nrmse = 0.0;
+            if (X && facto_solver_copy_iterate(solver, X, n * k, FACTO_ROW_MAJOR) >= 0 &&
+                facto_distance_nrmse(X, truth_points, n, k, FACTO_ROW_MAJOR, 10000000, 1, &nrmse) >= 0)
+                printf(", \"nrmse\": %.6e", nrmse);
+            free(X);
         }
         printf("}\n");
     }
     free(labels);
     free(truth);
+    free(truth_points);
     facto_solver_free(solver);
     return ok ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "facto/matrix.hpp"
+#include "facto/sparse.hpp"
 
 namespace facto {
 
@@ -25,6 +26,20 @@ void scale_columns(Matrix& X, Scaling scaling);
 
 // P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows x_i of X (squared distances from one GEMM).
 Matrix gaussian_affinity(const Matrix& X, double bandwidth);
+
+// Matrix Market: "coordinate" (real, integer or pattern; general or symmetric, a symmetric file's
+// mirror entries added) or "array" (real or integer, general). 1-based indices in the file.
+CsrMatrix read_matrix_market(const std::string& path);
+
+// The similarity graph of Kuang, Yun & Park 2015, Sec. 7.1, for the rows of a feature matrix:
+// Gaussian:  S_ij = exp(-||x_i - x_j||^2 / (s_i s_j)), s_i the distance from x_i to its `scale_neighbor`-th
+//            nearest neighbour (self-tuning, 7 in the paper);
+// Cosine:    S_ij = <x_i, x_j> / (||x_i|| ||x_j||) (text; negative values clipped to 0).
+// Each row keeps its k most similar other points (k = 0: floor(log2 n) + 1); the graph is the union
+// of both directions; finally S_ij / sqrt(d_i d_j) with d the row sums. Distances come from GEMMs on
+// blocks of rows, so memory stays O(n (block + k)).
+enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };
+CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
 
 // The Helix of Dragomir et al. Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
 Matrix helix_points(int64_t n, uint64_t seed);

@@ -139,6 +139,16 @@ FACTO_API facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t r
                                                        const int64_t* ptr, const int64_t* idx, const double* values,
                                                        int64_t r, facto_problem** out);
 
+/* Euclidean distance matrix completion (Dragomir et al. Sec. 4.2):
+ *     min_X 1/2 sum_k (||x_{i[k]} - x_{j[k]}||^2 - d[k])^2,   X of shape n x r, unconstrained,
+ * over `count` observed pairs: 0-based indices i[k] != j[k] in [0, n), squared distances d[k] >= 0. A
+ * pair listed twice counts twice. Arrays are copied (12 bytes per pair and endpoint). Solvers: "nolips"
+ * (kernel "universal" or "gram") and "gradient_descent".
+ * Errors: NULL_POINTER, DIMENSION (n < 2, n >= 2^32, r < 1), INVALID_ARGUMENT (count < 1, an index out
+ * of range or i == j, d < 0; the message names the pair), NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i,
+                                                        const int64_t* j, const double* d, facto_problem** out);
+
 /* Release a problem. NULL is a no-op. Solvers created on it keep its data alive, so problems and
  * solvers may be freed in any order. Never calls user code; safe in a garbage collector's finalizer. */
 FACTO_API void facto_problem_free(facto_problem* problem);
@@ -372,6 +382,64 @@ FACTO_API facto_status facto_gaussian_affinity(const double* X, int64_t rows, in
  * Errors: NULL_POINTER, DIMENSION (n < 1). */
 FACTO_API facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* truth, int64_t n,
                                                  double* accuracy);
+
+/* Sparse matrices made by the data helpers below, in compressed sparse row form. Pass them to
+ * facto_problem_new_symnmf_sparse (CSR) or facto_problem_new_edm_completion (COO) through the copy
+ * functions. */
+typedef struct facto_sparse facto_sparse;
+
+/* Read a Matrix Market file: "coordinate" (real, integer or pattern; general or symmetric, whose
+ * mirror entries are added) or "array" (real or integer, general). Duplicates are summed.
+ * Errors: NULL_POINTER, IO, PARSE (names the entry), UNSUPPORTED (complex, hermitian, skew),
+ * NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_sparse_read(const char* path, facto_sparse** out);
+
+/* Release a sparse matrix; NULL is a no-op. */
+FACTO_API void facto_sparse_free(facto_sparse* matrix);
+
+/* Shape and number of stored entries. Errors: NULL_POINTER. */
+FACTO_API facto_status facto_sparse_shape(const facto_sparse* matrix, int64_t* rows, int64_t* cols, int64_t* nnz);
+
+/* Copy out as CSR into caller arrays of rows + 1, nnz and nnz elements (columns increasing within a
+ * row), or as COO (row, col, value; row-major order) into three arrays of nnz elements.
+ * Errors: NULL_POINTER. */
+FACTO_API facto_status facto_sparse_copy_csr(const facto_sparse* matrix, int64_t* indptr, int64_t* indices,
+                                             double* values);
+FACTO_API facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int64_t* col, double* values);
+
+/* Similarities for facto_knn_similarity. */
+#define FACTO_SIMILARITY_GAUSSIAN 0 /* exp(-||x_i - x_j||^2 / (s_i s_j)), s_i = distance to the 7th neighbour */
+#define FACTO_SIMILARITY_COSINE 1   /* <x_i, x_j> / (||x_i|| ||x_j||), negative values clipped to 0 (text) */
+
+/* The sparse similarity graph of Kuang, Yun & Park 2015, Sec. 7.1, for the rows of X (n x p): each
+ * point keeps its k most similar others (k = 0: floor(log2 n) + 1), the graph is symmetrized (union)
+ * and normalized as S_ij / sqrt(d_i d_j), d the row sums. The result is symmetric with an empty
+ * diagonal, ready for SymNMF. Costs O(n^2 p) in GEMMs on blocks of rows; memory O(n (k + 256)).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind), DIMENSION (n < 2), OUT_OF_RANGE (k >= n),
+ * NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                            int64_t k, int32_t kind, facto_sparse** out);
+
+/* The Helix of Dragomir et al. Sec. 4.2: n points x_i = (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi]
+ * from `seed`, written row-major into `out` (capacity >= 3 n). Errors: NULL_POINTER, DIMENSION (n < 1),
+ * BUFFER_TOO_SMALL. */
+FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
+
+/* Observed pairs for EDM completion: each pair i < j of the rows of X (n x r) is kept independently
+ * with probability `fraction` (from `seed`), with value d_ij = ||x_i - x_j||^2. The result is n x n,
+ * upper triangular; copy it out as COO for facto_problem_new_edm_completion. Time O(kept pairs).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout; fraction not in (0, 1]), NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                          double fraction, uint64_t seed, facto_sparse** out);
+
+/* Normalized RMSE between the distance matrices of X and X_true (both n x r, dense with the same
+ * layout, leading dimension r for row-major and n for column-major) over all pairs i < j:
+ * sqrt(sum (||x_i - x_j||^2 - ||t_i - t_j||^2)^2 / sum ||t_i - t_j||^4). Exact when n (n - 1) / 2 <=
+ * max_pairs, otherwise estimated on max_pairs pairs drawn from `seed`. Invariant to rigid motions.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, max_pairs < 1, all true distances 0), DIMENSION
+ * (n < 2), NOT_FINITE. */
+FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_true, int64_t n, int64_t r,
+                                            int32_t layout, int64_t max_pairs, uint64_t seed, double* nrmse);
 
 #ifdef __cplusplus
 }

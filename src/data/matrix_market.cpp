@@ -1,0 +1,88 @@
+// Matrix Market reader (the NIST exchange format: a "%%MatrixMarket matrix <format> <field> <symmetry>"
+// banner, '%' comments, a size line, then entries).
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "facto/data.hpp"
+#include "facto/error.hpp"
+
+namespace facto {
+
+namespace {
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+}  // namespace
+
+CsrMatrix read_matrix_market(const std::string& path)
+{
+    std::ifstream in(path);
+    require(static_cast<bool>(in), FACTO_ERROR_IO, "cannot open '" + path + "'");
+    std::string line;
+    std::getline(in, line);
+    std::istringstream banner(line);
+    std::string tag, object, format, field, symmetry;
+    banner >> tag >> object >> format >> field >> symmetry;
+    require(tag == "%%MatrixMarket" && lower(object) == "matrix", FACTO_ERROR_PARSE,
+            path + ": line 1 is not a '%%MatrixMarket matrix' banner");
+    format = lower(format), field = lower(field), symmetry = lower(symmetry);
+    require(format == "coordinate" || format == "array", FACTO_ERROR_UNSUPPORTED, path + ": format '" + format + "'");
+    require(field == "real" || field == "integer" || field == "double" || (field == "pattern" && format == "coordinate"),
+            FACTO_ERROR_UNSUPPORTED, path + ": field '" + field + "' (real, integer or pattern only)");
+    require(symmetry == "general" || symmetry == "symmetric", FACTO_ERROR_UNSUPPORTED,
+            path + ": symmetry '" + symmetry + "' (general or symmetric only)");
+    int64_t line_number = 1;
+    while (std::getline(in, line)) {
+        ++line_number;
+        if (!line.empty() && line[0] != '%' && line.find_first_not_of(" \t\r") != std::string::npos) break;
+    }
+    std::istringstream size_line(line);
+    int64_t rows = -1, cols = -1, entries = -1;
+    size_line >> rows >> cols;
+    if (format == "coordinate") size_line >> entries;
+    require(rows >= 0 && cols >= 0 && (format == "array" || entries >= 0), FACTO_ERROR_PARSE,
+            path + ": line " + std::to_string(line_number) + ": bad size line");
+    if (format == "array") entries = rows * cols;
+    std::vector<int64_t> row, col;
+    std::vector<double> value;
+    row.reserve(static_cast<std::size_t>(entries));
+    col.reserve(static_cast<std::size_t>(entries));
+    value.reserve(static_cast<std::size_t>(entries));
+    for (int64_t k = 0; k < entries; ++k) {
+        int64_t i = 0, j = 0;
+        double v = 1.0;
+        bool ok = true;
+        if (format == "coordinate") {
+            ok = static_cast<bool>(in >> i >> j);
+            if (ok && field != "pattern") ok = static_cast<bool>(in >> v);
+        } else {
+            ok = static_cast<bool>(in >> v);
+            i = k % rows + 1;  // column-major
+            j = k / rows + 1;
+        }
+        require(ok, FACTO_ERROR_PARSE, path + ": entry " + std::to_string(k + 1) + " of " + std::to_string(entries) +
+                                           " is missing or not numeric");
+        require(i >= 1 && i <= rows && j >= 1 && j <= cols, FACTO_ERROR_PARSE,
+                path + ": entry " + std::to_string(k + 1) + " has index (" + std::to_string(i) + ", " +
+                    std::to_string(j) + ") outside " + std::to_string(rows) + " x " + std::to_string(cols));
+        row.push_back(i - 1);
+        col.push_back(j - 1);
+        value.push_back(v);
+        if (symmetry == "symmetric" && i != j) {
+            row.push_back(j - 1);
+            col.push_back(i - 1);
+            value.push_back(v);
+        }
+    }
+    return csr_from_triplets(rows, cols, row.data(), col.data(), value.data(), static_cast<int64_t>(value.size()));
+}
+
+}  // namespace facto
