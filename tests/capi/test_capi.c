@@ -546,6 +546,107 @@ static void test_symnmf(void)
     facto_problem_free(sparse);
 }
 
+/* EDM completion end to end on the Helix, the sparse helpers, and every SymNMF solver by name. */
+static void test_edm_and_sparse_helpers(void)
+{
+    enum { HN = 60 };
+    double points[HN * 3];
+    CHECK_STATUS(facto_helix_points(HN, 5, points, HN * 3 - 1), FACTO_ERROR_BUFFER_TOO_SMALL, facto_last_error());
+    CHECK_STATUS(facto_helix_points(HN, 5, points, HN * 3), FACTO_OK, "");
+    facto_sparse* pairs = (facto_sparse*)1;
+    CHECK_STATUS(facto_sample_pairs(points, HN, 3, 3, FACTO_ROW_MAJOR, 1.5, 1, &pairs), FACTO_ERROR_INVALID_ARGUMENT,
+                 facto_last_error());
+    CHECK(pairs == NULL);
+    CHECK_STATUS(facto_sample_pairs(points, HN, 3, 3, FACTO_ROW_MAJOR, 0.3, 1, &pairs), FACTO_OK, "");
+    int64_t rows = 0, cols = 0, count = 0;
+    CHECK_STATUS(facto_sparse_shape(pairs, &rows, &cols, &count), FACTO_OK, "");
+    CHECK(rows == HN && cols == HN && count > 0 && count < HN * (HN - 1) / 2);
+    int64_t* i = malloc((size_t)count * sizeof *i);
+    int64_t* j = malloc((size_t)count * sizeof *j);
+    double* d = malloc((size_t)count * sizeof *d);
+    CHECK_STATUS(facto_sparse_copy_coo(pairs, i, j, d), FACTO_OK, "");
+    int upper = 1;
+    for (int64_t k = 0; k < count; ++k) upper &= i[k] < j[k] && d[k] > 0.0;
+    CHECK(upper);
+    facto_sparse_free(pairs);
+
+    facto_problem* edm = NULL;
+    const int64_t saved = j[0];
+    j[0] = i[0];
+    CHECK_STATUS(facto_problem_new_edm_completion(HN, 3, count, i, j, d, &edm), FACTO_ERROR_INVALID_ARGUMENT,
+                 facto_last_error());
+    CHECK(strstr(facto_last_error(), "pair 0") != NULL);
+    j[0] = saved;
+    CHECK_STATUS(facto_problem_new_edm_completion(HN, 3, count, i, j, d, &edm), FACTO_OK, "");
+    CHECK(edm && strcmp(facto_problem_kind(edm), "edm_completion") == 0);
+    double f_truth = 1.0;
+    CHECK_STATUS(facto_problem_objective(edm, points, HN, 3, 3, FACTO_ROW_MAJOR, &f_truth), FACTO_OK, "");
+    CHECK(f_truth < 1e-20);
+    const char* kernels[] = {"universal", "gram"};
+    for (int which = 0; which < 3; ++which) {
+        facto_solver* s = NULL;
+        CHECK_STATUS(facto_solver_new(edm, which < 2 ? "nolips" : "gradient_descent", &s), FACTO_OK, "");
+        if (which < 2) CHECK_STATUS(facto_solver_set_string(s, "kernel", kernels[which]), FACTO_OK, "");
+        facto_solver_set_int(s, "max_iterations", 30000);
+        facto_solver_set_double(s, "tolerance", 1e-10);
+        CHECK(facto_solver_solve(s) > 0);
+        double X[HN * 3], nrmse = 1.0;
+        CHECK_STATUS(facto_solver_copy_iterate(s, X, HN * 3, FACTO_ROW_MAJOR), FACTO_OK, "");
+        CHECK_STATUS(facto_distance_nrmse(X, points, HN, 3, FACTO_ROW_MAJOR, 100000, 1, &nrmse), FACTO_OK, "");
+        CHECK(nrmse < 1e-6);
+        int64_t none = 0;
+        CHECK_STATUS(facto_solver_output_count(s, &none), FACTO_OK, "");
+        CHECK(none == 0);
+        facto_solver_free(s);
+    }
+    facto_problem_free(edm);
+    free(i);
+    free(j);
+    free(d);
+
+    /* kNN graph of the Helix points -> CSR -> sparse symnmf; every SymNMF solver runs on it. */
+    facto_sparse* graph = NULL;
+    CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, 9, &graph), FACTO_ERROR_INVALID_ARGUMENT,
+                 facto_last_error());
+    CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_GAUSSIAN, &graph),
+                 FACTO_OK, "");
+    int64_t nnz = 0;
+    facto_sparse_shape(graph, &rows, &cols, &nnz);
+    CHECK(nnz >= HN * 6); /* at least floor(log2 60) + 1 = 6 neighbours each */
+    int64_t indptr[HN + 1];
+    int64_t* indices = malloc((size_t)nnz * sizeof *indices);
+    double* values = malloc((size_t)nnz * sizeof *values);
+    CHECK_STATUS(facto_sparse_copy_csr(graph, indptr, indices, values), FACTO_OK, "");
+    facto_sparse_free(graph);
+    facto_problem* symnmf = NULL;
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, HN, HN, nnz, indptr, indices, values, 4, &symnmf),
+                 FACTO_OK, "");
+    const char* solvers[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"};
+    for (int k = 0; k < 5; ++k) {
+        facto_solver* s = NULL;
+        CHECK_STATUS(facto_solver_new(symnmf, solvers[k], &s), FACTO_OK, "");
+        CHECK(s && strcmp(facto_solver_algorithm(s), solvers[k]) == 0);
+        facto_solver_set_int(s, "max_iterations", 20);
+        facto_progress first, last;
+        first.struct_size = last.struct_size = sizeof first;
+        CHECK_STATUS(facto_solver_step(s), FACTO_OK, "");
+        facto_solver_progress(s, &first);
+        CHECK(facto_solver_solve(s) > 0);
+        facto_solver_progress(s, &last);
+        CHECK(last.objective < first.objective);
+        facto_solver_free(s);
+    }
+    facto_solver* g = NULL;
+    CHECK_STATUS(facto_solver_new(symnmf, "nolips", &g), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_set_string(g, "kernel", "gram"), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_step(g), FACTO_ERROR_UNSUPPORTED, facto_solver_last_error(g));
+    facto_solver_free(g);
+    facto_problem_free(symnmf);
+    free(indices);
+    free(values);
+    CHECK_STATUS(facto_sparse_read("/nonexistent/m.mtx", &graph), FACTO_ERROR_IO, facto_last_error());
+}
+
 int main(void)
 {
     test_version();
@@ -558,6 +659,7 @@ int main(void)
     test_request_stop_from_another_thread();
     test_data_helpers();
     test_symnmf();
+    test_edm_and_sparse_helpers();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

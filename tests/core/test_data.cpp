@@ -10,6 +10,7 @@
 
 #include "facto/data.hpp"
 #include "facto/error.hpp"
+#include "facto/sparse.hpp"
 #include "facto/metrics.hpp"
 #include "fixtures.hpp"
 
@@ -152,6 +153,72 @@ BOOST_AUTO_TEST_CASE(hungarian_matches_brute_force)
         for (std::size_t i = 0; i < 5; ++i) c += cost(i, static_cast<std::size_t>(a[i]));
         BOOST_TEST(c == best, boost::test_tools::tolerance(1e-12));
     }
+}
+
+BOOST_AUTO_TEST_CASE(matrix_market_coordinate_symmetric_pattern_and_array)
+{
+    const std::string general = "mm_general.mtx", symmetric = "mm_symmetric.mtx", array = "mm_array.mtx";
+    std::ofstream(general) << "%%MatrixMarket matrix coordinate real general\n% comment\n3 3 3\n1 2 0.5\n2 1 0.5\n3 3 2\n";
+    std::ofstream(symmetric) << "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n";
+    std::ofstream(array) << "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n";
+    const CsrMatrix a = read_matrix_market(general);
+    BOOST_TEST(a.rows == 3);
+    BOOST_TEST(a.nnz() == 3);
+    BOOST_TEST(a.indices[0] == 1);
+    BOOST_TEST(a.values[2] == 2.0);
+    const CsrMatrix b = read_matrix_market(symmetric);
+    BOOST_TEST(b.nnz() == 3);  // (1, 0) mirrored to (0, 1), diagonal once
+    BOOST_TEST(b.indptr[1] == 1);
+    const CsrMatrix c = read_matrix_market(array);  // column-major: [[1, 3], [2, 4]]
+    BOOST_TEST(c.values[1] == 3.0);
+    BOOST_TEST(c.values[2] == 2.0);
+    std::ofstream("mm_bad.mtx") << "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n";
+    BOOST_TEST(status_of([] { read_matrix_market("mm_bad.mtx"); }) == FACTO_ERROR_PARSE);
+    std::ofstream("mm_complex.mtx") << "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n";
+    BOOST_TEST(status_of([] { read_matrix_market("mm_complex.mtx"); }) == FACTO_ERROR_UNSUPPORTED);
+    BOOST_TEST(status_of([] { read_matrix_market("no_such_file.mtx"); }) == FACTO_ERROR_IO);
+}
+
+BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
+{
+    // Kuang et al. Sec. 7.1 built by hand (full distance matrix, sort each row) on a small point set.
+    const std::size_t n = 40;
+    const Matrix X = random_matrix(n, 3, 8);
+    for (Similarity kind : {Similarity::Gaussian, Similarity::Cosine}) {
+        const CsrMatrix S = knn_similarity(X, 0, kind);
+        const std::size_t k = static_cast<std::size_t>(std::floor(std::log2(40.0))) + 1;
+        Matrix dist({n, n}), ref = xt::zeros<double>({n, n});
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                const double d2 = xt::sum(xt::square(xt::row(X, i) - xt::row(X, j)))();
+                const double cosine = xt::sum(xt::row(X, i) * xt::row(X, j))() /
+                                      std::sqrt(xt::sum(xt::square(xt::row(X, i)))() * xt::sum(xt::square(xt::row(X, j)))());
+                dist(i, j) = kind == Similarity::Gaussian ? d2 : -cosine;
+            }
+        std::vector<double> scale(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::vector<std::pair<double, std::size_t>> order;
+            for (std::size_t j = 0; j < n; ++j)
+                if (j != i) order.emplace_back(dist(i, j), j);
+            std::sort(order.begin(), order.end());
+            scale[i] = std::sqrt(order[6].first);
+            for (std::size_t t = 0; t < k; ++t) ref(i, order[t].second) = ref(order[t].second, i) = 1.0;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                if (ref(i, j) != 0.0)
+                    ref(i, j) = kind == Similarity::Gaussian ? std::exp(-dist(i, j) / (scale[i] * scale[j]))
+                                                             : std::max(0.0, -dist(i, j));
+        const Vector degree = xt::sum(ref, {1});
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) ref(i, j) /= std::sqrt(degree(i) * degree(j));
+        Matrix got = xt::zeros<double>({n, n});
+        for (std::size_t i = 0; i < n; ++i)
+            for (int64_t p = S.indptr[i]; p < S.indptr[i + 1]; ++p) got(i, static_cast<std::size_t>(S.indices[p])) = S.values[p];
+        BOOST_TEST(xt::allclose(got, ref, 1e-12, 1e-14));
+        BOOST_TEST(xt::allclose(got, xt::transpose(got), 0.0, 0.0));  // exactly symmetric
+    }
+    BOOST_TEST(status_of([&] { knn_similarity(X, 40, Similarity::Cosine); }) == FACTO_ERROR_OUT_OF_RANGE);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
