@@ -11,13 +11,15 @@ The shared library is found through FACTO_LIBRARY, then the loader's path (libfa
 from ._lib import (FactoError, FactoIOError, FactoKeyError, FactoMemoryError, FactoStateError, FactoTypeError,
                    FactoValueError)
 from .cluster import SimplicialSymNMF
-from .core import ParamInfo, Problem, Progress, Solver, StopReason
-from .data import clustering_accuracy, gaussian_affinity, read_matrix, write_csv
+from .core import CsrMatrix, ParamInfo, Problem, Progress, Solver, StopReason
+from .data import (clustering_accuracy, distance_nrmse, gaussian_affinity, helix, knn_similarity, read_matrix,
+                   read_matrix_market, sample_pairs, write_csv)
 from ._lib import lib as _lib_handle
 
 __version__ = "0.1.0"
 library_version = _lib_handle.facto_version().decode()
 
-__all__ = ["FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError", "FactoTypeError",
-           "FactoValueError", "ParamInfo", "Problem", "Progress", "SimplicialSymNMF", "Solver", "StopReason",
-           "clustering_accuracy", "gaussian_affinity", "library_version", "read_matrix", "write_csv"]
+__all__ = ["CsrMatrix", "FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError",
+           "FactoTypeError", "FactoValueError", "ParamInfo", "Problem", "Progress", "SimplicialSymNMF", "Solver",
+           "StopReason", "clustering_accuracy", "distance_nrmse", "gaussian_affinity", "helix", "knn_similarity",
+           "library_version", "read_matrix", "read_matrix_market", "sample_pairs", "write_csv"]

@@ -22,6 +22,8 @@ COL_MAJOR = 1
 PARAM_DOUBLE, PARAM_INT, PARAM_STRING = 1, 2, 3
 OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
 SCALINGS = {"none": 0, "minmax": 1, "zscore": 2}
+SIMILARITIES = {"gaussian": 0, "cosine": 1}
+SPARSE_CSR = 0
 
 
 class Progress(ctypes.Structure):
@@ -132,6 +134,19 @@ _PROTOTYPES = {
     "facto_gaussian_affinity": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_int32,
                                      ctypes.POINTER(_P)]),
     "facto_clustering_accuracy": (_S, [c_int64_p, c_int64_p, _I, c_double_p]),
+    "facto_problem_new_symnmf": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.POINTER(_P)]),
+    "facto_problem_new_symnmf_sparse": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
+                                             ctypes.POINTER(_P)]),
+    "facto_problem_new_edm_completion": (_S, [_I, _I, _I, c_int64_p, c_int64_p, c_double_p, ctypes.POINTER(_P)]),
+    "facto_sparse_read": (_S, [_STR, ctypes.POINTER(_P)]),
+    "facto_sparse_free": (None, [_P]),
+    "facto_sparse_shape": (_S, [_P, c_int64_p, c_int64_p, c_int64_p]),
+    "facto_sparse_copy_csr": (_S, [_P, c_int64_p, c_int64_p, c_double_p]),
+    "facto_sparse_copy_coo": (_S, [_P, c_int64_p, c_int64_p, c_double_p]),
+    "facto_knn_similarity": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.POINTER(_P)]),
+    "facto_helix_points": (_S, [_I, ctypes.c_uint64, c_double_p, _I]),
+    "facto_sample_pairs": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_uint64, ctypes.POINTER(_P)]),
+    "facto_distance_nrmse": (_S, [c_double_p, c_double_p, _I, _I, ctypes.c_int32, _I, ctypes.c_uint64, c_double_p]),
 }
 
 for _name, (_restype, _argtypes) in _PROTOTYPES.items():

@@ -1,4 +1,5 @@
 """Problem and Solver: thin Python objects over facto's opaque handles."""
+import collections
 import ctypes
 import enum
 from collections import namedtuple
@@ -24,6 +25,19 @@ Progress = namedtuple("Progress", "iteration objective stationarity step_size re
 Progress.__doc__ = "Progress of a solver: iteration count, objective, Frank-Wolfe gap, last step, timing."
 
 ParamInfo = namedtuple("ParamInfo", "name type default lower upper choices description")
+
+
+class CsrMatrix(collections.namedtuple("CsrMatrix", "indptr indices data shape")):
+    """A sparse matrix in compressed sparse row form, as facto's helpers return it (the attribute
+    names follow scipy.sparse.csr_matrix, so scipy.sparse.csr_matrix((data, indices, indptr), shape)
+    converts it)."""
+
+    def toarray(self):
+        dense = np.zeros(self.shape)
+        for row in range(self.shape[0]):
+            lo, hi = self.indptr[row], self.indptr[row + 1]
+            dense[row, self.indices[lo:hi]] += self.data[lo:hi]
+        return dense
 
 
 def _as_matrix(array, name):
@@ -86,6 +100,44 @@ class Problem(_Handle):
         a, ptr, rows, cols, ld, layout = _as_matrix(P, "P")
         handle = ctypes.c_void_p()
         check(lib.facto_problem_new_simplicial_symnmf(ptr, rows, cols, ld, layout, int(k), ctypes.byref(handle)),
+              _lib.last_error)
+        return cls(handle.value)
+
+    @classmethod
+    def symnmf(cls, M, r):
+        """min 1/2 ||M - X X^T||_F^2  s.t.  X >= 0, X n x r, for a symmetric M: a dense array, a
+        facto.CsrMatrix, or anything with .tocsr() (scipy.sparse), stored in full (both triangles)."""
+        handle = ctypes.c_void_p()
+        csr = M if isinstance(M, CsrMatrix) else (M.tocsr() if hasattr(M, "tocsr") else None)
+        if csr is None:
+            a, ptr, rows, cols, ld, layout = _as_matrix(M, "M")
+            check(lib.facto_problem_new_symnmf(ptr, rows, cols, ld, layout, int(r), ctypes.byref(handle)),
+                  _lib.last_error)
+            return cls(handle.value)
+        indptr = np.ascontiguousarray(csr.indptr, dtype=np.int64)
+        indices = np.ascontiguousarray(csr.indices, dtype=np.int64)
+        values = np.ascontiguousarray(csr.data, dtype=np.float64)
+        rows, cols = csr.shape
+        check(lib.facto_problem_new_symnmf_sparse(_lib.SPARSE_CSR, rows, cols, values.size,
+                                                  indptr.ctypes.data_as(_lib.c_int64_p),
+                                                  indices.ctypes.data_as(_lib.c_int64_p),
+                                                  values.ctypes.data_as(_lib.c_double_p), int(r),
+                                                  ctypes.byref(handle)), _lib.last_error)
+        return cls(handle.value)
+
+    @classmethod
+    def edm_completion(cls, n, r, i, j, d):
+        """min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r), from observed pairs (0-based
+        indices, squared distances)."""
+        i = np.ascontiguousarray(i, dtype=np.int64).ravel()
+        j = np.ascontiguousarray(j, dtype=np.int64).ravel()
+        d = np.ascontiguousarray(d, dtype=np.float64).ravel()
+        if not (i.size == j.size == d.size):
+            raise _lib.FactoValueError(-4, f"i, j and d differ in length: {i.size}, {j.size}, {d.size}")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_edm_completion(int(n), int(r), i.size, i.ctypes.data_as(_lib.c_int64_p),
+                                                   j.ctypes.data_as(_lib.c_int64_p),
+                                                   d.ctypes.data_as(_lib.c_double_p), ctypes.byref(handle)),
               _lib.last_error)
         return cls(handle.value)
 

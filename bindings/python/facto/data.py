@@ -1,11 +1,11 @@
-"""Data helpers of facto: reading matrices, the Gaussian affinity, clustering accuracy."""
+"""Data helpers of facto: reading matrices, similarity graphs, the Helix, and metrics."""
 import ctypes
 
 import numpy as np
 
 from . import _lib
 from ._lib import lib, check
-from .core import _as_matrix
+from .core import CsrMatrix, _as_matrix
 
 
 def _matrix_to_array(handle):
@@ -52,4 +52,82 @@ def clustering_accuracy(predicted, truth):
     value = ctypes.c_double()
     check(lib.facto_clustering_accuracy(p.ctypes.data_as(_lib.c_int64_p), t.ctypes.data_as(_lib.c_int64_p),
                                         p.size, ctypes.byref(value)), _lib.last_error)
+    return value.value
+
+
+def _sparse_to_csr(handle):
+    """Copies a facto_sparse into a CsrMatrix and frees the handle."""
+    try:
+        rows, cols, nnz = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
+        check(lib.facto_sparse_shape(handle, ctypes.byref(rows), ctypes.byref(cols), ctypes.byref(nnz)),
+              _lib.last_error)
+        indptr = np.empty(rows.value + 1, dtype=np.int64)
+        indices = np.empty(nnz.value, dtype=np.int64)
+        data = np.empty(nnz.value, dtype=np.float64)
+        check(lib.facto_sparse_copy_csr(handle, indptr.ctypes.data_as(_lib.c_int64_p),
+                                        indices.ctypes.data_as(_lib.c_int64_p),
+                                        data.ctypes.data_as(_lib.c_double_p)), _lib.last_error)
+        return CsrMatrix(indptr, indices, data, (rows.value, cols.value))
+    finally:
+        lib.facto_sparse_free(handle)
+
+
+def read_matrix_market(path):
+    """Reads a Matrix Market file (coordinate or array; symmetric files expanded) as a CsrMatrix."""
+    handle = ctypes.c_void_p()
+    check(lib.facto_sparse_read(str(path).encode(), ctypes.byref(handle)), _lib.last_error)
+    return _sparse_to_csr(handle.value)
+
+
+def knn_similarity(X, k=0, kind="gaussian"):
+    """The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X, as a
+    CsrMatrix (k = 0: floor(log2 n) + 1; kind "gaussian" (self-tuning) or "cosine")."""
+    if kind not in _lib.SIMILARITIES:
+        raise _lib.FactoValueError(-4, f"kind must be one of {sorted(_lib.SIMILARITIES)}, got {kind!r}")
+    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+    handle = ctypes.c_void_p()
+    check(lib.facto_knn_similarity(ptr, rows, cols, ld, layout, int(k), _lib.SIMILARITIES[kind],
+                                   ctypes.byref(handle)), _lib.last_error)
+    return _sparse_to_csr(handle.value)
+
+
+def helix(n, seed=0):
+    """n points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi] (Dragomir et al. Sec. 4.2), n x 3."""
+    out = np.empty((int(n), 3))
+    check(lib.facto_helix_points(int(n), int(seed), out.ctypes.data_as(_lib.c_double_p), out.size), _lib.last_error)
+    return out
+
+
+def sample_pairs(X, fraction, seed=0):
+    """Each pair i < j of rows of X kept with probability `fraction`: arrays (i, j, d), d = ||x_i - x_j||^2."""
+    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+    handle = ctypes.c_void_p()
+    check(lib.facto_sample_pairs(ptr, rows, cols, ld, layout, float(fraction), int(seed), ctypes.byref(handle)),
+          _lib.last_error)
+    try:
+        r, c, nnz = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
+        check(lib.facto_sparse_shape(handle.value, ctypes.byref(r), ctypes.byref(c), ctypes.byref(nnz)),
+              _lib.last_error)
+        i = np.empty(nnz.value, dtype=np.int64)
+        j = np.empty(nnz.value, dtype=np.int64)
+        d = np.empty(nnz.value)
+        check(lib.facto_sparse_copy_coo(handle.value, i.ctypes.data_as(_lib.c_int64_p),
+                                        j.ctypes.data_as(_lib.c_int64_p), d.ctypes.data_as(_lib.c_double_p)),
+              _lib.last_error)
+        return i, j, d
+    finally:
+        lib.facto_sparse_free(handle.value)
+
+
+def distance_nrmse(X, X_true, max_pairs=10_000_000, seed=0):
+    """Normalized RMSE of the distance matrix of X against that of X_true over all pairs (exact up to
+    max_pairs pairs, sampled beyond)."""
+    a = np.ascontiguousarray(X, dtype=np.float64)
+    b = np.ascontiguousarray(X_true, dtype=np.float64)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise _lib.FactoValueError(-4, f"X and X_true must have the same 2-D shape, got {a.shape} and {b.shape}")
+    value = ctypes.c_double()
+    check(lib.facto_distance_nrmse(a.ctypes.data_as(_lib.c_double_p), b.ctypes.data_as(_lib.c_double_p),
+                                   a.shape[0], a.shape[1], _lib.ROW_MAJOR, int(max_pairs), int(seed),
+                                   ctypes.byref(value)), _lib.last_error)
     return value.value

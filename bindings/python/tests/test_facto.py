@@ -175,3 +175,46 @@ def test_cross_language_fixture():
         s.solve()
         W = s.iterate
     assert np.max(np.abs(W - np.loadtxt(reference, delimiter=","))) <= 1e-12
+
+
+def test_symnmf_on_a_knn_graph_with_every_solver(blobs):
+    X, y = blobs
+    graph = facto.knn_similarity(X)
+    dense = graph.toarray()
+    assert np.allclose(dense, dense.T, rtol=0, atol=0) and np.all(np.diag(dense) == 0)
+    assert graph.indptr[-1] >= 90 * 7  # floor(log2 90) + 1 = 7 neighbours each
+    for solver in ["nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"]:
+        with facto.Problem.symnmf(graph, 3) as problem, \
+                facto.Solver(problem, solver, seed=2, max_iterations=2000, objective_tolerance=0) as s:
+            s.solve()
+            assert s.algorithm == solver
+            assert s.progress.objective < problem.objective(np.full((90, 3), 0.1))
+            if solver != "beta_snmf":  # the multiplicative updates settle in a worse local minimum here
+                assert facto.clustering_accuracy(s.labels, y) == 1.0, solver
+    with facto.Problem.symnmf(dense, 3) as d, facto.Problem.symnmf(graph, 3) as sp:
+        Z = np.random.default_rng(0).random((90, 3))
+        assert d.objective(Z) == pytest.approx(sp.objective(Z), rel=1e-12)
+
+
+def test_edm_completion_recovers_the_helix_with_both_kernels():
+    points = facto.helix(200, seed=3)
+    i, j, d = facto.sample_pairs(points, 0.2, seed=4)
+    assert np.all(i < j) and np.allclose(d, ((points[i] - points[j]) ** 2).sum(1))
+    with facto.Problem.edm_completion(200, 3, i, j, d) as problem:
+        assert problem.kind == "edm_completion"
+        assert problem.objective(points) < 1e-20
+        for kernel in ["universal", "gram"]:
+            with facto.Solver(problem, "nolips", kernel=kernel, max_iterations=20000, tolerance=1e-9) as s:
+                s.solve()
+                assert facto.distance_nrmse(s.iterate, points) < 1e-6
+    with pytest.raises(facto.FactoValueError):
+        facto.Problem.edm_completion(200, 3, i, i, d)
+
+
+def test_matrix_market_reader(tmp_path):
+    path = tmp_path / "m.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 0.5\n3 3 2\n")
+    m = facto.read_matrix_market(path)
+    assert np.array_equal(m.toarray(), [[0, 0.5, 0], [0.5, 0, 0], [0, 0, 2]])
+    with pytest.raises(OSError):
+        facto.read_matrix_market(tmp_path / "missing.mtx")
