@@ -32,6 +32,64 @@ facto_simplicial_symnmf <- function(P, k) {
   structure(class = "facto_problem", list(ptr = checked(.Call(C_facto_r_simplicial_symnmf, P, as.double(k)))))
 }
 
+problem_of <- function(ptr) structure(class = "facto_problem", list(ptr = checked(ptr)))
+
+#' A sparse matrix as facto's helpers return it: 1-based triplets i, j, x of an n x n matrix.
+facto_sparse <- function(i, j, x, n) structure(class = "facto_sparse", list(i = i, j = j, x = x, n = n))
+
+as.matrix.facto_sparse <- function(x, ...) {
+  M <- matrix(0, x$n, x$n)
+  M[cbind(x$i, x$j)] <- x$x
+  M
+}
+
+#' Symmetric NMF (Dragomir et al.): min 1/2 ||M - X X^T||_F^2, X >= 0, X n x r; M a symmetric numeric
+#' matrix or a facto_sparse (stored in full).
+facto_symnmf <- function(M, r) {
+  if (inherits(M, "facto_sparse"))
+    return(problem_of(.Call(C_facto_r_symnmf_sparse, as.double(M$i), as.double(M$j), as.double(M$x),
+                            as.double(M$n), as.double(r))))
+  storage.mode(M) <- "double"
+  problem_of(.Call(C_facto_r_symnmf, M, as.double(r)))
+}
+
+#' EDM completion: min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r); 1-based pair indices.
+facto_edm_completion <- function(n, r, i, j, d) {
+  problem_of(.Call(C_facto_r_edm_completion, as.double(n), as.double(r), as.double(i), as.double(j), as.double(d)))
+}
+
+#' The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
+#' k = 0 means floor(log2 n) + 1.
+facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
+  kind <- match.arg(kind)
+  storage.mode(X) <- "double"
+  s <- checked(.Call(C_facto_r_knn_similarity, X, as.double(k), if (kind == "gaussian") 0L else 1L))
+  facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
+}
+
+#' Reads a Matrix Market file as a facto_sparse (symmetric files expanded).
+facto_read_mtx <- function(path) {
+  s <- checked(.Call(C_facto_r_read_mtx, path.expand(path)))
+  facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
+}
+
+#' n Helix points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi], as an n x 3 matrix.
+facto_helix <- function(n, seed = 0) checked(.Call(C_facto_r_helix, as.double(n), as.double(seed)))
+
+#' Each pair i < j of rows of X kept with probability `fraction`: list(i, j, d), 1-based, d squared.
+facto_sample_pairs <- function(X, fraction, seed = 0) {
+  storage.mode(X) <- "double"
+  s <- checked(.Call(C_facto_r_sample_pairs, X, as.double(fraction), as.double(seed)))
+  list(i = s[[1]], j = s[[2]], d = s[[3]])
+}
+
+#' Normalized RMSE of all pairwise squared distances of X against X_true.
+facto_distance_nrmse <- function(X, X_true, max_pairs = 1e7, seed = 0) {
+  storage.mode(X) <- "double"
+  storage.mode(X_true) <- "double"
+  checked(.Call(C_facto_r_distance_nrmse, X, X_true, as.double(max_pairs), as.double(seed)))
+}
+
 print.facto_problem <- function(x, ...) {
   info <- checked(.Call(C_facto_r_problem_info, x$ptr))
   cat(sprintf("<facto problem %s, iterate %d x %d>\n", info[[1]], info[[2]][1], info[[2]][2]))

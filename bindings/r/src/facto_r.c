@@ -92,6 +92,61 @@ static SEXP solver_failure(solver_box* box, facto_status status)
 
 /* ---- problems ------------------------------------------------------------------------------- */
 
+/* A new problem handle in an external pointer with a finalizer, or the failure of its constructor. */
+static SEXP wrap_problem(facto_status st, facto_problem* problem)
+{
+    if (st < 0) return failure(st, facto_last_error());
+    SEXP ptr = PROTECT(R_MakeExternalPtr(problem, problem_tag, R_NilValue));
+    R_RegisterCFinalizerEx(ptr, problem_finalizer, TRUE);
+    UNPROTECT(1);
+    return ptr;
+}
+
+/* R's 1-based numeric indices as 0-based int64 (R_alloc'ed, freed by R after the .Call). */
+static int64_t* zero_based(SEXP v)
+{
+    const R_xlen_t n = Rf_xlength(v);
+    int64_t* out = (int64_t*)R_alloc((size_t)(n > 0 ? n : 1), sizeof(int64_t));
+    SEXP real = PROTECT(Rf_coerceVector(v, REALSXP));
+    for (R_xlen_t k = 0; k < n; ++k) out[k] = (int64_t)REAL(real)[k] - 1;
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP facto_r_symnmf(SEXP M, SEXP r)
+{
+    if (!Rf_isReal(M) || !Rf_isMatrix(M)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "M must be a numeric matrix");
+    const int64_t rows = Rf_nrows(M), cols = Rf_ncols(M);
+    facto_problem* problem = NULL;
+    const facto_status st =
+        facto_problem_new_symnmf(REAL(M), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR, (int64_t)Rf_asReal(r), &problem);
+    return wrap_problem(st, problem);
+}
+
+/* Sparse M as 1-based triplets (i, j, x) of an n x n matrix. */
+SEXP facto_r_symnmf_sparse(SEXP i, SEXP j, SEXP x, SEXP n, SEXP r)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    const int64_t size = (int64_t)Rf_asReal(n);
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, size, size, nnz, zero_based(i),
+                                                            zero_based(j), REAL(x), (int64_t)Rf_asReal(r), &problem);
+    return wrap_problem(st, problem);
+}
+
+SEXP facto_r_edm_completion(SEXP n, SEXP r, SEXP i, SEXP j, SEXP d)
+{
+    const R_xlen_t count = Rf_xlength(d);
+    if (Rf_xlength(i) != count || Rf_xlength(j) != count || !Rf_isReal(d))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and d must have the same length, d numeric");
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_edm_completion((int64_t)Rf_asReal(n), (int64_t)Rf_asReal(r), count,
+                                                             zero_based(i), zero_based(j), REAL(d), &problem);
+    return wrap_problem(st, problem);
+}
+
 SEXP facto_r_simplicial_symnmf(SEXP P, SEXP k)
 {
     if (!Rf_isReal(P) || !Rf_isMatrix(P)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "P must be a numeric matrix");
@@ -99,11 +154,7 @@ SEXP facto_r_simplicial_symnmf(SEXP P, SEXP k)
     facto_problem* problem = NULL;
     const facto_status st = facto_problem_new_simplicial_symnmf(REAL(P), rows, cols, rows > 0 ? rows : 1,
                                                                 FACTO_COL_MAJOR, (int64_t)Rf_asReal(k), &problem);
-    if (st < 0) return failure(st, facto_last_error());
-    SEXP ptr = PROTECT(R_MakeExternalPtr(problem, problem_tag, R_NilValue));
-    R_RegisterCFinalizerEx(ptr, problem_finalizer, TRUE);
-    UNPROTECT(1);
-    return ptr;
+    return wrap_problem(st, problem);
 }
 
 SEXP facto_r_problem_free(SEXP ptr)
@@ -441,6 +492,82 @@ SEXP facto_r_accuracy(SEXP predicted, SEXP truth)
     return st < 0 ? failure(st, facto_last_error()) : Rf_ScalarReal(accuracy);
 }
 
+/* A facto_sparse as list(i, j, x, n) with 1-based indices; frees the handle. */
+static SEXP sparse_to_list(facto_sparse* m)
+{
+    int64_t rows = 0, cols = 0, nnz = 0;
+    facto_sparse_shape(m, &rows, &cols, &nnz);
+    int64_t* i = (int64_t*)R_alloc((size_t)(nnz > 0 ? nnz : 1), sizeof(int64_t));
+    int64_t* j = (int64_t*)R_alloc((size_t)(nnz > 0 ? nnz : 1), sizeof(int64_t));
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP ri = PROTECT(Rf_allocVector(REALSXP, nnz)), rj = PROTECT(Rf_allocVector(REALSXP, nnz));
+    SEXP rx = PROTECT(Rf_allocVector(REALSXP, nnz));
+    facto_sparse_copy_coo(m, i, j, REAL(rx));
+    facto_sparse_free(m);
+    for (int64_t k = 0; k < nnz; ++k) {
+        REAL(ri)[k] = (double)(i[k] + 1);
+        REAL(rj)[k] = (double)(j[k] + 1);
+    }
+    SET_VECTOR_ELT(out, 0, ri);
+    SET_VECTOR_ELT(out, 1, rj);
+    SET_VECTOR_ELT(out, 2, rx);
+    SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)rows));
+    UNPROTECT(4);
+    return out;
+}
+
+SEXP facto_r_knn_similarity(SEXP X, SEXP k, SEXP kind)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X);
+    facto_sparse* S = NULL;
+    const facto_status st = facto_knn_similarity(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                                 (int64_t)Rf_asReal(k), Rf_asInteger(kind), &S);
+    return st < 0 ? failure(st, facto_last_error()) : sparse_to_list(S);
+}
+
+SEXP facto_r_read_mtx(SEXP path)
+{
+    facto_sparse* S = NULL;
+    const facto_status st = facto_sparse_read(CHAR(STRING_ELT(path, 0)), &S);
+    return st < 0 ? failure(st, facto_last_error()) : sparse_to_list(S);
+}
+
+SEXP facto_r_helix(SEXP n, SEXP seed)
+{
+    const int64_t size = (int64_t)Rf_asReal(n);
+    if (size < 1) return failure(FACTO_ERROR_DIMENSION, "n must be at least 1");
+    double* rowmajor = (double*)R_alloc((size_t)(3 * size), sizeof(double));
+    const facto_status st = facto_helix_points(size, (uint64_t)Rf_asReal(seed), rowmajor, 3 * size);
+    if (st < 0) return failure(st, facto_last_error());
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)size, 3));
+    for (int64_t i = 0; i < size; ++i)
+        for (int c = 0; c < 3; ++c) REAL(out)[i + c * size] = rowmajor[3 * i + c];
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP facto_r_sample_pairs(SEXP X, SEXP fraction, SEXP seed)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X);
+    facto_sparse* pairs = NULL;
+    const facto_status st = facto_sample_pairs(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                               Rf_asReal(fraction), (uint64_t)Rf_asReal(seed), &pairs);
+    return st < 0 ? failure(st, facto_last_error()) : sparse_to_list(pairs);
+}
+
+SEXP facto_r_distance_nrmse(SEXP X, SEXP X_true, SEXP max_pairs, SEXP seed)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X) || !Rf_isReal(X_true) || !Rf_isMatrix(X_true) ||
+        Rf_nrows(X) != Rf_nrows(X_true) || Rf_ncols(X) != Rf_ncols(X_true))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "X and X_true must be numeric matrices of the same shape");
+    double value = 0.0;
+    const facto_status st = facto_distance_nrmse(REAL(X), REAL(X_true), Rf_nrows(X), Rf_ncols(X), FACTO_COL_MAJOR,
+                                                 (int64_t)Rf_asReal(max_pairs), (uint64_t)Rf_asReal(seed), &value);
+    return st < 0 ? failure(st, facto_last_error()) : Rf_ScalarReal(value);
+}
+
 SEXP facto_r_version(void)
 {
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
@@ -454,6 +581,14 @@ SEXP facto_r_version(void)
 
 static const R_CallMethodDef methods[] = {
     {"facto_r_simplicial_symnmf", (DL_FUNC)&facto_r_simplicial_symnmf, 2},
+    {"facto_r_symnmf", (DL_FUNC)&facto_r_symnmf, 2},
+    {"facto_r_symnmf_sparse", (DL_FUNC)&facto_r_symnmf_sparse, 5},
+    {"facto_r_edm_completion", (DL_FUNC)&facto_r_edm_completion, 5},
+    {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 3},
+    {"facto_r_read_mtx", (DL_FUNC)&facto_r_read_mtx, 1},
+    {"facto_r_helix", (DL_FUNC)&facto_r_helix, 2},
+    {"facto_r_sample_pairs", (DL_FUNC)&facto_r_sample_pairs, 3},
+    {"facto_r_distance_nrmse", (DL_FUNC)&facto_r_distance_nrmse, 4},
     {"facto_r_problem_free", (DL_FUNC)&facto_r_problem_free, 1},
     {"facto_r_problem_info", (DL_FUNC)&facto_r_problem_info, 1},
     {"facto_r_objective", (DL_FUNC)&facto_r_objective, 2},

@@ -113,3 +113,40 @@ test_that("the cross-language fixture gives the C library's iterate", {
   expected <- unname(as.matrix(read.csv(reference, header = FALSE)))
   expect_lte(max(abs(facto_iterate(solver) - expected)), 1e-12)
 })
+
+test_that("symnmf on the kNN graph clusters the blobs with every solver, dense or sparse", {
+  d <- blobs()
+  graph <- facto_knn_similarity(d$X)
+  dense <- as.matrix(graph)
+  expect_equal(dense, t(dense))
+  expect_true(all(diag(dense) == 0))
+  for (name in c("nolips", "projected_gradient", "coordinate_descent", "sym_hals")) {
+    solver <- facto_solver(facto_symnmf(graph, 3), name, seed = 2, max_iterations = 2000, objective_tolerance = 0)
+    facto_solve(solver)
+    expect_equal(facto_accuracy(facto_labels(solver), d$y), 1, info = name)
+  }
+  Z <- matrix(runif(90 * 3), 90, 3)
+  expect_equal(facto_objective(facto_symnmf(dense, 3), Z), facto_objective(facto_symnmf(graph, 3), Z),
+               tolerance = 1e-12)
+})
+
+test_that("EDM completion recovers the Helix with both kernels", {
+  points <- facto_helix(200, seed = 3)
+  p <- facto_sample_pairs(points, 0.2, seed = 4)
+  expect_true(all(p$i < p$j))
+  expect_equal(p$d, rowSums((points[p$i, ] - points[p$j, ])^2))
+  problem <- facto_edm_completion(200, 3, p$i, p$j, p$d)
+  expect_lt(facto_objective(problem, points), 1e-20)
+  for (kernel in c("universal", "gram")) {
+    solver <- facto_solver(problem, "nolips", kernel = kernel, max_iterations = 20000, tolerance = 1e-9)
+    facto_solve(solver)
+    expect_lt(facto_distance_nrmse(facto_iterate(solver), points), 1e-6)
+  }
+  expect_error(facto_edm_completion(200, 3, p$i, p$i, p$d), class = "facto_error")
+})
+
+test_that("Matrix Market files are read as 1-based triplets", {
+  path <- tempfile(fileext = ".mtx")
+  writeLines(c("%%MatrixMarket matrix coordinate real symmetric", "3 3 2", "2 1 0.5", "3 3 2"), path)
+  expect_equal(as.matrix(facto_read_mtx(path)), matrix(c(0, 0.5, 0, 0.5, 0, 0, 0, 0, 2), 3, 3))
+})
