@@ -33,6 +33,11 @@ pub const FACTO_ERROR_NUMERICAL: facto_status = -15;
 pub const FACTO_ERROR_INFEASIBLE: facto_status = -16;
 pub const FACTO_ERROR_INTERNAL: facto_status = -99;
 
+pub const FACTO_SPARSE_CSR: i32 = 0;
+pub const FACTO_SPARSE_CSC: i32 = 1;
+pub const FACTO_SPARSE_COO: i32 = 2;
+pub const FACTO_SIMILARITY_GAUSSIAN: i32 = 0;
+pub const FACTO_SIMILARITY_COSINE: i32 = 1;
 pub const FACTO_ROW_MAJOR: i32 = 0;
 pub const FACTO_COL_MAJOR: i32 = 1;
 pub const FACTO_PARAM_DOUBLE: i32 = 1;
@@ -54,6 +59,10 @@ pub struct facto_solver {
 }
 #[repr(C)]
 pub struct facto_matrix {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct facto_sparse {
     _private: [u8; 0],
 }
 
@@ -157,4 +166,27 @@ extern "C" {
                                    scaling: i32, out: *mut *mut facto_matrix) -> facto_status;
     pub fn facto_clustering_accuracy(predicted: *const i64, truth: *const i64, n: i64, accuracy: *mut f64)
         -> facto_status;
+
+    pub fn facto_problem_new_symnmf(m: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, r: i64,
+                                    out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_symnmf_sparse(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
+                                           idx: *const i64, values: *const f64, r: i64,
+                                           out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_edm_completion(n: i64, r: i64, count: i64, i: *const i64, j: *const i64, d: *const f64,
+                                            out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_sparse_read(path: *const c_char, out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_sparse_free(matrix: *mut facto_sparse);
+    pub fn facto_sparse_shape(matrix: *const facto_sparse, rows: *mut i64, cols: *mut i64, nnz: *mut i64)
+        -> facto_status;
+    pub fn facto_sparse_copy_csr(matrix: *const facto_sparse, indptr: *mut i64, indices: *mut i64, values: *mut f64)
+        -> facto_status;
+    pub fn facto_sparse_copy_coo(matrix: *const facto_sparse, row: *mut i64, col: *mut i64, values: *mut f64)
+        -> facto_status;
+    pub fn facto_knn_similarity(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32,
+                                out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_helix_points(n: i64, seed: u64, out: *mut f64, capacity: i64) -> facto_status;
+    pub fn facto_sample_pairs(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, fraction: f64, seed: u64,
+                              out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_distance_nrmse(x: *const f64, x_true: *const f64, n: i64, r: i64, layout: i32, max_pairs: i64,
+                                seed: u64, nrmse: *mut f64) -> facto_status;
 }

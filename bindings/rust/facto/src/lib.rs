@@ -282,6 +282,41 @@ impl Problem {
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
+    /// Symmetric NMF: min 1/2 ||M - X X^T||_F^2, X >= 0, X n x r, for a dense symmetric M.
+    pub fn symnmf(m: MatrixRef<'_>, r: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_symnmf(m.data.as_ptr(), m.rows as i64, m.cols as i64, m.ld(), m.layout.raw(),
+                                          r as i64, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
+    /// Symmetric NMF for a sparse M stored in full (both triangles).
+    pub fn symnmf_sparse(m: &CsrMatrix, r: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_symnmf_sparse(sys::FACTO_SPARSE_CSR, m.rows as i64, m.cols as i64,
+                                                 m.values.len() as i64, m.indptr.as_ptr(), m.indices.as_ptr(),
+                                                 m.values.as_ptr(), r as i64, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
+    /// EDM completion: min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r), 0-based pairs.
+    pub fn edm_completion(n: usize, r: usize, i: &[i64], j: &[i64], d: &[f64]) -> Result<Problem> {
+        if i.len() != d.len() || j.len() != d.len() {
+            return Err(Error::new(sys::FACTO_ERROR_DIMENSION,
+                                  format!("i, j and d differ in length: {}, {}, {}", i.len(), j.len(), d.len())));
+        }
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_edm_completion(n as i64, r as i64, d.len() as i64, i.as_ptr(), j.as_ptr(),
+                                                  d.as_ptr(), &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
     fn message(&self) -> *const c_char {
         unsafe { sys::facto_problem_last_error(self.raw.as_ptr()) }
     }
@@ -599,4 +634,103 @@ pub fn clustering_accuracy(predicted: &[i64], truth: &[i64]) -> Result<f64> {
         sys::facto_clustering_accuracy(predicted.as_ptr(), truth.as_ptr(), predicted.len() as i64, &mut accuracy)
     }, thread_message)?;
     Ok(accuracy)
+}
+
+/// A sparse matrix in compressed sparse row form (0-based, columns increasing within a row).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CsrMatrix {
+    pub rows: usize,
+    pub cols: usize,
+    pub indptr: Vec<i64>,
+    pub indices: Vec<i64>,
+    pub values: Vec<f64>,
+}
+
+fn take_sparse(raw: *mut sys::facto_sparse) -> CsrMatrix {
+    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
+    unsafe { sys::facto_sparse_shape(raw, &mut rows, &mut cols, &mut nnz) };
+    let mut m = CsrMatrix {
+        rows: rows as usize,
+        cols: cols as usize,
+        indptr: vec![0; rows as usize + 1],
+        indices: vec![0; nnz as usize],
+        values: vec![0.0; nnz as usize],
+    };
+    unsafe {
+        sys::facto_sparse_copy_csr(raw, m.indptr.as_mut_ptr(), m.indices.as_mut_ptr(), m.values.as_mut_ptr());
+        sys::facto_sparse_free(raw);
+    }
+    m
+}
+
+/// Similarities for [`knn_similarity`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Similarity {
+    /// exp(-||x_i - x_j||^2 / (s_i s_j)), s_i the distance to the 7th neighbour.
+    Gaussian,
+    /// Cosine of the angle, negative values clipped to 0.
+    Cosine,
+}
+
+/// The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (k = 0:
+/// floor(log2 n) + 1).
+pub fn knn_similarity(x: MatrixRef<'_>, k: usize, kind: Similarity) -> Result<CsrMatrix> {
+    let kind = match kind {
+        Similarity::Gaussian => sys::FACTO_SIMILARITY_GAUSSIAN,
+        Similarity::Cosine => sys::FACTO_SIMILARITY_COSINE,
+    };
+    let mut raw = ptr::null_mut();
+    check(unsafe {
+        sys::facto_knn_similarity(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), k as i64,
+                                  kind, &mut raw)
+    }, thread_message)?;
+    Ok(take_sparse(raw))
+}
+
+/// Reads a Matrix Market file (symmetric files expanded).
+pub fn read_matrix_market(path: &str) -> Result<CsrMatrix> {
+    let c_path = c_string(path)?;
+    let mut raw = ptr::null_mut();
+    check(unsafe { sys::facto_sparse_read(c_path.as_ptr(), &mut raw) }, thread_message)?;
+    Ok(take_sparse(raw))
+}
+
+/// n Helix points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi], row-major n x 3.
+pub fn helix(n: usize, seed: u64) -> Result<Matrix> {
+    let mut data = vec![0.0; 3 * n];
+    check(unsafe { sys::facto_helix_points(n as i64, seed, data.as_mut_ptr(), data.len() as i64) }, thread_message)?;
+    Ok(Matrix { data, rows: n, cols: 3, layout: Layout::RowMajor })
+}
+
+/// Each pair i < j of rows of X kept with probability `fraction`: (i, j, d) with d = ||x_i - x_j||^2.
+pub fn sample_pairs(x: MatrixRef<'_>, fraction: f64, seed: u64) -> Result<(Vec<i64>, Vec<i64>, Vec<f64>)> {
+    let mut raw = ptr::null_mut();
+    check(unsafe {
+        sys::facto_sample_pairs(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), fraction, seed,
+                                &mut raw)
+    }, thread_message)?;
+    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
+    let (mut i, mut j, mut d);
+    unsafe {
+        sys::facto_sparse_shape(raw, &mut rows, &mut cols, &mut nnz);
+        i = vec![0i64; nnz as usize];
+        j = vec![0i64; nnz as usize];
+        d = vec![0.0; nnz as usize];
+        sys::facto_sparse_copy_coo(raw, i.as_mut_ptr(), j.as_mut_ptr(), d.as_mut_ptr());
+        sys::facto_sparse_free(raw);
+    }
+    Ok((i, j, d))
+}
+
+/// Normalized RMSE of all pairwise squared distances of X against X_true (same shape and layout).
+pub fn distance_nrmse(x: MatrixRef<'_>, x_true: MatrixRef<'_>, max_pairs: i64, seed: u64) -> Result<f64> {
+    if (x.rows, x.cols, x.layout) != (x_true.rows, x_true.cols, x_true.layout) {
+        return Err(Error::new(sys::FACTO_ERROR_DIMENSION, "X and X_true differ in shape or layout"));
+    }
+    let mut value = 0.0;
+    check(unsafe {
+        sys::facto_distance_nrmse(x.data.as_ptr(), x_true.data.as_ptr(), x.rows as i64, x.cols as i64, x.layout.raw(),
+                                  max_pairs, seed, &mut value)
+    }, thread_message)?;
+    Ok(value)
 }

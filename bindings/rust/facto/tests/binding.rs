@@ -198,3 +198,58 @@ fn data_helpers() {
     assert_eq!(facto::clustering_accuracy(&[5, 5, 4, 5], &[0, 0, 1, 1]).unwrap(), 0.75);
     assert!(facto::version().starts_with("0."));
 }
+
+#[test]
+fn symnmf_on_a_knn_graph_and_dense_agree() {
+    let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
+    let (labels, _, _) = read_csv(data_dir().join("blobs_labels.csv"), false);
+    let truth: Vec<i64> = labels.iter().map(|&v| v as i64).collect();
+    let graph = facto::knn_similarity(MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap(), 0,
+                                      facto::Similarity::Gaussian).unwrap();
+    assert_eq!((graph.rows, graph.cols), (n, n));
+    assert!(graph.values.len() >= n * 7);
+    let mut dense = vec![0.0; n * n];
+    for i in 0..n {
+        for p in graph.indptr[i]..graph.indptr[i + 1] {
+            dense[i * n + graph.indices[p as usize] as usize] = graph.values[p as usize];
+        }
+    }
+    let sparse_problem = Problem::symnmf_sparse(&graph, 3).unwrap();
+    let dense_problem = Problem::symnmf(MatrixRef::new(&dense, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let z = vec![0.3; n * 3];
+    let (a, b) = (sparse_problem.objective(MatrixRef::new(&z, n, 3, Layout::RowMajor).unwrap()).unwrap(),
+                  dense_problem.objective(MatrixRef::new(&z, n, 3, Layout::RowMajor).unwrap()).unwrap());
+    assert!((a - b).abs() <= 1e-12 * a.abs());
+    for name in ["nolips", "projected_gradient", "coordinate_descent", "sym_hals"] {
+        let mut s = Solver::new(&sparse_problem, name).unwrap();
+        s.set("seed", 2).unwrap();
+        s.set("max_iterations", 2000).unwrap();
+        s.set("objective_tolerance", 0.0).unwrap();
+        s.solve().unwrap();
+        let labels = s.labels().unwrap();
+        assert_eq!(facto::clustering_accuracy(&labels, &truth).unwrap(), 1.0, "{}", name);
+    }
+}
+
+#[test]
+fn edm_completion_recovers_the_helix() {
+    let points = facto::helix(200, 3).unwrap();
+    let (i, j, d) = facto::sample_pairs(points.view(), 0.2, 4).unwrap();
+    assert!(i.iter().zip(&j).all(|(a, b)| a < b));
+    let problem = Problem::edm_completion(200, 3, &i, &j, &d).unwrap();
+    assert_eq!(problem.kind(), "edm_completion");
+    for kernel in ["universal", "gram"] {
+        let mut s = Solver::new(&problem, "nolips").unwrap();
+        s.set("kernel", kernel).unwrap();
+        s.set("max_iterations", 20000).unwrap();
+        s.set("tolerance", 1e-9).unwrap();
+        s.solve().unwrap();
+        let x = s.iterate(Layout::RowMajor).unwrap();
+        assert!(facto::distance_nrmse(x.view(), points.view(), 10_000_000, 0).unwrap() < 1e-6, "{}", kernel);
+    }
+    match Problem::edm_completion(200, 3, &i, &i, &d) {
+        Err(err) => assert_eq!(err.status_name(), "FACTO_ERROR_INVALID_ARGUMENT"),
+        Ok(_) => panic!("a pair joining a point to itself was accepted"),
+    }
+    assert_eq!(facto::read_matrix_market("/nonexistent.mtx").unwrap_err().status_name(), "FACTO_ERROR_IO");
+}
