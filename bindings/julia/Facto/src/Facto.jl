@@ -11,9 +11,11 @@ NOT TESTED HERE: Julia could not be installed where facto is developed (see READ
 module Facto
 
 using Libdl
+using SparseArrays
 
 export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, progress, iterate_matrix,
-       labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy
+       labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
+       edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse
 
 const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
@@ -117,6 +119,49 @@ function simplicial_symnmf(P::AbstractMatrix{<:Real}, k::Integer)
     st = ccall(sym(:facto_problem_new_simplicial_symnmf), Int32,
                (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    symnmf(M, r) -> Problem
+
+min 1/2 ||M - X X'||², X ≥ 0, X n×r, for a symmetric `M`: dense, or a `SparseMatrixCSC` stored in full.
+"""
+function symnmf(M::AbstractMatrix{<:Real}, r::Integer)
+    A = Matrix{Float64}(M)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_symnmf), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, r, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+function symnmf(M::SparseMatrixCSC{<:Real}, r::Integer)
+    colptr = Vector{Int64}(M.colptr) .- 1
+    rowval = Vector{Int64}(M.rowval) .- 1
+    values = Vector{Float64}(M.nzval)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_symnmf_sparse), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Ref{Ptr{Cvoid}}),
+               Int32(1), size(M, 1), size(M, 2), length(values), colptr, rowval, values, r, out)  # FACTO_SPARSE_CSC
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    edm_completion(n, r, i, j, d) -> Problem
+
+min 1/2 Σ_k (||x_i[k] - x_j[k]||² - d[k])² over X (n×r), for observed pairs (1-based `i`, `j`; squared
+distances `d`).
+"""
+function edm_completion(n::Integer, r::Integer, i::AbstractVector{<:Integer}, j::AbstractVector{<:Integer},
+                        d::AbstractVector{<:Real})
+    length(i) == length(j) == length(d) || throw(DimensionMismatch("i, j and d differ in length"))
+    I, J, D = Vector{Int64}(i) .- 1, Vector{Int64}(j) .- 1, Vector{Float64}(d)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_edm_completion), Int32,
+               (Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Ref{Ptr{Cvoid}}), n, r, length(D), I, J, D, out)
     check(st, thread_message)
     return Problem(out[])
 end
@@ -338,4 +383,68 @@ function clustering_accuracy(predicted::AbstractVector{<:Integer}, truth::Abstra
     return value[]
 end
 
-end # module
+# ---- sparse helpers and EDM data ----
+
+# Copies a facto_sparse into a SparseMatrixCSC (1-based) and frees it.
+function take_sparse(raw::Ptr{Cvoid})
+    rows, cols, nnz = Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0)
+    ccall(sym(:facto_sparse_shape), Int32, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}), raw, rows, cols, nnz)
+    I, J, V = zeros(Int64, nnz[]), zeros(Int64, nnz[]), zeros(Float64, nnz[])
+    ccall(sym(:facto_sparse_copy_coo), Int32, (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}), raw, I, J, V)
+    ccall(sym(:facto_sparse_free), Cvoid, (Ptr{Cvoid},), raw)
+    return sparse(I .+ 1, J .+ 1, V, rows[], cols[])
+end
+
+"""
+    knn_similarity(X; k = 0, kind = :gaussian) -> SparseMatrixCSC
+
+The normalized kNN similarity graph (Kuang et al. 2015, Sec. 7.1) of the rows of `X`; `k = 0` means
+floor(log2 n) + 1; `kind` is `:gaussian` (self-tuning) or `:cosine`.
+"""
+function knn_similarity(X::AbstractMatrix{<:Real}; k::Integer = 0, kind::Symbol = :gaussian)
+    A = Matrix{Float64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_knn_similarity), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, Int32(kind === :cosine ? 1 : 0), out)
+    check(st, thread_message)
+    return take_sparse(out[])
+end
+
+"""    read_mtx(path) -> SparseMatrixCSC   (Matrix Market; symmetric files expanded)"""
+function read_mtx(path::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall(sym(:facto_sparse_read), Int32, (Cstring, Ref{Ptr{Cvoid}}), path, out), thread_message)
+    return take_sparse(out[])
+end
+
+"""    helix(n; seed = 0) -> n×3 Matrix of points (cos 3t, sin 3t, 2t), t uniform on [0, 2π]"""
+function helix(n::Integer; seed::Integer = 0)
+    rowmajor = zeros(Float64, 3 * n)
+    check(ccall(sym(:facto_helix_points), Int32, (Int64, UInt64, Ptr{Float64}, Int64), n, seed, rowmajor, 3 * n),
+          thread_message)
+    return permutedims(reshape(rowmajor, 3, n))
+end
+
+"""    sample_pairs(X, fraction; seed = 0) -> (i, j, d): each pair i < j kept with probability `fraction`"""
+function sample_pairs(X::AbstractMatrix{<:Real}, fraction::Real; seed::Integer = 0)
+    A = Matrix{Float64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_sample_pairs), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, UInt64, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, fraction, seed, out)
+    check(st, thread_message)
+    I, J, D = findnz(take_sparse(out[]))
+    return I, J, D
+end
+
+"""    distance_nrmse(X, Xtrue; max_pairs = 10^7, seed = 0): normalized RMSE of all pairwise squared distances"""
+function distance_nrmse(X::AbstractMatrix{<:Real}, Xtrue::AbstractMatrix{<:Real}; max_pairs::Integer = 10^7,
+                        seed::Integer = 0)
+    size(X) == size(Xtrue) || throw(DimensionMismatch("X and Xtrue differ in shape"))
+    A, B, value = Matrix{Float64}(X), Matrix{Float64}(Xtrue), Ref{Float64}(0.0)
+    st = ccall(sym(:facto_distance_nrmse), Int32, (Ptr{Float64}, Ptr{Float64}, Int64, Int64, Int32, Int64, UInt64, Ref{Float64}),
+               A, B, size(A, 1), size(A, 2), COL_MAJOR, max_pairs, seed, value)
+    check(st, thread_message)
+    return value[]
+end
+
+end

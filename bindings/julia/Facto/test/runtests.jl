@@ -64,3 +64,22 @@ affinity() = gaussian_affinity(blobs(); bandwidth = 4.0, scaling = :none)
         end
     end
 end
+
+@testset "symnmf on a kNN graph, EDM completion on the Helix" begin
+    points = Facto.helix(200; seed = 3)
+    i, j, d = Facto.sample_pairs(points, 0.2; seed = 4)
+    @test all(i .< j)
+    problem = Facto.edm_completion(200, 3, i, j, d)
+    @test Facto.objective(problem, points) < 1e-20
+    for kernel in ("universal", "gram")
+        s = Solver(problem, "nolips"; kernel = kernel, max_iterations = 20000, tolerance = 1e-9)
+        solve!(s)
+        @test Facto.distance_nrmse(iterate_matrix(s), points) < 1e-6
+    end
+    graph = Facto.knn_similarity(points)
+    @test graph == graph'
+    s = Solver(Facto.symnmf(graph, 3), "sym_hals"; max_iterations = 50)
+    solve!(s)
+    @test progress(s).objective < Facto.objective(Facto.symnmf(graph, 3), fill(0.1, 200, 3))
+end
+
