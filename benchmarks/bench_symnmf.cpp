@@ -1,0 +1,139 @@
+// Paper 004 Fig. 1 (Dragomir et al.): every SymNMF solver of facto on the paper's own similarity
+// matrices (TDT2 r = 30, Reuters r = 25, ORL r = 40), from the same seeded start and for the same time
+// budget; not part of the tests. Prints, per dataset and solver: iterations, the cost of one
+// iteration as a ratio to one product M X measured in the same run, the final relative gap
+// (f - f_min) / f_min with f_min the best objective any solver reached, the seconds to reach gaps of
+// 1e-3 and 1e-4, and the clustering accuracy at the end of the budget. Writes the traces to
+// <out>/<dataset>_trace.csv for benchmarks/plot.py.
+// Usage: bench_symnmf <dir with tdt2_similarity.mtx ...> [seconds per solver] [out dir] [seeds]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "facto/data.hpp"
+#include "facto/metrics.hpp"
+#include "facto/registry.hpp"
+#include "facto/row_simplices.hpp"
+#include "facto/symnmf.hpp"
+#include "linalg/blas.hpp"
+
+using namespace facto;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Dataset {
+    const char* name;
+    const char* matrix;
+    const char* labels;
+    int64_t r;
+    double hals_mu;  // the paper's tuned mu: 0.1 for text, 0.01 for images
+};
+
+struct Run {
+    std::string solver;
+    uint64_t seed;
+    std::vector<double> seconds, objective;
+    int64_t iterations = 0;
+    double accuracy = 0.0;
+};
+
+double seconds_of(const std::function<void()>& f, int repeats)
+{
+    const auto t0 = Clock::now();
+    for (int i = 0; i < repeats; ++i) f();
+    return std::chrono::duration<double>(Clock::now() - t0).count() / repeats;
+}
+
+double time_to(const Run& run, double target)
+{
+    for (std::size_t i = 0; i < run.objective.size(); ++i)
+        if (run.objective[i] <= target) return run.seconds[i];
+    return std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string dir = argc > 1 ? argv[1] : "../shared/data/symnmf";
+    const double budget = argc > 2 ? std::stod(argv[2]) : 10.0;
+    const std::string out = argc > 3 ? argv[3] : ".";
+    const int seeds = argc > 4 ? std::stoi(argv[4]) : 1;
+    const Dataset datasets[] = {{"tdt2", "tdt2_similarity.mtx", "tdt2_labels.csv", 30, 0.1},
+                                {"reuters", "reuters_similarity.mtx", "reuters_labels.csv", 25, 0.1},
+                                {"orl", "orl_similarity.csv", "orl_labels.csv", 40, 0.01}};
+    const char* solvers[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"};
+    std::printf("budget %.1f s per solver and start, %d seeded start(s), threads: OpenBLAS default, SpMM 2\n", budget,
+                seeds);
+    for (const Dataset& ds : datasets) {
+        const std::string path = dir + "/" + ds.matrix;
+        std::shared_ptr<const SymNMF> problem =
+            path.size() > 4 && path.substr(path.size() - 4) == ".mtx"
+                ? std::make_shared<const SymNMF>(read_matrix_market(path), ds.r)
+                : std::make_shared<const SymNMF>(read_matrix(path), ds.r);
+        const Matrix label_column = read_matrix(dir + "/" + ds.labels);
+        std::vector<int64_t> truth(label_column.begin(), label_column.end());
+
+        // The reference product of one iteration: M X (SpMM or GEMM), measured here.
+        const Matrix X0 = problem->random_point(1);
+        Matrix MX(X0.shape());
+        const double product = seconds_of([&] { problem->multiply(X0, MX, 2); }, 20);
+
+        std::vector<Run> runs;
+        for (const char* name : solvers)
+            for (int s = 1; s <= seeds; ++s) {
+                auto solver = make_solver(problem, name);
+                if (std::string(name) == "sym_hals") solver->mutable_params().set_double("mu", ds.hals_mu);
+                solver->mutable_params().set_double("time_limit", budget);
+                solver->mutable_params().set_double("objective_tolerance", 0.0);
+                solver->mutable_params().set_double("tolerance", 0.0);
+                solver->mutable_params().set_int("max_iterations", 10000000);
+                solver->mutable_params().set_int("threads", 2);
+                solver->set_iterate(problem->random_point(static_cast<uint64_t>(s)));
+                Run run{name, static_cast<uint64_t>(s), {solver->progress().elapsed_seconds}, {solver->progress().objective}};
+                solver->set_callback([&](const Progress& p) {
+                    run.seconds.push_back(p.elapsed_seconds);
+                    run.objective.push_back(p.objective);
+                    return false;
+                });
+                solver->solve();
+                run.iterations = solver->progress().iteration;
+                run.accuracy = clustering_accuracy(row_argmax(solver->iterate()), truth);
+                runs.push_back(std::move(run));
+            }
+        double f_min = std::numeric_limits<double>::infinity();
+        for (const Run& run : runs) f_min = std::min(f_min, run.objective.back());
+        std::ofstream trace(out + "/" + ds.name + "_trace.csv");
+        trace << "solver,seed,seconds,relative_gap\n";
+        std::printf("\n%s: n = %lld, r = %lld, nnz = %s; one M X: %.2f ms; f_min = %.10e\n", ds.name,
+                    static_cast<long long>(problem->n()), static_cast<long long>(ds.r),
+                    problem->sparse() ? "sparse" : "dense", 1e3 * product, f_min);
+        std::printf("  %-20s %10s %12s %12s %12s %10s %10s %9s\n", "solver", "iterations", "ms/iter", "vs M X",
+                    "final gap", "t(1e-3)", "t(1e-4)", "accuracy");
+        for (const char* name : solvers) {
+            double iterations = 0, seconds = 0, gap = 0, t3 = 0, t4 = 0, accuracy = 0;
+            for (const Run& run : runs) {
+                if (run.solver != name) continue;
+                for (std::size_t i = 0; i < run.seconds.size(); ++i)
+                    trace << name << ',' << run.seed << ',' << run.seconds[i] << ','
+                          << (run.objective[i] - f_min) / f_min << '\n';
+                iterations += static_cast<double>(run.iterations) / seeds;
+                seconds += run.seconds.back() / seeds;
+                gap += (run.objective.back() - f_min) / f_min / seeds;
+                t3 += time_to(run, f_min * (1 + 1e-3)) / seeds;
+                t4 += time_to(run, f_min * (1 + 1e-4)) / seeds;
+                accuracy += run.accuracy / seeds;
+            }
+            const double per_iteration = seconds / std::max(iterations, 1.0);
+            std::printf("  %-20s %10.0f %12.2f %12.2f %12.3e %10.2f %10.2f %9.4f\n", name, iterations,
+                        1e3 * per_iteration, per_iteration / product, gap, t3, t4, accuracy);
+        }
+    }
+    return 0;
+}
