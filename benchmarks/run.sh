@@ -1,9 +1,29 @@
 #!/usr/bin/env bash
-# Builds and runs the benchmarks (not part of the tests). Arguments go to the benchmark:
-# [data.csv] [seconds per solver] [k].
+# Builds and runs the benchmarks (not part of the tests).
+#   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
+#   bash benchmarks/run.sh symnmf [seconds per solver] [seeds]             (paper 004 Fig. 1)
+#   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
+# Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh
+command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import matplotlib" 2>/dev/null ||
+    apt-get install -y -q python3-matplotlib >/dev/null
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_SANITIZE=OFF -DFACTO_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build build -j"$(nproc)" --target bench_simplicial_symnmf >/dev/null
-./build/benchmarks/bench_simplicial_symnmf "$@"
+which="${1:-simplicial}"
+shift || true
+results=build/benchmarks/results
+mkdir -p "$results"
+case "$which" in
+  simplicial)
+    cmake --build build -j"$(nproc)" --target bench_simplicial_symnmf >/dev/null
+    ./build/benchmarks/bench_simplicial_symnmf "$@" ;;
+  symnmf)
+    cmake --build build -j"$(nproc)" --target bench_symnmf >/dev/null
+    ./build/benchmarks/bench_symnmf ../shared/data/symnmf "${1:-10}" "$results" "${2:-1}" ;;
+  edm)
+    cmake --build build -j"$(nproc)" --target bench_edm >/dev/null
+    ./build/benchmarks/bench_edm "${1:-2000}" "${2:-20}" "$results" ;;
+  *) echo "usage: $0 simplicial|symnmf|edm [...]" >&2; exit 2 ;;
+esac
+/usr/bin/python3 benchmarks/plot.py "$results" "$results"
