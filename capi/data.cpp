@@ -12,10 +12,12 @@ using facto::capi::guarded;
 using facto::capi::require_pointer;
 
 namespace {
-std::unique_ptr<facto_matrix> wrap(facto::Matrix m)
+// A new handle (facto_matrix or facto_sparse) owning `values`.
+template <class Handle, class Values>
+std::unique_ptr<Handle> wrap(Values values)
 {
-    auto handle = std::make_unique<facto_matrix>();
-    handle->values = std::move(m);
+    auto handle = std::make_unique<Handle>();
+    handle->values = std::move(values);
     return handle;
 }
 }  // namespace
@@ -28,7 +30,7 @@ facto_status facto_matrix_read(const char* path, facto_matrix** out)
         require_pointer(out, "out");
         *out = nullptr;
         require_pointer(path, "path");
-        *out = wrap(facto::read_matrix(path)).release();
+        *out = wrap<facto_matrix>(facto::read_matrix(path)).release();
         return FACTO_OK;
     });
 }
@@ -39,7 +41,7 @@ facto_status facto_matrix_new(const double* data, int64_t rows, int64_t cols, in
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
         *out = nullptr;
-        *out = wrap(facto::copy_in(data, rows, cols, ld, layout, "data")).release();
+        *out = wrap<facto_matrix>(facto::copy_in(data, rows, cols, ld, layout, "data")).release();
         return FACTO_OK;
     });
 }
@@ -81,7 +83,7 @@ facto_status facto_gaussian_affinity(const double* X, int64_t rows, int64_t cols
         facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
         facto::require_finite(features, "X");
         facto::scale_columns(features, static_cast<facto::Scaling>(scaling));
-        *out = wrap(facto::gaussian_affinity(features, bandwidth)).release();
+        *out = wrap<facto_matrix>(facto::gaussian_affinity(features, bandwidth)).release();
         return FACTO_OK;
     });
 }
@@ -102,14 +104,6 @@ facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* 
 }  // extern "C"
 
 // Sparse matrices, the kNN similarity graph, and the EDM completion helpers.
-namespace {
-std::unique_ptr<facto_sparse> wrap_sparse(facto::CsrMatrix m)
-{
-    auto handle = std::make_unique<facto_sparse>();
-    handle->values = std::move(m);
-    return handle;
-}
-}  // namespace
 
 extern "C" {
 
@@ -119,7 +113,7 @@ facto_status facto_sparse_read(const char* path, facto_sparse** out)
         require_pointer(out, "out");
         *out = nullptr;
         require_pointer(path, "path");
-        *out = wrap_sparse(facto::read_matrix_market(path)).release();
+        *out = wrap<facto_sparse>(facto::read_matrix_market(path)).release();
         return FACTO_OK;
     });
 }
@@ -188,7 +182,7 @@ facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, i
                        "kind must be FACTO_SIMILARITY_GAUSSIAN or _COSINE, got " + std::to_string(kind));
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1)");
         const facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
-        *out = wrap_sparse(facto::knn_similarity(features, k, static_cast<facto::Similarity>(kind))).release();
+        *out = wrap<facto_sparse>(facto::knn_similarity(features, k, static_cast<facto::Similarity>(kind))).release();
         return FACTO_OK;
     });
 }
@@ -213,7 +207,7 @@ facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t cols, int
         const facto::Matrix points = facto::copy_in(X, rows, cols, ld, layout, "X");
         facto::require_finite(points, "X");
         const facto::ObservedPairs p = facto::sample_pairs(points, fraction, seed);
-        *out = wrap_sparse(facto::csr_from_triplets(rows, rows, p.i.data(), p.j.data(), p.d.data(),
+        *out = wrap<facto_sparse>(facto::csr_from_triplets(rows, rows, p.i.data(), p.j.data(), p.d.data(),
                                                     static_cast<int64_t>(p.d.size())))
                    .release();
         return FACTO_OK;

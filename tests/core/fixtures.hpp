@@ -47,6 +47,20 @@ inline Matrix planted_affinity(std::size_t n, std::size_t k)
     return P;
 }
 
+// Central differences of problem.objective at X, entry by entry, with step h.
+inline Matrix finite_difference_gradient(const Problem& problem, const Matrix& X, double h = 1e-6)
+{
+    Matrix G(X.shape());
+    for (std::size_t i = 0; i < X.shape()[0]; ++i)
+        for (std::size_t j = 0; j < X.shape()[1]; ++j) {
+            Matrix plus = X, minus = X;
+            plus(i, j) += h;
+            minus(i, j) -= h;
+            G(i, j) = (problem.objective(plus) - problem.objective(minus)) / (2 * h);
+        }
+    return G;
+}
+
 // The status of the facto::Error that f() throws, or FACTO_OK when it throws nothing.
 template <class F>
 facto_status status_of(F&& f)
