@@ -31,8 +31,8 @@ private:
 
     std::shared_ptr<const LowRankProblem> low_rank_;
     std::size_t threads_ = 1;
-    Matrix X_, G_, trial_X_;
-    LowRankProblem::Evaluation eval_, trial_eval_;
+    Matrix X_, G_, trial_X_, best_X_;
+    LowRankProblem::Evaluation eval_, trial_eval_, best_eval_;
     double f_ = 0.0, trial_f_ = 0.0, residual_ = 0.0;
     double step_ = 1.0;
 };

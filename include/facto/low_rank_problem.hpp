@@ -26,6 +26,10 @@ public:
     // G = grad f(X) from the Evaluation of the same X.
     virtual void gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const = 0;
 
+    // The stationarity measure of every solver of the class: the projected-gradient residual
+    // ||X - Pi_+(X - G)|| = ||min(X, G)||_F with X >= 0, ||G||_F without constraints.
+    double stationarity(const Matrix& X, const Matrix& G) const;
+
     // The kernel constants the paper sets for this problem (f is then 1-smooth relative to h_u, or
     // to h_g with beta = alpha): SymNMF alpha = 6, sigma = 2 ||M||_F (Sec. 4.1); EDM alpha = 6 L_EDM,
     // sigma = 2 ||P_Omega(D)|| (Sec. 4.2).

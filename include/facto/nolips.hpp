@@ -44,9 +44,9 @@ private:
     bool gram_ = false;
     std::optional<GramMap> gram_map_;
     std::size_t threads_ = 1;
-    Matrix X_, G_, XtX_, grad_h_, trial_X_, delta_, XtD_, DtD_;
+    Matrix X_, G_, XtX_ /* Gram kernel only */, grad_h_, trial_X_, delta_, XtD_, DtD_;
     LowRankProblem::Evaluation eval_, trial_eval_;
-    double f_ = 0.0, residual_ = 0.0;
+    double f_ = 0.0, residual_ = 0.0, x_norm2_ = 0.0;  // x_norm2_ = ||X||^2
     double lambda_ = 0.0;  // step to try first at the next iteration
 };
 

@@ -38,6 +38,7 @@ void GradientDescent::start(Matrix X0)
     X_ = std::move(X0);
     G_ = Matrix(X_.shape());
     trial_X_ = Matrix(X_.shape());
+    best_X_ = Matrix(X_.shape());
     f_ = low_rank_->evaluate(X_, eval_, threads_);
     accept();
     step_ = params().get_double("initial_step");
@@ -57,8 +58,7 @@ bool GradientDescent::try_step(double t)
 void GradientDescent::accept()
 {
     low_rank_->gradient(X_, eval_, G_, threads_);
-    residual_ = low_rank_->nonnegative() ? std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))())
-                                         : std::sqrt(blas::frobenius_dot(G_, G_));
+    residual_ = low_rank_->stationarity(X_, G_);
 }
 
 double GradientDescent::iterate_once()
@@ -69,18 +69,19 @@ double GradientDescent::iterate_once()
     bool found = false;
     if (try_step(t)) {
         // Lin's Alg. 4: grow while the condition keeps holding, keep the last admissible step.
+        // The last admissible trial is kept in best_*; buffers are swapped, never copied.
         found = true;
-        Matrix best_X = trial_X_;
-        LowRankProblem::Evaluation best_eval = trial_eval_;
+        std::swap(best_X_, trial_X_);
+        std::swap(best_eval_, trial_eval_);
         double best_f = trial_f_;
         for (int64_t k = 0; k < max_changes && try_step(t / beta); ++k) {
             t /= beta;
-            std::swap(best_X, trial_X_);
-            std::swap(best_eval, trial_eval_);
+            std::swap(best_X_, trial_X_);
+            std::swap(best_eval_, trial_eval_);
             best_f = trial_f_;
         }
-        std::swap(trial_X_, best_X);
-        std::swap(trial_eval_, best_eval);
+        std::swap(trial_X_, best_X_);
+        std::swap(trial_eval_, best_eval_);
         trial_f_ = best_f;
     } else {
         for (int64_t k = 0; k < max_changes && !found; ++k) {

@@ -80,14 +80,13 @@ void NoLips::start(Matrix X0)
     lambda_ = params().get_double("initial_step");
 }
 
-// The gradient at X and the stationarity residual: ||min(X, G)|| = ||X - Pi_+(X - G)|| with X >= 0,
-// ||G|| without constraints.
+// The gradient, the stationarity residual and the kernel's norms at the current X.
 void NoLips::refresh_gradient()
 {
     low_rank_->gradient(X_, eval_, G_, threads_);
-    residual_ = low_rank_->nonnegative() ? std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))())
-                                         : std::sqrt(blas::frobenius_dot(G_, G_));
-    blas::gram(X_, XtX_);
+    residual_ = low_rank_->stationarity(X_, G_);
+    x_norm2_ = blas::frobenius_dot(X_, X_);
+    if (gram_) blas::gram(X_, XtX_);  // only the Gram kernel needs X^T X; h_u needs ||X||^2
 }
 
 void NoLips::kernel_gradient(Matrix& U) const
@@ -95,8 +94,7 @@ void NoLips::kernel_gradient(Matrix& U) const
     if (gram_) {
         GramKernel{alpha(), beta(), sigma()}.gradient(X_, XtX_, U);
     } else {
-        const double a = xt::sum(xt::diagonal(XtX_))();
-        xt::noalias(U) = (alpha() * a + sigma()) * X_;  // grad h_u(X), eq. (8)
+        xt::noalias(U) = (alpha() * x_norm2_ + sigma()) * X_;  // grad h_u(X), eq. (8)
     }
 }
 
@@ -108,7 +106,7 @@ double NoLips::bregman_distance()
         blas::gram(delta_, DtD_);
         return GramKernel{alpha(), beta(), sigma()}.bregman(XtX_, XtD_, DtD_);
     }
-    return universal_bregman(alpha(), sigma(), xt::sum(xt::diagonal(XtX_))(), blas::frobenius_dot(X_, delta_),
+    return universal_bregman(alpha(), sigma(), x_norm2_, blas::frobenius_dot(X_, delta_),
                              blas::frobenius_dot(delta_, delta_));
 }
 

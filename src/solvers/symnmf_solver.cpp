@@ -1,9 +1,5 @@
 #include "facto/symnmf_solver.hpp"
 
-#include <cmath>
-
-#include <xtensor/xmath.hpp>
-
 #include "linalg/parallel.hpp"
 
 namespace facto {
@@ -25,7 +21,7 @@ void SymNMFSolver::measure()
 {
     f_ = symnmf_->evaluate(X_, eval_, threads_);
     symnmf_->gradient(X_, eval_, G_, threads_);
-    residual_ = std::sqrt(xt::sum(xt::square(xt::minimum(X_, G_)))());
+    residual_ = symnmf_->stationarity(X_, G_);
 }
 
 }  // namespace facto
