@@ -104,19 +104,9 @@ def sample_pairs(X, fraction, seed=0):
     handle = ctypes.c_void_p()
     check(lib.facto_sample_pairs(ptr, rows, cols, ld, layout, float(fraction), int(seed), ctypes.byref(handle)),
           _lib.last_error)
-    try:
-        r, c, nnz = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
-        check(lib.facto_sparse_shape(handle.value, ctypes.byref(r), ctypes.byref(c), ctypes.byref(nnz)),
-              _lib.last_error)
-        i = np.empty(nnz.value, dtype=np.int64)
-        j = np.empty(nnz.value, dtype=np.int64)
-        d = np.empty(nnz.value)
-        check(lib.facto_sparse_copy_coo(handle.value, i.ctypes.data_as(_lib.c_int64_p),
-                                        j.ctypes.data_as(_lib.c_int64_p), d.ctypes.data_as(_lib.c_double_p)),
-              _lib.last_error)
-        return i, j, d
-    finally:
-        lib.facto_sparse_free(handle.value)
+    pairs = _sparse_to_csr(handle.value)  # upper triangular, rows in order
+    i = np.repeat(np.arange(pairs.shape[0], dtype=np.int64), np.diff(pairs.indptr))
+    return i, pairs.indices, pairs.data
 
 
 def distance_nrmse(X, X_true, max_pairs=10_000_000, seed=0):

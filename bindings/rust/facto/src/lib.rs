@@ -709,17 +709,11 @@ pub fn sample_pairs(x: MatrixRef<'_>, fraction: f64, seed: u64) -> Result<(Vec<i
         sys::facto_sample_pairs(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), fraction, seed,
                                 &mut raw)
     }, thread_message)?;
-    let (mut rows, mut cols, mut nnz) = (0i64, 0i64, 0i64);
-    let (mut i, mut j, mut d);
-    unsafe {
-        sys::facto_sparse_shape(raw, &mut rows, &mut cols, &mut nnz);
-        i = vec![0i64; nnz as usize];
-        j = vec![0i64; nnz as usize];
-        d = vec![0.0; nnz as usize];
-        sys::facto_sparse_copy_coo(raw, i.as_mut_ptr(), j.as_mut_ptr(), d.as_mut_ptr());
-        sys::facto_sparse_free(raw);
-    }
-    Ok((i, j, d))
+    let pairs = take_sparse(raw); // upper triangular, rows in order
+    let i = (0..pairs.rows)
+        .flat_map(|row| std::iter::repeat(row as i64).take((pairs.indptr[row + 1] - pairs.indptr[row]) as usize))
+        .collect();
+    Ok((i, pairs.indices, pairs.values))
 }
 
 /// Normalized RMSE of all pairwise squared distances of X against X_true (same shape and layout).
