@@ -145,7 +145,8 @@ FACTO_API facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t r
  * pair listed twice counts twice. Arrays are copied (12 bytes per pair and endpoint). Solvers: "nolips"
  * (kernel "universal" or "gram") and "gradient_descent".
  * Errors: NULL_POINTER, DIMENSION (n < 2, n >= 2^32, r < 1), INVALID_ARGUMENT (count < 1, an index out
- * of range or i == j, d < 0; the message names the pair), NOT_FINITE, OUT_OF_MEMORY. */
+ * of range or i == j, d < 0; the message names the pair), NOT_FINITE, OUT_OF_MEMORY. On error *out is
+ * set to NULL; on success the caller owns *out (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i,
                                                         const int64_t* j, const double* d, facto_problem** out);
 
@@ -385,7 +386,8 @@ FACTO_API facto_status facto_clustering_accuracy(const int64_t* predicted, const
 
 /* Sparse matrices made by the data helpers below, in compressed sparse row form. Pass them to
  * facto_problem_new_symnmf_sparse (CSR) or facto_problem_new_edm_completion (COO) through the copy
- * functions. */
+ * functions. Every helper that makes one sets *out to a new handle the caller owns and releases with
+ * facto_sparse_free, or to NULL on error; the handle is never modified afterwards. */
 typedef struct facto_sparse facto_sparse;
 
 /* Read a Matrix Market file: "coordinate" (real, integer or pattern; general or symmetric, whose
@@ -400,9 +402,10 @@ FACTO_API void facto_sparse_free(facto_sparse* matrix);
 /* Shape and number of stored entries. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_sparse_shape(const facto_sparse* matrix, int64_t* rows, int64_t* cols, int64_t* nnz);
 
-/* Copy out as CSR into caller arrays of rows + 1, nnz and nnz elements (columns increasing within a
- * row), or as COO (row, col, value; row-major order) into three arrays of nnz elements.
- * Errors: NULL_POINTER. */
+/* Copy out as CSR into caller-owned arrays of rows + 1, nnz and nnz elements (columns increasing
+ * within a row), or as COO (row, col, value; row-major order) into three caller-owned arrays of nnz
+ * elements (facto_sparse_shape gives the sizes; with nnz = 0 only indptr is written). The matrix is
+ * not changed. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_sparse_copy_csr(const facto_sparse* matrix, int64_t* indptr, int64_t* indices,
                                              double* values);
 FACTO_API facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int64_t* col, double* values);
@@ -421,7 +424,7 @@ FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64
                                             int64_t k, int32_t kind, facto_sparse** out);
 
 /* The Helix of Dragomir et al. Sec. 4.2: n points x_i = (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi]
- * from `seed`, written row-major into `out` (capacity >= 3 n). Errors: NULL_POINTER, DIMENSION (n < 1),
+ * from `seed`, written row-major into the caller's `out` (capacity >= 3 n values). Errors: NULL_POINTER, DIMENSION (n < 1),
  * BUFFER_TOO_SMALL. */
 FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
 
@@ -435,7 +438,8 @@ FACTO_API facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t
 /* Normalized RMSE between the distance matrices of X and X_true (both n x r, dense with the same
  * layout, leading dimension r for row-major and n for column-major) over all pairs i < j:
  * sqrt(sum (||x_i - x_j||^2 - ||t_i - t_j||^2)^2 / sum ||t_i - t_j||^4). Exact when n (n - 1) / 2 <=
- * max_pairs, otherwise estimated on max_pairs pairs drawn from `seed`. Invariant to rigid motions.
+ * max_pairs, otherwise estimated on max_pairs pairs drawn from `seed`. Invariant to rigid motions;
+ * the inputs are only read.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, max_pairs < 1, all true distances 0), DIMENSION
  * (n < 2), NOT_FINITE. */
 FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_true, int64_t n, int64_t r,
