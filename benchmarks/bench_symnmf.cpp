@@ -84,6 +84,9 @@ int main(int argc, char** argv)
         const Matrix X0 = problem->random_point(1);
         Matrix MX(X0.shape());
         const double product = seconds_of([&] { problem->multiply(X0, MX, 2); }, 20);
+        // One evaluation of f: M X and X^T X, what every NoLips or Armijo trial computes.
+        LowRankProblem::Evaluation e;
+        const double evaluation = seconds_of([&] { problem->evaluate(X0, e, 2); }, 20);
 
         std::vector<Run> runs;
         for (const char* name : solvers)
@@ -111,11 +114,11 @@ int main(int argc, char** argv)
         for (const Run& run : runs) f_min = std::min(f_min, run.objective.back());
         std::ofstream trace(out + "/" + ds.name + "_trace.csv");
         trace << "solver,seed,seconds,relative_gap\n";
-        std::printf("\n%s: n = %lld, r = %lld, nnz = %s; one M X: %.2f ms; f_min = %.10e\n", ds.name,
-                    static_cast<long long>(problem->n()), static_cast<long long>(ds.r),
-                    problem->sparse() ? "sparse" : "dense", 1e3 * product, f_min);
-        std::printf("  %-20s %10s %12s %12s %12s %10s %10s %9s\n", "solver", "iterations", "ms/iter", "vs M X",
-                    "final gap", "t(1e-3)", "t(1e-4)", "accuracy");
+        std::printf("\n%s: n = %lld, r = %lld, M %s; one M X: %.2f ms, one f (M X, X^T X): %.2f ms; f_min = %.10e\n",
+                    ds.name, static_cast<long long>(problem->n()), static_cast<long long>(ds.r),
+                    problem->sparse() ? "sparse" : "dense", 1e3 * product, 1e3 * evaluation, f_min);
+        std::printf("  %-20s %10s %10s %8s %8s %12s %10s %10s %9s\n", "solver", "iterations", "ms/iter", "vs M X",
+                    "vs f", "final gap", "t(1e-3)", "t(1e-4)", "accuracy");
         for (const char* name : solvers) {
             double iterations = 0, seconds = 0, gap = 0, t3 = 0, t4 = 0, accuracy = 0;
             for (const Run& run : runs) {
@@ -131,8 +134,9 @@ int main(int argc, char** argv)
                 accuracy += run.accuracy / seeds;
             }
             const double per_iteration = seconds / std::max(iterations, 1.0);
-            std::printf("  %-20s %10.0f %12.2f %12.2f %12.3e %10.2f %10.2f %9.4f\n", name, iterations,
-                        1e3 * per_iteration, per_iteration / product, gap, t3, t4, accuracy);
+            std::printf("  %-20s %10.0f %10.2f %8.2f %8.2f %12.3e %10.2f %10.2f %9.4f\n", name, iterations,
+                        1e3 * per_iteration, per_iteration / product, per_iteration / evaluation, gap, t3, t4,
+                        accuracy);
         }
     }
     return 0;

@@ -35,16 +35,21 @@ private:
     double current_objective() const override { return f_; }
     double current_stationarity() const override { return residual_; }
     const Matrix& current() const override { return X_; }
+    // <X, D>, <D, D>, <grad f(X), D> for D = T - X, and ||T||^2.
+    struct Displacement {
+        double x_d = 0.0, d_d = 0.0, g_d = 0.0, t_t = 0.0;
+    };
     void refresh_gradient();
-    // U = grad h(X) for the kernel in use, and D_h(trial, X).
-    void kernel_gradient(Matrix& U) const;
-    double bregman_distance();
+    void bregman_map(double lambda);
+    Displacement displacement();
+    double bregman_distance(const Displacement& s);
 
     std::shared_ptr<const LowRankProblem> low_rank_;
     bool gram_ = false;
     std::optional<GramMap> gram_map_;
     std::size_t threads_ = 1;
-    Matrix X_, G_, XtX_ /* Gram kernel only */, grad_h_, trial_X_, delta_, XtD_, DtD_;
+    Matrix X_, G_, trial_X_;
+    Matrix XtX_, grad_h_, delta_, XtD_, DtD_;  // Gram kernel only
     LowRankProblem::Evaluation eval_, trial_eval_;
     double f_ = 0.0, residual_ = 0.0, x_norm2_ = 0.0;  // x_norm2_ = ||X||^2
     double lambda_ = 0.0;  // step to try first at the next iteration

@@ -30,8 +30,16 @@ inline double universal_bregman(double alpha, double sigma, double a, double c, 
     return 0.25 * alpha * change * change + 0.5 * (alpha * a + sigma) * delta;
 }
 
-// In place, U := T = P(U) / tau_sigma(alpha ||P(U)||^2) with P the projection onto U >= 0 when
-// `nonnegative` (eq. 14), the identity otherwise (eq. 7). U = grad h(X) - lambda grad f(X) (eq. 8).
-void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative);
+// T = P(U) / tau_sigma(alpha ||P(U)||^2) for U = s X - lambda G, with P the projection onto U >= 0
+// when `nonnegative` (eq. 14), the identity otherwise (eq. 7). With s = alpha ||X||^2 + sigma, U is
+// eq. (8): grad h(X) - lambda grad f(X). Two passes over memory, U is never stored; T may alias X or G.
+void universal_map(const Matrix& X, double s, const Matrix& G, double lambda, double alpha, double sigma,
+                   bool nonnegative, Matrix& T);
+
+// The same map in place on a given U.
+inline void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative)
+{
+    universal_map(U, 1.0, U, 0.0, alpha, sigma, nonnegative, U);
+}
 
 }  // namespace facto

@@ -62,71 +62,89 @@ void NoLips::start(Matrix X0)
     require(!(gram_ && low_rank_->nonnegative()), FACTO_ERROR_UNSUPPORTED,
             std::string("kernel 'gram' needs an unconstrained problem; ") + low_rank_->kind() +
                 " has X >= 0 (use kernel 'universal')");
-    if (gram_)
-        gram_map_.emplace(GramKernel{alpha(), beta(), sigma()}, params().get_double("gram_tolerance"),
-                          params().get_int("gram_max_inner"));
     threads_ = resolve_threads(params().get_int("threads"));
     const std::size_t r = X0.shape()[1];
     X_ = std::move(X0);
     G_ = Matrix(X_.shape());
     trial_X_ = Matrix(X_.shape());
-    delta_ = Matrix(X_.shape());
-    grad_h_ = Matrix(X_.shape());
-    XtX_ = Matrix({r, r});
-    XtD_ = Matrix({r, r});
-    DtD_ = Matrix({r, r});
+    if (gram_) {
+        gram_map_.emplace(GramKernel{alpha(), beta(), sigma()}, params().get_double("gram_tolerance"),
+                          params().get_int("gram_max_inner"));
+        delta_ = Matrix(X_.shape());
+        grad_h_ = Matrix(X_.shape());
+        XtX_ = Matrix({r, r});
+        XtD_ = Matrix({r, r});
+        DtD_ = Matrix({r, r});
+    }
     f_ = low_rank_->evaluate(X_, eval_, threads_);
+    x_norm2_ = blas::frobenius_dot(X_, X_);
     refresh_gradient();
     lambda_ = params().get_double("initial_step");
 }
 
-// The gradient, the stationarity residual and the kernel's norms at the current X.
+// The gradient, the stationarity residual and, for the Gram kernel, X^T X at the current X.
 void NoLips::refresh_gradient()
 {
     low_rank_->gradient(X_, eval_, G_, threads_);
     residual_ = low_rank_->stationarity(X_, G_);
-    x_norm2_ = blas::frobenius_dot(X_, X_);
     if (gram_) blas::gram(X_, XtX_);  // only the Gram kernel needs X^T X; h_u needs ||X||^2
 }
 
-void NoLips::kernel_gradient(Matrix& U) const
+// One pass over (X, T, G): the inner products with D = T - X that (22) and D_h need, and ||T||^2;
+// D is stored in delta_ for the Gram kernel's r x r products.
+NoLips::Displacement NoLips::displacement()
 {
-    if (gram_) {
-        GramKernel{alpha(), beta(), sigma()}.gradient(X_, XtX_, U);
-    } else {
-        xt::noalias(U) = (alpha() * x_norm2_ + sigma()) * X_;  // grad h_u(X), eq. (8)
+    const std::size_t size = X_.size();
+    const double *x = X_.data(), *t = trial_X_.data(), *g = G_.data();
+    double* d = delta_.data();
+    Displacement s;
+    for (std::size_t i = 0; i < size; ++i) {
+        const double di = t[i] - x[i];
+        if (gram_) d[i] = di;
+        s.x_d += x[i] * di;
+        s.d_d += di * di;
+        s.g_d += g[i] * di;
+        s.t_t += t[i] * t[i];
     }
+    return s;
 }
 
-double NoLips::bregman_distance()
+double NoLips::bregman_distance(const Displacement& s)
 {
-    xt::noalias(delta_) = trial_X_ - X_;
     if (gram_) {
         blas::gemm(true, false, 1.0, X_, delta_, 0.0, XtD_);
         blas::gram(delta_, DtD_);
         return GramKernel{alpha(), beta(), sigma()}.bregman(XtX_, XtD_, DtD_);
     }
-    return universal_bregman(alpha(), sigma(), x_norm2_, blas::frobenius_dot(X_, delta_),
-                             blas::frobenius_dot(delta_, delta_));
+    return universal_bregman(alpha(), sigma(), x_norm2_, s.x_d, s.d_d);
+}
+
+// T_lambda(X): Prop. 2.4 on V = grad h_g(X) - lambda grad f(X) for the Gram kernel; eq. (7) / (14)
+// for the universal kernel, whose grad h_u(X) = (alpha ||X||^2 + sigma) X (eq. 8) is never stored.
+void NoLips::bregman_map(double lambda)
+{
+    if (gram_) {
+        xt::noalias(trial_X_) = grad_h_ - lambda * G_;
+        gram_map_->apply(trial_X_);
+    } else {
+        universal_map(X_, alpha() * x_norm2_ + sigma(), G_, lambda, alpha(), sigma(), low_rank_->nonnegative(),
+                      trial_X_);
+    }
 }
 
 double NoLips::iterate_once()
 {
     const int64_t max_backtracks = params().get_int("max_backtracks");
-    kernel_gradient(grad_h_);
+    if (gram_) GramKernel{alpha(), beta(), sigma()}.gradient(X_, XtX_, grad_h_);
     for (int64_t trial = 0; trial < max_backtracks; ++trial, lambda_ *= 0.5) {
-        xt::noalias(trial_X_) = grad_h_ - lambda_ * G_;  // V = grad h(X) - lambda grad f(X)
-        if (gram_)
-            gram_map_->apply(trial_X_);  // Prop. 2.4
-        else
-            universal_map(trial_X_, alpha(), sigma(), low_rank_->nonnegative());  // eq. (7) / (14)
+        bregman_map(lambda_);
         const double f_trial = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
-        const double bregman = bregman_distance();
-        const double linear = blas::frobenius_dot(G_, delta_);
-        if (f_trial <= f_ + linear + bregman / lambda_) {  // decrease condition (22)
+        const Displacement s = displacement();
+        if (f_trial <= f_ + s.g_d + bregman_distance(s) / lambda_) {  // decrease condition (22)
             std::swap(X_, trial_X_);
             std::swap(eval_, trial_eval_);
             f_ = f_trial;
+            x_norm2_ = s.t_t;
             refresh_gradient();
             const double used = lambda_;
             lambda_ = std::min(2.0 * lambda_, params().get_double("max_step"));  // Alg. 2

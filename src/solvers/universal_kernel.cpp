@@ -2,11 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
-#include <xtensor/xmath.hpp>
-
-#include "linalg/blas.hpp"
 
 namespace facto {
 
@@ -24,12 +19,20 @@ double universal_tau(double sigma, double c)
     return sigma + w;
 }
 
-void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative)
+void universal_map(const Matrix& X, double s, const Matrix& G, double lambda, double alpha, double sigma,
+                   bool nonnegative, Matrix& T)
 {
-    if (nonnegative)
-        for (auto& u : U) u = std::max(u, 0.0);  // Pi_+ (eq. 14)
-    const double z = universal_tau(sigma, alpha * blas::frobenius_dot(U, U));
-    U /= z;
+    const std::size_t size = X.size();
+    const double *x = X.data(), *g = G.data();
+    double* t = T.data();
+    double norm2 = 0.0;
+    for (std::size_t i = 0; i < size; ++i) {
+        const double u = s * x[i] - lambda * g[i];     // eq. (8)
+        t[i] = nonnegative ? std::max(u, 0.0) : u;      // Pi_+ (eq. 14)
+        norm2 += t[i] * t[i];
+    }
+    const double z = universal_tau(sigma, alpha * norm2);  // eq. (7)
+    for (std::size_t i = 0; i < size; ++i) t[i] /= z;
 }
 
 }  // namespace facto
