@@ -22,4 +22,11 @@ double clustering_accuracy(const std::vector<int64_t>& predicted, const std::vec
 // Invariant to rigid motions of X.
 double distance_nrmse(const Matrix& X, const Matrix& X_true, int64_t max_pairs, uint64_t seed);
 
+// Mean-removed spectral angle between the columns of W and of W_hat (M x K each) after the matching
+// that minimizes the total angle (Hungarian), in [0, 100]: mean over k of (100 / pi) arccos of the
+// correlation of the mean-removed columns (Gillis & Luce, as Nguyen, Fu & Wu report it).
+double mrsa(const Matrix& W, const Matrix& W_hat);
+// Relative approximation error 1 - ||X - W_hat H_hat||_F / ||X||_F.
+double relative_approximation(const Matrix& X, const Matrix& W_hat, const Matrix& H_hat);
+
 }  // namespace facto

@@ -59,15 +59,20 @@ public:
     void set_callback(Callback callback) { callback_ = std::move(callback); }
     void request_stop() noexcept { stop_requested_.store(true, std::memory_order_relaxed); }
     bool in_callback() const { return in_callback_; }
+    // True once an iterate exists (after initialize, step, solve or set_iterate).
+    bool started() const { return started_; }
 
-    std::vector<OutputSpec> output_specs() const { return problem_->output_specs(); }
-    Output output(const std::string& name) const;
+    // Named outputs; by default the problem's, computed from the dense iterate.
+    virtual std::vector<OutputSpec> output_specs() const { return problem_->output_specs(); }
+    virtual Output output(const std::string& name) const;
 
 protected:
     Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSpec>& specific_params);
 
     // Build the algorithm state at the feasible point X0.
     virtual void start(Matrix X0) = 0;
+    // Build it when the caller gave no iterate: by default at the problem's random point for `seed`.
+    virtual void start_default(uint64_t seed) { start(problem_->random_point(seed)); }
     // Objective and stationarity measure at the current iterate (from the state, no recomputation).
     virtual double current_objective() const = 0;
     virtual double current_stationarity() const = 0;

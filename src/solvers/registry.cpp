@@ -8,8 +8,10 @@
 #include "facto/edm_completion.hpp"
 #include "facto/frank_wolfe.hpp"
 #include "facto/gradient_descent.hpp"
+#include "facto/merit.hpp"
 #include "facto/nolips.hpp"
 #include "facto/projected_gradient.hpp"
+#include "facto/spa.hpp"
 #include "facto/sym_hals.hpp"
 
 namespace facto {
@@ -40,6 +42,8 @@ const Entry table[] = {
     {"symnmf", "sym_hals", &build<SymNMF, SymHALS>},
     {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
+    {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
+    {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
 };
 
 }  // namespace

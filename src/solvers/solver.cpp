@@ -72,7 +72,7 @@ void Solver::initialize()
     require_not_in_callback("initialize");
     if (started_) return;
     const auto t0 = Clock::now();
-    start(problem_->random_point(static_cast<uint64_t>(params_.get_int("seed"))));
+    start_default(static_cast<uint64_t>(params_.get_int("seed")));
     started_ = true;
     progress_ = Progress{};
     progress_.elapsed_seconds = seconds_since(t0);

@@ -1,0 +1,37 @@
+// MERIT (Nguyen, Fu & Wu, Alg. 1): Frank-Wolfe on SD-MMV (eq. 18) with steps 2 / (t + 2) from t_init
+// (warm-start Frank-Wolfe, Sec. III-A). Each iteration moves every column c_l toward the vertex e_j,
+// j = argmin_n G(n, l) (eq. 21), with the gradient formed block by block of columns (one GEMM each, never
+// N x N), so memory is X, nnz(C) and one N x block buffer. Progress reports f(C) and the Frank-Wolfe gap
+// sum_l <g_l, c_l - e_j> at the current C.
+//
+// Without an iterate from the caller it starts as Sec. V-B does: C0 from SPA and the simplex-constrained
+// least squares, t_init = round(1 / RMSE_init) with RMSE_init = ||X - X C0||_F / sqrt(N) (warm_start
+// "spa"), or from C = 0 and t = 0 (Alg. 1 without warm start, "none").
+#pragma once
+
+#include "facto/self_dictionary_solver.hpp"
+
+namespace facto {
+
+class Merit final : public SelfDictionarySolver {
+public:
+    explicit Merit(std::shared_ptr<const SelfDictionary> problem);
+    const char* algorithm() const override { return "merit"; }
+
+private:
+    void start(Matrix C0) override;
+    void start_default(uint64_t seed) override;
+    double iterate_once() override;
+    double current_objective() const override { return sweep_.objective; }
+    double current_stationarity() const override { return sweep_.gap; }
+    // t_init from the parameter, or round(1 / RMSE) at C_.
+    void begin(bool warm);
+    int64_t block() const;
+
+    std::vector<int64_t> vertex_;
+    SelfDictionary::Sweep sweep_{0.0, 0.0};
+    double t_ = 0.0;
+    std::size_t threads_ = 1;
+};
+
+}  // namespace facto

@@ -1,0 +1,138 @@
+// Self-dictionary separable NMF, SD-MMV (Nguyen, Fu & Wu, eq. 18):
+//     min_C f(C) = 1/2 ||X - X C||_F^2 + lambda Phi_mu(C)   s.t.  C >= 0,  1^T C = 1^T,
+//     Phi_mu(C) = sum_n mu log((1/N) sum_j exp(C(n, j) / mu))   (a smooth ||C||_{inf,1}, Lemma 2),
+// X is M x N (one data point per column), C is N x N. lambda = 0 is eq. (13), MERIT(0).
+//
+// C is never dense: SimplexColumns keeps the nonzeros of each column, O(nnz(C)) = O(KN) memory. The
+// gradient X^T (X C - X) + lambda Y is N x N and is never formed either: sweep() computes it block by
+// block of columns with one GEMM each and keeps, per column, only its argmin (the Frank-Wolfe vertex,
+// eq. 21) and its share of the duality gap, so extra memory is O(N x block).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "facto/problem.hpp"
+
+namespace facto {
+
+// An N x N matrix whose columns lie on the probability simplex, stored by columns (nonzeros only,
+// in no particular order within a column).
+struct SimplexColumns {
+    struct Entry {
+        int64_t row;
+        double value;
+    };
+    std::vector<std::vector<Entry>> columns;
+
+    int64_t nnz() const;
+    // Column l := (1 - alpha) column l + alpha e_row (eq. 21; alpha = 1 replaces the column).
+    void frank_wolfe_update(std::size_t l, int64_t row, double alpha);
+    static SimplexColumns from_dense(const Matrix& C);
+    // C(selected, :) = H, C zero elsewhere, from Ht = H^T (N x |selected|).
+    static SimplexColumns from_selected(const std::vector<int64_t>& selected, const Matrix& Ht);
+    Matrix to_dense() const;
+};
+
+// Per row n of C: its largest entry and the softmax normalizer of C(n, :) / mu, shifted by that
+// maximum so that nothing overflows for mu = 1e-5 (Alg. 1 lines 9-12). Rows without a nonzero have
+// Y(n, :) = 1/N exactly and are not listed.
+struct RowSoftmax {
+    std::vector<int64_t> rows;  // rows of C with a nonzero, increasing
+    std::vector<double> max;    // max_j C(n, j) for those rows (0 elsewhere)
+    std::vector<double> sum;    // sum_j exp((C(n, j) - max_n) / mu), >= 1 (N elsewhere)
+    std::vector<double> zero;   // Y(n, j) where C(n, j) = 0: exp(-max_n / mu) / sum_n (1/N elsewhere)
+    double phi = 0.0;           // Phi_mu(C)
+};
+
+class SelfDictionary final : public Problem {
+public:
+    // X is M x N (finite, N >= 2). K is the number of anchors when known (0 = unknown, 1 <= K <= N
+    // otherwise). lambda < 0 asks for the paper's heuristic lambda = ||X - X C0||_F / K with C0 the
+    // SPA warm start (Sec. V-A; needs K); mu > 0 (the paper uses 1e-5).
+    SelfDictionary(Matrix X, int64_t K, double lambda, double mu);
+
+    const char* kind() const override { return "self_dictionary"; }
+    std::array<int64_t, 2> iterate_shape() const override { return {N(), N()}; }
+    double objective(const Matrix& C) const override;
+    // Dense N x N, every column a vertex e_j with j drawn from seed (the solvers start without it).
+    Matrix random_point(uint64_t seed) const override;
+    // Columns on the simplex within 1e-8, renormalized exactly.
+    Matrix feasible_point(const Matrix& C) const override;
+    // "selected" (int64, the K rows of largest ||C(n, :)||_inf, or every row above 0.5 when K is
+    // unknown; increasing), "H" (double, |selected| x N, the simplex-constrained least squares
+    // min ||X - X(:, selected) H||), "nnz" (int64, 1 x 1).
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name, const Matrix& C) const override;
+    std::vector<OutputSpec> output_specs(const SimplexColumns& C) const;
+    Output output(const std::string& name, const SimplexColumns& C) const;
+
+    int64_t M() const { return static_cast<int64_t>(Xt_.shape()[1]); }
+    int64_t N() const { return static_cast<int64_t>(Xt_.shape()[0]); }
+    int64_t K() const { return K_; }
+    double lambda() const { return lambda_; }
+    double mu() const { return mu_; }
+    // X^T (N x M): row l is the data point x_l.
+    const Matrix& Xt() const { return Xt_; }
+
+    RowSoftmax row_softmax(const SimplexColumns& C) const;
+    // Rows [begin, end) of G^T, i.e. the gradient's columns l in [begin, end) as rows, each up to a
+    // constant shift lambda / N (which moves neither the argmin nor, on the simplex, the gap):
+    // Gt(l - begin, n) = [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N). Returns ||X C - X||^2 over
+    // those columns. Gt (block x N) and Rt (block x M, work space) are resized when needed.
+    double gradient_block(const SimplexColumns& C, const RowSoftmax& softmax, int64_t begin, int64_t end, Matrix& Gt,
+                          Matrix& Rt) const;
+
+    // One pass of Alg. 1 lines 9-17 at C: vertex[l] = argmin_n G(n, l) for every column (first on ties;
+    // a row of c_l's support when it ties up to rounding),
+    // with f(C) and the Frank-Wolfe gap sum_l <g_l, c_l - e_vertex[l]>. Columns go `block` at a time.
+    struct Sweep {
+        double objective, gap;
+    };
+    Sweep sweep(const SimplexColumns& C, std::vector<int64_t>& vertex, int64_t block, std::size_t threads) const;
+
+    // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
+    std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
+    // The SPA warm start of Sec. V-B: C0(K_spa, :) = H, the simplex-constrained least squares on the
+    // K columns SPA picks; computed once by the constructor when K is given. Needs K.
+    const SimplexColumns& warm_start() const;
+
+    // ||X C - X||_F^2, O(M nnz(C)).
+    double residual_squared(const SimplexColumns& C) const;
+
+private:
+    // r = X c_l - x_l (M values); returns ||r||^2.
+    double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
+
+    Matrix Xt_;
+    int64_t K_;
+    double lambda_, mu_;
+    SimplexColumns warm_start_;
+    std::vector<double> x_norm_;  // ||x_l||
+    double x_norm_max_ = 0.0;
+};
+
+// Columns of H on the simplex minimizing ||X - W H||_F (W = X(:, selected)), by accelerated projected
+// gradient (FISTA with gradient restart) with step 1 / lambda_max(W^T W) until the iterate moves by
+// < 1e-13 relative (at most 5000 iterations). Xt is X^T (N x M); returns H^T (N x |selected|).
+Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected);
+
+// Successive projection (Gillis & Vavasis): K columns of X picked greedily, each the column of largest
+// residual norm after projecting out the previous picks (first on ties). Xt is X^T.
+class SuccessiveProjection {
+public:
+    explicit SuccessiveProjection(const Matrix& Xt);
+    // Picks the next column and projects it out; returns its index.
+    int64_t next();
+    const std::vector<int64_t>& selected() const { return selected_; }
+    // 1/2 ||residual||_F^2 after the picks so far.
+    double residual() const;
+
+private:
+    Matrix R_;  // residual, N x M (rows are the columns of X)
+    std::vector<double> norm2_;
+    std::vector<bool> picked_;
+    std::vector<int64_t> selected_;
+};
+
+}  // namespace facto

@@ -1,0 +1,79 @@
+#include "facto/merit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "facto/error.hpp"
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+namespace {
+std::vector<ParamSpec> merit_params()
+{
+    return {
+        choice_param("warm_start", "auto", "auto|spa|none",
+                     "start without a given iterate: SPA + simplex least squares (Sec. V-B), C = 0 (Alg. 1), or "
+                     "auto = spa when K is known"),
+        int_param("t_init", -1, -1, std::numeric_limits<int64_t>::max() / 4,
+                  "first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm start, 0 otherwise"),
+        int_param("block", 0, 0, std::numeric_limits<int32_t>::max(),
+                  "gradient columns formed at once (memory N x block); 0 = about 32 MiB worth, at least 16"),
+    };
+}
+}  // namespace
+
+Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params()) {}
+
+int64_t Merit::block() const
+{
+    const int64_t b = params().get_int("block");
+    return b > 0 ? b : std::max<int64_t>(16, (int64_t{1} << 22) / dictionary_->N());
+}
+
+void Merit::begin(bool warm)
+{
+    threads_ = resolve_threads(params().get_int("threads"));
+    const int64_t t_init = params().get_int("t_init");
+    if (t_init >= 0 || !warm) {
+        t_ = static_cast<double>(std::max<int64_t>(t_init, 0));
+    } else {
+        // Sec. V-B: t_init = round(1 / RMSE_init), RMSE_init = ||X - X C0||_F / sqrt(N)
+        const double rmse = std::sqrt(dictionary_->residual_squared(C_) / static_cast<double>(dictionary_->N()));
+        t_ = std::round(1.0 / std::max(rmse, 1e-12));
+    }
+    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_);
+}
+
+void Merit::start(Matrix C0)
+{
+    C_ = SimplexColumns::from_dense(C0);
+    begin(true);
+}
+
+void Merit::start_default(uint64_t)
+{
+    const std::string mode = params().get_string("warm_start");
+    require(mode != "spa" || dictionary_->K() > 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "warm_start 'spa' needs K (give K to the problem, or use warm_start 'none')");
+    const bool warm = mode == "spa" || (mode == "auto" && dictionary_->K() > 0);
+    if (warm) {
+        C_ = dictionary_->warm_start();
+    } else {
+        C_ = SimplexColumns{};
+        C_.columns.resize(static_cast<std::size_t>(dictionary_->N()));
+    }
+    begin(warm);
+}
+
+double Merit::iterate_once()
+{
+    const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
+    for (std::size_t l = 0; l < vertex_.size(); ++l) C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
+    t_ += 1.0;
+    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_);
+    return alpha;
+}
+
+}  // namespace facto

@@ -1,0 +1,238 @@
+// Self-dictionary separable NMF (Nguyen, Fu & Wu): the blocked gradient against finite differences and
+// a dense reference, the softmax Y at mu = 1e-5 against a shift-free reference, Lemma 2's bounds on
+// Phi_mu, the simplex least squares' optimality conditions, MERIT's feasibility, support (Thm. 1) and
+// gap, exact recovery of noiseless planted anchors, and a reduced Table I setting.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "facto/data.hpp"
+#include "facto/merit.hpp"
+#include "facto/metrics.hpp"
+#include "facto/registry.hpp"
+#include "facto/self_dictionary.hpp"
+#include "facto/spa.hpp"
+#include "fixtures.hpp"
+#include "linalg/blas.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+// A feasible C with a few random nonzeros per column.
+SimplexColumns random_columns(std::size_t n, std::size_t per_column, uint64_t seed)
+{
+    Rng rng(seed);
+    SimplexColumns C;
+    C.columns.resize(n);
+    for (auto& column : C.columns) {
+        double sum = 0.0;
+        for (std::size_t k = 0; k < per_column; ++k) {
+            const auto row = static_cast<int64_t>(rng.uniform() * static_cast<double>(n));
+            const double v = rng.exponential();
+            auto it = std::find_if(column.begin(), column.end(), [&](const auto& e) { return e.row == row; });
+            if (it == column.end())
+                column.push_back({row, v});
+            else
+                it->value += v;
+            sum += v;
+        }
+        for (auto& e : column) e.value /= sum;
+    }
+    return C;
+}
+
+std::unique_ptr<Solver> run(std::shared_ptr<const SelfDictionary> problem, const char* algorithm, int64_t iterations,
+                            const char* warm_start = "auto")
+{
+    auto solver = make_solver(problem, algorithm);
+    if (std::string(algorithm) == "merit") solver->mutable_params().set_string("warm_start", warm_start);
+    solver->mutable_params().set_int("max_iterations", iterations);
+    solver->mutable_params().set_double("tolerance", 0.0);
+    solver->mutable_params().set_double("objective_tolerance", 0.0);
+    solver->solve();
+    return solver;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(self_dictionary)
+
+BOOST_AUTO_TEST_CASE(blocked_gradient_matches_finite_differences_and_a_dense_reference)
+{
+    const std::size_t m = 5, n = 12;
+    const SelfDictionary problem(random_matrix(m, n, 3), 3, 0.3, 0.05);
+    const SimplexColumns C = random_columns(n, 3, 4);
+    const Matrix dense = C.to_dense();
+    const Matrix numeric = finite_difference_gradient(problem, dense, 1e-6);
+    // dense reference: X^T (X C - X) + lambda Y, Y the row-wise softmax of C / mu
+    Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
+    blas::gemm(false, false, 1.0, X, dense, 1.0, R);
+    blas::gemm(true, false, 1.0, X, R, 0.0, G);
+    for (std::size_t i = 0; i < n; ++i) {
+        long double sum = 0.0L;
+        for (std::size_t j = 0; j < n; ++j) sum += std::exp(static_cast<long double>(dense(i, j)) / 0.05L);
+        for (std::size_t j = 0; j < n; ++j)
+            G(i, j) += 0.3 * static_cast<double>(std::exp(static_cast<long double>(dense(i, j)) / 0.05L) / sum);
+    }
+    const RowSoftmax softmax = problem.row_softmax(C);
+    Matrix Gt, Rt;
+    for (int64_t begin : {0, 5, 9}) {
+        const int64_t end = std::min<int64_t>(begin + 5, static_cast<int64_t>(n));
+        problem.gradient_block(C, softmax, begin, end, Gt, Rt);
+        for (int64_t l = begin; l < end; ++l)
+            for (std::size_t i = 0; i < n; ++i) {
+                const double blocked = Gt(static_cast<std::size_t>(l - begin), i) + 0.3 / static_cast<double>(n);
+                BOOST_TEST(blocked == G(i, static_cast<std::size_t>(l)), boost::test_tools::tolerance(1e-10));
+                BOOST_TEST(std::fabs(blocked - numeric(i, static_cast<std::size_t>(l))) < 1e-6);
+            }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(softmax_is_finite_and_exact_at_mu_1e_minus_5)
+{
+    const double mu = 1e-5;
+    const std::size_t n = 6;
+    const SelfDictionary problem(random_matrix(3, n, 1), 0, 0.1, mu);
+    SimplexColumns C;
+    C.columns.resize(n);
+    C.columns[0] = {{2, 0.7}, {4, 0.3}};
+    C.columns[1] = {{2, 0.69999}, {4, 0.30001}};
+    C.columns[2] = {{2, 0.5}, {5, 0.5}};
+    for (std::size_t l = 3; l < n; ++l) C.columns[l] = {{2, 1.0}};
+    const RowSoftmax s = problem.row_softmax(C);
+    const Matrix dense = C.to_dense();
+    for (int64_t r : s.rows) {
+        const auto i = static_cast<std::size_t>(r);
+        double row_max = 0.0;
+        for (std::size_t j = 0; j < n; ++j) row_max = std::max(row_max, dense(i, j));
+        for (std::size_t l = 0; l < n; ++l) {
+            // shift-free reference Y(i, l) = 1 / sum_j exp((C(i, j) - C(i, l)) / mu) in long double
+            long double denominator = 0.0L;
+            for (std::size_t j = 0; j < n; ++j)
+                denominator += std::exp((static_cast<long double>(dense(i, j)) - dense(i, l)) / mu);
+            const double reference = static_cast<double>(1.0L / denominator);
+            const double y = dense(i, l) == 0.0 ? s.zero[i] : std::exp((dense(i, l) - s.max[i]) / mu) / s.sum[i];
+            BOOST_TEST(std::isfinite(y));
+            BOOST_TEST(std::fabs(y - reference) <= 1e-14 + 1e-12 * reference);
+        }
+    }
+    // rows without a nonzero: Y = 1/N exactly; Lemma 2: ||c||_inf - mu log N <= phi_mu(c) <= ||c||_inf
+    BOOST_TEST(s.zero[0] == 1.0 / static_cast<double>(n));
+    double sum_max = 0.0;
+    for (int64_t r : s.rows) sum_max += s.max[static_cast<std::size_t>(r)];
+    BOOST_TEST(std::isfinite(s.phi));
+    BOOST_TEST(s.phi <= sum_max + 1e-15);
+    BOOST_TEST(s.phi >= sum_max - static_cast<double>(s.rows.size()) * mu * std::log(static_cast<double>(n)));
+}
+
+BOOST_AUTO_TEST_CASE(simplex_least_squares_meets_its_optimality_conditions)
+{
+    const SeparableData data = separable_dirichlet(20, 40, 5, 15.0, 8);
+    const Matrix Xt = xt::transpose(data.X);
+    const std::vector<int64_t> picked = {data.anchors[0], data.anchors[2], data.anchors[4], 7};
+    const Matrix Ht = simplex_least_squares(Xt, picked);
+    Matrix Wt({picked.size(), Xt.shape()[1]});
+    for (std::size_t k = 0; k < picked.size(); ++k) xt::row(Wt, static_cast<std::ptrdiff_t>(k)) = xt::row(Xt, picked[k]);
+    // gradient rows: (H^T W^T - X^T) W ; at the optimum g_k = min g wherever h_k > 0
+    Matrix R = Xt * -1.0, G({Xt.shape()[0], picked.size()});
+    blas::gemm(false, false, 1.0, Ht, Wt, 1.0, R);
+    blas::gemm(false, true, 1.0, R, Wt, 0.0, G);
+    const double scale = xt::amax(xt::abs(G))();
+    for (std::size_t l = 0; l < Ht.shape()[0]; ++l) {
+        double sum = 0.0, g_min = G(l, 0);
+        for (std::size_t k = 0; k < picked.size(); ++k) g_min = std::min(g_min, G(l, k));
+        for (std::size_t k = 0; k < picked.size(); ++k) {
+            BOOST_TEST(Ht(l, k) >= 0.0);
+            sum += Ht(l, k);
+            BOOST_TEST(Ht(l, k) * (G(l, k) - g_min) <= 1e-6 * scale);
+        }
+        BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-12));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(noiseless_anchors_are_recovered_with_the_support_inside_them)
+{
+    const SeparableData data = separable_dirichlet(30, 60, 6, HUGE_VAL, 2);
+    for (const char* warm : {"none", "spa"}) {
+        for (double lambda : {0.0, -1.0}) {  // MERIT(0) (Thm. 1) and the heuristic lambda (Thm. 4)
+            auto problem = std::make_shared<const SelfDictionary>(data.X, 6, lambda, 1e-5);
+            auto solver = run(problem, "merit", 300, warm);
+            const auto& C = static_cast<const Merit&>(*solver).columns();
+            BOOST_TEST_CONTEXT("warm_start " << warm << ", lambda " << problem->lambda())
+            {
+            BOOST_TEST(solver->output("selected").ints == data.anchors);
+            for (const auto& column : C.columns) {
+                double sum = 0.0;
+                for (const auto& e : column) {
+                    BOOST_TEST(e.value >= 0.0);
+                    BOOST_TEST(std::binary_search(data.anchors.begin(), data.anchors.end(), e.row));
+                    sum += e.value;
+                }
+                BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-12));
+            }
+            BOOST_TEST(solver->output("nnz").ints[0] <= 6 * 60);
+            }
+        }
+    }
+    auto problem = std::make_shared<const SelfDictionary>(data.X, 6, 0.0, 1e-5);
+    BOOST_TEST(run(problem, "spa", 10)->output("selected").ints == data.anchors);
+}
+
+BOOST_AUTO_TEST_CASE(the_frank_wolfe_gap_bounds_the_suboptimality_along_the_run)
+{
+    const SeparableData data = separable_midpoints(20, 6, 20.0, 5);
+    auto problem = std::make_shared<const SelfDictionary>(data.X, 6, -1.0, 1e-5);
+    auto solver = make_solver(problem, "merit");
+    std::vector<double> objective, gap;
+    solver->initialize();
+    for (int t = 0; t < 400; ++t) {
+        objective.push_back(solver->progress().objective);
+        gap.push_back(solver->progress().stationarity);
+        solver->step();
+    }
+    const double f_last = solver->progress().objective;
+    for (std::size_t t = 0; t < objective.size(); ++t) {
+        BOOST_TEST(gap[t] >= -1e-10);
+        BOOST_TEST(objective[t] - f_last <= gap[t] + 1e-10);  // f(C_t) - f* <= gap(C_t), f* <= f(C_last)
+    }
+    BOOST_TEST(gap.back() < 0.25 * gap.front());
+}
+
+BOOST_AUTO_TEST_CASE(reduced_table_one_merit_succeeds_where_spa_fails)
+{
+    // Table I, K = 60, N = 200, M = 80, SNR = 10 dB: MERIT 1.00, SPA 0.42 over 50 trials (8 here)
+    int merit = 0, spa = 0;
+    const int trials = 8;
+    for (int seed = 1; seed <= trials; ++seed) {
+        const SeparableData data = separable_dirichlet(80, 200, 60, 10.0, static_cast<uint64_t>(seed));
+        auto problem = std::make_shared<const SelfDictionary>(data.X, 60, -1.0, 1e-5);
+        merit += run(problem, "merit", 200)->output("selected").ints == data.anchors;
+        spa += run(problem, "spa", 60)->output("selected").ints == data.anchors;
+    }
+    BOOST_TEST(merit >= trials - 1);
+    BOOST_TEST(spa <= trials - 3);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
+{
+    const Matrix X = random_matrix(4, 10, 1);
+    BOOST_TEST(status_of([&] { SelfDictionary(X, 0, -1.0, 1e-5); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    BOOST_TEST(status_of([&] { SelfDictionary(X, 11, 0.0, 1e-5); }) == FACTO_ERROR_DIMENSION);
+    BOOST_TEST(status_of([&] { SelfDictionary(X, 2, 0.0, 0.0); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    Matrix bad = X;
+    bad(1, 1) = std::nan("");
+    BOOST_TEST(status_of([&] { SelfDictionary(bad, 2, 0.0, 1e-5); }) == FACTO_ERROR_NOT_FINITE);
+    auto unknown_K = std::make_shared<const SelfDictionary>(X, 0, 0.1, 1e-5);
+    BOOST_TEST(status_of([&] { make_solver(unknown_K, "spa")->step(); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    auto solver = make_solver(unknown_K, "merit");
+    solver->mutable_params().set_string("warm_start", "spa");
+    BOOST_TEST(status_of([&] { solver->step(); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    Matrix not_simplex = xt::zeros<double>({10, 10});
+    BOOST_TEST(status_of([&] { make_solver(unknown_K, "merit")->set_iterate(not_simplex); }) == FACTO_ERROR_INFEASIBLE);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
