@@ -198,6 +198,25 @@ facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t c
     });
 }
 
+facto_status facto_separable_data(int32_t kind, int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed, double* X,
+                                  int64_t capacity, int32_t layout, int64_t* anchors, int64_t anchors_capacity)
+{
+    return guarded(nullptr, [&] {
+        facto::require(kind == FACTO_SEPARABLE_MIDPOINTS || kind == FACTO_SEPARABLE_DIRICHLET,
+                       FACTO_ERROR_INVALID_ARGUMENT, "kind must be FACTO_SEPARABLE_MIDPOINTS or _DIRICHLET");
+        facto::require(kind != FACTO_SEPARABLE_MIDPOINTS || (K >= 1 && N == K + K * (K - 1) / 2),
+                       FACTO_ERROR_DIMENSION, "midpoint data has N = K + K (K - 1) / 2 columns");
+        facto::require_out_buffer(X, M, N, capacity, layout);
+        facto::require_out_buffer(anchors, K, 1, anchors_capacity, FACTO_ROW_MAJOR);
+        const facto::SeparableData data = kind == FACTO_SEPARABLE_MIDPOINTS
+                                              ? facto::separable_midpoints(M, K, snr_db, seed)
+                                              : facto::separable_dirichlet(M, N, K, snr_db, seed);
+        facto::copy_out(data.X.data(), M, N, X, capacity, layout);
+        facto::copy_out(data.anchors.data(), K, 1, anchors, anchors_capacity, FACTO_ROW_MAJOR);
+        return FACTO_OK;
+    });
+}
+
 facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                 double fraction, uint64_t seed, facto_sparse** out)
 {

@@ -2,6 +2,7 @@
 #include "handles.hpp"
 
 #include "facto/edm_completion.hpp"
+#include "facto/self_dictionary.hpp"
 #include "facto/simplicial_symnmf.hpp"
 #include "facto/sparse.hpp"
 #include "facto/symnmf.hpp"
@@ -75,6 +76,20 @@ facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t coun
         *out = nullptr;
         auto handle = std::make_unique<facto_problem>();
         handle->problem = std::make_shared<facto::EdmCompletion>(n, r, i, j, d, count);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_new_self_dictionary(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                               int64_t K, double lambda, double mu, facto_problem** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = std::make_shared<facto::SelfDictionary>(facto::copy_in(X, rows, cols, ld, layout, "X"), K,
+                                                                  lambda, mu);
         *out = handle.release();
         return FACTO_OK;
     });

@@ -4,6 +4,8 @@
  * Gaussian affinity P, or reads P itself (--affinity). symnmf: builds the sparse kNN similarity graph
  * of Kuang et al. from the features, or reads M (--affinity; Matrix Market .mtx, CSV or .npy).
  * edm_completion: reads observed pairs (CSV rows i, j, d; 0-based) or generates the Helix (--helix N).
+ * self_dictionary: reads the data points (rows) or generates separable data (--separable N); prints the
+ * selected anchors.
  * Runs the chosen solver; shows progress on stderr (a live line on a terminal, plain lines
  * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout. */
 #include <facto/facto.h>
@@ -19,11 +21,12 @@ static const char* usage =
     "usage: facto [options] FILE\n"
     "\n"
     "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity)\n"
-    "  -k, --rank K          number of clusters, or the rank r (required)\n"
-    "  --problem NAME        simplicial_symnmf (default), symnmf or edm_completion\n"
+    "  -k, --rank K          number of clusters, the rank r, or the number of anchors (required)\n"
+    "  --problem NAME        simplicial_symnmf (default), symnmf, edm_completion or self_dictionary\n"
     "  --solver NAME         simplicial_symnmf: frank_wolfe (default), projected_gradient;\n"
     "                        symnmf: nolips (default), projected_gradient, beta_snmf, coordinate_descent,\n"
-    "                        sym_hals; edm_completion: nolips (default), gradient_descent\n"
+    "                        sym_hals; edm_completion: nolips (default), gradient_descent;\n"
+    "                        self_dictionary: merit (default), spa\n"
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
     "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"
@@ -32,6 +35,11 @@ static const char* usage =
     "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
     "  --helix N             edm_completion on N Helix points (no FILE); reports the nRMSE\n"
     "  --fraction F          fraction of the Helix distances observed (default 0.1)\n"
+    "  --separable N         self_dictionary on N generated points (Table I model, no FILE); reports success\n"
+    "  --features M          dimension of those points (default 50)\n"
+    "  --snr DB              their signal-to-noise ratio in dB (default 10)\n"
+    "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K)\n"
+    "  --mu MU               self_dictionary's mu (default 1e-5)\n"
     "  --labels FILE         true labels, one per row, to report the clustering accuracy\n"
     "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
     "  --output-w FILE       write the iterate (W or X) as CSV\n"
@@ -51,6 +59,8 @@ typedef struct options {
     int64_t neighbors;
     int64_t helix;
     double fraction;
+    int64_t separable, features;
+    double snr, lambda, mu;
     int affinity;
     double bandwidth;
     int32_t scaling;
@@ -108,6 +118,10 @@ static int parse_options(int argc, char** argv, options* o)
     o->solver = NULL;
     o->problem = "simplicial_symnmf";
     o->fraction = 0.1;
+    o->features = 50;
+    o->snr = 10.0;
+    o->lambda = -1.0;
+    o->mu = 1e-5;
     o->bandwidth = 1.0;
     o->scaling = FACTO_SCALE_MINMAX;
     o->progress_every = 10;
@@ -140,8 +154,11 @@ static int parse_options(int argc, char** argv, options* o)
             o->solver = next;
         } else if (!strcmp(a, "--problem")) {
             o->problem = next;
-            if (strcmp(next, "simplicial_symnmf") && strcmp(next, "symnmf") && strcmp(next, "edm_completion"))
-                return fprintf(stderr, "facto: --problem must be simplicial_symnmf, symnmf or edm_completion\n"), 0;
+            if (strcmp(next, "simplicial_symnmf") && strcmp(next, "symnmf") && strcmp(next, "edm_completion") &&
+                strcmp(next, "self_dictionary"))
+                return fprintf(stderr, "facto: --problem must be simplicial_symnmf, symnmf, edm_completion or "
+                                       "self_dictionary\n"),
+                       0;
         } else if (!strcmp(a, "--graph")) {
             if (!strcmp(next, "gaussian")) o->graph = FACTO_SIMILARITY_GAUSSIAN;
             else if (!strcmp(next, "cosine")) o->graph = FACTO_SIMILARITY_COSINE;
@@ -154,6 +171,16 @@ static int parse_options(int argc, char** argv, options* o)
             char* end;
             o->helix = strtoll(next, &end, 10);
             if (*end || o->helix < 2) return fprintf(stderr, "facto: bad --helix '%s'\n", next), 0;
+        } else if (!strcmp(a, "--separable") || !strcmp(a, "--features")) {
+            char* end;
+            const long long v = strtoll(next, &end, 10);
+            if (*end || v < 2) return fprintf(stderr, "facto: bad %s '%s'\n", a, next), 0;
+            *(!strcmp(a, "--separable") ? &o->separable : &o->features) = v;
+        } else if (!strcmp(a, "--snr") || !strcmp(a, "--lambda") || !strcmp(a, "--mu")) {
+            char* end;
+            const double v = strtod(next, &end);
+            if (*end || end == next) return fprintf(stderr, "facto: bad %s '%s'\n", a, next), 0;
+            *(!strcmp(a, "--snr") ? &o->snr : !strcmp(a, "--lambda") ? &o->lambda : &o->mu) = v;
         } else if (!strcmp(a, "--fraction")) {
             char* end;
             o->fraction = strtod(next, &end);
@@ -189,9 +216,11 @@ static int parse_options(int argc, char** argv, options* o)
         if (takes_value) ++i;
     }
     if (!o->solver)
-        o->solver = !strcmp(o->problem, "simplicial_symnmf") ? "frank_wolfe" : "nolips";
+        o->solver = !strcmp(o->problem, "simplicial_symnmf") ? "frank_wolfe"
+                    : !strcmp(o->problem, "self_dictionary") ? "merit"
+                                                              : "nolips";
     if (o->list_params) return 1;
-    if ((!o->file && !o->helix) || o->k < 1) {
+    if ((!o->file && !o->helix && !o->separable) || o->k < 1) {
         fputs(usage, stderr);
         return 0;
     }
@@ -356,9 +385,41 @@ static facto_problem* build_edm(const options* o, double** truth, int64_t* n_tru
     return problem;
 }
 
-static facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth)
+/* self_dictionary from a file of points (rows; X is its transpose) or from generated separable data
+ * (whose anchors go to *anchors). */
+static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
+{
+    facto_matrix* m = NULL;
+    int64_t n = o->separable, dim = o->features;
+    double* generated = NULL;
+    facto_status st;
+    if (o->separable) {
+        generated = malloc((size_t)(n * dim) * sizeof *generated);
+        *anchors = malloc((size_t)o->k * sizeof **anchors);
+        st = generated && *anchors ? facto_separable_data(FACTO_SEPARABLE_DIRICHLET, dim, n, o->k, o->snr, 1, generated,
+                                                          n * dim, FACTO_COL_MAJOR, *anchors, o->k)
+                                   : FACTO_ERROR_OUT_OF_MEMORY;
+        if (st < 0) return free(generated), fail("separable data", st, facto_last_error()), NULL;
+    } else {
+        st = facto_matrix_read(o->file, &m);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        facto_matrix_shape(m, &n, &dim);
+    }
+    /* points are rows of a row-major n x dim array: the column-major dim x n X */
+    facto_problem* problem = NULL;
+    st = facto_problem_new_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, dim, FACTO_COL_MAJOR,
+                                           o->k, o->lambda, o->mu, &problem);
+    free(generated);
+    facto_matrix_free(m);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+static facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,
+                                    int64_t** anchors)
 {
     if (!strcmp(o->problem, "edm_completion")) return build_edm(o, truth, n_truth);
+    if (!strcmp(o->problem, "self_dictionary")) return build_self_dictionary(o, anchors);
     const int symnmf = !strcmp(o->problem, "symnmf");
     const double t0 = now_seconds();
     facto_status st;
@@ -439,6 +500,25 @@ static int write_results(facto_solver* solver, const options* o, int64_t n, int6
     return 1;
 }
 
+/* The selected anchors and nnz(C) into the JSON summary; "success" when the true anchors are known. */
+static void print_selected(facto_solver* solver, int64_t k, const int64_t* anchors)
+{
+    int64_t* selected = malloc((size_t)k * sizeof *selected);
+    int64_t nnz = 0;
+    if (!selected || facto_solver_copy_output_int64(solver, "selected", selected, k, FACTO_ROW_MAJOR) < 0 ||
+        facto_solver_copy_output_int64(solver, "nnz", &nnz, 1, FACTO_ROW_MAJOR) < 0)
+        return free(selected);
+    printf(", \"nnz\": %lld, \"selected\": [", (long long)nnz);
+    int same = 1;
+    for (int64_t i = 0; i < k; ++i) {
+        printf("%s%lld", i ? ", " : "", (long long)selected[i]);
+        same &= anchors && selected[i] == anchors[i];
+    }
+    printf("]");
+    if (anchors) printf(", \"success\": %s", same ? "true" : "false");
+    free(selected);
+}
+
 int main(int argc, char** argv)
 {
     options o;
@@ -456,6 +536,10 @@ int main(int argc, char** argv)
         facto_solver* s = NULL;
         if (!strcmp(o.problem, "symnmf")) facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         else if (!strcmp(o.problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
+        else if (!strcmp(o.problem, "self_dictionary")) {
+            const double two[2] = {1.0, 2.0};
+            facto_problem_new_self_dictionary(two, 1, 2, 1, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
+        }
         else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         facto_status st = facto_solver_new(tiny, o.solver, &s);
         facto_problem_free(tiny);
@@ -468,9 +552,15 @@ int main(int argc, char** argv)
     double affinity_seconds = 0.0;
     double* truth_points = NULL;
     int64_t n_truth = 0;
-    facto_problem* problem = build_problem(&o, &affinity_seconds, &truth_points, &n_truth);
-    if (!problem) return free(truth_points), 1;
-    const int clusters = strcmp(o.problem, "edm_completion") != 0;
+    int64_t* anchors = NULL;
+    facto_problem* problem = build_problem(&o, &affinity_seconds, &truth_points, &n_truth, &anchors);
+    if (!problem) return free(truth_points), free(anchors), 1;
+    const int dictionary = !strcmp(o.problem, "self_dictionary");
+    const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary;
+    if (dictionary && (o.output_w || o.output_labels || o.labels || o.init))
+        return free(anchors), facto_problem_free(problem),
+               fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels, --init\n"),
+               2;
     int64_t n = 0, k = 0;
     facto_problem_iterate_shape(problem, &n, &k);
     facto_solver* solver = NULL;
@@ -499,7 +589,7 @@ int main(int argc, char** argv)
         printf("{\"solver\": \"%s\", \"n\": %lld, \"k\": %lld, \"stop_reason\": \"%s\", \"iterations\": %lld, "
                "\"objective\": %.17g, \"gap\": %.17g, \"seconds\": %.6f, \"affinity_seconds\": %.6f, "
                "\"total_seconds\": %.6f",
-               facto_solver_algorithm(solver), (long long)n, (long long)k, facto_status_string(reason),
+               facto_solver_algorithm(solver), (long long)n, (long long)(dictionary ? o.k : k), facto_status_string(reason),
                (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, affinity_seconds,
                now_seconds() - t_start);
         if (truth && labels) {
@@ -515,9 +605,11 @@ int main(int argc, char** argv)
                 printf(", \"nrmse\": %.6e", nrmse);
             free(X);
         }
+        if (dictionary) print_selected(solver, o.k, anchors);
         printf("}\n");
     }
     free(labels);
+    free(anchors);
     free(truth);
     free(truth_points);
     facto_solver_free(solver);

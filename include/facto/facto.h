@@ -150,11 +150,29 @@ FACTO_API facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t r
 FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i,
                                                         const int64_t* j, const double* d, facto_problem** out);
 
+/* Self-dictionary separable NMF, SD-MMV (Nguyen, Fu & Wu, eq. 18):
+ *     min_C 1/2 ||X - X C||_F^2 + lambda Phi_mu(C)  s.t.  C >= 0, 1^T C = 1^T,
+ * Phi_mu(C) = sum_n mu log((1/N) sum_j exp(C(n, j) / mu)), for data X of shape M x N (rows x cols; one
+ * point per column; copied, finite). The iterate C is N x N but solvers keep only its nonzeros: read the
+ * outputs "selected" (int64 anchors, increasing), "H" (|selected| x N, simplex-constrained least squares
+ * on X(:, selected)) and "nnz"; copying the dense iterate is refused (UNSUPPORTED) above 2^27 entries.
+ * K: number of anchors, 0 when unknown (then "selected" is every row of C whose largest entry exceeds
+ * 0.5). lambda >= 0, or negative for the paper's heuristic ||X - X C0||_F / K with C0 the SPA warm start
+ * (needs K); lambda = 0 is MERIT(0). mu > 0 (the paper: 1e-5). With K given, SPA and the simplex least
+ * squares run here once (the warm start). Solvers: "merit" (Frank-Wolfe, Alg. 1) and "spa" (needs K).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld, mu <= 0 or not finite, lambda < 0 without K),
+ * DIMENSION (M < 1, N < 2, K outside [0, N]), NOT_FINITE, OUT_OF_MEMORY. On error *out is set to NULL;
+ * on success the caller owns *out (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                                         int32_t layout, int64_t K, double lambda, double mu,
+                                                         facto_problem** out);
+
 /* Release a problem. NULL is a no-op. Solvers created on it keep its data alive, so problems and
  * solvers may be freed in any order. Never calls user code; safe in a garbage collector's finalizer. */
 FACTO_API void facto_problem_free(facto_problem* problem);
 
-/* Static name of the problem kind ("simplicial_symnmf", "symnmf"); NULL for a NULL handle. */
+/* Static name of the problem kind ("simplicial_symnmf", "symnmf", "edm_completion", "self_dictionary");
+ * NULL for a NULL handle. */
 FACTO_API const char* facto_problem_kind(const facto_problem* problem);
 
 /* Message of the last failed call on this problem (owned by the handle, valid until the next call on
@@ -318,7 +336,9 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
 #define FACTO_OUTPUT_INT64 2
 
 /* Named outputs of a solver, derived from its iterate. simplicial_symnmf and symnmf solvers have
- * "labels" (int64, n x 1: index of the first largest entry of each row, the cluster of each point).
+ * "labels" (int64, n x 1: index of the first largest entry of each row, the cluster of each point);
+ * self_dictionary solvers have "selected", "H" and "nnz" (see facto_problem_new_self_dictionary; their
+ * shapes follow the current iterate, and spa's are defined once it has picked K columns).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */
@@ -427,6 +447,21 @@ FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64
  * from `seed`, written row-major into the caller's `out` (capacity >= 3 n values). Errors: NULL_POINTER, DIMENSION (n < 1),
  * BUFFER_TOO_SMALL. */
 FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
+
+/* Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A, for facto_problem_new_self_dictionary:
+ * W (M x K) uniform on (0, 1), H = [I_K, H2] with columns on the simplex, Gaussian V at `snr_db`
+ * (10 log10(sum_l ||W h_l||^2 / (M N sigma^2)); INFINITY = no noise), columns randomly permuted, all from
+ * `seed`. kind FACTO_SEPARABLE_MIDPOINTS (Fig. 2): H2 = the K (K - 1) / 2 midpoints (e_i + e_j) / 2,
+ * noise on them only, so N must be K + K (K - 1) / 2; FACTO_SEPARABLE_DIRICHLET (Fig. 4, Table I): N - K
+ * uniform Dirichlet columns, noise everywhere. X (M x N, in `layout`) goes to `X` (capacity >= M N values),
+ * the K anchor columns (increasing) to `anchors` (capacity >= K).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (kind, layout, M < 1, K < 1, N < K, snr_db NaN or -inf),
+ * DIMENSION (midpoints with the wrong N), BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
+#define FACTO_SEPARABLE_MIDPOINTS 0
+#define FACTO_SEPARABLE_DIRICHLET 1
+FACTO_API facto_status facto_separable_data(int32_t kind, int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed,
+                                            double* X, int64_t capacity, int32_t layout, int64_t* anchors,
+                                            int64_t anchors_capacity);
 
 /* Observed pairs for EDM completion: each pair i < j of the rows of X (n x r) is kept independently
  * with probability `fraction` (from `seed`), with value d_ij = ||x_i - x_j||^2. The result is n x n,

@@ -114,7 +114,7 @@ private:
 
 // Columns of H on the simplex minimizing ||X - W H||_F (W = X(:, selected)), by accelerated projected
 // gradient (FISTA with gradient restart) with step 1 / lambda_max(W^T W) until the iterate moves by
-// < 1e-13 relative (at most 5000 iterations). Xt is X^T (N x M); returns H^T (N x |selected|).
+// < 1e-10 relative (at most 5000 iterations). Xt is X^T (N x M); returns H^T (N x |selected|).
 Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected);
 
 // Successive projection (Gillis & Vavasis): K columns of X picked greedily, each the column of largest

@@ -45,7 +45,7 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
             t = t_next;
         }
         std::swap(Ht, next);
-        if (moved <= 1e-26 * size) break;
+        if (moved <= 1e-20 * size) break;
     }
     return Ht;
 }

@@ -547,6 +547,50 @@ static void test_symnmf(void)
 }
 
 /* EDM completion end to end on the Helix, the sparse helpers, and every SymNMF solver by name. */
+/* Self-dictionary NMF: noiseless Fig. 2 data, MERIT and SPA both find the anchors; outputs by shape. */
+static void test_self_dictionary(void)
+{
+    enum { SM = 12, SK = 5, SN = SK + SK * (SK - 1) / 2 };
+    double X[SM * SN];
+    int64_t anchors[SK];
+    CHECK_STATUS(facto_separable_data(FACTO_SEPARABLE_MIDPOINTS, SM, SN + 1, SK, INFINITY, 3, X, SM * SN,
+                                      FACTO_COL_MAJOR, anchors, SK),
+                 FACTO_ERROR_DIMENSION, facto_last_error());
+    CHECK_STATUS(facto_separable_data(FACTO_SEPARABLE_MIDPOINTS, SM, SN, SK, INFINITY, 3, X, SM * SN, FACTO_COL_MAJOR,
+                                      anchors, SK),
+                 FACTO_OK, "");
+    facto_problem* p = (facto_problem*)1;
+    CHECK_STATUS(facto_problem_new_self_dictionary(X, SM, SN, SM, FACTO_COL_MAJOR, 0, -1.0, 1e-5, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK(p == NULL && strstr(facto_last_error(), "needs K") != NULL);
+    CHECK_STATUS(facto_problem_new_self_dictionary(X, SM, SN, SM, FACTO_COL_MAJOR, SK, -1.0, 1e-5, &p), FACTO_OK, "");
+    CHECK(strcmp(facto_problem_kind(p), "self_dictionary") == 0);
+    const char* algorithms[] = {"merit", "spa"};
+    for (int a = 0; a < 2; ++a) {
+        facto_solver* s = NULL;
+        CHECK_STATUS(facto_solver_new(p, algorithms[a], &s), FACTO_OK, "");
+        facto_solver_set_int(s, "max_iterations", 300);
+        const facto_status st = facto_solver_solve(s);
+        CHECK(st == FACTO_ITERATION_LIMIT || st == FACTO_CONVERGED);
+        int32_t type = 0;
+        int64_t rows = 0, cols = 0;
+        CHECK_STATUS(facto_solver_output_shape(s, "selected", &type, &rows, &cols), FACTO_OK, "");
+        CHECK(type == FACTO_OUTPUT_INT64 && rows == SK && cols == 1);
+        int64_t selected[SK];
+        CHECK_STATUS(facto_solver_copy_output_int64(s, "selected", selected, SK, FACTO_ROW_MAJOR), FACTO_OK, "");
+        CHECK(memcmp(selected, anchors, sizeof anchors) == 0);
+        CHECK_STATUS(facto_solver_output_shape(s, "H", &type, &rows, &cols), FACTO_OK, "");
+        CHECK(type == FACTO_OUTPUT_DOUBLE && rows == SK && cols == SN);
+        double C[SN * SN];
+        CHECK_STATUS(facto_solver_copy_iterate(s, C, SN * SN, FACTO_COL_MAJOR), FACTO_OK, "");
+        double column_sum = 0.0;
+        for (int i = 0; i < SN; ++i) column_sum += C[i];
+        CHECK(fabs(column_sum - 1.0) < 1e-12);
+        facto_solver_free(s);
+    }
+    facto_problem_free(p);
+}
+
 static void test_edm_and_sparse_helpers(void)
 {
     enum { HN = 60 };
@@ -660,6 +704,7 @@ int main(void)
     test_data_helpers();
     test_symnmf();
     test_edm_and_sparse_helpers();
+    test_self_dictionary();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
