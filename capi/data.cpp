@@ -204,7 +204,7 @@ facto_status facto_separable_data(int32_t kind, int64_t M, int64_t N, int64_t K,
     return guarded(nullptr, [&] {
         facto::require(kind == FACTO_SEPARABLE_MIDPOINTS || kind == FACTO_SEPARABLE_DIRICHLET,
                        FACTO_ERROR_INVALID_ARGUMENT, "kind must be FACTO_SEPARABLE_MIDPOINTS or _DIRICHLET");
-        facto::require(kind != FACTO_SEPARABLE_MIDPOINTS || (K >= 1 && N == K + K * (K - 1) / 2),
+        facto::require(kind != FACTO_SEPARABLE_MIDPOINTS || K < 1 || N == K + K * (K - 1) / 2,
                        FACTO_ERROR_DIMENSION, "midpoint data has N = K + K (K - 1) / 2 columns");
         facto::require_out_buffer(X, M, N, capacity, layout);
         facto::require_out_buffer(anchors, K, 1, anchors_capacity, FACTO_ROW_MAJOR);

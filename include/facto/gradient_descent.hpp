@@ -33,7 +33,7 @@ private:
     std::size_t threads_ = 1;
     Matrix X_, G_, trial_X_, best_X_;
     LowRankProblem::Evaluation eval_, trial_eval_, best_eval_;
-    double f_ = 0.0, trial_f_ = 0.0, residual_ = 0.0;
+    double f_ = 0.0, trial_f_ = 0.0, residual_ = 0.0, g_dot_x_ = 0.0;  // g_dot_x_ = <grad f(X), X>
     double step_ = 1.0;
 };
 

@@ -29,6 +29,7 @@ private:
     int64_t block() const;
 
     std::vector<int64_t> vertex_;
+    SelfDictionary::SweepWork work_;
     SelfDictionary::Sweep sweep_{0.0, 0.0};
     double t_ = 0.0;
     std::size_t threads_ = 1;

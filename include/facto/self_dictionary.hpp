@@ -83,13 +83,19 @@ public:
     double gradient_block(const SimplexColumns& C, const RowSoftmax& softmax, int64_t begin, int64_t end, Matrix& Gt,
                           Matrix& Rt) const;
 
+    // Buffers of sweep(), kept by the caller so that an iteration allocates nothing.
+    struct SweepWork {
+        Matrix Gt, Rt;
+        std::vector<double> gap;
+    };
     // One pass of Alg. 1 lines 9-17 at C: vertex[l] = argmin_n G(n, l) for every column (first on ties;
     // a row of c_l's support when it ties up to rounding),
     // with f(C) and the Frank-Wolfe gap sum_l <g_l, c_l - e_vertex[l]>. Columns go `block` at a time.
     struct Sweep {
         double objective, gap;
     };
-    Sweep sweep(const SimplexColumns& C, std::vector<int64_t>& vertex, int64_t block, std::size_t threads) const;
+    Sweep sweep(const SimplexColumns& C, std::vector<int64_t>& vertex, int64_t block, std::size_t threads,
+                SweepWork& work) const;
 
     // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
@@ -101,6 +107,8 @@ public:
     double residual_squared(const SimplexColumns& C) const;
 
 private:
+    // The three outputs' specs when `selected` rows are selected.
+    std::vector<OutputSpec> specs(int64_t selected) const;
     // r = X c_l - x_l (M values); returns ||r||^2.
     double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
 

@@ -28,20 +28,22 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
     if (!(L > 0.0)) return Ht;
     // FISTA on H^T: Y - (Y W^T W - X^T W) / L projected row by row onto the simplex, restarted
     // whenever the momentum points uphill (O'Donoghue & Candes' gradient restart)
-    Matrix Y = Ht, next(Ht.shape()), step(Ht.shape());
+    Matrix Y = Ht, next(Ht.shape()), step(Ht.shape()), back(Ht.shape());
     double t = 1.0;
     for (int it = 0; it < 5000; ++it) {
         xt::noalias(step) = B;
         blas::gemm(false, false, 1.0, Y, gram, -1.0, step);  // gradient at Y: Y gram - B
         xt::noalias(next) = Y - step / L;
         project_rows_onto_simplex(next);
-        const double moved = blas::frobenius_dot(next - Ht, next - Ht), size = blas::frobenius_dot(next, next);
-        if (blas::frobenius_dot(Y - next, next - Ht) > 0.0) {  // uphill: restart
+        xt::noalias(step) = next - Ht;  // the move, reusing the gradient's buffer
+        const double moved = blas::frobenius_dot(step, step), size = blas::frobenius_dot(next, next);
+        xt::noalias(back) = Y - next;
+        if (blas::frobenius_dot(back, step) > 0.0) {  // uphill: restart
             t = 1.0;
-            Y = next;
+            xt::noalias(Y) = next;
         } else {
             const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
-            xt::noalias(Y) = next + ((t - 1.0) / t_next) * (next - Ht);
+            xt::noalias(Y) = next + ((t - 1.0) / t_next) * step;
             t = t_next;
         }
         std::swap(Ht, next);

@@ -1,8 +1,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <xtensor/xnoalias.hpp>
-
 #include "facto/error.hpp"
 #include "facto/metrics.hpp"
 #include "linalg/blas.hpp"
@@ -14,27 +12,25 @@ double mrsa(const Matrix& W, const Matrix& W_hat)
     const std::size_t m = W.shape()[0], k = W.shape()[1];
     require(W_hat.shape()[0] == m && W_hat.shape()[1] == k && k > 0, FACTO_ERROR_DIMENSION,
             "mrsa: W and W_hat must have the same non-empty shape");
-    // angle(i, j) between mean-removed column i of W and column j of W_hat, in [0, 100]
-    const auto centred = [m](const Matrix& A, std::size_t j) {
-        std::vector<double> v(m);
-        double mean = 0.0;
-        for (std::size_t i = 0; i < m; ++i) mean += A(i, j) / static_cast<double>(m);
-        double norm = 0.0;
-        for (std::size_t i = 0; i < m; ++i) norm += (v[i] = A(i, j) - mean) * v[i];
-        norm = std::sqrt(norm);
-        for (double& x : v) x = norm > 0.0 ? x / norm : 0.0;
-        return v;
-    };
-    Matrix angle({k, k});
-    for (std::size_t i = 0; i < k; ++i) {
-        const std::vector<double> a = centred(W, i);
+    // the columns of A mean-removed and normalized, as rows
+    const auto centred = [m, k](const Matrix& A) {
+        Matrix C({k, m});
         for (std::size_t j = 0; j < k; ++j) {
-            const std::vector<double> b = centred(W_hat, j);
-            double c = 0.0;
-            for (std::size_t t = 0; t < m; ++t) c += a[t] * b[t];
-            angle(i, j) = 100.0 / M_PI * std::acos(std::clamp(c, -1.0, 1.0));
+            double mean = 0.0, norm = 0.0;
+            for (std::size_t i = 0; i < m; ++i) mean += A(i, j) / static_cast<double>(m);
+            for (std::size_t i = 0; i < m; ++i) {
+                C(j, i) = A(i, j) - mean;
+                norm += C(j, i) * C(j, i);
+            }
+            norm = std::sqrt(norm);
+            for (std::size_t i = 0; i < m; ++i) C(j, i) = norm > 0.0 ? C(j, i) / norm : 0.0;
         }
-    }
+        return C;
+    };
+    // angle(i, j) between column i of W and column j of W_hat, in [0, 100]
+    Matrix angle({k, k});
+    blas::gemm(false, true, 1.0, centred(W), centred(W_hat), 0.0, angle);
+    for (double& a : angle) a = 100.0 / M_PI * std::acos(std::clamp(a, -1.0, 1.0));
     const std::vector<int64_t> match = min_cost_assignment(angle);
     double total = 0.0;
     for (std::size_t i = 0; i < k; ++i) total += angle(i, static_cast<std::size_t>(match[i]));

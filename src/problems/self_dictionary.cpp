@@ -185,18 +185,19 @@ double SelfDictionary::gradient_block(const SimplexColumns& C, const RowSoftmax&
 }
 
 SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, std::vector<int64_t>& vertex, int64_t block,
-                                            std::size_t threads) const
+                                            std::size_t threads, SweepWork& work) const
 {
     const std::size_t n = static_cast<std::size_t>(N());
     const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(block, 1, N()));
     const RowSoftmax softmax = row_softmax(C);
     vertex.assign(n, 0);
-    std::vector<double> gap(n, 0.0);
-    Matrix Gt, Rt;
+    std::vector<double>& gap = work.gap;
+    gap.assign(n, 0.0);
     double residual2 = 0.0;
     for (std::size_t begin = 0; begin < n; begin += b) {
         const std::size_t end = std::min(n, begin + b);
-        residual2 += gradient_block(C, softmax, static_cast<int64_t>(begin), static_cast<int64_t>(end), Gt, Rt);
+        residual2 += gradient_block(C, softmax, static_cast<int64_t>(begin), static_cast<int64_t>(end), work.Gt, work.Rt);
+        const Matrix& Gt = work.Gt;
         // Alg. 1 line 17 and the gap <g_l, c_l> - min g_l (the dropped lambda/N shift adds
         // lambda/N (1^T c_l - 1), zero on the simplex, kept for the infeasible C = 0 start)
         parallel_for(end - begin, 16, threads, [&](std::size_t lo, std::size_t hi) {
@@ -253,7 +254,7 @@ Matrix SelfDictionary::feasible_point(const Matrix& C) const
 std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double threshold) const
 {
     const RowSoftmax softmax = row_softmax(C);
-    std::vector<int64_t> rows = softmax.rows;
+    std::vector<int64_t> rows;
     if (K_ > 0) {
         // ||C(n, :)||_inf largest first, the smaller index on ties; rows without a nonzero come last
         std::vector<int64_t> all(static_cast<std::size_t>(N()));
@@ -263,9 +264,8 @@ std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double thre
         });
         rows.assign(all.begin(), all.begin() + K_);
     } else {
-        rows.erase(std::remove_if(rows.begin(), rows.end(),
-                                  [&](int64_t r) { return softmax.max[static_cast<std::size_t>(r)] <= threshold; }),
-                   rows.end());
+        for (int64_t r : softmax.rows)
+            if (softmax.max[static_cast<std::size_t>(r)] > threshold) rows.push_back(r);
     }
     std::sort(rows.begin(), rows.end());
     return rows;
@@ -277,28 +277,30 @@ const SimplexColumns& SelfDictionary::warm_start() const
     return warm_start_;
 }
 
-std::vector<OutputSpec> SelfDictionary::output_specs(const SimplexColumns& C) const
+std::vector<OutputSpec> SelfDictionary::specs(int64_t selected) const
 {
-    const int64_t k = static_cast<int64_t>(select(C).size());
-    return {{"selected", FACTO_OUTPUT_INT64, k, 1}, {"H", FACTO_OUTPUT_DOUBLE, k, N()}, {"nnz", FACTO_OUTPUT_INT64, 1, 1}};
+    return {{"selected", FACTO_OUTPUT_INT64, selected, 1},
+            {"H", FACTO_OUTPUT_DOUBLE, selected, N()},
+            {"nnz", FACTO_OUTPUT_INT64, 1, 1}};
 }
 
-std::vector<OutputSpec> SelfDictionary::output_specs() const
+std::vector<OutputSpec> SelfDictionary::output_specs(const SimplexColumns& C) const
 {
-    const int64_t k = K_ > 0 ? K_ : 0;
-    return {{"selected", FACTO_OUTPUT_INT64, k, 1}, {"H", FACTO_OUTPUT_DOUBLE, k, N()}, {"nnz", FACTO_OUTPUT_INT64, 1, 1}};
+    return specs(static_cast<int64_t>(select(C).size()));
 }
+
+std::vector<OutputSpec> SelfDictionary::output_specs() const { return specs(K_); }
 
 Output SelfDictionary::output(const std::string& name, const SimplexColumns& C) const
 {
-    const std::vector<OutputSpec> specs = output_specs(C);
-    if (name == "selected") return Output{specs[0], {}, select(C)};
+    if (name == "nnz") return Output{specs(0)[2], {}, {C.nnz()}};
+    std::vector<int64_t> selected = select(C);
+    const std::vector<OutputSpec> shapes = specs(static_cast<int64_t>(selected.size()));
+    if (name == "selected") return Output{shapes[0], {}, std::move(selected)};
     if (name == "H") {
-        const Matrix Ht = simplex_least_squares(Xt_, select(C));
-        const Matrix H = xt::transpose(Ht);
-        return Output{specs[1], std::vector<double>(H.begin(), H.end()), {}};
+        const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected));
+        return Output{shapes[1], std::vector<double>(H.begin(), H.end()), {}};
     }
-    if (name == "nnz") return Output{specs[2], {}, {C.nnz()}};
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (self_dictionary has: selected, H, nnz)");
 }
 

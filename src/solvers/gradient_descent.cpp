@@ -50,7 +50,7 @@ bool GradientDescent::try_step(double t)
     if (low_rank_->nonnegative())
         for (auto& x : trial_X_) x = std::max(x, 0.0);
     trial_f_ = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
-    const double linear = blas::frobenius_dot(G_, trial_X_) - blas::frobenius_dot(G_, X_);
+    const double linear = blas::frobenius_dot(G_, trial_X_) - g_dot_x_;
     return trial_f_ - f_ <= params().get_double("armijo_sigma") * linear;
 }
 
@@ -59,6 +59,7 @@ void GradientDescent::accept()
 {
     low_rank_->gradient(X_, eval_, G_, threads_);
     residual_ = low_rank_->stationarity(X_, G_);
+    g_dot_x_ = blas::frobenius_dot(G_, X_);
 }
 
 double GradientDescent::iterate_once()

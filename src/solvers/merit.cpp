@@ -43,7 +43,7 @@ void Merit::begin(bool warm)
         const double rmse = std::sqrt(dictionary_->residual_squared(C_) / static_cast<double>(dictionary_->N()));
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
-    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_);
+    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_, work_);
 }
 
 void Merit::start(Matrix C0)
@@ -72,7 +72,7 @@ double Merit::iterate_once()
     const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
     for (std::size_t l = 0; l < vertex_.size(); ++l) C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
     t_ += 1.0;
-    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_);
+    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_, work_);
     return alpha;
 }
 

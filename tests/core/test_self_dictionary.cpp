@@ -17,6 +17,8 @@
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 
+#include <xtensor/xview.hpp>
+
 using namespace facto;
 using namespace facto::test;
 
@@ -215,6 +217,45 @@ BOOST_AUTO_TEST_CASE(reduced_table_one_merit_succeeds_where_spa_fails)
     }
     BOOST_TEST(merit >= trials - 1);
     BOOST_TEST(spa <= trials - 3);
+}
+
+BOOST_AUTO_TEST_CASE(generators_plant_the_anchors_at_the_requested_snr)
+{
+    const SeparableData mid = separable_midpoints(7, 5, HUGE_VAL, 3);
+    BOOST_TEST(mid.X.shape()[1] == 5u + 10u);
+    for (std::size_t k = 0; k < 5; ++k) {  // the k-th anchor is column k of W, wherever it was permuted to
+        const auto column = static_cast<std::size_t>(mid.anchors[k]);
+        std::size_t j = 0;
+        while (j < 5 && std::fabs(mid.H(j, column) - 1.0) > 0.0) ++j;
+        BOOST_REQUIRE(j < 5);
+        for (std::size_t i = 0; i < 7; ++i) BOOST_TEST(mid.X(i, column) == mid.W(i, j));
+    }
+    const SeparableData data = separable_dirichlet(50, 2000, 10, 10.0, 4);
+    Matrix clean({50, 2000});
+    blas::gemm(false, false, 1.0, data.W, data.H, 0.0, clean);
+    const Matrix noise = data.X - clean;
+    const double snr = 10.0 * std::log10(blas::frobenius_dot(clean, clean) / blas::frobenius_dot(noise, noise));
+    BOOST_TEST(std::fabs(snr - 10.0) < 0.1);
+    for (std::size_t l = 0; l < 2000; ++l) BOOST_TEST(xt::sum(xt::view(data.H, xt::all(), l))() == 1.0,
+                                                      boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(mrsa_and_rae_score_known_estimates)
+{
+    const Matrix W = random_matrix(30, 4, 6);
+    Matrix permuted = W;  // columns 0 and 2 swapped, column 1 scaled and shifted: the same angles
+    xt::view(permuted, xt::all(), 0) = xt::view(W, xt::all(), 2);
+    xt::view(permuted, xt::all(), 2) = xt::view(W, xt::all(), 0);
+    xt::view(permuted, xt::all(), 1) = 3.0 * xt::view(W, xt::all(), 1) + 1.0;
+    BOOST_TEST(mrsa(W, permuted) < 1e-5);
+    const Matrix w = xt::view(W, xt::all(), xt::range(0, 1));
+    BOOST_TEST(mrsa(w, Matrix(-1.0 * w)) == 100.0, boost::test_tools::tolerance(1e-6));  // opposite: the largest angle
+    const Matrix H = random_matrix(4, 12, 7);
+    Matrix X({30, 12});
+    blas::gemm(false, false, 1.0, W, H, 0.0, X);
+    BOOST_TEST(relative_approximation(X, W, H) == 1.0, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(relative_approximation(X, W, Matrix(xt::zeros<double>({4, 12}))) == 0.0,
+               boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
