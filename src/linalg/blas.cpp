@@ -30,14 +30,11 @@ void gemm(bool trans_a, bool trans_b, double alpha, const Matrix& A, const Matri
                 as_int(B.shape()[1]), beta, C.data(), as_int(C.shape()[1]));
 }
 
-void gram(const Matrix& A, Matrix& C)
+void syrk_upper(const Matrix& A, Matrix& C)
 {
     const std::size_t n = A.shape()[0], k = A.shape()[1];
-    require(C.shape()[0] == k && C.shape()[1] == k, FACTO_ERROR_INTERNAL, "gram: shapes do not fit");
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, as_int(k), as_int(n), 1.0, A.data(), as_int(k), 0.0,
                 C.data(), as_int(k));
-    for (std::size_t i = 0; i < k; ++i)
-        for (std::size_t j = 0; j < i; ++j) C(i, j) = C(j, i);
 }
 
 void gemv(const Matrix& A, const Vector& x, Vector& y)
