@@ -120,10 +120,12 @@ private:
     double x_norm_max_ = 0.0;
 };
 
-// Columns of H on the simplex minimizing ||X - W H||_F (W = X(:, selected)), by accelerated projected
-// gradient (FISTA with gradient restart) with step 1 / lambda_max(W^T W) until the iterate moves by
-// < 1e-10 relative (at most 5000 iterations). Xt is X^T (N x M); returns H^T (N x |selected|).
-Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected);
+// Columns of H on the simplex minimizing ||X - W H||_F (W = X(:, selected)), each exactly (to
+// rounding) by a primal active-set method on its K x K quadratic program, columns split over
+// `threads`. When W^T W is singular to working precision (more picks than features, a column picked
+// twice) a ridge of relative size 1e-13 or more makes the minimizer unique. Xt is X^T (N x M);
+// returns H^T (N x |selected|).
+Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads = 1);
 
 // Successive projection (Gillis & Vavasis): K columns of X picked greedily, each the column of largest
 // residual norm after projecting out the previous picks (first on ties). Xt is X^T.

@@ -11,6 +11,9 @@
 extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
                        double* work, const int* lwork, int* info, std::size_t jobz_len, std::size_t uplo_len);
 
+extern "C" void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
+                       const int* ldb, int* info, std::size_t uplo_len);
+
 namespace facto::blas {
 
 namespace {
@@ -48,6 +51,14 @@ double frobenius_dot(const Matrix& A, const Matrix& B)
 {
     require(A.size() == B.size(), FACTO_ERROR_INTERNAL, "frobenius_dot: sizes differ");
     return cblas_ddot(as_int(A.size()), A.data(), 1, B.data(), 1);
+}
+
+bool solve_positive_definite(double* A, std::size_t n, double* B, std::size_t nrhs)
+{
+    const int order = static_cast<int>(n), columns = static_cast<int>(nrhs);
+    int info = 0;
+    dposv_("U", &order, &columns, A, &order, B, &order, &info, 1);
+    return info == 0;
 }
 
 void symmetric_eigen(Matrix& A, Vector& eigenvalues)

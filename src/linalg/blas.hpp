@@ -31,6 +31,11 @@ void gemv(const Matrix& A, const Vector& x, Vector& y);
 // <A, B> = sum_ij A_ij B_ij.
 double frobenius_dot(const Matrix& A, const Matrix& B);
 
+// LAPACK dposv: solves A Z = B in place for symmetric positive definite A (n x n, either layout: it is
+// symmetric) and B holding nrhs right-hand sides of length n one after another (Z overwrites B, A its
+// Cholesky factor). False when A is not positive definite to working precision.
+bool solve_positive_definite(double* A, std::size_t n, double* B, std::size_t nrhs);
+
 // LAPACK dsyev on a symmetric r x r matrix: A := P with A_in = P^T diag(eigenvalues) P (the rows of
 // P are orthonormal eigenvectors), eigenvalues ascending. Error(INTERNAL) if LAPACK fails.
 void symmetric_eigen(Matrix& A, Vector& eigenvalues);

@@ -1,16 +1,121 @@
+// Columns of H on the simplex minimizing ||X - W H||_F: per column, the quadratic program
+//     min 1/2 h^T Q h - b^T h   s.t.  h >= 0, 1^T h = 1,      Q = W^T W,  b = W^T x,
+// by a primal active-set method (Nocedal & Wright, Alg. 16.3). Most columns end at once: the
+// minimizer over the hyperplane 1^T h = 1 is computed for all columns by one solve with Q, and a column
+// where it is nonnegative is done.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
-#include <xtensor/xmath.hpp>
-#include <xtensor/xnoalias.hpp>
-
-#include "facto/row_simplices.hpp"
 #include "facto/self_dictionary.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
 
 namespace facto {
 
-Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected)
+namespace {
+
+// Q + ridge I factored and solved against B (n x nrhs, right-hand sides one after another); the ridge,
+// 1e-13 max Q_ii at first, grows when Q is singular to working precision (more anchors than
+// features, duplicated picks), which moves the minimizer by about that much.
+void solve_ridged(const double* Q, std::size_t n, std::size_t stride, const std::vector<std::size_t>& index,
+                  double* B, std::size_t nrhs, std::vector<double>& factor, std::vector<double>& copy)
+{
+    double diagonal = 0.0;
+    for (std::size_t i : index) diagonal = std::max(diagonal, Q[i * stride + i]);
+    copy.assign(B, B + n * nrhs);
+    for (double ridge = 1e-13 * std::max(diagonal, 1e-300);; ridge *= 100.0) {
+        factor.resize(n * n);
+        for (std::size_t a = 0; a < n; ++a)
+            for (std::size_t c = 0; c < n; ++c) factor[a * n + c] = Q[index[a] * stride + index[c]] + (a == c ? ridge : 0.0);
+        if (blas::solve_positive_definite(factor.data(), n, B, nrhs)) return;
+        std::copy(copy.begin(), copy.end(), B);
+    }
+}
+
+// The minimizer of 1/2 z^T Q_FF z - b_F^T z over 1^T z = 1 on the free set F: z = u - nu v with
+// Q_FF u = b_F, Q_FF v = 1.
+void hyperplane_minimizer(const double* Q, std::size_t k, const std::vector<std::size_t>& free, const double* b,
+                          std::vector<double>& z, std::vector<double>& work, std::vector<double>& factor,
+                          std::vector<double>& copy)
+{
+    const std::size_t f = free.size();
+    work.resize(2 * f);
+    for (std::size_t a = 0; a < f; ++a) {
+        work[a] = b[free[a]];
+        work[f + a] = 1.0;
+    }
+    solve_ridged(Q, f, k, free, work.data(), 2, factor, copy);
+    double sum_u = 0.0, sum_v = 0.0;
+    for (std::size_t a = 0; a < f; ++a) sum_u += work[a], sum_v += work[f + a];
+    const double nu = (sum_u - 1.0) / sum_v;
+    z.resize(f);
+    for (std::size_t a = 0; a < f; ++a) z[a] = work[a] - nu * work[f + a];
+}
+
+struct ActiveSetWork {
+    std::vector<std::size_t> free;
+    std::vector<double> z, work, factor, copy, g;
+};
+
+// Alg. 16.3 from the uniform point with every index free; z0 is the hyperplane minimizer on all of
+// them. Each step moves toward the free set's minimizer, fixes the first index that would turn
+// negative, or, at that minimizer, frees the fixed index of most negative multiplier. h ends on the
+// simplex (clipped and renormalized against rounding).
+void active_set_column(const double* Q, std::size_t k, const double* b, const double* z0, double* h,
+                       ActiveSetWork& w)
+{
+    std::fill(h, h + k, 1.0 / static_cast<double>(k));
+    w.free.resize(k);
+    for (std::size_t i = 0; i < k; ++i) w.free[i] = i;
+    w.z.assign(z0, z0 + k);
+    double scale = 0.0;
+    for (std::size_t i = 0; i < k; ++i) scale = std::max({scale, std::fabs(b[i]), Q[i * k + i]});
+    for (std::size_t step = 0; step < 10 * k + 10; ++step) {
+        if (step > 0) hyperplane_minimizer(Q, k, w.free, b, w.z, w.work, w.factor, w.copy);
+        double alpha = 1.0;
+        std::size_t blocking = w.free.size();
+        for (std::size_t a = 0; a < w.free.size(); ++a) {
+            const double p = w.z[a] - h[w.free[a]];
+            if (p < 0.0 && h[w.free[a]] < -alpha * p) {
+                alpha = h[w.free[a]] / -p;
+                blocking = a;
+            }
+        }
+        for (std::size_t a = 0; a < w.free.size(); ++a) h[w.free[a]] += alpha * (w.z[a] - h[w.free[a]]);
+        if (blocking < w.free.size()) {
+            h[w.free[blocking]] = 0.0;
+            w.free.erase(w.free.begin() + static_cast<std::ptrdiff_t>(blocking));
+            continue;
+        }
+        // At the free set's minimizer: multipliers of the fixed indices, g_i + nu with nu = -g on F.
+        w.g.assign(k, 0.0);
+        for (std::size_t i = 0; i < k; ++i) {
+            double gi = -b[i];
+            for (std::size_t j = 0; j < k; ++j) gi += Q[i * k + j] * h[j];
+            w.g[i] = gi;
+        }
+        double nu = 0.0;
+        for (std::size_t i : w.free) nu -= w.g[i];
+        nu /= static_cast<double>(w.free.size());
+        std::size_t entering = k;
+        double most_negative = -1e-13 * scale;
+        for (std::size_t i = 0; i < k; ++i)
+            if (h[i] == 0.0 && std::find(w.free.begin(), w.free.end(), i) == w.free.end() && w.g[i] + nu < most_negative) {
+                most_negative = w.g[i] + nu;
+                entering = i;
+            }
+        if (entering == k) break;  // KKT holds: optimal
+        w.free.insert(std::upper_bound(w.free.begin(), w.free.end(), entering), entering);
+    }
+    double sum = 0.0;
+    for (std::size_t i = 0; i < k; ++i) sum += h[i] = std::max(h[i], 0.0);
+    for (std::size_t i = 0; i < k; ++i) h[i] /= sum;
+}
+
+}  // namespace
+
+Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads)
 {
     const std::size_t n = Xt.shape()[0], m = Xt.shape()[1], k = selected.size();
     Matrix Ht = xt::ones<double>({n, k}) / static_cast<double>(std::max<std::size_t>(k, 1));
@@ -18,37 +123,33 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
     Matrix Wt({k, m});
     for (std::size_t i = 0; i < k; ++i)
         std::copy(&Xt(static_cast<std::size_t>(selected[i]), 0), &Xt(static_cast<std::size_t>(selected[i]), 0) + m, &Wt(i, 0));
-    Matrix gram({k, k}), B({n, k});
-    blas::gemm(false, true, 1.0, Wt, Wt, 0.0, gram);  // W^T W
-    blas::gemm(false, true, 1.0, Xt, Wt, 0.0, B);     // (W^T X)^T
-    Matrix eigenvectors = gram;
-    Vector eigenvalues;
-    blas::symmetric_eigen(eigenvectors, eigenvalues);
-    const double L = eigenvalues(k - 1);  // Lipschitz constant of the gradient H -> W^T (W H - X)
-    if (!(L > 0.0)) return Ht;
-    // FISTA on H^T: Y - (Y W^T W - X^T W) / L projected row by row onto the simplex, restarted
-    // whenever the momentum points uphill (O'Donoghue & Candes' gradient restart)
-    Matrix Y = Ht, next(Ht.shape()), step(Ht.shape()), back(Ht.shape());
-    double t = 1.0;
-    for (int it = 0; it < 5000; ++it) {
-        xt::noalias(step) = B;
-        blas::gemm(false, false, 1.0, Y, gram, -1.0, step);  // gradient at Y: Y gram - B
-        xt::noalias(next) = Y - step / L;
-        project_rows_onto_simplex(next);
-        xt::noalias(step) = next - Ht;  // the move, reusing the gradient's buffer
-        const double moved = blas::frobenius_dot(step, step), size = blas::frobenius_dot(next, next);
-        xt::noalias(back) = Y - next;
-        if (blas::frobenius_dot(back, step) > 0.0) {  // uphill: restart
-            t = 1.0;
-            xt::noalias(Y) = next;
-        } else {
-            const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
-            xt::noalias(Y) = next + ((t - 1.0) / t_next) * step;
-            t = t_next;
+    Matrix Q({k, k}), B({n, k});
+    blas::gemm(false, true, 1.0, Wt, Wt, 0.0, Q);  // W^T W
+    blas::gemm(false, true, 1.0, Xt, Wt, 0.0, B);  // row l: b_l = W^T x_l
+    // The hyperplane minimizers of all columns at once: Z = U - nu v^T, Q U^T = B^T, Q v = 1.
+    std::vector<std::size_t> all(k);
+    for (std::size_t i = 0; i < k; ++i) all[i] = i;
+    std::vector<double> U(B.begin(), B.end()), v(k, 1.0), factor, copy;
+    solve_ridged(Q.data(), k, k, all, U.data(), n, factor, copy);
+    solve_ridged(Q.data(), k, k, all, v.data(), 1, factor, copy);
+    double sum_v = 0.0;
+    for (double x : v) sum_v += x;
+    parallel_for(n, 64, threads, [&](std::size_t begin, std::size_t end) {
+        ActiveSetWork work;
+        std::vector<double> z(k);
+        for (std::size_t l = begin; l < end; ++l) {
+            const double* u = &U[l * k];
+            double sum_u = 0.0;
+            for (std::size_t i = 0; i < k; ++i) sum_u += u[i];
+            const double nu = (sum_u - 1.0) / sum_v;
+            bool nonnegative = true;
+            for (std::size_t i = 0; i < k; ++i) nonnegative &= (z[i] = u[i] - nu * v[i]) >= 0.0;
+            if (nonnegative)
+                std::copy(z.begin(), z.end(), &Ht(l, 0));
+            else
+                active_set_column(Q.data(), k, &B(l, 0), z.data(), &Ht(l, 0), work);
         }
-        std::swap(Ht, next);
-        if (moved <= 1e-20 * size) break;
-    }
+    });
     return Ht;
 }
 

@@ -94,7 +94,8 @@ SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
         // Sec. V-B: SPA picks K columns, C0(picks, :) = H from the simplex-constrained least squares
         SuccessiveProjection spa(Xt_);
         for (int64_t k = 0; k < K_; ++k) spa.next();
-        warm_start_ = SimplexColumns::from_selected(spa.selected(), simplex_least_squares(Xt_, spa.selected()));
+        warm_start_ =
+            SimplexColumns::from_selected(spa.selected(), simplex_least_squares(Xt_, spa.selected(), resolve_threads(0)));
     }
     if (lambda_ < 0.0) lambda_ = std::sqrt(residual_squared(warm_start_)) / static_cast<double>(K_);  // Sec. V-A
 }
@@ -298,7 +299,7 @@ Output SelfDictionary::output(const std::string& name, const SimplexColumns& C) 
     const std::vector<OutputSpec> shapes = specs(static_cast<int64_t>(selected.size()));
     if (name == "selected") return Output{shapes[0], {}, std::move(selected)};
     if (name == "H") {
-        const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected));
+        const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected, resolve_threads(0)));
         return Output{shapes[1], std::vector<double>(H.begin(), H.end()), {}};
     }
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (self_dictionary has: selected, H, nnz)");

@@ -1,6 +1,7 @@
 #include "facto/spa.hpp"
 
 #include "facto/error.hpp"
+#include "linalg/parallel.hpp"
 
 namespace facto {
 
@@ -26,7 +27,8 @@ double Spa::iterate_once()
     spa_->next();
     if (spa_->selected().size() == K) {
         // C(selected, :) = H, the simplex-constrained least squares on the picks
-        C_ = SimplexColumns::from_selected(spa_->selected(), simplex_least_squares(dictionary_->Xt(), spa_->selected()));
+        C_ = SimplexColumns::from_selected(spa_->selected(), simplex_least_squares(dictionary_->Xt(), spa_->selected(),
+                                                                                 resolve_threads(params().get_int("threads"))));
     }
     return 1.0;
 }

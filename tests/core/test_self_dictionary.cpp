@@ -135,25 +135,34 @@ BOOST_AUTO_TEST_CASE(simplex_least_squares_meets_its_optimality_conditions)
 {
     const SeparableData data = separable_dirichlet(20, 40, 5, 15.0, 8);
     const Matrix Xt = xt::transpose(data.X);
-    const std::vector<int64_t> picked = {data.anchors[0], data.anchors[2], data.anchors[4], 7};
-    const Matrix Ht = simplex_least_squares(Xt, picked);
-    Matrix Wt({picked.size(), Xt.shape()[1]});
-    for (std::size_t k = 0; k < picked.size(); ++k) xt::row(Wt, static_cast<std::ptrdiff_t>(k)) = xt::row(Xt, picked[k]);
-    // gradient rows: (H^T W^T - X^T) W ; at the optimum g_k = min g wherever h_k > 0
-    Matrix R = Xt * -1.0, G({Xt.shape()[0], picked.size()});
-    blas::gemm(false, false, 1.0, Ht, Wt, 1.0, R);
-    blas::gemm(false, true, 1.0, R, Wt, 0.0, G);
-    const double scale = xt::amax(xt::abs(G))();
-    for (std::size_t l = 0; l < Ht.shape()[0]; ++l) {
-        double sum = 0.0, g_min = G(l, 0);
-        for (std::size_t k = 0; k < picked.size(); ++k) g_min = std::min(g_min, G(l, k));
-        for (std::size_t k = 0; k < picked.size(); ++k) {
-            BOOST_TEST(Ht(l, k) >= 0.0);
-            sum += Ht(l, k);
-            BOOST_TEST(Ht(l, k) * (G(l, k) - g_min) <= 1e-6 * scale);
+    // well posed; more picks than features (W^T W singular); a column picked twice
+    const std::vector<std::vector<int64_t>> cases = {
+        {data.anchors[0], data.anchors[2], data.anchors[4], 7},
+        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24},
+        {data.anchors[1], data.anchors[1], 3}};
+    for (const auto& picked : cases)
+        for (std::size_t threads : {1, 3}) {
+            const Matrix Ht = simplex_least_squares(Xt, picked, threads);
+            Matrix Wt({picked.size(), Xt.shape()[1]});
+            for (std::size_t k = 0; k < picked.size(); ++k)
+                xt::row(Wt, static_cast<std::ptrdiff_t>(k)) = xt::row(Xt, picked[k]);
+            // gradient rows: (H^T W^T - X^T) W ; at the optimum g_k = min g wherever h_k > 0
+            Matrix R = Xt * -1.0, G({Xt.shape()[0], picked.size()});
+            blas::gemm(false, false, 1.0, Ht, Wt, 1.0, R);
+            blas::gemm(false, true, 1.0, R, Wt, 0.0, G);
+            const double scale = xt::amax(xt::abs(G))() + xt::amax(Wt)() * xt::amax(Wt)();
+            BOOST_TEST_CONTEXT(picked.size() << " picks, " << threads << " threads")
+            for (std::size_t l = 0; l < Ht.shape()[0]; ++l) {
+                double sum = 0.0, g_min = G(l, 0);
+                for (std::size_t k = 0; k < picked.size(); ++k) g_min = std::min(g_min, G(l, k));
+                for (std::size_t k = 0; k < picked.size(); ++k) {
+                    BOOST_TEST(Ht(l, k) >= 0.0);
+                    sum += Ht(l, k);
+                    BOOST_TEST(Ht(l, k) * (G(l, k) - g_min) <= 1e-10 * scale);
+                }
+                BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-12));
+            }
         }
-        BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-12));
-    }
 }
 
 BOOST_AUTO_TEST_CASE(noiseless_anchors_are_recovered_with_the_support_inside_them)
