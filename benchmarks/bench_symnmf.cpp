@@ -1,9 +1,11 @@
 // Paper 004 Fig. 1 (Dragomir et al.): every SymNMF solver of facto on the paper's own similarity
 // matrices (TDT2 r = 30, Reuters r = 25, ORL r = 40), from the same seeded start and for the same time
 // budget; not part of the tests. Prints, per dataset and solver: iterations, the cost of one
-// iteration as a ratio to one product M X measured in the same run, the final relative gap
+// iteration as a ratio to one product M X and to one evaluation of f and grad f (M X, X^T X,
+// X (X^T X)) measured in the same run, the final relative gap
 // (f - f_min) / f_min with f_min the best objective any solver reached, the seconds to reach gaps of
-// 1e-3 and 1e-4, and the clustering accuracy at the end of the budget. Writes the traces to
+// 1e-3 and 1e-4, and the clustering accuracy at the end of the budget. Times of one iteration and of
+// the references are medians over the run, the references timed between its iterations. Writes the traces to
 // <out>/<dataset>_trace.csv for benchmarks/plot.py.
 // Usage: bench_symnmf <dir with tdt2_similarity.mtx ...> [seconds per solver] [out dir] [seeds]
 #include <algorithm>
@@ -39,15 +41,33 @@ struct Run {
     std::string solver;
     uint64_t seed;
     std::vector<double> seconds, objective;
+    std::vector<double> products, evaluations;  // reference timings taken between iterations
     int64_t iterations = 0;
     double accuracy = 0.0;
 };
 
-double seconds_of(const std::function<void()>& f, int repeats)
+// Seconds of one call of f, after one untimed call (warm caches, like the solver's own products).
+double seconds_of(const std::function<void()>& f)
 {
+    f();
     const auto t0 = Clock::now();
-    for (int i = 0; i < repeats; ++i) f();
-    return std::chrono::duration<double>(Clock::now() - t0).count() / repeats;
+    f();
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+// The median time of one iteration of a run.
+double median_iteration(const Run& run)
+{
+    std::vector<double> steps;
+    for (std::size_t i = 1; i < run.seconds.size(); ++i) steps.push_back(run.seconds[i] - run.seconds[i - 1]);
+    return median(steps);
 }
 
 double time_to(const Run& run, double target)
@@ -80,13 +100,14 @@ int main(int argc, char** argv)
         const Matrix label_column = read_matrix(dir + "/" + ds.labels);
         std::vector<int64_t> truth(label_column.begin(), label_column.end());
 
-        // The reference product of one iteration: M X (SpMM or GEMM), measured here.
+        // The references, timed in the callback (outside the solver's clock) every 4th iteration, so
+        // that they see the machine in the same state as the iterations next to them (this VM's speed
+        // jumps by up to 2x from one second to the next): one product M X (SpMM or GEMM), and one
+        // evaluation of f and its gradient (M X, X^T X, X (X^T X) and a pass), the work any
+        // first-order iteration does at least once.
         const Matrix X0 = problem->random_point(1);
-        Matrix MX(X0.shape());
-        const double product = seconds_of([&] { problem->multiply(X0, MX, 2); }, 20);
-        // One evaluation of f: M X and X^T X, what every NoLips or Armijo trial computes.
+        Matrix MX(X0.shape()), G(X0.shape());
         LowRankProblem::Evaluation e;
-        const double evaluation = seconds_of([&] { problem->evaluate(X0, e, 2); }, 20);
 
         std::vector<Run> runs;
         for (const char* name : solvers)
@@ -99,10 +120,18 @@ int main(int argc, char** argv)
                 solver->mutable_params().set_int("max_iterations", 10000000);
                 solver->mutable_params().set_int("threads", 2);
                 solver->set_iterate(problem->random_point(static_cast<uint64_t>(s)));
-                Run run{name, static_cast<uint64_t>(s), {solver->progress().elapsed_seconds}, {solver->progress().objective}};
+                Run run{name, static_cast<uint64_t>(s), {solver->progress().elapsed_seconds}, {solver->progress().objective},
+                        {}, {}};
                 solver->set_callback([&](const Progress& p) {
                     run.seconds.push_back(p.elapsed_seconds);
                     run.objective.push_back(p.objective);
+                    if (p.iteration % 4 == 0) {
+                        run.products.push_back(seconds_of([&] { problem->multiply(X0, MX, 2); }));
+                        run.evaluations.push_back(seconds_of([&] {
+                            problem->evaluate(X0, e, 2);
+                            problem->gradient(X0, e, G, 2);
+                        }));
+                    }
                     return false;
                 });
                 solver->solve();
@@ -114,29 +143,29 @@ int main(int argc, char** argv)
         for (const Run& run : runs) f_min = std::min(f_min, run.objective.back());
         std::ofstream trace(out + "/" + ds.name + "_trace.csv");
         trace << "solver,seed,seconds,relative_gap\n";
-        std::printf("\n%s: n = %lld, r = %lld, M %s; one M X: %.2f ms, one f (M X, X^T X): %.2f ms; f_min = %.10e\n",
-                    ds.name, static_cast<long long>(problem->n()), static_cast<long long>(ds.r),
-                    problem->sparse() ? "sparse" : "dense", 1e3 * product, 1e3 * evaluation, f_min);
-        std::printf("  %-20s %10s %10s %8s %8s %12s %10s %10s %9s\n", "solver", "iterations", "ms/iter", "vs M X",
-                    "vs f", "final gap", "t(1e-3)", "t(1e-4)", "accuracy");
+        std::printf("\n%s: n = %lld, r = %lld, M %s; f_min = %.10e\n", ds.name, static_cast<long long>(problem->n()),
+                    static_cast<long long>(ds.r), problem->sparse() ? "sparse" : "dense", f_min);
+        std::printf("  %-20s %10s %8s %8s %8s %8s %8s %12s %10s %10s %9s\n", "solver", "iterations", "ms/iter", "M X ms",
+                    "vs M X", "f+g ms", "vs f+g", "final gap", "t(1e-3)", "t(1e-4)", "accuracy");
         for (const char* name : solvers) {
-            double iterations = 0, seconds = 0, gap = 0, t3 = 0, t4 = 0, accuracy = 0;
+            double iterations = 0, per_iteration = 0, product = 0, evaluation = 0, gap = 0, t3 = 0, t4 = 0, accuracy = 0;
             for (const Run& run : runs) {
                 if (run.solver != name) continue;
                 for (std::size_t i = 0; i < run.seconds.size(); ++i)
                     trace << name << ',' << run.seed << ',' << run.seconds[i] << ','
                           << (run.objective[i] - f_min) / f_min << '\n';
                 iterations += static_cast<double>(run.iterations) / seeds;
-                seconds += run.seconds.back() / seeds;
+                per_iteration += median_iteration(run) / seeds;
+                product += median(run.products) / seeds;
+                evaluation += median(run.evaluations) / seeds;
                 gap += (run.objective.back() - f_min) / f_min / seeds;
                 t3 += time_to(run, f_min * (1 + 1e-3)) / seeds;
                 t4 += time_to(run, f_min * (1 + 1e-4)) / seeds;
                 accuracy += run.accuracy / seeds;
             }
-            const double per_iteration = seconds / std::max(iterations, 1.0);
-            std::printf("  %-20s %10.0f %10.2f %8.2f %8.2f %12.3e %10.2f %10.2f %9.4f\n", name, iterations,
-                        1e3 * per_iteration, per_iteration / product, per_iteration / evaluation, gap, t3, t4,
-                        accuracy);
+            std::printf("  %-20s %10.0f %8.2f %8.2f %8.2f %8.2f %8.2f %12.3e %10.2f %10.2f %9.4f\n", name, iterations,
+                        1e3 * per_iteration, 1e3 * product, per_iteration / product, 1e3 * evaluation,
+                        per_iteration / evaluation, gap, t3, t4, accuracy);
         }
     }
     return 0;

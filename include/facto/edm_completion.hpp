@@ -34,7 +34,8 @@ public:
     bool nonnegative() const override { return false; }
     // Fills e.first = grad f(X) (fused with the objective) and e.second = the per-row sums of f.
     double evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const override;
-    void gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
+    // G = e.first; returns ||G||_F.
+    double gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
     // alpha = 6 L_EDM with L_EDM = 9 max_i |{j : (i, j) in Omega}|; sigma = 2 ||P_Omega(D)||.
     double default_alpha() const override { return 6.0 * 9.0 * static_cast<double>(max_degree_); }
     double default_sigma() const override { return 2.0 * d_norm_; }

@@ -5,7 +5,9 @@
 // Each iteration tries X+ = T_lambda(X) and halves lambda until the decrease condition (22)
 //     f(X+) <= f(X) + <grad f(X), X+ - X> + D_h(X+, X) / lambda
 // holds, then doubles lambda (up to max_step) for the next iteration. Each trial costs one
-// evaluation of f, whose products are reused for the next gradient when accepted. D_h is computed
+// evaluation of f, whose products are reused for the next gradient when accepted; with the universal
+// kernel and a problem whose f has a linear product (SymNMF's M X), a halved trial combines that
+// product from the rejected trial's instead of multiplying again (universal_trial). D_h is computed
 // as a sum of nonnegative terms, so the test stays meaningful for tiny steps. The stationarity
 // measure is ||X - Pi_+(X - grad f(X))||_F (||grad f(X)||_F for unconstrained problems).
 #pragma once
@@ -16,6 +18,7 @@
 #include "facto/gram_kernel.hpp"
 #include "facto/low_rank_problem.hpp"
 #include "facto/solver.hpp"
+#include "facto/universal_kernel.hpp"
 
 namespace facto {
 
@@ -35,24 +38,26 @@ private:
     double current_objective() const override { return f_; }
     double current_stationarity() const override { return residual_; }
     const Matrix& current() const override { return X_; }
-    // <X, D>, <D, D>, <grad f(X), D> for D = T - X, and ||T||^2.
-    struct Displacement {
-        double x_d = 0.0, d_d = 0.0, g_d = 0.0, t_t = 0.0;
-    };
     void refresh_gradient();
-    void bregman_map(double lambda);
-    Displacement displacement();
-    double bregman_distance(const Displacement& s);
+    // One trial at lambda: T_lambda(X) into trial_X_, its Displacement, and f(T) (returned).
+    double universal_trial(double lambda, bool halved);
+    double gram_trial(double lambda);
+    double halved_numerator(double c, double lambda);
+    double bregman_distance();
 
     std::shared_ptr<const LowRankProblem> low_rank_;
-    bool gram_ = false;
+    bool gram_ = false, reuse_ = false;
     std::optional<GramMap> gram_map_;
     std::size_t threads_ = 1;
     Matrix X_, G_, trial_X_;
     Matrix XtX_, grad_h_, delta_, XtD_, DtD_;  // Gram kernel only
     LowRankProblem::Evaluation eval_, trial_eval_;
+    Displacement displacement_;  // of the last trial from X
     double f_ = 0.0, residual_ = 0.0, x_norm2_ = 0.0;  // x_norm2_ = ||X||^2
     double lambda_ = 0.0;  // step to try first at the next iteration
+    double tau_ = 0.0;     // tau of the last trial
+    std::vector<std::vector<MatrixEntry>> chunk_corrections_;  // Delta of a halved trial, by chunk
+    std::vector<MatrixEntry> corrections_;
 };
 
 std::vector<ParamSpec> nolips_params();

@@ -38,8 +38,13 @@ public:
     bool nonnegative() const override { return true; }
     // Fills e.first = M X and e.second = X^T X; f by eq. (37), halved.
     double evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const override;
-    // G = 2 (X (X^T X) - M X).
-    void gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
+    // G = 2 (X (X^T X) - M X); returns ||min(X, G)||_F.
+    double gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
+    // f(X) = phi(M X, X^T X): M X can be combined from other points' products.
+    bool linear_product() const override { return true; }
+    // out += scale M D, one row of M per entry of D (M is symmetric).
+    void add_linear_product(const std::vector<MatrixEntry>& D, double scale, Matrix& out) const override;
+    double evaluate_given_product(const Matrix& X, Evaluation& e, std::size_t threads) const override;
     double default_alpha() const override { return 6.0; }  // 6 L_F with L_F = 1
     double default_sigma() const override { return 2.0 * M_norm_; }
 

@@ -30,16 +30,22 @@ inline double universal_bregman(double alpha, double sigma, double a, double c, 
     return 0.25 * alpha * change * change + 0.5 * (alpha * a + sigma) * delta;
 }
 
-// T = P(U) / tau_sigma(alpha ||P(U)||^2) for U = s X - lambda G, with P the projection onto U >= 0
-// when `nonnegative` (eq. 14), the identity otherwise (eq. 7). With s = alpha ||X||^2 + sigma, U is
-// eq. (8): grad h(X) - lambda grad f(X). Two passes over memory, U is never stored; T may alias X or G.
-void universal_map(const Matrix& X, double s, const Matrix& G, double lambda, double alpha, double sigma,
-                   bool nonnegative, Matrix& T);
+// <X, D>, ||D||^2 and <G, D> for D = T - X, and ||T||^2: what the decrease test (22) and D_h need.
+struct Displacement {
+    double x_d = 0.0, d_d = 0.0, g_d = 0.0, t_t = 0.0;
+};
 
-// The same map in place on a given U.
-inline void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative)
-{
-    universal_map(U, 1.0, U, 0.0, alpha, sigma, nonnegative, U);
-}
+// The two passes of the map T = Pi(U) / tau_sigma(alpha ||Pi(U)||^2), U = s X - lambda G (eq. 8 with
+// s = alpha ||X||^2 + sigma), Pi the projection onto U >= 0 when `nonnegative` (eq. 14), the identity
+// otherwise (eq. 7). U is never stored. Both run on `threads` threads; their sums are taken over
+// fixed chunks, so the result does not depend on the thread count.
+// Pass 1: T = Pi(U); returns ||T||^2. T must not alias X or G.
+double universal_numerator(const Matrix& X, double s, const Matrix& G, double lambda, bool nonnegative, Matrix& T,
+                           std::size_t threads);
+// Pass 2: T := scale T (scale = 1 / tau); returns the Displacement of T from X. T must not alias X or G.
+Displacement universal_rescale(const Matrix& X, const Matrix& G, double scale, Matrix& T, std::size_t threads);
+
+// The whole map in place on a given U, on one thread (for short vectors).
+void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative);
 
 }  // namespace facto

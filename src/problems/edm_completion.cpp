@@ -10,6 +10,21 @@
 
 namespace facto {
 
+namespace {
+// g = from on n entries; returns the sum of the stationarity terms g^2.
+double copy_and_measure(const double* __restrict from, double* __restrict g, std::size_t n)
+{
+    double lanes[kPassLanes] = {};
+    for_lanes(0, n, [&](std::size_t i, std::size_t lane) {
+        g[i] = from[i];
+        lanes[lane] += stationarity_term(false, 0.0, g[i]);
+    });
+    double sum = 0.0;
+    for (double v : lanes) sum += v;
+    return sum;
+}
+}  // namespace
+
 EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64_t* j, const double* d, int64_t count)
     : n_(n), r_(r)
 {
@@ -119,6 +134,12 @@ double EdmCompletion::evaluate(const Matrix& X, Evaluation& e, std::size_t threa
     return f;
 }
 
-void EdmCompletion::gradient(const Matrix&, const Evaluation& e, Matrix& G, std::size_t) const { G = e.first; }
+double EdmCompletion::gradient(const Matrix&, const Evaluation& e, Matrix& G, std::size_t threads) const
+{
+    const auto sum = parallel_sums<1>(G.size(), kPassChunk, kPassGrain, threads, [&](std::size_t begin, std::size_t end, auto& s) {
+        s[0] += copy_and_measure(e.first.data() + begin, G.data() + begin, end - begin);
+    });
+    return std::sqrt(sum[0]);
+}
 
 }  // namespace facto

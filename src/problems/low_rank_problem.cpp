@@ -1,16 +1,17 @@
 #include "facto/low_rank_problem.hpp"
 
-#include <cmath>
-
-#include <xtensor/xmath.hpp>
-
-#include "linalg/blas.hpp"
+#include "facto/error.hpp"
 
 namespace facto {
 
-double LowRankProblem::stationarity(const Matrix& X, const Matrix& G) const
+void LowRankProblem::add_linear_product(const std::vector<MatrixEntry>&, double, Matrix&) const
 {
-    return nonnegative() ? std::sqrt(xt::sum(xt::square(xt::minimum(X, G)))()) : std::sqrt(blas::frobenius_dot(G, G));
+    throw Error(FACTO_ERROR_INTERNAL, std::string(kind()) + " has no linear product");
+}
+
+double LowRankProblem::evaluate_given_product(const Matrix&, Evaluation&, std::size_t) const
+{
+    throw Error(FACTO_ERROR_INTERNAL, std::string(kind()) + " has no linear product");
 }
 
 }  // namespace facto

@@ -10,8 +10,24 @@
 #include "data/random.hpp"
 #include "facto/error.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
 
 namespace facto {
+
+namespace {
+// g = 2 (g - mx) on n entries; returns the sum of the stationarity terms min(x, g)^2.
+double subtract_twice(const double* __restrict x, const double* __restrict mx, double* __restrict g, std::size_t n)
+{
+    double lanes[kPassLanes] = {};
+    for_lanes(0, n, [&](std::size_t i, std::size_t lane) {
+        g[i] = 2.0 * (g[i] - mx[i]);
+        lanes[lane] += stationarity_term(true, x[i], g[i]);
+    });
+    double sum = 0.0;
+    for (double v : lanes) sum += v;
+    return sum;
+}
+}  // namespace
 
 SymNMF::SymNMF(Matrix M, int64_t r)
     : M_(std::move(M)), sparse_(false), n_(static_cast<int64_t>(M_.shape()[0])), r_(r)
@@ -117,20 +133,48 @@ double SymNMF::diagonal(int64_t i) const
 
 double SymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const
 {
-    const std::size_t r = X.shape()[1];
     if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
-    if (e.second.shape()[0] != r || e.second.shape()[1] != r) e.second = Matrix({r, r});
     multiply(X, e.first, threads);
-    blas::gram(X, e.second);
+    return evaluate_given_product(X, e, threads);
+}
+
+double SymNMF::evaluate_given_product(const Matrix& X, Evaluation& e, std::size_t threads) const
+{
+    const std::size_t r = X.shape()[1];
+    if (e.second.shape()[0] != r || e.second.shape()[1] != r) e.second = Matrix({r, r});
+    blas::gram(X, e.second, threads);
     // eq. (37), halved: f = 1/2 (||M||^2 - 2 <MX, X> + ||X^T X||^2)
     return 0.5 * (M_norm_ * M_norm_ - 2.0 * blas::frobenius_dot(e.first, X) + blas::frobenius_dot(e.second, e.second));
 }
 
-void SymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t) const
+double SymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const
 {
-    // grad f = 2 (X X^T - M) X = 2 (X (X^T X) - M X)
-    xt::noalias(G) = -2.0 * e.first;
-    blas::gemm(false, false, 2.0, X, e.second, 1.0, G);
+    // grad f = 2 (X X^T - M) X = 2 (X (X^T X) - M X): X (X^T X), then one pass that doubles it,
+    // subtracts 2 M X and sums the stationarity measure.
+    blas::times_small(X, e.second, G, threads);
+    const auto sum = parallel_sums<1>(X.size(), kPassChunk, kPassGrain, threads, [&](std::size_t begin, std::size_t end, auto& s) {
+        s[0] += subtract_twice(X.data() + begin, e.first.data() + begin, G.data() + begin, end - begin);
+    });
+    return std::sqrt(sum[0]);
+}
+
+void SymNMF::add_linear_product(const std::vector<MatrixEntry>& D, double scale, Matrix& out) const
+{
+    // column k of M D gains D_jk M(:, j) = D_jk M(j, :)^T (M is symmetric)
+    const std::size_t r = out.shape()[1];
+    double* o = out.data();
+    for (const MatrixEntry& d : D) {
+        const std::size_t j = d.index / r, k = d.index % r;
+        const double v = scale * d.value;
+        if (sparse_) {
+            for (int64_t p = sparse_M_.indptr[j]; p < sparse_M_.indptr[j + 1]; ++p)
+                o[static_cast<std::size_t>(sparse_M_.indices[static_cast<std::size_t>(p)]) * r + k] +=
+                    v * sparse_M_.values[static_cast<std::size_t>(p)];
+        } else {
+            const double* m = &M_(j, 0);
+            for (std::size_t i = 0; i < static_cast<std::size_t>(n_); ++i) o[i * r + k] += v * m[i];
+        }
+    }
 }
 
 }  // namespace facto

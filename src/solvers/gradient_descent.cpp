@@ -57,8 +57,7 @@ bool GradientDescent::try_step(double t)
 // Makes the trial point current (at start: computes the gradient of X).
 void GradientDescent::accept()
 {
-    low_rank_->gradient(X_, eval_, G_, threads_);
-    residual_ = low_rank_->stationarity(X_, G_);
+    residual_ = low_rank_->gradient(X_, eval_, G_, threads_);
     g_dot_x_ = blas::frobenius_dot(G_, X_);
 }
 

@@ -20,8 +20,7 @@ void SymNMFSolver::start(Matrix X0)
 void SymNMFSolver::measure()
 {
     f_ = symnmf_->evaluate(X_, eval_, threads_);
-    symnmf_->gradient(X_, eval_, G_, threads_);
-    residual_ = symnmf_->stationarity(X_, G_);
+    residual_ = symnmf_->gradient(X_, eval_, G_, threads_);
 }
 
 }  // namespace facto

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "linalg/parallel.hpp"
 
 namespace facto {
 
@@ -19,20 +22,71 @@ double universal_tau(double sigma, double c)
     return sigma + w;
 }
 
-void universal_map(const Matrix& X, double s, const Matrix& G, double lambda, double alpha, double sigma,
-                   bool nonnegative, Matrix& T)
+namespace {
+
+// The passes on one chunk of n entries. The pointers never alias (restrict lets the compiler
+// vectorize the lanes); the scalars are values, so no store can change them.
+double numerator_chunk(const double* __restrict x, const double* __restrict g, double* __restrict t, std::size_t n,
+                       double s, double lambda, double floor)
 {
-    const std::size_t size = X.size();
-    const double *x = X.data(), *g = G.data();
-    double* t = T.data();
-    double norm2 = 0.0;
-    for (std::size_t i = 0; i < size; ++i) {
-        const double u = s * x[i] - lambda * g[i];     // eq. (8)
-        t[i] = nonnegative ? std::max(u, 0.0) : u;      // Pi_+ (eq. 14)
-        norm2 += t[i] * t[i];
+    double tt[kPassLanes] = {};
+    for_lanes(0, n, [&](std::size_t i, std::size_t lane) {
+        t[i] = std::max(s * x[i] - lambda * g[i], floor);  // eq. (8), projected as in eq. (14)
+        tt[lane] += t[i] * t[i];
+    });
+    double sum = 0.0;
+    for (double v : tt) sum += v;
+    return sum;
+}
+
+void rescale_chunk(const double* __restrict x, const double* __restrict g, double* __restrict t, std::size_t n,
+                   double scale, std::array<double, 4>& sum)
+{
+    double xd[kPassLanes] = {}, dd[kPassLanes] = {}, gd[kPassLanes] = {}, tt[kPassLanes] = {};
+    for_lanes(0, n, [&](std::size_t i, std::size_t l) {
+        t[i] *= scale;
+        const double d = t[i] - x[i];
+        xd[l] += x[i] * d;
+        dd[l] += d * d;
+        gd[l] += g[i] * d;
+        tt[l] += t[i] * t[i];
+    });
+    for (std::size_t l = 0; l < kPassLanes; ++l) {
+        sum[0] += xd[l];
+        sum[1] += dd[l];
+        sum[2] += gd[l];
+        sum[3] += tt[l];
     }
-    const double z = universal_tau(sigma, alpha * norm2);  // eq. (7)
-    for (std::size_t i = 0; i < size; ++i) t[i] /= z;
+}
+
+}  // namespace
+
+double universal_numerator(const Matrix& X, double s, const Matrix& G, double lambda, bool nonnegative, Matrix& T,
+                           std::size_t threads)
+{
+    const double floor = nonnegative ? 0.0 : -std::numeric_limits<double>::infinity();
+    return parallel_sums<1>(X.size(), kPassChunk, kPassGrain, threads, [&](std::size_t begin, std::size_t end, auto& sum) {
+        sum[0] += numerator_chunk(X.data() + begin, G.data() + begin, T.data() + begin, end - begin, s, lambda, floor);
+    })[0];
+}
+
+Displacement universal_rescale(const Matrix& X, const Matrix& G, double scale, Matrix& T, std::size_t threads)
+{
+    const auto sums = parallel_sums<4>(X.size(), kPassChunk, kPassGrain, threads, [&](std::size_t begin, std::size_t end, auto& sum) {
+        rescale_chunk(X.data() + begin, G.data() + begin, T.data() + begin, end - begin, scale, sum);
+    });
+    return {sums[0], sums[1], sums[2], sums[3]};
+}
+
+void universal_map(Matrix& U, double alpha, double sigma, bool nonnegative)
+{
+    double norm2 = 0.0;
+    for (double& u : U) {
+        if (nonnegative) u = std::max(u, 0.0);  // eq. (14)
+        norm2 += u * u;
+    }
+    const double scale = 1.0 / universal_tau(sigma, alpha * norm2);  // eq. (7)
+    for (double& u : U) u *= scale;
 }
 
 }  // namespace facto

@@ -70,6 +70,25 @@ BOOST_AUTO_TEST_CASE(bregman_map_satisfies_grad_h_of_T_equals_the_projected_U)
     }
 }
 
+BOOST_AUTO_TEST_CASE(the_threaded_passes_compute_the_map_and_its_displacement)
+{
+    const double alpha = 6.0, sigma = 3.0, s = 2.5, lambda = 0.7;
+    const Matrix X = xt::abs(random_matrix(9000, 7, 21)), G = random_matrix(9000, 7, 22);  // several chunks
+    for (bool nonnegative : {false, true}) {
+        Matrix expected = s * X - lambda * G;
+        universal_map(expected, alpha, sigma, nonnegative);
+        Matrix T(X.shape());
+        const double norm2 = universal_numerator(X, s, G, lambda, nonnegative, T, 3);
+        const Displacement d = universal_rescale(X, G, 1.0 / universal_tau(sigma, alpha * norm2), T, 3);
+        BOOST_TEST(xt::allclose(T, expected, 1e-13, 1e-15));
+        const Matrix D = T - X;
+        BOOST_TEST(d.x_d == blas::frobenius_dot(X, D), boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(d.d_d == blas::frobenius_dot(D, D), boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(d.g_d == blas::frobenius_dot(G, D), boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(d.t_t == blas::frobenius_dot(T, T), boost::test_tools::tolerance(1e-12));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(relative_smoothness_holds_with_the_papers_constants)
 {
     // f(X) <= f(Y) + <grad f(Y), X - Y> + D_h(X, Y) with alpha = 6, sigma = 2 ||M||_F (Sec. 4.1, L = 1).
