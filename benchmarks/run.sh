@@ -3,6 +3,8 @@
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
 #   bash benchmarks/run.sh symnmf [seconds per solver] [seeds]             (paper 004 Fig. 1)
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
+#   bash benchmarks/run.sh merit [trials] [iterations at scale]            (paper 002 Table I, Fig. 2,
+#                                                                            memory and time vs N)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +26,12 @@ case "$which" in
   edm)
     cmake --build build -j"$(nproc)" --target bench_edm >/dev/null
     ./build/benchmarks/bench_edm "${1:-2000}" "${2:-20}" "$results" ;;
-  *) echo "usage: $0 simplicial|symnmf|edm [...]" >&2; exit 2 ;;
+  merit)
+    cmake --build build -j"$(nproc)" --target bench_merit >/dev/null
+    ./build/benchmarks/bench_merit table1 "${1:-50}"
+    ./build/benchmarks/bench_merit fig2 "${1:-50}"
+    for n in 1000 10000 100000; do ./build/benchmarks/bench_merit scale "$n" "${2:-10}"; done
+    exit 0 ;;
+  *) echo "usage: $0 simplicial|symnmf|edm|merit [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -1,7 +1,9 @@
 // MERIT (Nguyen, Fu & Wu, Alg. 1): Frank-Wolfe on SD-MMV (eq. 18) with steps 2 / (t + 2) from t_init
 // (warm-start Frank-Wolfe, Sec. III-A). Each iteration moves every column c_l toward the vertex e_j,
-// j = argmin_n G(n, l) (eq. 21), with the gradient formed block by block of columns (one GEMM each, never
-// N x N), so memory is X, nnz(C) and one N x block buffer. Progress reports f(C) and the Frank-Wolfe gap
+// j = argmin_n G(n, l) (eq. 21), with the gradient formed tile by tile (one GEMM each, never N x N), so
+// memory is X, R, nnz(C) and one 8 MiB tile. The residual R = (X C - X)^T (N x M, the
+// size of X) moves with C: r_l := (1 - alpha) r_l + alpha (x_j - x_l), O(M) per column instead of
+// O(M nnz(c_l)), recomputed exactly every 32 iterations. Progress reports f(C) and the Frank-Wolfe gap
 // sum_l <g_l, c_l - e_j> at the current C.
 //
 // Without an iterate from the caller it starts as Sec. V-B does: C0 from SPA and the simplex-constrained
@@ -26,9 +28,10 @@ private:
     double current_stationarity() const override { return sweep_.gap; }
     // t_init from the parameter, or round(1 / RMSE) at C_.
     void begin(bool warm);
-    int64_t block() const;
 
     std::vector<int64_t> vertex_;
+    Matrix R_;  // (X C - X)^T
+    int64_t since_exact_ = 0;  // iterations since R_ was computed from C_
     SelfDictionary::SweepWork work_;
     SelfDictionary::Sweep sweep_{0.0, 0.0};
     double t_ = 0.0;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "facto/problem.hpp"
@@ -76,26 +77,48 @@ public:
     const Matrix& Xt() const { return Xt_; }
 
     RowSoftmax row_softmax(const SimplexColumns& C) const;
-    // Rows [begin, end) of G^T, i.e. the gradient's columns l in [begin, end) as rows, each up to a
-    // constant shift lambda / N (which moves neither the argmin nor, on the simplex, the gap):
-    // Gt(l - begin, n) = [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N). Returns ||X C - X||^2 over
-    // those columns. Gt (block x N) and Rt (block x M, work space) are resized when needed.
-    double gradient_block(const SimplexColumns& C, const RowSoftmax& softmax, int64_t begin, int64_t end, Matrix& Gt,
-                          Matrix& Rt) const;
+    // R = (X C - X)^T (N x M; row l is the residual of column l), O(M nnz(C)), columns split over
+    // `threads`; resized when needed.
+    void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
+    // A tile of G^T from R = residual(C): Gt(c, i) + shift[rows.begin + i] = G(rows.begin + i,
+    // columns.begin + c) - lambda / N, i.e. [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N) without the
+    // part every column shares (shift, from row_shift) and the constant lambda / N (which moves
+    // neither the argmin nor, on the simplex, the gap). One GEMM; Gt is resized when needed.
+    struct Range {
+        std::size_t begin, end;
+    };
+    void gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const Matrix& R, Range columns, Range rows,
+                       Matrix& Gt, std::size_t threads = 1) const;
 
+    // shift[n] = lambda (Y_zero(n) - 1/N): the gradient's part that is the same in every column
+    // (Y_zero(n) = Y(n, l) where C(n, l) = 0), added while the columns are scanned instead of written.
+    void row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const;
+
+    // What sweep() carries for one column from tile to tile: the argmin of g_l so far, <g_l, c_l> so
+    // far, and the support's smallest entry so far.
+    struct ColumnScan {
+        std::size_t argmin = std::numeric_limits<std::size_t>::max();
+        double min = std::numeric_limits<double>::infinity(), inner = 0.0, support_min = 0.0;
+        int64_t support_row = -1;
+    };
     // Buffers of sweep(), kept by the caller so that an iteration allocates nothing.
     struct SweepWork {
-        Matrix Gt, Rt;
-        std::vector<double> gap;
+        Matrix Gt;
+        std::vector<double> gap, shift;
+        std::vector<ColumnScan> columns;
     };
-    // One pass of Alg. 1 lines 9-17 at C: vertex[l] = argmin_n G(n, l) for every column (first on ties;
-    // a row of c_l's support when it ties up to rounding),
-    // with f(C) and the Frank-Wolfe gap sum_l <g_l, c_l - e_vertex[l]>. Columns go `block` at a time.
+    // One pass of Alg. 1 lines 9-17 at C, given R = residual(C): vertex[l] = argmin_n G(n, l) for every
+    // column (first on ties; a row of c_l's support when it ties up to rounding), with f(C) and the
+    // Frank-Wolfe gap sum_l <g_l, c_l - e_vertex[l]>. G is formed in tiles of `tile_columns` columns by
+    // as many rows as make kTileEntries entries (8 MiB: the tile stays in cache while it is scanned,
+    // instead of going out to memory and back), the argmin carried down the columns from tile to
+    // tile.
+    static constexpr std::size_t kTileEntries = std::size_t{1} << 20;
     struct Sweep {
         double objective, gap;
     };
-    Sweep sweep(const SimplexColumns& C, std::vector<int64_t>& vertex, int64_t block, std::size_t threads,
-                SweepWork& work) const;
+    Sweep sweep(const SimplexColumns& C, const Matrix& R, std::vector<int64_t>& vertex, int64_t tile_columns,
+                std::size_t threads, SweepWork& work) const;
 
     // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
@@ -107,6 +130,10 @@ public:
     double residual_squared(const SimplexColumns& C) const;
 
 private:
+    // Columns of a tile per thread at least (about 64k entries), for rows of `row_length`.
+    static std::size_t tile_grain(std::size_t row_length);
+    // lambda's factor in the gradient at a nonzero e of C, beyond Y_zero: Y(n, l) - Y_zero(n).
+    double softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
     // The three outputs' specs when `selected` rows are selected.
     std::vector<OutputSpec> specs(int64_t selected) const;
     // r = X c_l - x_l (M values); returns ||r||^2.

@@ -27,10 +27,16 @@ void gemm(bool trans_a, bool trans_b, double alpha, const Matrix& A, const Matri
     const std::size_t kb = trans_b ? B.shape()[1] : B.shape()[0];
     const std::size_t n = trans_b ? B.shape()[0] : B.shape()[1];
     require(k == kb && C.shape()[0] == m && C.shape()[1] == n, FACTO_ERROR_INTERNAL, "gemm: shapes do not fit");
+    gemm(trans_a, trans_b, m, n, k, alpha, A.data(), A.shape()[1], B.data(), B.shape()[1], beta, C.data(),
+         C.shape()[1]);
+}
+
+void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
+          std::size_t lda, const double* B, std::size_t ldb, double beta, double* C, std::size_t ldc)
+{
     if (m == 0 || n == 0) return;
     cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
-                as_int(m), as_int(n), as_int(k), alpha, A.data(), as_int(A.shape()[1]), B.data(),
-                as_int(B.shape()[1]), beta, C.data(), as_int(C.shape()[1]));
+                as_int(m), as_int(n), as_int(k), alpha, A, as_int(lda), B, as_int(ldb), beta, C, as_int(ldc));
 }
 
 void syrk_upper(const Matrix& A, Matrix& C)

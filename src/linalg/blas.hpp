@@ -9,6 +9,9 @@ namespace facto::blas {
 
 // C = alpha * op(A) * op(B) + beta * C.
 void gemm(bool trans_a, bool trans_b, double alpha, const Matrix& A, const Matrix& B, double beta, Matrix& C);
+// The same on row-major blocks given by pointer and leading dimension (op(A) m x k, op(B) k x n).
+void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* A,
+          std::size_t lda, const double* B, std::size_t ldb, double beta, double* C, std::size_t ldc);
 
 // C = A^T A for A n x k (full symmetric result), on `threads` of facto's threads. For k <= 64 (the
 // iterates' tall, thin shape) facto's own kernel in tall_skinny.cpp, 1.6-2.2x faster than OpenBLAS's dsyrk

@@ -8,13 +8,7 @@
 #include "facto/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
-
-// The kernel is compiled for AVX2 + FMA as well as for the baseline, and the loader picks one.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define FACTO_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define FACTO_TARGET_CLONES
-#endif
+#include "linalg/target_clones.hpp"
 
 namespace facto::blas {
 

@@ -14,8 +14,42 @@
 #include "facto/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
+#include "linalg/target_clones.hpp"
 
 namespace facto {
+
+namespace {
+// exp(a) for a <= 0, without glibc's slow underflow path: with mu = 1e-5 most arguments of the
+// softmax are far below -745, where exp is 0 in double.
+double exp_nonpositive(double a) { return a < -746.0 ? 0.0 : std::exp(a); }
+
+// The first i minimizing g[i] + shift[i], and that minimum: eight lanes keep their own minimum and
+// its first index (so the compiler can vectorize the scan), then the lanes are merged.
+FACTO_TARGET_CLONES
+std::pair<std::size_t, double> shifted_argmin(const double* __restrict g, const double* __restrict shift, std::size_t n)
+{
+    constexpr std::size_t L = 8;
+    double best[L];
+    std::size_t where[L];
+    for (std::size_t l = 0; l < L; ++l) best[l] = HUGE_VAL, where[l] = n;
+    std::size_t i = 0;
+    for (; i + L <= n; i += L)
+        for (std::size_t l = 0; l < L; ++l) {
+            const double v = g[i + l] + shift[i + l];
+            const bool smaller = v < best[l];
+            best[l] = smaller ? v : best[l];
+            where[l] = smaller ? i + l : where[l];
+        }
+    for (; i < n; ++i)
+        if (g[i] + shift[i] < best[0] || (g[i] + shift[i] == best[0] && i < where[0])) best[0] = g[i] + shift[i], where[0] = i;
+    std::size_t j = where[0];
+    double minimum = best[0];
+    for (std::size_t l = 1; l < L; ++l)
+        if (best[l] < minimum || (best[l] == minimum && where[l] < j)) minimum = best[l], j = where[l];
+    if (j == n) j = 0, minimum = g[0] + shift[0];  // every entry NaN: keep the first index
+    return {j, minimum};
+}
+}  // namespace
 
 int64_t SimplexColumns::nnz() const
 {
@@ -118,16 +152,16 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C) const
         if (count[i] > 0) {
             s.rows.push_back(static_cast<int64_t>(i));
             // the N - count zeros of the row, each exp(-max / mu) after the shift
-            s.sum[i] = static_cast<double>(static_cast<int64_t>(n) - count[i]) * std::exp(-s.max[i] / mu_);
+            s.sum[i] = static_cast<double>(static_cast<int64_t>(n) - count[i]) * exp_nonpositive(-s.max[i] / mu_);
         }
     for (const auto& column : C.columns)
         for (const auto& e : column) {
             const auto i = static_cast<std::size_t>(e.row);
-            s.sum[i] += std::exp((e.value - s.max[i]) / mu_);
+            s.sum[i] += exp_nonpositive((e.value - s.max[i]) / mu_);
         }
     for (int64_t r : s.rows) {
         const auto i = static_cast<std::size_t>(r);
-        s.zero[i] = std::exp(-s.max[i] / mu_) / s.sum[i];
+        s.zero[i] = exp_nonpositive(-s.max[i] / mu_) / s.sum[i];
         // phi_mu(C(n, :)) = max_n + mu log(sum_n / N); rows without a nonzero contribute mu log 1 = 0
         s.phi += s.max[i] + mu_ * std::log(s.sum[i] / static_cast<double>(n));
     }
@@ -156,75 +190,113 @@ double SelfDictionary::residual_squared(const SimplexColumns& C) const
     return sum;
 }
 
-double SelfDictionary::gradient_block(const SimplexColumns& C, const RowSoftmax& softmax, int64_t begin, int64_t end,
-                                      Matrix& Gt, Matrix& Rt) const
+void SelfDictionary::residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const
 {
-    const std::size_t b = static_cast<std::size_t>(end - begin);
-    const double inverse_n = 1.0 / static_cast<double>(N());
-    if (Rt.shape()[0] != b || Rt.shape()[1] != static_cast<std::size_t>(M()))
-        Rt = Matrix({b, static_cast<std::size_t>(M())});
-    if (Gt.shape()[0] != b || Gt.shape()[1] != static_cast<std::size_t>(N()))
-        Gt = Matrix({b, static_cast<std::size_t>(N())});
-    // Rt(l, :) = (X c_l - x_l)^T (Alg. 1 line 14, inner product)
-    double residual2 = 0.0;
-    for (std::size_t c = 0; c < b; ++c) residual2 += residual_column(C, static_cast<std::size_t>(begin) + c, &Rt(c, 0));
-    // Gt = Rt X (block x N): the block's columns of X^T (X C - X), one GEMM
-    blas::gemm(false, true, 1.0, Rt, Xt_, 0.0, Gt);
-    // + lambda (Y - 1/N) (Alg. 1 lines 15-16); Y = 1/N on rows of C without a nonzero
-    if (lambda_ > 0.0)
-        for (std::size_t c = 0; c < b; ++c) {
-            const std::size_t l = static_cast<std::size_t>(begin) + c;
-            double* g = &Gt(c, 0);
-            for (int64_t r : softmax.rows) g[r] += lambda_ * (softmax.zero[static_cast<std::size_t>(r)] - inverse_n);
-            for (const auto& e : C.columns[l]) {
-                const auto i = static_cast<std::size_t>(e.row);
-                const double y = std::exp((e.value - softmax.max[i]) / mu_) / softmax.sum[i];
-                g[i] += lambda_ * (y - softmax.zero[i]);
-            }
-        }
-    return residual2;
+    if (R.shape()[0] != static_cast<std::size_t>(N()) || R.shape()[1] != static_cast<std::size_t>(M()))
+        R = Matrix({static_cast<std::size_t>(N()), static_cast<std::size_t>(M())});
+    parallel_for(static_cast<std::size_t>(N()), 64, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t l = begin; l < end; ++l) residual_column(C, l, &R(l, 0));
+    });
 }
 
-SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, std::vector<int64_t>& vertex, int64_t block,
-                                            std::size_t threads, SweepWork& work) const
+void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const Matrix& R, Range columns,
+                                   Range rows, Matrix& Gt, std::size_t threads) const
+{
+    const std::size_t b = columns.end - columns.begin, h = rows.end - rows.begin, m = static_cast<std::size_t>(M());
+    if (Gt.shape()[0] != b || Gt.shape()[1] != h) Gt = Matrix({b, h});
+    // Gt = R(columns, :) X(:, rows): this tile of X^T (X C - X), transposed, one GEMM
+    blas::gemm(false, true, b, h, m, 1.0, &R(columns.begin, 0), m, &Xt_(rows.begin, 0), m, 0.0, Gt.data(), h);
+    // + lambda (Y - Y_zero) on the support of each column (Alg. 1 lines 15-16); the part of
+    // lambda (Y - 1/N) that every column shares, lambda (Y_zero - 1/N), is row_shift's
+    if (lambda_ > 0.0)
+        parallel_for(b, tile_grain(h), threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t c = lo; c < hi; ++c)
+                for (const auto& e : C.columns[columns.begin + c]) {
+                    const auto i = static_cast<std::size_t>(e.row);
+                    if (i >= rows.begin && i < rows.end) Gt(c, i - rows.begin) += lambda_ * softmax_excess(softmax, e);
+                }
+        });
+}
+
+double SelfDictionary::softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const
+{
+    const auto i = static_cast<std::size_t>(e.row);
+    return exp_nonpositive((e.value - softmax.max[i]) / mu_) / softmax.sum[i] - softmax.zero[i];
+}
+
+void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const
+{
+    const double inverse_n = 1.0 / static_cast<double>(N());
+    shift.assign(static_cast<std::size_t>(N()), 0.0);
+    for (int64_t r : softmax.rows)
+        shift[static_cast<std::size_t>(r)] = lambda_ * (softmax.zero[static_cast<std::size_t>(r)] - inverse_n);
+}
+
+std::size_t SelfDictionary::tile_grain(std::size_t row_length)
+{
+    // a thread takes at least ~64k gradient entries: below that, waking one costs more than it saves
+    return std::max<std::size_t>(1, (std::size_t{1} << 16) / std::max<std::size_t>(row_length, 1));
+}
+
+SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matrix& R, std::vector<int64_t>& vertex,
+                                            int64_t tile_columns, std::size_t threads, SweepWork& work) const
 {
     const std::size_t n = static_cast<std::size_t>(N());
-    const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(block, 1, N()));
+    const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(tile_columns, 1, N()));
+    const std::size_t h = std::min(n, std::max<std::size_t>(256, kTileEntries / b));  // rows of G per tile
     const RowSoftmax softmax = row_softmax(C);
+    row_shift(softmax, work.shift);
+    const double* shift = work.shift.data();
     vertex.assign(n, 0);
-    std::vector<double>& gap = work.gap;
-    gap.assign(n, 0.0);
-    double residual2 = 0.0;
-    for (std::size_t begin = 0; begin < n; begin += b) {
-        const std::size_t end = std::min(n, begin + b);
-        residual2 += gradient_block(C, softmax, static_cast<int64_t>(begin), static_cast<int64_t>(end), work.Gt, work.Rt);
-        const Matrix& Gt = work.Gt;
-        // Alg. 1 line 17 and the gap <g_l, c_l> - min g_l (the dropped lambda/N shift adds
-        // lambda/N (1^T c_l - 1), zero on the simplex, kept for the infeasible C = 0 start)
-        parallel_for(end - begin, 16, threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t c = lo; c < hi; ++c) {
-                const std::size_t l = begin + c;
-                const double* g = &Gt(c, 0);
-                const std::size_t j = static_cast<std::size_t>(std::min_element(g, g + n) - g);
-                double inner = 0.0, mass = 0.0, fit = x_norm_[l];
-                int64_t best = -1;  // the support's smallest gradient entry
-                for (const auto& e : C.columns[l]) {
-                    inner += e.value * g[e.row];
-                    mass += e.value;
-                    fit += e.value * x_norm_[static_cast<std::size_t>(e.row)];
-                    if (best < 0 || g[e.row] < g[best]) best = e.row;
+    work.gap.assign(n, 0.0);
+    work.columns.resize(b);
+    for (std::size_t c0 = 0; c0 < n; c0 += b) {
+        const Range columns{c0, std::min(n, c0 + b)};
+        const std::size_t width = columns.end - columns.begin;
+        std::fill(work.columns.begin(), work.columns.begin() + static_cast<std::ptrdiff_t>(width), ColumnScan{});
+        // Alg. 1 line 17, tile by tile down the columns: the first row of smallest g_l = Gt + shift,
+        // and g_l on the support of c_l (the gap's inner product, the LMO's tie rule)
+        for (std::size_t r0 = 0; r0 < n; r0 += h) {
+            const Range rows{r0, std::min(n, r0 + h)};
+            gradient_tile(C, softmax, R, columns, rows, work.Gt, threads);
+            parallel_for(width, tile_grain(rows.end - rows.begin), threads, [&](std::size_t lo, std::size_t hi) {
+                for (std::size_t c = lo; c < hi; ++c) {
+                    const double* g = &work.Gt(c, 0);
+                    ColumnScan& scan = work.columns[c];
+                    const auto [i, g_min] = shifted_argmin(g, shift + r0, rows.end - rows.begin);
+                    if (g_min < scan.min) scan.argmin = r0 + i, scan.min = g_min;
+                    for (const auto& e : C.columns[columns.begin + c]) {
+                        const auto row = static_cast<std::size_t>(e.row);
+                        if (row < rows.begin || row >= rows.end) continue;
+                        const double ge = g[row - r0] + shift[row];
+                        scan.inner += e.value * ge;
+                        if (scan.support_row < 0 || ge < scan.support_min) scan.support_row = e.row, scan.support_min = ge;
+                    }
                 }
-                // A vertex of the support that ties with the minimum up to the rounding of
-                // x_n^T (X c_l - x_l) is an exact LMO answer too; preferring it keeps rounding noise
-                // from adding rows to C when the column is already fitted (g_l ~ 0, Thm. 1).
-                const double rounding = 16.0 * static_cast<double>(M()) * std::numeric_limits<double>::epsilon() *
-                                        x_norm_max_ * fit;
-                vertex[l] = best >= 0 && g[best] <= g[j] + rounding ? best : static_cast<int64_t>(j);
-                gap[l] = inner - g[j] + lambda_ / static_cast<double>(n) * (mass - 1.0);
+            });
+        }
+        for (std::size_t c = 0; c < width; ++c) {
+            const std::size_t l = columns.begin + c;
+            const ColumnScan& scan = work.columns[c];
+            double mass = 0.0, fit = x_norm_[l];
+            for (const auto& e : C.columns[l]) {
+                mass += e.value;
+                fit += e.value * x_norm_[static_cast<std::size_t>(e.row)];
             }
-        });
+            // A vertex of the support that ties with the minimum up to the rounding of
+            // x_n^T (X c_l - x_l) is an exact LMO answer too; preferring it keeps rounding noise
+            // from adding rows to C when the column is already fitted (g_l ~ 0, Thm. 1).
+            const double rounding =
+                16.0 * static_cast<double>(M()) * std::numeric_limits<double>::epsilon() * x_norm_max_ * fit;
+            const bool support = scan.support_row >= 0 && scan.support_min <= scan.min + rounding;
+            vertex[l] = support ? scan.support_row : static_cast<int64_t>(scan.argmin < n ? scan.argmin : 0);
+            // the gap <g_l, c_l> - min g_l; the dropped lambda/N shift adds lambda/N (1^T c_l - 1), zero
+            // on the simplex, kept for the infeasible C = 0 start
+            work.gap[l] = scan.inner - scan.min + lambda_ / static_cast<double>(n) * (mass - 1.0);
+        }
     }
-    return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(gap.begin(), gap.end(), 0.0)};
+    return {0.5 * blas::frobenius_dot(R, R) + lambda_ * softmax.phi,
+            std::accumulate(work.gap.begin(), work.gap.end(), 0.0)};
 }
 
 double SelfDictionary::objective(const Matrix& C) const

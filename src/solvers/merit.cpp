@@ -18,19 +18,14 @@ std::vector<ParamSpec> merit_params()
                      "auto = spa when K is known"),
         int_param("t_init", -1, -1, std::numeric_limits<int64_t>::max() / 4,
                   "first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm start, 0 otherwise"),
-        int_param("block", 0, 0, std::numeric_limits<int32_t>::max(),
-                  "gradient columns formed at once (memory N x block); 0 = about 32 MiB worth, at least 16"),
+        int_param("block", 256, 1, std::numeric_limits<int32_t>::max(),
+                  "gradient columns per tile (tiles of about 8 MiB, formed and scanned in cache)"),
     };
 }
 }  // namespace
 
 Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params()) {}
 
-int64_t Merit::block() const
-{
-    const int64_t b = params().get_int("block");
-    return b > 0 ? b : std::max<int64_t>(16, (int64_t{1} << 22) / dictionary_->N());
-}
 
 void Merit::begin(bool warm)
 {
@@ -43,7 +38,9 @@ void Merit::begin(bool warm)
         const double rmse = std::sqrt(dictionary_->residual_squared(C_) / static_cast<double>(dictionary_->N()));
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
-    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_, work_);
+    dictionary_->residual(C_, R_, threads_);
+    since_exact_ = 0;
+    sweep_ = dictionary_->sweep(C_, R_, vertex_, params().get_int("block"), threads_, work_);
 }
 
 void Merit::start(Matrix C0)
@@ -70,9 +67,26 @@ void Merit::start_default(uint64_t)
 double Merit::iterate_once()
 {
     const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
-    for (std::size_t l = 0; l < vertex_.size(); ++l) C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t m = Xt.shape()[1];
+    const bool exact = ++since_exact_ >= 32;
+    parallel_for(vertex_.size(), 64, threads_, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t l = begin; l < end; ++l) {
+            C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
+            if (exact) continue;
+            // X c_l moves the same way: r_l := (1 - alpha) r_l + alpha (x_j - x_l)
+            const double *xj = &Xt(static_cast<std::size_t>(vertex_[l]), 0), *xl = &Xt(l, 0);
+            double* r = &R_(l, 0);
+            const double keep = alpha >= 1.0 ? 0.0 : 1.0 - alpha;
+            for (std::size_t k = 0; k < m; ++k) r[k] = keep * r[k] + alpha * (xj[k] - xl[k]);
+        }
+    });
+    if (exact) {
+        dictionary_->residual(C_, R_, threads_);
+        since_exact_ = 0;
+    }
     t_ += 1.0;
-    sweep_ = dictionary_->sweep(C_, vertex_, block(), threads_, work_);
+    sweep_ = dictionary_->sweep(C_, R_, vertex_, params().get_int("block"), threads_, work_);
     return alpha;
 }
 

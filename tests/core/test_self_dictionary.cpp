@@ -1,4 +1,4 @@
-// Self-dictionary separable NMF (Nguyen, Fu & Wu): the blocked gradient against finite differences and
+// Self-dictionary separable NMF (Nguyen, Fu & Wu): the tiled gradient against finite differences and
 // a dense reference, the softmax Y at mu = 1e-5 against a shift-free reference, Lemma 2's bounds on
 // Phi_mu, the simplex least squares' optimality conditions, MERIT's feasibility, support (Thm. 1) and
 // gap, exact recovery of noiseless planted anchors, and a reduced Table I setting.
@@ -63,7 +63,7 @@ std::unique_ptr<Solver> run(std::shared_ptr<const SelfDictionary> problem, const
 
 BOOST_AUTO_TEST_SUITE(self_dictionary)
 
-BOOST_AUTO_TEST_CASE(blocked_gradient_matches_finite_differences_and_a_dense_reference)
+BOOST_AUTO_TEST_CASE(gradient_tiles_match_finite_differences_and_a_dense_reference)
 {
     const std::size_t m = 5, n = 12;
     const SelfDictionary problem(random_matrix(m, n, 3), 3, 0.3, 0.05);
@@ -81,17 +81,38 @@ BOOST_AUTO_TEST_CASE(blocked_gradient_matches_finite_differences_and_a_dense_ref
             G(i, j) += 0.3 * static_cast<double>(std::exp(static_cast<long double>(dense(i, j)) / 0.05L) / sum);
     }
     const RowSoftmax softmax = problem.row_softmax(C);
-    Matrix Gt, Rt;
-    for (int64_t begin : {0, 5, 9}) {
-        const int64_t end = std::min<int64_t>(begin + 5, static_cast<int64_t>(n));
-        problem.gradient_block(C, softmax, begin, end, Gt, Rt);
-        for (int64_t l = begin; l < end; ++l)
-            for (std::size_t i = 0; i < n; ++i) {
-                const double blocked = Gt(static_cast<std::size_t>(l - begin), i) + 0.3 / static_cast<double>(n);
-                BOOST_TEST(blocked == G(i, static_cast<std::size_t>(l)), boost::test_tools::tolerance(1e-10));
-                BOOST_TEST(std::fabs(blocked - numeric(i, static_cast<std::size_t>(l))) < 1e-6);
-            }
-    }
+    std::vector<double> shift;
+    problem.row_shift(softmax, shift);
+    Matrix Gt, residual;
+    problem.residual(C, residual, 2);
+    for (std::size_t c0 : {0, 5, 9})
+        for (std::size_t r0 : {0, 4, 11}) {
+            const SelfDictionary::Range columns{c0, std::min<std::size_t>(c0 + 5, n)}, rows{r0, std::min<std::size_t>(r0 + 4, n)};
+            problem.gradient_tile(C, softmax, residual, columns, rows, Gt, 2);
+            for (std::size_t l = columns.begin; l < columns.end; ++l)
+                for (std::size_t i = rows.begin; i < rows.end; ++i) {
+                    const double tiled = Gt(l - columns.begin, i - rows.begin) + shift[i] + 0.3 / static_cast<double>(n);
+                    BOOST_TEST(tiled == G(i, l), boost::test_tools::tolerance(1e-10));
+                    BOOST_TEST(std::fabs(tiled - numeric(i, l)) < 1e-6);
+                }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_tiling)
+{
+    // N = 4100: one column per tile and all rows, or all columns and 17 tiles of 256 rows
+    const std::size_t n = 4100;
+    const SelfDictionary problem(xt::abs(random_matrix(4, n, 30)), 0, 0.2, 1e-5);
+    const SimplexColumns C = random_columns(n, 3, 31);
+    Matrix R;
+    problem.residual(C, R, 2);
+    std::vector<int64_t> narrow, wide;
+    SelfDictionary::SweepWork work;
+    const SelfDictionary::Sweep a = problem.sweep(C, R, narrow, 1, 2, work);
+    const SelfDictionary::Sweep b = problem.sweep(C, R, wide, static_cast<int64_t>(n), 3, work);
+    BOOST_TEST(narrow == wide);
+    BOOST_TEST(a.objective == b.objective);
+    BOOST_TEST(a.gap == b.gap, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(softmax_is_finite_and_exact_at_mu_1e_minus_5)

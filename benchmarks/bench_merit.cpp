@@ -1,0 +1,215 @@
+// Paper 002 (Nguyen, Fu & Wu): MERIT and SPA on the paper's synthetic settings; not part of the tests.
+//
+//   bench_merit table1 [trials]   Table I: N = 200, M = 80, SNR 10 dB, K in {40, 50, 60, 70}; success
+//                                 rate, MRSA, RAE, MERIT's seconds and iterations per trial
+//   bench_merit fig2 [trials]     Fig. 2: (M, N, K) = (50, 55, 10), H = [I, midpoints], SNR 4..20 dB
+//   bench_merit scale N [iters]   Fig. 4 (b): (M, K) = (50, 40), SNR 10 dB, one N per process: setup
+//                                 and iteration seconds, peak resident memory against the model
+//                                 X + nnz(C) + one gradient block, and one iteration against the
+//                                 X^T R GEMMs it performs (timed between its iterations)
+//
+// MERIT runs with the paper's settings (SPA warm start, t_init = round(1 / RMSE_init), lambda by the
+// heuristic ||X - X C0||_F / K, mu = 1e-5) and facto's default stopping rules. Success is K-hat = K;
+// MRSA compares W with X(:, K-hat) after the best matching of columns (Hungarian), as Gillis & Luce
+// define it; "MRSA unmatched" pairs them by position instead (see docs/benchmarks.md).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "facto/data.hpp"
+#include "facto/metrics.hpp"
+#include "facto/registry.hpp"
+#include "facto/self_dictionary.hpp"
+#include "linalg/blas.hpp"
+
+using namespace facto;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+double resident_mib(const char* key)
+{
+    std::ifstream status("/proc/self/status");
+    std::string word;
+    double kib = 0.0;
+    while (status >> word)
+        if (word == key) {
+            status >> kib;
+            break;
+        }
+    return kib / 1024.0;
+}
+
+// Columns `selected` of X (M x N) as an M x |selected| matrix.
+Matrix columns_of(const Matrix& X, const std::vector<int64_t>& selected)
+{
+    Matrix W({X.shape()[0], selected.size()});
+    for (std::size_t k = 0; k < selected.size(); ++k)
+        for (std::size_t i = 0; i < X.shape()[0]; ++i) W(i, k) = X(i, static_cast<std::size_t>(selected[k]));
+    return W;
+}
+
+// The mean-removed spectral angle of the columns paired by position, not matched.
+double mrsa_unmatched(const Matrix& W, const Matrix& W_hat)
+{
+    double total = 0.0;
+    const std::size_t k = W.shape()[1];
+    for (std::size_t j = 0; j < k; ++j) {
+        Matrix a({W.shape()[0], 1}), b({W.shape()[0], 1});
+        for (std::size_t i = 0; i < W.shape()[0]; ++i) a(i, 0) = W(i, j), b(i, 0) = W_hat(i, j);
+        total += mrsa(a, b);
+    }
+    return total / static_cast<double>(k);
+}
+
+struct Scores {
+    double success = 0, mrsa = 0, mrsa_unmatched = 0, rae = 0, seconds = 0, iterations = 0;
+};
+
+// One solver on one instance, added to `s` with weight 1 / trials.
+void score(const SeparableData& data, const char* algorithm, int64_t K, int trials, Scores& s)
+{
+    auto problem = std::make_shared<const SelfDictionary>(data.X, K, -1.0, 1e-5);
+    auto solver = make_solver(problem, algorithm);
+    const auto t0 = Clock::now();
+    solver->solve();
+    const double seconds = seconds_since(t0);
+    const Output selected = solver->output("selected"), H = solver->output("H");
+    const Matrix W_hat = columns_of(data.X, selected.ints);
+    Matrix H_hat({selected.ints.size(), data.X.shape()[1]});
+    std::copy(H.doubles.begin(), H.doubles.end(), H_hat.begin());
+    const double w = 1.0 / trials;
+    s.success += w * (selected.ints == data.anchors ? 1.0 : 0.0);
+    s.mrsa += w * mrsa(data.W, W_hat);
+    s.mrsa_unmatched += w * mrsa_unmatched(data.W, W_hat);
+    s.rae += w * relative_approximation(data.X, W_hat, H_hat);
+    s.seconds += w * seconds;
+    s.iterations += w * static_cast<double>(solver->progress().iteration);
+}
+
+void table1(int trials)
+{
+    std::printf("Table I: N = 200, M = 80, SNR = 10 dB, %d trials per K (the paper: 50)\n", trials);
+    std::printf("%4s  %-6s %8s %8s %10s %8s %10s %8s\n", "K", "solver", "success", "MRSA", "MRSA unm.", "RAE",
+                "seconds", "iters");
+    for (int64_t K : {40, 50, 60, 70}) {
+        Scores merit, spa;
+        for (int t = 0; t < trials; ++t) {
+            const SeparableData data = separable_dirichlet(80, 200, K, 10.0, 1000 * static_cast<uint64_t>(K) + t);
+            score(data, "merit", K, trials, merit);
+            score(data, "spa", K, trials, spa);
+        }
+        for (const auto& [name, s] : {std::pair<const char*, const Scores&>{"MERIT", merit}, {"SPA", spa}})
+            std::printf("%4lld  %-6s %8.2f %8.4f %10.4f %8.4f %10.4f %8.0f\n", static_cast<long long>(K), name, s.success,
+                        s.mrsa, s.mrsa_unmatched, s.rae, s.seconds, s.iterations);
+    }
+}
+
+void fig2(int trials)
+{
+    std::printf("Fig. 2: (M, N, K) = (50, 55, 10), H = [I, midpoints], %d trials per SNR (the paper: 50)\n", trials);
+    std::printf("%6s %14s %14s %12s %12s\n", "SNR", "MERIT success", "SPA success", "MERIT MRSA", "SPA MRSA");
+    for (double snr = 4.0; snr <= 20.0; snr += 2.0) {
+        Scores merit, spa;
+        for (int t = 0; t < trials; ++t) {
+            const SeparableData data = separable_midpoints(50, 10, snr, 7000 + 100 * static_cast<uint64_t>(snr) + t);
+            score(data, "merit", 10, trials, merit);
+            score(data, "spa", 10, trials, spa);
+        }
+        std::printf("%6.0f %14.2f %14.2f %12.4f %12.4f\n", snr, merit.success, spa.success, merit.mrsa, spa.mrsa);
+    }
+}
+
+void scale(int64_t n, int64_t iterations)
+{
+    const int64_t m = 50, K = 40;
+    {  // OpenBLAS's buffers and the threads, before anything of the problem exists
+        Matrix a = xt::ones<double>({64, 64}), c({64, 64});
+        blas::gemm(false, false, 1.0, a, a, 0.0, c);
+    }
+    const double baseline = resident_mib("VmRSS:");
+    auto t0 = Clock::now();
+    std::shared_ptr<const SelfDictionary> problem;
+    std::vector<int64_t> anchors;
+    {
+        SeparableData data = separable_dirichlet(m, n, K, 10.0, 11);
+        anchors = data.anchors;
+        const double generated = seconds_since(t0);
+        t0 = Clock::now();
+        problem = std::make_shared<const SelfDictionary>(std::move(data.X), K, -1.0, 1e-5);
+        std::printf("N = %lld: data %.2f s, problem (copy, SPA, simplex least squares, lambda) %.2f s\n",
+                    static_cast<long long>(n), generated, seconds_since(t0));
+    }
+    auto solver = make_solver(problem, "merit");
+    solver->mutable_params().set_int("max_iterations", iterations);
+    solver->mutable_params().set_double("tolerance", 0.0);
+    solver->mutable_params().set_double("objective_tolerance", 0.0);
+    // The reference: the X^T R GEMMs of one iteration, the same blocks into one buffer.
+    const std::size_t N = static_cast<std::size_t>(n), block = static_cast<std::size_t>(std::max<int64_t>(16, (int64_t{1} << 22) / n));
+    Matrix Rt = xt::ones<double>({block, static_cast<std::size_t>(m)}), Gt({block, N});
+    const auto gemms = [&] {
+        const auto g0 = Clock::now();
+        for (std::size_t begin = 0; begin < N; begin += block) {
+            if (N - begin < block) Rt = xt::ones<double>({N - begin, static_cast<std::size_t>(m)}), Gt = Matrix({N - begin, N});
+            blas::gemm(false, true, 1.0, Rt, problem->Xt(), 0.0, Gt);
+        }
+        if (Rt.shape()[0] != block) Rt = xt::ones<double>({block, static_cast<std::size_t>(m)}), Gt = Matrix({block, N});
+        return seconds_since(g0);
+    };
+    std::vector<double> per_iteration, reference;
+    double last = 0.0;
+    solver->set_callback([&](const Progress& p) {
+        per_iteration.push_back(p.elapsed_seconds - last);
+        last = p.elapsed_seconds;
+        if (n <= 20000) gemms();  // warm-up (skipped where one pass takes seconds)
+        reference.push_back(gemms());
+        return false;
+    });
+    t0 = Clock::now();
+    solver->initialize();
+    const double start = seconds_since(t0);
+    last = solver->progress().elapsed_seconds;
+    solver->solve();
+    const int64_t nnz = solver->output("nnz").ints[0];
+    const bool success = solver->output("selected").ints == anchors;
+    const double peak = resident_mib("VmHWM:") - baseline;
+    const double model = (static_cast<double>(m) * static_cast<double>(n) * 8.0 + static_cast<double>(nnz) * 16.0 +
+                          static_cast<double>(block) * static_cast<double>(n) * 8.0) / (1024.0 * 1024.0);
+    std::printf("  start (warm start C0, first sweep) %.2f s; %lld iterations: %.4f s each (median), "
+                "GEMMs %.4f s, ratio %.2f\n",
+                start, static_cast<long long>(solver->progress().iteration), median(per_iteration), median(reference),
+                median(per_iteration) / median(reference));
+    std::printf("  nnz(C) = %lld (%.1f per column), success %s\n", static_cast<long long>(nnz),
+                static_cast<double>(nnz) / static_cast<double>(n), success ? "yes" : "no");
+    std::printf("  peak resident memory above the process's baseline (%.0f MiB): %.1f MiB; model X + nnz(C) + one "
+                "block %.1f MiB; ratio %.2f\n",
+                baseline, peak, model, peak / model);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string mode = argc > 1 ? argv[1] : "table1";
+    if (mode == "table1") table1(argc > 2 ? std::stoi(argv[2]) : 50);
+    else if (mode == "fig2") fig2(argc > 2 ? std::stoi(argv[2]) : 50);
+    else if (mode == "scale") scale(argc > 2 ? std::stoll(argv[2]) : 1000, argc > 3 ? std::stoll(argv[3]) : 20);
+    else {
+        std::fprintf(stderr, "usage: bench_merit table1|fig2 [trials] | scale N [iterations]\n");
+        return 2;
+    }
+    return 0;
+}

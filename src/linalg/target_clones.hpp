@@ -1,0 +1,9 @@
+// FACTO_TARGET_CLONES before a hot function compiles it for AVX2 + FMA as well as for the baseline
+// x86-64, and the loader picks the clone the CPU runs (GCC on x86-64; elsewhere a no-op).
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define FACTO_TARGET_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define FACTO_TARGET_CLONES
+#endif
