@@ -147,6 +147,10 @@ _PROTOTYPES = {
     "facto_helix_points": (_S, [_I, ctypes.c_uint64, c_double_p, _I]),
     "facto_sample_pairs": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_uint64, ctypes.POINTER(_P)]),
     "facto_distance_nrmse": (_S, [c_double_p, c_double_p, _I, _I, ctypes.c_int32, _I, ctypes.c_uint64, c_double_p]),
+    "facto_problem_new_self_dictionary": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, _D, _D,
+                                               ctypes.POINTER(_P)]),
+    "facto_separable_data": (_S, [ctypes.c_int32, _I, _I, _I, _D, ctypes.c_uint64, c_double_p, _I, ctypes.c_int32,
+                                  c_int64_p, _I]),
 }
 
 for _name, (_restype, _argtypes) in _PROTOTYPES.items():

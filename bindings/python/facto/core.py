@@ -141,6 +141,19 @@ class Problem(_Handle):
               _lib.last_error)
         return cls(handle.value)
 
+    @classmethod
+    def self_dictionary(cls, X, K=0, lam=None, mu=1e-5):
+        """Self-dictionary separable NMF (Nguyen, Fu & Wu, eq. 18): min 1/2 ||X - X C||_F^2 + lam Phi_mu(C),
+        columns of C (N x N) on the simplex, for data X of shape M x N (one point per column). K is the
+        number of anchors (0 = unknown); lam=None takes the paper's heuristic ||X - X C0||_F / K (needs K),
+        lam=0 is MERIT(0). Solvers "merit" and "spa"; read the outputs "selected", "H" and "nnz"."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_self_dictionary(ptr, rows, cols, ld, layout, int(K),
+                                                    -1.0 if lam is None else float(lam), float(mu),
+                                                    ctypes.byref(handle)), _lib.last_error)
+        return cls(handle.value)
+
     def _error(self):
         return lib.facto_problem_last_error(self._h)
 

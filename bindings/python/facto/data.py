@@ -1,4 +1,4 @@
-"""Data helpers of facto: reading matrices, similarity graphs, the Helix, and metrics."""
+"""Data helpers of facto: reading matrices, similarity graphs, the Helix, separable data, and metrics."""
 import ctypes
 
 import numpy as np
@@ -121,3 +121,30 @@ def distance_nrmse(X, X_true, max_pairs=10_000_000, seed=0):
                                    a.shape[0], a.shape[1], _lib.ROW_MAJOR, int(max_pairs), int(seed),
                                    ctypes.byref(value)), _lib.last_error)
     return value.value
+
+
+_SEPARABLE = {"midpoints": 0, "dirichlet": 1}
+
+
+def separable_data(M, N, K, snr_db=float("inf"), kind="dirichlet", seed=0):
+    """Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A (M x N, columns randomly permuted) and its K
+    anchor columns (increasing). kind "dirichlet" (Fig. 4, Table I: N - K uniform Dirichlet columns) or
+    "midpoints" (Fig. 2: N must be K + K (K - 1) / 2); snr_db = inf for no noise."""
+    if kind not in _SEPARABLE:
+        raise _lib.FactoValueError(-1, f"kind must be one of {sorted(_SEPARABLE)}, got {kind!r}")
+    X = np.empty((int(M), int(N)))
+    anchors = np.empty(int(K), dtype=np.int64)
+    check(lib.facto_separable_data(_SEPARABLE[kind], int(M), int(N), int(K), float(snr_db), int(seed),
+                                   X.ctypes.data_as(_lib.c_double_p), X.size, _lib.ROW_MAJOR,
+                                   anchors.ctypes.data_as(_lib.c_int64_p), anchors.size), _lib.last_error)
+    return X, anchors
+
+
+def select_anchors(X, K, solver="merit", lam=None, mu=1e-5, **params):
+    """The K anchor columns of X (M x N) by MERIT (default) or SPA: returns (selected, H) with selected
+    the increasing column indices and H (K x N) the simplex-constrained least squares on them, so that
+    X ~ X[:, selected] @ H. **params are solver parameters by their facto names (e.g. max_iterations)."""
+    from .core import Problem, Solver
+    with Problem.self_dictionary(X, K, lam, mu) as problem, Solver(problem, solver, **params) as s:
+        s.solve()
+        return s.output("selected"), s.output("H")

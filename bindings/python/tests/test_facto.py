@@ -218,3 +218,27 @@ def test_matrix_market_reader(tmp_path):
     assert np.array_equal(m.toarray(), [[0, 0.5, 0], [0.5, 0, 0], [0, 0, 2]])
     with pytest.raises(OSError):
         facto.read_matrix_market(tmp_path / "missing.mtx")
+
+
+def test_self_dictionary_finds_the_anchors_with_merit_and_spa():
+    X, anchors = facto.separable_data(50, 55, 10, kind="midpoints", seed=3)  # Fig. 2, no noise
+    for solver in ("merit", "spa"):
+        selected, H = facto.select_anchors(X, 10, solver=solver, max_iterations=300)
+        assert selected.dtype == np.int64 and list(selected) == list(anchors)
+        assert H.shape == (10, 55)
+        assert np.allclose(H.sum(axis=0), 1.0) and H.min() >= 0.0
+        assert np.allclose(X[:, selected] @ H, X, atol=1e-8)  # noiseless: an exact fit
+
+
+def test_self_dictionary_outputs_and_errors():
+    X, anchors = facto.separable_data(30, 120, 12, snr_db=30.0, seed=4)
+    with facto.Problem.self_dictionary(X, 12) as problem, facto.Solver(problem, "merit", max_iterations=200) as s:
+        assert problem.kind == "self_dictionary" and problem.iterate_shape == (120, 120)
+        s.solve()
+        assert sorted(s.output_names()) == ["H", "nnz", "selected"]
+        assert list(s.output("selected")) == list(anchors)
+        assert 120 <= s.output("nnz")[0] < 120 * 120  # a nonzero per column at least; C never dense
+    with pytest.raises(facto.FactoValueError, match="heuristic"):
+        facto.Problem.self_dictionary(X, 0)  # lam=None needs K
+    with pytest.raises(facto.FactoValueError):
+        facto.separable_data(10, 20, 5, kind="midpoints")  # N must be 5 + 10

@@ -58,6 +58,24 @@ facto_edm_completion <- function(n, r, i, j, d) {
   problem_of(.Call(C_facto_r_edm_completion, as.double(n), as.double(r), as.double(i), as.double(j), as.double(d)))
 }
 
+#' Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C), columns
+#' of C on the simplex, for data X (M x N, one point per column). K anchors (0 = unknown); lambda = NULL
+#' takes the paper's heuristic ||X - X C0||_F / K (needs K), 0 is MERIT(0). Solvers "merit" and "spa";
+#' read facto_selected(solver) and facto_output(solver, "H").
+facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
+  storage.mode(X) <- "double"
+  problem_of(.Call(C_facto_r_self_dictionary, X, as.double(K), if (is.null(lambda)) -1 else as.double(lambda),
+                   as.double(mu)))
+}
+
+#' Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: list(X = M x N matrix, anchors = the K anchor
+#' columns, 1-based and increasing). kind "dirichlet" (Table I) or "midpoints" (Fig. 2, N = K + K (K - 1) / 2).
+facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "midpoints"), seed = 0) {
+  kind <- match.arg(kind)
+  checked(.Call(C_facto_r_separable_data, if (kind == "midpoints") 0L else 1L, as.double(M), as.double(N),
+                as.double(K), as.double(snr_db), as.double(seed)))
+}
+
 #' The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
 #' k = 0 means floor(log2 n) + 1.
 facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
@@ -161,7 +179,14 @@ facto_progress <- function(solver) {
 facto_iterate <- function(solver) checked(.Call(C_facto_r_iterate, solver$ptr))
 
 #' Cluster of each point, 1-based (facto's 0-based labels + 1).
-facto_labels <- function(solver) as.integer(checked(.Call(C_facto_r_output_int, solver$ptr, "labels"))) + 1L
+facto_labels <- function(solver) as.integer(checked(.Call(C_facto_r_output, solver$ptr, "labels"))) + 1L
+
+#' A named output of the solver as facto stores it: a numeric matrix for real outputs (e.g. "H"), a
+#' numeric vector for integer ones (0-based indices, e.g. "selected"; see facto_selected).
+facto_output <- function(solver, name) checked(.Call(C_facto_r_output, solver$ptr, name))
+
+#' The anchor columns a self_dictionary solver selected, 1-based and increasing.
+facto_selected <- function(solver) as.integer(facto_output(solver, "selected")) + 1L
 
 #' Frees a problem or solver now (otherwise the garbage collector does). Safe to call twice.
 facto_free <- function(x) {

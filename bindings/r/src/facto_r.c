@@ -157,6 +157,17 @@ SEXP facto_r_simplicial_symnmf(SEXP P, SEXP k)
     return wrap_problem(st, problem);
 }
 
+SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP lambda, SEXP mu)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X), cols = Rf_ncols(X);
+    facto_problem* problem = NULL;
+    const facto_status st =
+        facto_problem_new_self_dictionary(REAL(X), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                          (int64_t)Rf_asReal(K), Rf_asReal(lambda), Rf_asReal(mu), &problem);
+    return wrap_problem(st, problem);
+}
+
 SEXP facto_r_problem_free(SEXP ptr)
 {
     if (problem_of(ptr)) problem_finalizer(ptr);
@@ -437,7 +448,9 @@ SEXP facto_r_iterate(SEXP ptr)
     return st < 0 ? solver_failure(box, st) : out;
 }
 
-SEXP facto_r_output_int(SEXP ptr, SEXP name_sexp)
+/* A named output: a numeric matrix for DOUBLE outputs, a numeric vector of the stored (0-based)
+ * values for INT64 outputs. */
+SEXP facto_r_output(SEXP ptr, SEXP name_sexp)
 {
     SOLVER_OR_FAIL(box, ptr);
     const char* name = CHAR(STRING_ELT(name_sexp, 0));
@@ -445,6 +458,12 @@ SEXP facto_r_output_int(SEXP ptr, SEXP name_sexp)
     int64_t rows = 0, cols = 0;
     facto_status st = facto_solver_output_shape(box->solver, name, &type, &rows, &cols);
     if (st < 0) return solver_failure(box, st);
+    if (type == FACTO_OUTPUT_DOUBLE) {
+        SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)rows, (int)cols));
+        st = facto_solver_copy_output_double(box->solver, name, REAL(out), rows * cols, FACTO_COL_MAJOR);
+        UNPROTECT(1);
+        return st < 0 ? solver_failure(box, st) : out;
+    }
     int64_t* values = (int64_t*)R_alloc((size_t)(rows * cols > 0 ? rows * cols : 1), sizeof(int64_t));
     st = facto_solver_copy_output_int64(box->solver, name, values, rows * cols, FACTO_COL_MAJOR);
     if (st < 0) return solver_failure(box, st);
@@ -568,6 +587,31 @@ SEXP facto_r_distance_nrmse(SEXP X, SEXP X_true, SEXP max_pairs, SEXP seed)
     return st < 0 ? failure(st, facto_last_error()) : Rf_ScalarReal(value);
 }
 
+/* list(X = M x N matrix, anchors = 1-based) of facto_separable_data. */
+SEXP facto_r_separable_data(SEXP kind, SEXP M, SEXP N, SEXP K, SEXP snr_db, SEXP seed)
+{
+    const int64_t m = (int64_t)Rf_asReal(M), n = (int64_t)Rf_asReal(N), k = (int64_t)Rf_asReal(K);
+    if (m < 1 || n < 1 || k < 1) return failure(FACTO_ERROR_INVALID_ARGUMENT, "M, N and K must be at least 1");
+    SEXP X = PROTECT(Rf_allocMatrix(REALSXP, (int)m, (int)n));
+    int64_t* anchors = (int64_t*)R_alloc((size_t)k, sizeof(int64_t));
+    const facto_status st = facto_separable_data(Rf_asInteger(kind), m, n, k, Rf_asReal(snr_db),
+                                                 (uint64_t)Rf_asReal(seed), REAL(X), m * n, FACTO_COL_MAJOR, anchors, k);
+    if (st < 0) {
+        UNPROTECT(1);
+        return failure(st, facto_last_error());
+    }
+    SEXP a = PROTECT(Rf_allocVector(REALSXP, k));
+    for (int64_t i = 0; i < k; ++i) REAL(a)[i] = (double)(anchors[i] + 1);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 2)), names = PROTECT(Rf_allocVector(STRSXP, 2));
+    SET_VECTOR_ELT(out, 0, X);
+    SET_VECTOR_ELT(out, 1, a);
+    SET_STRING_ELT(names, 0, Rf_mkChar("X"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("anchors"));
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(4);
+    return out;
+}
+
 SEXP facto_r_version(void)
 {
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
@@ -604,7 +648,9 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_step", (DL_FUNC)&facto_r_step, 1},
     {"facto_r_solve", (DL_FUNC)&facto_r_solve, 1},
     {"facto_r_iterate", (DL_FUNC)&facto_r_iterate, 1},
-    {"facto_r_output_int", (DL_FUNC)&facto_r_output_int, 2},
+    {"facto_r_output", (DL_FUNC)&facto_r_output, 2},
+    {"facto_r_self_dictionary", (DL_FUNC)&facto_r_self_dictionary, 4},
+    {"facto_r_separable_data", (DL_FUNC)&facto_r_separable_data, 6},
     {"facto_r_gaussian_affinity", (DL_FUNC)&facto_r_gaussian_affinity, 3},
     {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},

@@ -15,7 +15,8 @@ using SparseArrays
 
 export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, progress, iterate_matrix,
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
-       edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse
+       edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary,
+       separable_data, output, selected
 
 const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
@@ -162,6 +163,25 @@ function edm_completion(n::Integer, r::Integer, i::AbstractVector{<:Integer}, j:
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_problem_new_edm_completion), Int32,
                (Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Ref{Ptr{Cvoid}}), n, r, length(D), I, J, D, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    self_dictionary(X, K = 0; lambda = nothing, mu = 1e-5) -> Problem
+
+Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||² + λ Φ_μ(C), columns of C on the
+simplex, for data `X` (M×N, one point per column) with `K` anchors (0 = unknown). `lambda = nothing` takes
+the paper's heuristic ||X - X C₀|| / K (needs K); 0 is MERIT(0). Solvers "merit" and "spa"; read
+`selected(solver)` and `output(solver, "H")`.
+"""
+function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = nothing, mu::Real = 1e-5)
+    A = Matrix{Float64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_self_dictionary), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Float64, Float64, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K,
+               lambda === nothing ? -1.0 : Float64(lambda), mu, out)
     check(st, thread_message)
     return Problem(out[])
 end
@@ -342,16 +362,33 @@ function iterate_matrix(s::Solver)
     return out
 end
 
-"""Cluster of each point, 1-based (facto's 0-based labels + 1)."""
-function labels(s::Solver)
+"""
+    output(solver, name)
+
+A named output as facto stores it: a `Matrix{Float64}` for real outputs (e.g. "H"), a `Vector{Int64}` of
+the stored (0-based) values for integer ones (e.g. "labels", "selected"; see `labels` and `selected`).
+"""
+function output(s::Solver, name::AbstractString)
     kind, rows, cols = Ref{Int32}(0), Ref{Int64}(0), Ref{Int64}(0)
     check(ccall(sym(:facto_solver_output_shape), Int32, (Ptr{Cvoid}, Cstring, Ref{Int32}, Ref{Int64}, Ref{Int64}),
-                live(s), "labels", kind, rows, cols), message(s))
+                live(s), name, kind, rows, cols), message(s))
+    if kind[] == Int32(1)  # FACTO_OUTPUT_DOUBLE
+        out = Matrix{Float64}(undef, rows[], cols[])
+        check(ccall(sym(:facto_solver_copy_output_double), Int32, (Ptr{Cvoid}, Cstring, Ptr{Float64}, Int64, Int32),
+                    s.ptr, name, out, length(out), COL_MAJOR), message(s))
+        return out
+    end
     out = Vector{Int64}(undef, rows[] * cols[])
     check(ccall(sym(:facto_solver_copy_output_int64), Int32, (Ptr{Cvoid}, Cstring, Ptr{Int64}, Int64, Int32),
-                s.ptr, "labels", out, length(out), COL_MAJOR), message(s))
-    return out .+ 1
+                s.ptr, name, out, length(out), COL_MAJOR), message(s))
+    return out
 end
+
+"""Cluster of each point, 1-based (facto's 0-based labels + 1)."""
+labels(s::Solver) = output(s, "labels") .+ 1
+
+"""The anchor columns a self_dictionary solver selected, 1-based and increasing."""
+selected(s::Solver) = output(s, "selected") .+ 1
 
 # ---- data helpers ----
 
@@ -415,6 +452,24 @@ function read_mtx(path::AbstractString)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     check(ccall(sym(:facto_sparse_read), Int32, (Cstring, Ref{Ptr{Cvoid}}), path, out), thread_message)
     return take_sparse(out[])
+end
+
+"""
+    separable_data(M, N, K; snr_db = Inf, kind = :dirichlet, seed = 0) -> (X, anchors)
+
+Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A (M×N) and its K anchor columns (1-based,
+increasing). `kind` :dirichlet (Table I) or :midpoints (Fig. 2, N = K + K(K-1)/2).
+"""
+function separable_data(M::Integer, N::Integer, K::Integer; snr_db::Real = Inf, kind::Symbol = :dirichlet,
+                        seed::Integer = 0)
+    kind in (:dirichlet, :midpoints) || throw(ArgumentError("kind must be :dirichlet or :midpoints"))
+    X = Matrix{Float64}(undef, M, N)
+    anchors = Vector{Int64}(undef, K)
+    check(ccall(sym(:facto_separable_data), Int32,
+                (Int32, Int64, Int64, Int64, Float64, UInt64, Ptr{Float64}, Int64, Int32, Ptr{Int64}, Int64),
+                kind === :midpoints ? Int32(0) : Int32(1), M, N, K, snr_db, seed, X, length(X), COL_MAJOR, anchors, K),
+          thread_message)
+    return X, anchors .+ 1
 end
 
 """    helix(n; seed = 0) -> n×3 Matrix of points (cos 3t, sin 3t, 2t), t uniform on [0, 2π]"""

@@ -83,3 +83,17 @@ end
     @test progress(s).objective < Facto.objective(Facto.symnmf(graph, 3), fill(0.1, 200, 3))
 end
 
+
+@testset "MERIT and SPA find the anchors of noiseless separable data" begin
+    X, anchors = Facto.separable_data(50, 55, 10; kind = :midpoints, seed = 3)
+    for name in ("merit", "spa")
+        s = Solver(Facto.self_dictionary(X, 10), name; max_iterations = 300)
+        solve!(s)
+        @test Facto.selected(s) == anchors
+        H = Facto.output(s, "H")
+        @test size(H) == (10, 55)
+        @test all(abs.(sum(H; dims = 1) .- 1) .< 1e-12)
+        @test X[:, Facto.selected(s)] * H ≈ X atol = 1e-8
+    end
+    @test_throws FactoError Facto.self_dictionary(X)  # the heuristic lambda needs K
+end

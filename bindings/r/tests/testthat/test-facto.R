@@ -150,3 +150,19 @@ test_that("Matrix Market files are read as 1-based triplets", {
   writeLines(c("%%MatrixMarket matrix coordinate real symmetric", "3 3 2", "2 1 0.5", "3 3 2"), path)
   expect_equal(as.matrix(facto_read_mtx(path)), matrix(c(0, 0.5, 0, 0.5, 0, 0, 0, 0, 2), 3, 3))
 })
+
+test_that("MERIT and SPA find the anchors of noiseless separable data", {
+  d <- facto_separable_data(50, 55, 10, kind = "midpoints", seed = 3)
+  expect_equal(dim(d$X), c(50, 55))
+  for (name in c("merit", "spa")) {
+    solver <- facto_solver(facto_self_dictionary(d$X, 10), name, max_iterations = 300)
+    facto_solve(solver)
+    expect_equal(facto_selected(solver), d$anchors, info = name)
+    H <- facto_output(solver, "H")
+    expect_equal(dim(H), c(10, 55))
+    expect_equal(colSums(H), rep(1, 55), tolerance = 1e-12)
+    expect_equal(d$X[, facto_selected(solver)] %*% H, d$X, tolerance = 1e-8)
+  }
+  expect_error(facto_self_dictionary(d$X), class = "facto_error")  # the heuristic lambda needs K
+  expect_error(facto_separable_data(10, 20, 5, kind = "midpoints"), class = "facto_error")
+})

@@ -38,6 +38,8 @@ pub const FACTO_SPARSE_CSC: i32 = 1;
 pub const FACTO_SPARSE_COO: i32 = 2;
 pub const FACTO_SIMILARITY_GAUSSIAN: i32 = 0;
 pub const FACTO_SIMILARITY_COSINE: i32 = 1;
+pub const FACTO_SEPARABLE_MIDPOINTS: i32 = 0;
+pub const FACTO_SEPARABLE_DIRICHLET: i32 = 1;
 pub const FACTO_ROW_MAJOR: i32 = 0;
 pub const FACTO_COL_MAJOR: i32 = 1;
 pub const FACTO_PARAM_DOUBLE: i32 = 1;
@@ -189,4 +191,10 @@ extern "C" {
                               out: *mut *mut facto_sparse) -> facto_status;
     pub fn facto_distance_nrmse(x: *const f64, x_true: *const f64, n: i64, r: i64, layout: i32, max_pairs: i64,
                                 seed: u64, nrmse: *mut f64) -> facto_status;
+
+    pub fn facto_problem_new_self_dictionary(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                                             lambda: f64, mu: f64, out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_separable_data(kind: i32, m: i64, n: i64, k: i64, snr_db: f64, seed: u64, x: *mut f64,
+                                capacity: i64, layout: i32, anchors: *mut i64, anchors_capacity: i64)
+        -> facto_status;
 }

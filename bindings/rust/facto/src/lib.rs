@@ -317,6 +317,20 @@ impl Problem {
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
+    /// Self-dictionary separable NMF (Nguyen, Fu & Wu, eq. 18): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C),
+    /// columns of C (N x N) on the simplex, for data X of shape M x N (one point per column). `k`: the
+    /// number of anchors (0 = unknown); `lambda` None takes the paper's heuristic ||X - X C0||_F / K
+    /// (needs k), Some(0.0) is MERIT(0). Solvers "merit" and "spa"; read [`Solver::selected`] and
+    /// the output "H".
+    pub fn self_dictionary(x: MatrixRef<'_>, k: usize, lambda: Option<f64>, mu: f64) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_self_dictionary(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
+                                                   x.layout.raw(), k as i64, lambda.unwrap_or(-1.0), mu, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
     fn message(&self) -> *const c_char {
         unsafe { sys::facto_problem_last_error(self.raw.as_ptr()) }
     }
@@ -567,6 +581,11 @@ impl Solver {
     }
 
     /// The cluster of each point (for problems that cluster).
+    /// The anchor columns a self_dictionary solver selected (0-based, increasing).
+    pub fn selected(&self) -> Result<Vec<i64>> {
+        self.output_i64("selected")
+    }
+
     pub fn labels(&self) -> Result<Vec<i64>> {
         self.output_i64("labels")
     }
@@ -727,4 +746,30 @@ pub fn distance_nrmse(x: MatrixRef<'_>, x_true: MatrixRef<'_>, max_pairs: i64, s
                                   max_pairs, seed, &mut value)
     }, thread_message)?;
     Ok(value)
+}
+
+/// The two generators of separable data in [`separable_data`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Separable {
+    /// Fig. 2: H = [I, all pairwise midpoints], noise on the midpoints only; N = K + K (K - 1) / 2.
+    Midpoints,
+    /// Fig. 4 / Table I: N - K uniform Dirichlet columns, noise on every column.
+    Dirichlet,
+}
+
+/// Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A (M x N, row-major, columns randomly permuted)
+/// and its K anchor columns (0-based, increasing); `snr_db` = f64::INFINITY for no noise.
+pub fn separable_data(kind: Separable, m: usize, n: usize, k: usize, snr_db: f64, seed: u64)
+    -> Result<(Matrix, Vec<i64>)> {
+    let kind = match kind {
+        Separable::Midpoints => sys::FACTO_SEPARABLE_MIDPOINTS,
+        Separable::Dirichlet => sys::FACTO_SEPARABLE_DIRICHLET,
+    };
+    let mut data = vec![0.0; m * n];
+    let mut anchors = vec![0i64; k];
+    check(unsafe {
+        sys::facto_separable_data(kind, m as i64, n as i64, k as i64, snr_db, seed, data.as_mut_ptr(),
+                                  data.len() as i64, Layout::RowMajor.raw(), anchors.as_mut_ptr(), k as i64)
+    }, thread_message)?;
+    Ok((Matrix { data, rows: m, cols: n, layout: Layout::RowMajor }, anchors))
 }

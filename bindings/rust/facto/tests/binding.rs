@@ -253,3 +253,25 @@ fn edm_completion_recovers_the_helix() {
     }
     assert_eq!(facto::read_matrix_market("/nonexistent.mtx").unwrap_err().status_name(), "FACTO_ERROR_IO");
 }
+
+#[test]
+fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
+    let (x, anchors) = facto::separable_data(facto::Separable::Midpoints, 50, 55, 10, f64::INFINITY, 3).unwrap();
+    let problem = facto::Problem::self_dictionary(x.view(), 10, None, 1e-5).unwrap();
+    assert_eq!(problem.kind(), "self_dictionary");
+    for name in ["merit", "spa"] {
+        let mut solver = facto::Solver::new(&problem, name).unwrap();
+        solver.set("max_iterations", 300).unwrap();
+        solver.solve().unwrap();
+        assert_eq!(solver.selected().unwrap(), anchors, "{}", name);
+        let h = solver.output_f64("H", facto::Layout::RowMajor).unwrap();
+        assert_eq!((h.rows, h.cols), (10, 55));
+        for l in 0..55 {
+            let sum: f64 = (0..10).map(|k| h.get(k, l)).sum();
+            assert!((sum - 1.0).abs() < 1e-12);
+        }
+    }
+    // the heuristic lambda needs K; the midpoints model needs N = K + K (K - 1) / 2
+    assert!(facto::Problem::self_dictionary(x.view(), 0, None, 1e-5).is_err());
+    assert!(facto::separable_data(facto::Separable::Midpoints, 10, 20, 5, 10.0, 0).is_err());
+}
