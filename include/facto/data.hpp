@@ -53,17 +53,19 @@ struct ObservedPairs {
 ObservedPairs sample_pairs(const Matrix& X, double fraction, uint64_t seed);
 
 // Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: W (M x K) uniform on (0, 1), H = [I_K, H2]
-// with columns on the simplex, zero-mean Gaussian V at `snr_db` (SNR = 10 log10(sum_l ||W h_l||^2 /
-// (M N sigma^2)); +inf = none), columns of X randomly permuted; `anchors` lists where the columns of I_K went
-// (increasing). Reproducible from seed.
+// with columns on the simplex, noise V at `snr_db` (+inf = none), columns of X randomly permuted;
+// `anchors` lists where the columns of I_K went (increasing). Reproducible from seed.
 struct SeparableData {
     Matrix X, W, H;
     std::vector<int64_t> anchors;
 };
-// Fig. 2 (after Gillis & Luce): H2 = all K (K - 1) / 2 midpoints (e_i + e_j) / 2, noise on the midpoints
-// only; N = K + K (K - 1) / 2.
+// Fig. 2 (the setting of Gillis & Luce [30]): H2 = all K (K - 1) / 2 midpoints (e_i + e_j) / 2; noise on
+// the midpoints only, each moved away from the mean w of W's columns, v_l = delta (W h_l - w), with
+// 10 log10(||W H||^2 / ||V||^2) = snr_db (adversarial: it pushes them out of the convex hull of W);
+// N = K + K (K - 1) / 2.
 SeparableData separable_midpoints(int64_t M, int64_t K, double snr_db, uint64_t seed);
-// Fig. 4 / Table I: N - K columns of H2 from the uniform Dirichlet, noise on every column.
+// Fig. 4 / Table I: N - K columns of H2 from the uniform Dirichlet, zero-mean Gaussian noise on every
+// entry with SNR = 10 log10(sum_l ||W h_l||^2 / (M N sigma^2)).
 SeparableData separable_dirichlet(int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed);
 
 }  // namespace facto

@@ -449,11 +449,13 @@ FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64
 FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
 
 /* Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A, for facto_problem_new_self_dictionary:
- * W (M x K) uniform on (0, 1), H = [I_K, H2] with columns on the simplex, Gaussian V at `snr_db`
- * (10 log10(sum_l ||W h_l||^2 / (M N sigma^2)); INFINITY = no noise), columns randomly permuted, all from
- * `seed`. kind FACTO_SEPARABLE_MIDPOINTS (Fig. 2): H2 = the K (K - 1) / 2 midpoints (e_i + e_j) / 2,
- * noise on them only, so N must be K + K (K - 1) / 2; FACTO_SEPARABLE_DIRICHLET (Fig. 4, Table I): N - K
- * uniform Dirichlet columns, noise everywhere. X (M x N, in `layout`) goes to `X` (capacity >= M N values),
+ * W (M x K) uniform on (0, 1), H = [I_K, H2] with columns on the simplex, noise V at `snr_db`
+ * (INFINITY = no noise), columns randomly permuted, all from `seed`. kind FACTO_SEPARABLE_MIDPOINTS
+ * (Fig. 2): H2 = the K (K - 1) / 2 midpoints (e_i + e_j) / 2, so N must be K + K (K - 1) / 2, each moved
+ * away from the mean w of W's columns, v_l = delta (W h_l - w) (the adversarial noise of Gillis & Luce's
+ * setting), 10 log10(||W H||^2 / ||V||^2) = snr_db; FACTO_SEPARABLE_DIRICHLET (Fig. 4, Table I): N - K
+ * uniform Dirichlet columns, Gaussian V on every entry, 10 log10(sum_l ||W h_l||^2 / (M N sigma^2)) =
+ * snr_db. X (M x N, in `layout`) goes to `X` (capacity >= M N values),
  * the K anchor columns (increasing) to `anchors` (capacity >= K).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (kind, layout, M < 1, K < 1, N < K, snr_db NaN or -inf),
  * DIMENSION (midpoints with the wrong N), BUFFER_TOO_SMALL, OUT_OF_MEMORY. */

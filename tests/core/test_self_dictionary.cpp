@@ -260,6 +260,30 @@ BOOST_AUTO_TEST_CASE(generators_plant_the_anchors_at_the_requested_snr)
         BOOST_REQUIRE(j < 5);
         for (std::size_t i = 0; i < 7; ++i) BOOST_TEST(mid.X(i, column) == mid.W(i, j));
     }
+    // Fig. 2's noise: only on the midpoints, each moved away from the mean of W's columns by one common
+    // factor, at exactly the requested SNR
+    const SeparableData noisy = separable_midpoints(20, 6, 12.0, 5);
+    Matrix exact({20, 21});
+    blas::gemm(false, false, 1.0, noisy.W, noisy.H, 0.0, exact);
+    const Matrix moved = noisy.X - exact;
+    BOOST_TEST(10.0 * std::log10(blas::frobenius_dot(exact, exact) / blas::frobenius_dot(moved, moved)) == 12.0,
+               boost::test_tools::tolerance(1e-9));
+    const Vector w_mean = xt::mean(noisy.W, {1});
+    double delta = -1.0;
+    for (std::size_t l = 0; l < 21; ++l) {
+        const bool anchor = std::find(noisy.anchors.begin(), noisy.anchors.end(), static_cast<int64_t>(l)) !=
+                            noisy.anchors.end();
+        for (std::size_t i = 0; i < 20; ++i) {
+            if (anchor) {
+                BOOST_TEST(moved(i, l) == 0.0);
+                continue;
+            }
+            const double ratio = moved(i, l) / (exact(i, l) - w_mean(i));
+            if (delta < 0.0) delta = ratio;
+            BOOST_TEST(ratio == delta, boost::test_tools::tolerance(1e-9));
+        }
+    }
+    BOOST_TEST(delta > 0.0);
     const SeparableData data = separable_dirichlet(50, 2000, 10, 10.0, 4);
     Matrix clean({50, 2000});
     blas::gemm(false, false, 1.0, data.W, data.H, 0.0, clean);
