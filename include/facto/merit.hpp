@@ -1,9 +1,11 @@
 // MERIT (Nguyen, Fu & Wu, Alg. 1): Frank-Wolfe on SD-MMV (eq. 18) with steps 2 / (t + 2) from t_init
 // (warm-start Frank-Wolfe, Sec. III-A). Each iteration moves every column c_l toward the vertex e_j,
 // j = argmin_n G(n, l) (eq. 21), with the gradient formed tile by tile (one GEMM each, never N x N), so
-// memory is X, R, nnz(C) and one 8 MiB tile. The residual R = (X C - X)^T (N x M, the
-// size of X) moves with C: r_l := (1 - alpha) r_l + alpha (x_j - x_l), O(M) per column instead of
-// O(M nnz(c_l)), recomputed exactly every 32 iterations. Progress reports f(C) and the Frank-Wolfe gap
+// memory is X, nnz(C) and one 8 MiB tile. Up to N = 4096 the residual R = (X C - X)^T (N x M) is kept
+// and moves with C, r_l := (1 - alpha) r_l + alpha (x_j - x_l), O(M) per column instead of
+// O(M nnz(c_l)) (a quarter of an iteration at N = 200), recomputed exactly every 32 iterations; above,
+// each block's residuals are formed on the way (K / N of the GEMM's cost) and nothing the size of X is
+// added. Progress reports f(C) and the Frank-Wolfe gap
 // sum_l <g_l, c_l - e_j> at the current C.
 //
 // Without an iterate from the caller it starts as Sec. V-B does: C0 from SPA and the simplex-constrained
@@ -30,7 +32,9 @@ private:
     void begin(bool warm);
 
     std::vector<int64_t> vertex_;
-    Matrix R_;  // (X C - X)^T
+    static constexpr int64_t kKeepResidualUpTo = 4096;
+    bool keep_residual_ = false;
+    Matrix R_;  // (X C - X)^T when kept
     int64_t since_exact_ = 0;  // iterations since R_ was computed from C_
     SelfDictionary::SweepWork work_;
     SelfDictionary::Sweep sweep_{0.0, 0.0};

@@ -80,15 +80,16 @@ public:
     // R = (X C - X)^T (N x M; row l is the residual of column l), O(M nnz(C)), columns split over
     // `threads`; resized when needed.
     void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
-    // A tile of G^T from R = residual(C): Gt(c, i) + shift[rows.begin + i] = G(rows.begin + i,
-    // columns.begin + c) - lambda / N, i.e. [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N) without the
-    // part every column shares (shift, from row_shift) and the constant lambda / N (which moves
-    // neither the argmin nor, on the simplex, the gap). One GEMM; Gt is resized when needed.
+    // A tile of G^T, given R_columns, the rows columns.begin .. columns.end of R = residual(C) (b x M,
+    // contiguous): Gt(c, i) + shift[rows.begin + i] = G(rows.begin + i, columns.begin + c) - lambda / N,
+    // i.e. [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N) without the part every column shares (shift,
+    // from row_shift) and the constant lambda / N (which moves neither the argmin nor, on the simplex,
+    // the gap). One GEMM; Gt is resized when needed.
     struct Range {
         std::size_t begin, end;
     };
-    void gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const Matrix& R, Range columns, Range rows,
-                       Matrix& Gt, std::size_t threads = 1) const;
+    void gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const double* R_columns, Range columns,
+                       Range rows, Matrix& Gt, std::size_t threads = 1) const;
 
     // shift[n] = lambda (Y_zero(n) - 1/N): the gradient's part that is the same in every column
     // (Y_zero(n) = Y(n, l) where C(n, l) = 0), added while the columns are scanned instead of written.
@@ -103,13 +104,14 @@ public:
     };
     // Buffers of sweep(), kept by the caller so that an iteration allocates nothing.
     struct SweepWork {
-        Matrix Gt;
-        std::vector<double> gap, shift;
+        Matrix Gt, Rb;  // a tile of G^T; a block's residual rows when R is not kept
+        std::vector<double> gap, shift, residual2;
         std::vector<ColumnScan> columns;
     };
-    // One pass of Alg. 1 lines 9-17 at C, given R = residual(C): vertex[l] = argmin_n G(n, l) for every
-    // column (first on ties; a row of c_l's support when it ties up to rounding), with f(C) and the
-    // Frank-Wolfe gap sum_l <g_l, c_l - e_vertex[l]>. G is formed in tiles of `tile_columns` columns by
+    // One pass of Alg. 1 lines 9-17 at C, given R = residual(C), or R = nullptr to form each block's
+    // residual rows on the way: vertex[l] = argmin_n G(n, l) for every column (first on ties; a row of
+    // c_l's support when it ties up to rounding), with f(C) and the Frank-Wolfe gap
+    // sum_l <g_l, c_l - e_vertex[l]>. G is formed in tiles of `tile_columns` columns by
     // as many rows as make kTileEntries entries (8 MiB: the tile stays in cache while it is scanned,
     // instead of going out to memory and back), the argmin carried down the columns from tile to
     // tile.
@@ -117,14 +119,15 @@ public:
     struct Sweep {
         double objective, gap;
     };
-    Sweep sweep(const SimplexColumns& C, const Matrix& R, std::vector<int64_t>& vertex, int64_t tile_columns,
+    Sweep sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex, int64_t tile_columns,
                 std::size_t threads, SweepWork& work) const;
 
     // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
     // The SPA warm start of Sec. V-B: C0(K_spa, :) = H, the simplex-constrained least squares on the
-    // K columns SPA picks; computed once by the constructor when K is given. Needs K.
-    const SimplexColumns& warm_start() const;
+    // K columns SPA picked in the constructor (when K is given; Error INVALID_ARGUMENT otherwise). Built
+    // on each call, so the problem does not hold a second O(KN) matrix beside the solver's C.
+    SimplexColumns warm_start(std::size_t threads) const;
 
     // ||X C - X||_F^2, O(M nnz(C)).
     double residual_squared(const SimplexColumns& C) const;
@@ -142,7 +145,7 @@ private:
     Matrix Xt_;
     int64_t K_;
     double lambda_, mu_;
-    SimplexColumns warm_start_;
+    std::vector<int64_t> spa_picks_;  // SPA's K columns, when K is given
     std::vector<double> x_norm_;  // ||x_l||
     double x_norm_max_ = 0.0;
 };

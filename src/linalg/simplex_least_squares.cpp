@@ -123,33 +123,41 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
     Matrix Wt({k, m});
     for (std::size_t i = 0; i < k; ++i)
         std::copy(&Xt(static_cast<std::size_t>(selected[i]), 0), &Xt(static_cast<std::size_t>(selected[i]), 0) + m, &Wt(i, 0));
-    Matrix Q({k, k}), B({n, k});
+    Matrix Q({k, k});
     blas::gemm(false, true, 1.0, Wt, Wt, 0.0, Q);  // W^T W
-    blas::gemm(false, true, 1.0, Xt, Wt, 0.0, B);  // row l: b_l = W^T x_l
-    // The hyperplane minimizers of all columns at once: Z = U - nu v^T, Q U^T = B^T, Q v = 1.
     std::vector<std::size_t> all(k);
     for (std::size_t i = 0; i < k; ++i) all[i] = i;
-    std::vector<double> U(B.begin(), B.end()), v(k, 1.0), factor, copy;
-    solve_ridged(Q.data(), k, k, all, U.data(), n, factor, copy);
-    solve_ridged(Q.data(), k, k, all, v.data(), 1, factor, copy);
+    std::vector<double> v(k, 1.0), factor, copy;
+    solve_ridged(Q.data(), k, k, all, v.data(), 1, factor, copy);  // Q v = 1
     double sum_v = 0.0;
     for (double x : v) sum_v += x;
-    parallel_for(n, 64, threads, [&](std::size_t begin, std::size_t end) {
-        ActiveSetWork work;
-        std::vector<double> z(k);
-        for (std::size_t l = begin; l < end; ++l) {
-            const double* u = &U[l * k];
-            double sum_u = 0.0;
-            for (std::size_t i = 0; i < k; ++i) sum_u += u[i];
-            const double nu = (sum_u - 1.0) / sum_v;
-            bool nonnegative = true;
-            for (std::size_t i = 0; i < k; ++i) nonnegative &= (z[i] = u[i] - nu * v[i]) >= 0.0;
-            if (nonnegative)
-                std::copy(z.begin(), z.end(), &Ht(l, 0));
-            else
-                active_set_column(Q.data(), k, &B(l, 0), z.data(), &Ht(l, 0), work);
-        }
-    });
+    // Chunks of columns, so that B and U take O(chunk K) memory beside H
+    constexpr std::size_t kChunk = 4096;
+    Matrix B({std::min(n, kChunk), k});
+    std::vector<double> U;
+    for (std::size_t c0 = 0; c0 < n; c0 += kChunk) {
+        const std::size_t width = std::min(kChunk, n - c0);
+        // row l of B: b_l = W^T x_l; the hyperplane minimizers z_l = u_l - nu_l v with Q u_l = b_l
+        blas::gemm(false, true, width, k, m, 1.0, &Xt(c0, 0), m, Wt.data(), m, 0.0, B.data(), k);
+        U.assign(B.data(), B.data() + width * k);
+        solve_ridged(Q.data(), k, k, all, U.data(), width, factor, copy);
+        parallel_for(width, 64, threads, [&](std::size_t begin, std::size_t end) {
+            ActiveSetWork work;
+            std::vector<double> z(k);
+            for (std::size_t c = begin; c < end; ++c) {
+                const double* u = &U[c * k];
+                double sum_u = 0.0;
+                for (std::size_t i = 0; i < k; ++i) sum_u += u[i];
+                const double nu = (sum_u - 1.0) / sum_v;
+                bool nonnegative = true;
+                for (std::size_t i = 0; i < k; ++i) nonnegative &= (z[i] = u[i] - nu * v[i]) >= 0.0;
+                if (nonnegative)
+                    std::copy(z.begin(), z.end(), &Ht(c0 + c, 0));
+                else
+                    active_set_column(Q.data(), k, &B(c, 0), z.data(), &Ht(c0 + c, 0), work);
+            }
+        });
+    }
     return Ht;
 }
 

@@ -73,7 +73,11 @@ void SimplexColumns::frank_wolfe_update(std::size_t l, int64_t row, double alpha
             found = true;
         }
     }
-    if (!found) column.push_back(Entry{row, alpha});
+    if (found) return;
+    // grow by an eighth, not by doubling: columns only ever gain one entry per iteration, and a
+    // doubled capacity would leave up to half of C's memory unused
+    if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
+    column.push_back(Entry{row, alpha});
 }
 
 SimplexColumns SimplexColumns::from_dense(const Matrix& C)
@@ -90,9 +94,12 @@ SimplexColumns SimplexColumns::from_selected(const std::vector<int64_t>& selecte
 {
     SimplexColumns S;
     S.columns.resize(Ht.shape()[0]);
-    for (std::size_t l = 0; l < S.columns.size(); ++l)
+    for (std::size_t l = 0; l < S.columns.size(); ++l) {
+        const double* h = &Ht(l, 0);
+        S.columns[l].reserve(static_cast<std::size_t>(std::count_if(h, h + selected.size(), [](double v) { return v > 0.0; })));
         for (std::size_t k = 0; k < selected.size(); ++k)
-            if (Ht(l, k) > 0.0) S.columns[l].push_back(Entry{selected[k], Ht(l, k)});
+            if (h[k] > 0.0) S.columns[l].push_back(Entry{selected[k], h[k]});
+    }
     return S;
 }
 
@@ -125,13 +132,13 @@ SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
     require(lambda_ >= 0.0 || K_ > 0, FACTO_ERROR_INVALID_ARGUMENT,
             "lambda < 0 asks for the heuristic ||X - X C0||_F / K, which needs K; give K or lambda >= 0");
     if (K_ > 0) {
-        // Sec. V-B: SPA picks K columns, C0(picks, :) = H from the simplex-constrained least squares
+        // Sec. V-B: SPA picks K columns; the warm start C0 is built from them when a solver asks
         SuccessiveProjection spa(Xt_);
         for (int64_t k = 0; k < K_; ++k) spa.next();
-        warm_start_ =
-            SimplexColumns::from_selected(spa.selected(), simplex_least_squares(Xt_, spa.selected(), resolve_threads(0)));
+        spa_picks_ = spa.selected();
     }
-    if (lambda_ < 0.0) lambda_ = std::sqrt(residual_squared(warm_start_)) / static_cast<double>(K_);  // Sec. V-A
+    if (lambda_ < 0.0)  // Sec. V-A: ||X - X C0||_F / K
+        lambda_ = std::sqrt(residual_squared(warm_start(resolve_threads(0)))) / static_cast<double>(K_);
 }
 
 RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C) const
@@ -199,13 +206,13 @@ void SelfDictionary::residual(const SimplexColumns& C, Matrix& R, std::size_t th
     });
 }
 
-void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const Matrix& R, Range columns,
-                                   Range rows, Matrix& Gt, std::size_t threads) const
+void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const double* R_columns,
+                                   Range columns, Range rows, Matrix& Gt, std::size_t threads) const
 {
     const std::size_t b = columns.end - columns.begin, h = rows.end - rows.begin, m = static_cast<std::size_t>(M());
     if (Gt.shape()[0] != b || Gt.shape()[1] != h) Gt = Matrix({b, h});
     // Gt = R(columns, :) X(:, rows): this tile of X^T (X C - X), transposed, one GEMM
-    blas::gemm(false, true, b, h, m, 1.0, &R(columns.begin, 0), m, &Xt_(rows.begin, 0), m, 0.0, Gt.data(), h);
+    blas::gemm(false, true, b, h, m, 1.0, R_columns, m, &Xt_(rows.begin, 0), m, 0.0, Gt.data(), h);
     // + lambda (Y - Y_zero) on the support of each column (Alg. 1 lines 15-16); the part of
     // lambda (Y - 1/N) that every column shares, lambda (Y_zero - 1/N), is row_shift's
     if (lambda_ > 0.0)
@@ -238,9 +245,10 @@ std::size_t SelfDictionary::tile_grain(std::size_t row_length)
     return std::max<std::size_t>(1, (std::size_t{1} << 16) / std::max<std::size_t>(row_length, 1));
 }
 
-SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matrix& R, std::vector<int64_t>& vertex,
+SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex,
                                             int64_t tile_columns, std::size_t threads, SweepWork& work) const
 {
+    const std::size_t m = static_cast<std::size_t>(M());
     const std::size_t n = static_cast<std::size_t>(N());
     const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(tile_columns, 1, N()));
     const std::size_t h = std::min(n, std::max<std::size_t>(256, kTileEntries / b));  // rows of G per tile
@@ -250,15 +258,26 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
     vertex.assign(n, 0);
     work.gap.assign(n, 0.0);
     work.columns.resize(b);
+    work.residual2.assign(R ? 0 : n, 0.0);
     for (std::size_t c0 = 0; c0 < n; c0 += b) {
         const Range columns{c0, std::min(n, c0 + b)};
         const std::size_t width = columns.end - columns.begin;
         std::fill(work.columns.begin(), work.columns.begin() + static_cast<std::ptrdiff_t>(width), ColumnScan{});
+        // the block's residual rows: R's, or formed here in O(M nnz) (a sliver of the block's GEMM
+        // when N is large)
+        const double* R_columns = R ? &(*R)(c0, 0) : nullptr;
+        if (!R) {
+            if (work.Rb.shape()[0] != b || work.Rb.shape()[1] != m) work.Rb = Matrix({b, m});
+            parallel_for(width, 64, threads, [&](std::size_t lo, std::size_t hi) {
+                for (std::size_t c = lo; c < hi; ++c) work.residual2[c0 + c] = residual_column(C, c0 + c, &work.Rb(c, 0));
+            });
+            R_columns = work.Rb.data();
+        }
         // Alg. 1 line 17, tile by tile down the columns: the first row of smallest g_l = Gt + shift,
         // and g_l on the support of c_l (the gap's inner product, the LMO's tie rule)
         for (std::size_t r0 = 0; r0 < n; r0 += h) {
             const Range rows{r0, std::min(n, r0 + h)};
-            gradient_tile(C, softmax, R, columns, rows, work.Gt, threads);
+            gradient_tile(C, softmax, R_columns, columns, rows, work.Gt, threads);
             parallel_for(width, tile_grain(rows.end - rows.begin), threads, [&](std::size_t lo, std::size_t hi) {
                 for (std::size_t c = lo; c < hi; ++c) {
                     const double* g = &work.Gt(c, 0);
@@ -295,8 +314,9 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
             work.gap[l] = scan.inner - scan.min + lambda_ / static_cast<double>(n) * (mass - 1.0);
         }
     }
-    return {0.5 * blas::frobenius_dot(R, R) + lambda_ * softmax.phi,
-            std::accumulate(work.gap.begin(), work.gap.end(), 0.0)};
+    const double residual2 =
+        R ? blas::frobenius_dot(*R, *R) : std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
+    return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0)};
 }
 
 double SelfDictionary::objective(const Matrix& C) const
@@ -344,10 +364,10 @@ std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double thre
     return rows;
 }
 
-const SimplexColumns& SelfDictionary::warm_start() const
+SimplexColumns SelfDictionary::warm_start(std::size_t threads) const
 {
     require(K_ > 0, FACTO_ERROR_INVALID_ARGUMENT, "the SPA warm start needs K");
-    return warm_start_;
+    return SimplexColumns::from_selected(spa_picks_, simplex_least_squares(Xt_, spa_picks_, threads));
 }
 
 std::vector<OutputSpec> SelfDictionary::specs(int64_t selected) const

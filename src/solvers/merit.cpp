@@ -38,9 +38,10 @@ void Merit::begin(bool warm)
         const double rmse = std::sqrt(dictionary_->residual_squared(C_) / static_cast<double>(dictionary_->N()));
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
-    dictionary_->residual(C_, R_, threads_);
+    keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
+    if (keep_residual_) dictionary_->residual(C_, R_, threads_);
     since_exact_ = 0;
-    sweep_ = dictionary_->sweep(C_, R_, vertex_, params().get_int("block"), threads_, work_);
+    sweep_ = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
 }
 
 void Merit::start(Matrix C0)
@@ -56,7 +57,7 @@ void Merit::start_default(uint64_t)
             "warm_start 'spa' needs K (give K to the problem, or use warm_start 'none')");
     const bool warm = mode == "spa" || (mode == "auto" && dictionary_->K() > 0);
     if (warm) {
-        C_ = dictionary_->warm_start();
+        C_ = dictionary_->warm_start(resolve_threads(params().get_int("threads")));
     } else {
         C_ = SimplexColumns{};
         C_.columns.resize(static_cast<std::size_t>(dictionary_->N()));
@@ -69,8 +70,10 @@ double Merit::iterate_once()
     const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
     const Matrix& Xt = dictionary_->Xt();
     const std::size_t m = Xt.shape()[1];
-    const bool exact = ++since_exact_ >= 32;
-    parallel_for(vertex_.size(), 64, threads_, [&](std::size_t begin, std::size_t end) {
+    const bool exact = !keep_residual_ || ++since_exact_ >= 32;
+    // a thread takes at least ~64k values of R: below that, waking one costs more than it saves
+    parallel_for(vertex_.size(), std::max<std::size_t>(64, (std::size_t{1} << 16) / m), threads_,
+                 [&](std::size_t begin, std::size_t end) {
         for (std::size_t l = begin; l < end; ++l) {
             C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
             if (exact) continue;
@@ -81,12 +84,12 @@ double Merit::iterate_once()
             for (std::size_t k = 0; k < m; ++k) r[k] = keep * r[k] + alpha * (xj[k] - xl[k]);
         }
     });
-    if (exact) {
+    if (exact && keep_residual_) {
         dictionary_->residual(C_, R_, threads_);
         since_exact_ = 0;
     }
     t_ += 1.0;
-    sweep_ = dictionary_->sweep(C_, R_, vertex_, params().get_int("block"), threads_, work_);
+    sweep_ = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
     return alpha;
 }
 

@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(gradient_tiles_match_finite_differences_and_a_dense_referen
     for (std::size_t c0 : {0, 5, 9})
         for (std::size_t r0 : {0, 4, 11}) {
             const SelfDictionary::Range columns{c0, std::min<std::size_t>(c0 + 5, n)}, rows{r0, std::min<std::size_t>(r0 + 4, n)};
-            problem.gradient_tile(C, softmax, residual, columns, rows, Gt, 2);
+            problem.gradient_tile(C, softmax, &residual(columns.begin, 0), columns, rows, Gt, 2);
             for (std::size_t l = columns.begin; l < columns.end; ++l)
                 for (std::size_t i = rows.begin; i < rows.end; ++i) {
                     const double tiled = Gt(l - columns.begin, i - rows.begin) + shift[i] + 0.3 / static_cast<double>(n);
@@ -108,11 +108,17 @@ BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_tiling)
     problem.residual(C, R, 2);
     std::vector<int64_t> narrow, wide;
     SelfDictionary::SweepWork work;
-    const SelfDictionary::Sweep a = problem.sweep(C, R, narrow, 1, 2, work);
-    const SelfDictionary::Sweep b = problem.sweep(C, R, wide, static_cast<int64_t>(n), 3, work);
+    const SelfDictionary::Sweep a = problem.sweep(C, &R, narrow, 1, 2, work);
+    const SelfDictionary::Sweep b = problem.sweep(C, &R, wide, static_cast<int64_t>(n), 3, work);
     BOOST_TEST(narrow == wide);
     BOOST_TEST(a.objective == b.objective);
     BOOST_TEST(a.gap == b.gap, boost::test_tools::tolerance(1e-12));
+    // without R, each block forms its residual rows itself: the same sweep
+    std::vector<int64_t> formed;
+    const SelfDictionary::Sweep c = problem.sweep(C, nullptr, formed, 300, 2, work);
+    BOOST_TEST(formed == wide);
+    BOOST_TEST(c.objective == a.objective, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(c.gap == a.gap, boost::test_tools::tolerance(1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(softmax_is_finite_and_exact_at_mu_1e_minus_5)
