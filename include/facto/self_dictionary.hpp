@@ -81,18 +81,18 @@ public:
     // `threads`; resized when needed.
     void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
     // A tile of G^T, given R_columns, the rows columns.begin .. columns.end of R = residual(C) (b x M,
-    // contiguous): Gt(c, i) + shift[rows.begin + i] = G(rows.begin + i, columns.begin + c) - lambda / N,
-    // i.e. [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N) without the part every column shares (shift,
-    // from row_shift) and the constant lambda / N (which moves neither the argmin nor, on the simplex,
-    // the gap). One GEMM; Gt is resized when needed.
+    // contiguous), and shift from row_shift: Gt(c, i) = G(rows.begin + i, columns.begin + c) - lambda / N,
+    // i.e. [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N); the constant lambda / N moves neither the
+    // argmin nor, on the simplex, the gap. One GEMM onto the rows filled with shift; Gt is resized when
+    // needed.
     struct Range {
         std::size_t begin, end;
     };
-    void gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const double* R_columns, Range columns,
-                       Range rows, Matrix& Gt, std::size_t threads = 1) const;
+    void gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const std::vector<double>& shift,
+                       const double* R_columns, Range columns, Range rows, Matrix& Gt, std::size_t threads = 1) const;
 
     // shift[n] = lambda (Y_zero(n) - 1/N): the gradient's part that is the same in every column
-    // (Y_zero(n) = Y(n, l) where C(n, l) = 0), added while the columns are scanned instead of written.
+    // (Y_zero(n) = Y(n, l) where C(n, l) = 0), where every row of a tile starts.
     void row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const;
 
     // What sweep() carries for one column from tile to tile: the argmin of g_l so far, <g_l, c_l> so

@@ -23,10 +23,10 @@ namespace {
 // softmax are far below -745, where exp is 0 in double.
 double exp_nonpositive(double a) { return a < -746.0 ? 0.0 : std::exp(a); }
 
-// The first i minimizing g[i] + shift[i], and that minimum: eight lanes keep their own minimum and
-// its first index (so the compiler can vectorize the scan), then the lanes are merged.
+// The first i minimizing g[i], and that minimum: eight lanes keep their own minimum and its first
+// index (so the compiler can vectorize the scan), then the lanes are merged.
 FACTO_TARGET_CLONES
-std::pair<std::size_t, double> shifted_argmin(const double* __restrict g, const double* __restrict shift, std::size_t n)
+std::pair<std::size_t, double> first_argmin(const double* __restrict g, std::size_t n)
 {
     constexpr std::size_t L = 8;
     double best[L];
@@ -35,18 +35,18 @@ std::pair<std::size_t, double> shifted_argmin(const double* __restrict g, const 
     std::size_t i = 0;
     for (; i + L <= n; i += L)
         for (std::size_t l = 0; l < L; ++l) {
-            const double v = g[i + l] + shift[i + l];
+            const double v = g[i + l];
             const bool smaller = v < best[l];
             best[l] = smaller ? v : best[l];
             where[l] = smaller ? i + l : where[l];
         }
     for (; i < n; ++i)
-        if (g[i] + shift[i] < best[0] || (g[i] + shift[i] == best[0] && i < where[0])) best[0] = g[i] + shift[i], where[0] = i;
+        if (g[i] < best[0] || (g[i] == best[0] && i < where[0])) best[0] = g[i], where[0] = i;
     std::size_t j = where[0];
     double minimum = best[0];
     for (std::size_t l = 1; l < L; ++l)
         if (best[l] < minimum || (best[l] == minimum && where[l] < j)) minimum = best[l], j = where[l];
-    if (j == n) j = 0, minimum = g[0] + shift[0];  // every entry NaN: keep the first index
+    if (j == n) j = 0, minimum = g[0];  // every entry NaN: keep the first index
     return {j, minimum};
 }
 }  // namespace
@@ -206,15 +206,20 @@ void SelfDictionary::residual(const SimplexColumns& C, Matrix& R, std::size_t th
     });
 }
 
-void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const double* R_columns,
-                                   Range columns, Range rows, Matrix& Gt, std::size_t threads) const
+void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const std::vector<double>& shift,
+                                   const double* R_columns, Range columns, Range rows, Matrix& Gt,
+                                   std::size_t threads) const
 {
     const std::size_t b = columns.end - columns.begin, h = rows.end - rows.begin, m = static_cast<std::size_t>(M());
     if (Gt.shape()[0] != b || Gt.shape()[1] != h) Gt = Matrix({b, h});
-    // Gt = R(columns, :) X(:, rows): this tile of X^T (X C - X), transposed, one GEMM
-    blas::gemm(false, true, b, h, m, 1.0, R_columns, m, &Xt_(rows.begin, 0), m, 0.0, Gt.data(), h);
-    // + lambda (Y - Y_zero) on the support of each column (Alg. 1 lines 15-16); the part of
-    // lambda (Y - 1/N) that every column shares, lambda (Y_zero - 1/N), is row_shift's
+    // Gt = shift(rows) + R(columns, :) X(:, rows): every row starts as the shared part of lambda's term,
+    // and the GEMM adds the tile of X^T (X C - X), transposed, onto it (beta = 1: OpenBLAS's beta = 0
+    // pass that zeroes C took a third of the GEMM's time at N = 1000)
+    parallel_for(b, tile_grain(h), threads, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t c = lo; c < hi; ++c) std::copy(&shift[rows.begin], &shift[rows.begin] + h, &Gt(c, 0));
+    });
+    blas::gemm(false, true, b, h, m, 1.0, R_columns, m, &Xt_(rows.begin, 0), m, 1.0, Gt.data(), h);
+    // + lambda (Y - Y_zero) on the support of each column (Alg. 1 lines 15-16)
     if (lambda_ > 0.0)
         parallel_for(b, tile_grain(h), threads, [&](std::size_t lo, std::size_t hi) {
             for (std::size_t c = lo; c < hi; ++c)
@@ -254,7 +259,6 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
     const std::size_t h = std::min(n, std::max<std::size_t>(256, kTileEntries / b));  // rows of G per tile
     const RowSoftmax softmax = row_softmax(C);
     row_shift(softmax, work.shift);
-    const double* shift = work.shift.data();
     vertex.assign(n, 0);
     work.gap.assign(n, 0.0);
     work.columns.resize(b);
@@ -273,21 +277,21 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
             });
             R_columns = work.Rb.data();
         }
-        // Alg. 1 line 17, tile by tile down the columns: the first row of smallest g_l = Gt + shift,
+        // Alg. 1 line 17, tile by tile down the columns: the first row of smallest g_l = Gt(c, :),
         // and g_l on the support of c_l (the gap's inner product, the LMO's tie rule)
         for (std::size_t r0 = 0; r0 < n; r0 += h) {
             const Range rows{r0, std::min(n, r0 + h)};
-            gradient_tile(C, softmax, R_columns, columns, rows, work.Gt, threads);
+            gradient_tile(C, softmax, work.shift, R_columns, columns, rows, work.Gt, threads);
             parallel_for(width, tile_grain(rows.end - rows.begin), threads, [&](std::size_t lo, std::size_t hi) {
                 for (std::size_t c = lo; c < hi; ++c) {
                     const double* g = &work.Gt(c, 0);
                     ColumnScan& scan = work.columns[c];
-                    const auto [i, g_min] = shifted_argmin(g, shift + r0, rows.end - rows.begin);
+                    const auto [i, g_min] = first_argmin(g, rows.end - rows.begin);
                     if (g_min < scan.min) scan.argmin = r0 + i, scan.min = g_min;
                     for (const auto& e : C.columns[columns.begin + c]) {
                         const auto row = static_cast<std::size_t>(e.row);
                         if (row < rows.begin || row >= rows.end) continue;
-                        const double ge = g[row - r0] + shift[row];
+                        const double ge = g[row - r0];
                         scan.inner += e.value * ge;
                         if (scan.support_row < 0 || ge < scan.support_min) scan.support_row = e.row, scan.support_min = ge;
                     }
