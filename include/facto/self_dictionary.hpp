@@ -133,12 +133,13 @@ public:
     double residual_squared(const SimplexColumns& C) const;
 
 private:
-    // Columns of a tile per thread at least (about 64k entries), for rows of `row_length`.
-    static std::size_t tile_grain(std::size_t row_length);
     // lambda's factor in the gradient at a nonzero e of C, beyond Y_zero: Y(n, l) - Y_zero(n).
     double softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
     // The three outputs' specs when `selected` rows are selected.
     std::vector<OutputSpec> specs(int64_t selected) const;
+    // Rows columns.begin .. columns.end of R = residual(C) into `rows` (contiguous, M values each) and,
+    // unless norms2 is null, their squared norms; columns split over `threads`.
+    void residual_rows(const SimplexColumns& C, Range columns, double* rows, double* norms2, std::size_t threads) const;
     // r = X c_l - x_l (M values); returns ||r||^2.
     double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
 

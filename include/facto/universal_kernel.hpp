@@ -42,6 +42,9 @@ struct Displacement {
 // Pass 1: T = Pi(U); returns ||T||^2. T must not alias X or G.
 double universal_numerator(const Matrix& X, double s, const Matrix& G, double lambda, bool nonnegative, Matrix& T,
                            std::size_t threads);
+// Pass 1 on one chunk of n entries (what universal_numerator runs per chunk); t must not alias x or g.
+double universal_numerator_chunk(const double* x, const double* g, double* t, std::size_t n, double s, double lambda,
+                                 bool nonnegative);
 // Pass 2: T := scale T (scale = 1 / tau); returns the Displacement of T from X. T must not alias X or G.
 Displacement universal_rescale(const Matrix& X, const Matrix& G, double scale, Matrix& T, std::size_t threads);
 

@@ -40,6 +40,21 @@ inline void for_lanes(std::size_t begin, std::size_t end, F&& f)
     for (; i < end; ++i) f(i, 0);
 }
 
+// The lanes' sums added, in lane order.
+inline double lanes_sum(const double (&lanes)[kPassLanes])
+{
+    double sum = 0.0;
+    for (double v : lanes) sum += v;
+    return sum;
+}
+
+// The grain of a loop whose index carries `entries` values of work: a thread takes at least ~64k
+// values, below which waking one costs more than it saves.
+inline std::size_t grain_for(std::size_t entries)
+{
+    return std::max<std::size_t>(1, (std::size_t{1} << 16) / std::max<std::size_t>(entries, 1));
+}
+
 // Reductions that do not depend on the thread count: [0, count) is cut into fixed chunks of `chunk`
 // indices, body(begin, end, sums) adds one chunk's terms into N zeroed sums, and the chunks' sums are
 // added in chunk order. A thread takes at least `grain` indices.

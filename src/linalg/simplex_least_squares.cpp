@@ -33,6 +33,17 @@ void solve_ridged(const double* Q, std::size_t n, std::size_t stride, const std:
     }
 }
 
+// z = u - nu v with nu = (1^T u - 1) / 1^T v, so that 1^T z = 1 (f values each); true when z >= 0.
+bool onto_hyperplane(const double* u, const double* v, std::size_t f, double* z)
+{
+    double sum_u = 0.0, sum_v = 0.0;
+    for (std::size_t a = 0; a < f; ++a) sum_u += u[a], sum_v += v[a];
+    const double nu = (sum_u - 1.0) / sum_v;
+    bool nonnegative = true;
+    for (std::size_t a = 0; a < f; ++a) nonnegative &= (z[a] = u[a] - nu * v[a]) >= 0.0;
+    return nonnegative;
+}
+
 // The minimizer of 1/2 z^T Q_FF z - b_F^T z over 1^T z = 1 on the free set F: z = u - nu v with
 // Q_FF u = b_F, Q_FF v = 1.
 void hyperplane_minimizer(const double* Q, std::size_t k, const std::vector<std::size_t>& free, const double* b,
@@ -46,11 +57,8 @@ void hyperplane_minimizer(const double* Q, std::size_t k, const std::vector<std:
         work[f + a] = 1.0;
     }
     solve_ridged(Q, f, k, free, work.data(), 2, factor, copy);
-    double sum_u = 0.0, sum_v = 0.0;
-    for (std::size_t a = 0; a < f; ++a) sum_u += work[a], sum_v += work[f + a];
-    const double nu = (sum_u - 1.0) / sum_v;
     z.resize(f);
-    for (std::size_t a = 0; a < f; ++a) z[a] = work[a] - nu * work[f + a];
+    onto_hyperplane(work.data(), work.data() + f, f, z.data());
 }
 
 struct ActiveSetWork {
@@ -129,8 +137,6 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
     for (std::size_t i = 0; i < k; ++i) all[i] = i;
     std::vector<double> v(k, 1.0), factor, copy;
     solve_ridged(Q.data(), k, k, all, v.data(), 1, factor, copy);  // Q v = 1
-    double sum_v = 0.0;
-    for (double x : v) sum_v += x;
     // Chunks of columns, so that B and U take O(chunk K) memory beside H
     constexpr std::size_t kChunk = 4096;
     Matrix B({std::min(n, kChunk), k});
@@ -145,13 +151,7 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
             ActiveSetWork work;
             std::vector<double> z(k);
             for (std::size_t c = begin; c < end; ++c) {
-                const double* u = &U[c * k];
-                double sum_u = 0.0;
-                for (std::size_t i = 0; i < k; ++i) sum_u += u[i];
-                const double nu = (sum_u - 1.0) / sum_v;
-                bool nonnegative = true;
-                for (std::size_t i = 0; i < k; ++i) nonnegative &= (z[i] = u[i] - nu * v[i]) >= 0.0;
-                if (nonnegative)
+                if (onto_hyperplane(&U[c * k], v.data(), k, z.data()))
                     std::copy(z.begin(), z.end(), &Ht(c0 + c, 0));
                 else
                     active_set_column(Q.data(), k, &B(c, 0), z.data(), &Ht(c0 + c, 0), work);

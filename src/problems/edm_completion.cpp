@@ -19,9 +19,7 @@ double copy_and_measure(const double* __restrict from, double* __restrict g, std
         g[i] = from[i];
         lanes[lane] += stationarity_term(false, 0.0, g[i]);
     });
-    double sum = 0.0;
-    for (double v : lanes) sum += v;
-    return sum;
+    return lanes_sum(lanes);
 }
 }  // namespace
 

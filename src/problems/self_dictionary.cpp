@@ -201,8 +201,18 @@ void SelfDictionary::residual(const SimplexColumns& C, Matrix& R, std::size_t th
 {
     if (R.shape()[0] != static_cast<std::size_t>(N()) || R.shape()[1] != static_cast<std::size_t>(M()))
         R = Matrix({static_cast<std::size_t>(N()), static_cast<std::size_t>(M())});
-    parallel_for(static_cast<std::size_t>(N()), 64, threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t l = begin; l < end; ++l) residual_column(C, l, &R(l, 0));
+    residual_rows(C, {0, static_cast<std::size_t>(N())}, R.data(), nullptr, threads);
+}
+
+void SelfDictionary::residual_rows(const SimplexColumns& C, Range columns, double* rows, double* norms2,
+                                   std::size_t threads) const
+{
+    const std::size_t m = static_cast<std::size_t>(M());
+    parallel_for(columns.end - columns.begin, grain_for(m), threads, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t c = lo; c < hi; ++c) {
+            const double norm2 = residual_column(C, columns.begin + c, rows + c * m);
+            if (norms2) norms2[c] = norm2;
+        }
     });
 }
 
@@ -215,13 +225,13 @@ void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& so
     // Gt = shift(rows) + R(columns, :) X(:, rows): every row starts as the shared part of lambda's term,
     // and the GEMM adds the tile of X^T (X C - X), transposed, onto it (beta = 1: OpenBLAS's beta = 0
     // pass that zeroes C took a third of the GEMM's time at N = 1000)
-    parallel_for(b, tile_grain(h), threads, [&](std::size_t lo, std::size_t hi) {
+    parallel_for(b, grain_for(h), threads, [&](std::size_t lo, std::size_t hi) {
         for (std::size_t c = lo; c < hi; ++c) std::copy(&shift[rows.begin], &shift[rows.begin] + h, &Gt(c, 0));
     });
     blas::gemm(false, true, b, h, m, 1.0, R_columns, m, &Xt_(rows.begin, 0), m, 1.0, Gt.data(), h);
     // + lambda (Y - Y_zero) on the support of each column (Alg. 1 lines 15-16)
     if (lambda_ > 0.0)
-        parallel_for(b, tile_grain(h), threads, [&](std::size_t lo, std::size_t hi) {
+        parallel_for(b, grain_for(h), threads, [&](std::size_t lo, std::size_t hi) {
             for (std::size_t c = lo; c < hi; ++c)
                 for (const auto& e : C.columns[columns.begin + c]) {
                     const auto i = static_cast<std::size_t>(e.row);
@@ -242,12 +252,6 @@ void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& s
     shift.assign(static_cast<std::size_t>(N()), 0.0);
     for (int64_t r : softmax.rows)
         shift[static_cast<std::size_t>(r)] = lambda_ * (softmax.zero[static_cast<std::size_t>(r)] - inverse_n);
-}
-
-std::size_t SelfDictionary::tile_grain(std::size_t row_length)
-{
-    // a thread takes at least ~64k gradient entries: below that, waking one costs more than it saves
-    return std::max<std::size_t>(1, (std::size_t{1} << 16) / std::max<std::size_t>(row_length, 1));
 }
 
 SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex,
@@ -272,9 +276,7 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
         const double* R_columns = R ? &(*R)(c0, 0) : nullptr;
         if (!R) {
             if (work.Rb.shape()[0] != b || work.Rb.shape()[1] != m) work.Rb = Matrix({b, m});
-            parallel_for(width, 64, threads, [&](std::size_t lo, std::size_t hi) {
-                for (std::size_t c = lo; c < hi; ++c) work.residual2[c0 + c] = residual_column(C, c0 + c, &work.Rb(c, 0));
-            });
+            residual_rows(C, columns, work.Rb.data(), &work.residual2[c0], threads);
             R_columns = work.Rb.data();
         }
         // Alg. 1 line 17, tile by tile down the columns: the first row of smallest g_l = Gt(c, :),
@@ -282,7 +284,7 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
         for (std::size_t r0 = 0; r0 < n; r0 += h) {
             const Range rows{r0, std::min(n, r0 + h)};
             gradient_tile(C, softmax, work.shift, R_columns, columns, rows, work.Gt, threads);
-            parallel_for(width, tile_grain(rows.end - rows.begin), threads, [&](std::size_t lo, std::size_t hi) {
+            parallel_for(width, grain_for(rows.end - rows.begin), threads, [&](std::size_t lo, std::size_t hi) {
                 for (std::size_t c = lo; c < hi; ++c) {
                     const double* g = &work.Gt(c, 0);
                     ColumnScan& scan = work.columns[c];

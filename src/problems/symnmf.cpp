@@ -23,9 +23,7 @@ double subtract_twice(const double* __restrict x, const double* __restrict mx, d
         g[i] = 2.0 * (g[i] - mx[i]);
         lanes[lane] += stationarity_term(true, x[i], g[i]);
     });
-    double sum = 0.0;
-    for (double v : lanes) sum += v;
-    return sum;
+    return lanes_sum(lanes);
 }
 }  // namespace
 

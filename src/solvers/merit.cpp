@@ -26,7 +26,6 @@ std::vector<ParamSpec> merit_params()
 
 Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params()) {}
 
-
 void Merit::begin(bool warm)
 {
     threads_ = resolve_threads(params().get_int("threads"));
@@ -70,21 +69,19 @@ double Merit::iterate_once()
     const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
     const Matrix& Xt = dictionary_->Xt();
     const std::size_t m = Xt.shape()[1];
-    const bool exact = !keep_residual_ || ++since_exact_ >= 32;
-    // a thread takes at least ~64k values of R: below that, waking one costs more than it saves
-    parallel_for(vertex_.size(), std::max<std::size_t>(64, (std::size_t{1} << 16) / m), threads_,
-                 [&](std::size_t begin, std::size_t end) {
+    // R follows C, except every 32nd iteration, when it is recomputed from C
+    const bool move_residual = keep_residual_ && ++since_exact_ < 32;
+    parallel_for(vertex_.size(), grain_for(m), threads_, [&](std::size_t begin, std::size_t end) {
         for (std::size_t l = begin; l < end; ++l) {
             C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
-            if (exact) continue;
+            if (!move_residual) continue;
             // X c_l moves the same way: r_l := (1 - alpha) r_l + alpha (x_j - x_l)
             const double *xj = &Xt(static_cast<std::size_t>(vertex_[l]), 0), *xl = &Xt(l, 0);
             double* r = &R_(l, 0);
-            const double keep = alpha >= 1.0 ? 0.0 : 1.0 - alpha;
-            for (std::size_t k = 0; k < m; ++k) r[k] = keep * r[k] + alpha * (xj[k] - xl[k]);
+            for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 - alpha) * r[k] + alpha * (xj[k] - xl[k]);
         }
     });
-    if (exact && keep_residual_) {
+    if (keep_residual_ && !move_residual) {
         dictionary_->residual(C_, R_, threads_);
         since_exact_ = 0;
     }

@@ -149,40 +149,30 @@ double NoLips::universal_trial(double lambda, bool halved)
 
 namespace {
 
-// Pass 1 of a halved trial on the n entries from `first`, over the rejected T' in t: t = Pi(c x -
-// lambda g); returns its sum of squares and appends Delta (see universal_trial) to `delta`. By
-// blocks of lanes: mark the clipped entries, update the block (both vectorize), then record the rare
-// marked ones.
-double halved_chunk(const double* __restrict x, const double* __restrict g, double* __restrict t, std::size_t n,
-                    std::size_t first, double c, double lambda, bool nonnegative, std::vector<MatrixEntry>& delta)
+// Pass 1 of a halved trial on the n entries from `first`, over the rejected T' in t: appends to
+// `delta` the entries Delta lives on (X > 0, clipped by the rejected trial: t == 0), then t =
+// Pi(c x - lambda g) as universal_numerator does, then Delta's values there (see universal_trial).
+// Returns the sum of squares of the new t. The marking goes by blocks of lanes, so it vectorizes; the
+// marked entries are rare.
+double halved_chunk(const double* x, const double* g, double* t, std::size_t n, std::size_t first, double c,
+                    double lambda, bool nonnegative, std::vector<MatrixEntry>& delta)
 {
-    const double floor = nonnegative ? 0.0 : -std::numeric_limits<double>::infinity();
-    const auto record = [&](std::size_t i) { delta.push_back({first + i, t[i] - 0.5 * c * x[i]}); };
-    double tt[kPassLanes] = {};
-    std::size_t i = 0;
-    for (; i + kPassLanes <= n; i += kPassLanes) {
-        int clipped[kPassLanes], any = 0;
-        for (std::size_t l = 0; l < kPassLanes; ++l) {
-            clipped[l] = (t[i + l] == 0.0) & (x[i + l] > 0.0);
-            any |= clipped[l];
+    const std::size_t marked = delta.size();
+    if (nonnegative)
+        for (std::size_t i = 0; i < n; i += kPassLanes) {
+            const std::size_t lanes = std::min(kPassLanes, n - i);
+            int clipped = 0;
+            for (std::size_t l = 0; l < lanes; ++l) clipped |= (t[i + l] == 0.0) & (x[i + l] > 0.0);
+            if (clipped)
+                for (std::size_t l = 0; l < lanes; ++l)
+                    if (t[i + l] == 0.0 && x[i + l] > 0.0) delta.push_back({first + i + l, 0.0});
         }
-        for (std::size_t l = 0; l < kPassLanes; ++l) {
-            t[i + l] = std::max(c * x[i + l] - lambda * g[i + l], floor);
-            tt[l] += t[i + l] * t[i + l];
-        }
-        if (any && nonnegative)
-            for (std::size_t l = 0; l < kPassLanes; ++l)
-                if (clipped[l]) record(i + l);
+    const double norm2 = universal_numerator_chunk(x, g, t, n, c, lambda, nonnegative);
+    for (std::size_t k = marked; k < delta.size(); ++k) {
+        const std::size_t i = delta[k].index - first;
+        delta[k].value = t[i] - 0.5 * c * x[i];
     }
-    for (; i < n; ++i) {
-        const bool clipped = t[i] == 0.0 && x[i] > 0.0;
-        t[i] = std::max(c * x[i] - lambda * g[i], floor);
-        tt[0] += t[i] * t[i];
-        if (clipped && nonnegative) record(i);
-    }
-    double sum = 0.0;
-    for (double v : tt) sum += v;
-    return sum;
+    return norm2;
 }
 
 }  // namespace

@@ -22,22 +22,21 @@ double universal_tau(double sigma, double c)
     return sigma + w;
 }
 
-namespace {
-
-// The passes on one chunk of n entries. The pointers never alias (restrict lets the compiler
-// vectorize the lanes); the scalars are values, so no store can change them.
-double numerator_chunk(const double* __restrict x, const double* __restrict g, double* __restrict t, std::size_t n,
-                       double s, double lambda, double floor)
+// The pointers never alias (restrict lets the compiler vectorize the lanes); the scalars are values,
+// so no store can change them.
+double universal_numerator_chunk(const double* __restrict x, const double* __restrict g, double* __restrict t,
+                                 std::size_t n, double s, double lambda, bool nonnegative)
 {
+    const double floor = nonnegative ? 0.0 : -std::numeric_limits<double>::infinity();
     double tt[kPassLanes] = {};
     for_lanes(0, n, [&](std::size_t i, std::size_t lane) {
         t[i] = std::max(s * x[i] - lambda * g[i], floor);  // eq. (8), projected as in eq. (14)
         tt[lane] += t[i] * t[i];
     });
-    double sum = 0.0;
-    for (double v : tt) sum += v;
-    return sum;
+    return lanes_sum(tt);
 }
+
+namespace {
 
 void rescale_chunk(const double* __restrict x, const double* __restrict g, double* __restrict t, std::size_t n,
                    double scale, std::array<double, 4>& sum)
@@ -64,9 +63,9 @@ void rescale_chunk(const double* __restrict x, const double* __restrict g, doubl
 double universal_numerator(const Matrix& X, double s, const Matrix& G, double lambda, bool nonnegative, Matrix& T,
                            std::size_t threads)
 {
-    const double floor = nonnegative ? 0.0 : -std::numeric_limits<double>::infinity();
     return parallel_sums<1>(X.size(), kPassChunk, kPassGrain, threads, [&](std::size_t begin, std::size_t end, auto& sum) {
-        sum[0] += numerator_chunk(X.data() + begin, G.data() + begin, T.data() + begin, end - begin, s, lambda, floor);
+        sum[0] += universal_numerator_chunk(X.data() + begin, G.data() + begin, T.data() + begin, end - begin, s,
+                                            lambda, nonnegative);
     })[0];
 }
 
