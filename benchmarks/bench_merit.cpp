@@ -7,8 +7,9 @@
 //                                 and iteration seconds, the peak resident memory of the problem
 //                                 and solver (above what the caller holds; the peak is reset with
 //                                 /proc/self/clear_refs) against the model X + nnz(C) + one gradient
-//                                 tile, and one iteration against the X^T R GEMMs it performs (timed
-//                                 between its iterations)
+//                                 block (256 columns, at most 4096 rows: 8 MiB), and one iteration
+//                                 against OpenBLAS computing its X^T R in such blocks (timed between
+//                                 its iterations)
 //
 // MERIT runs with the paper's settings (SPA warm start, t_init = round(1 / RMSE_init), lambda by the
 // heuristic ||X - X C0||_F / K, mu = 1e-5) and facto's default stopping rules. Success is K-hat = K;
@@ -145,9 +146,10 @@ void scale(int64_t n, int64_t iterations)
     data = SeparableData{};
     const double generated = seconds_since(t0);
     const std::size_t N = static_cast<std::size_t>(n), tile = std::min<std::size_t>(256, N),
-                      rows = std::min(N, std::max<std::size_t>(256, SelfDictionary::kTileEntries / tile));
-    // The reference: the X^T R GEMMs of one iteration, tile by tile into one buffer (the same calls
-    // MERIT makes). One pass here also lets OpenBLAS touch its own buffers before the baseline.
+                      rows = std::min<std::size_t>(N, 4096);
+    // The reference: the X^T R product of one iteration as GEMMs, block by block into one buffer (the
+    // calls MERIT made before its kernel kept only the column minima). One pass here also lets
+    // OpenBLAS touch its own buffers before the baseline.
     Matrix R = xt::ones<double>({N, static_cast<std::size_t>(m)}), Gt({tile, rows});
     const auto gemms = [&](const Matrix& Xt) {
         const auto g0 = Clock::now();
@@ -175,7 +177,16 @@ void scale(int64_t n, int64_t iterations)
     solver->set_callback([&](const Progress& p) {
         per_iteration.push_back(p.elapsed_seconds - last);
         last = p.elapsed_seconds;
-        reference.push_back(gemms(problem->Xt()));
+        // Every tenth iteration, three passes of the reference, then half a second of busy waiting:
+        // OpenBLAS's threads spin in sched_yield after a call (~0.1 s while the caller sleeps, longer
+        // while it works; measured here) and slowed MERIT, which uses none of them, by up to 2x at
+        // N = 200. Sleeping instead left this VM running the next iterations ~1.7x slower for a
+        // while. The iteration after the wait starts cold; the medians leave it out.
+        if (p.iteration % 10 == 1) {
+            for (int pass = 0; pass < 3; ++pass) reference.push_back(gemms(problem->Xt()));
+            const auto w0 = Clock::now();
+            while (seconds_since(w0) < 0.5) continue;
+        }
         return false;
     });
     t0 = Clock::now();
@@ -194,9 +205,10 @@ void scale(int64_t n, int64_t iterations)
                 median(per_iteration) / median(reference));
     std::printf("  nnz(C) = %lld (%.1f per column), success %s\n", static_cast<long long>(nnz),
                 static_cast<double>(nnz) / static_cast<double>(n), success ? "yes" : "no");
-    std::printf("  peak resident memory of the problem and solver: %.1f MiB; X + nnz(C) + one tile %.1f MiB, "
-                "ratio %.2f; with MERIT's residual R (the size of X) %.1f MiB, ratio %.2f\n",
-                peak, model, peak / model, model + x_size, peak / (model + x_size));
+    const double bare = model - static_cast<double>(tile * rows) * 8.0 * mib;
+    std::printf("  peak resident memory of the problem and solver: %.1f MiB; X + nnz(C) + one gradient block "
+                "%.1f MiB, ratio %.2f; X + nnz(C) alone %.1f MiB, ratio %.2f\n",
+                peak, model, peak / model, bare, peak / bare);
 }
 
 }  // namespace

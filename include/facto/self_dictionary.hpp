@@ -4,9 +4,10 @@
 // X is M x N (one data point per column), C is N x N. lambda = 0 is eq. (13), MERIT(0).
 //
 // C is never dense: SimplexColumns keeps the nonzeros of each column, O(nnz(C)) = O(KN) memory. The
-// gradient X^T (X C - X) + lambda Y is N x N and is never formed either: sweep() computes it block by
-// block of columns with one GEMM each and keeps, per column, only its argmin (the Frank-Wolfe vertex,
-// eq. 21) and its share of the duality gap, so extra memory is O(N x block).
+// gradient X^T (X C - X) + lambda Y is N x N and is never formed either, not even in blocks: sweep()
+// runs a GEMM-like kernel over it that keeps, per column, only its running minimum (the Frank-Wolfe
+// vertex, eq. 21), and takes the column's share of the duality gap from its O(K) support entries, so
+// extra memory is O(M x block) plus two packed panels of 128 KiB per thread.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 namespace facto {
 
 // An N x N matrix whose columns lie on the probability simplex, stored by columns (nonzeros only,
-// in no particular order within a column).
+// rows increasing within a column: sweep() passes them to the product's scan as they are).
 struct SimplexColumns {
     struct Entry {
         int64_t row;
@@ -27,7 +28,8 @@ struct SimplexColumns {
     std::vector<std::vector<Entry>> columns;
 
     int64_t nnz() const;
-    // Column l := (1 - alpha) column l + alpha e_row (eq. 21; alpha = 1 replaces the column).
+    // Column l := (1 - alpha) column l + alpha e_row (eq. 21; alpha = 1 replaces the column); a new
+    // row goes to its place in the column.
     void frank_wolfe_update(std::size_t l, int64_t row, double alpha);
     static SimplexColumns from_dense(const Matrix& C);
     // C(selected, :) = H, C zero elsewhere, from Ht = H^T (N x |selected|).
@@ -80,46 +82,38 @@ public:
     // R = (X C - X)^T (N x M; row l is the residual of column l), O(M nnz(C)), columns split over
     // `threads`; resized when needed.
     void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
-    // A tile of G^T, given R_columns, the rows columns.begin .. columns.end of R = residual(C) (b x M,
-    // contiguous), and shift from row_shift: Gt(c, i) = G(rows.begin + i, columns.begin + c) - lambda / N,
-    // i.e. [X^T (X c_l - x_l)]_n + lambda (Y(n, l) - 1/N); the constant lambda / N moves neither the
-    // argmin nor, on the simplex, the gap. One GEMM onto the rows filled with shift; Gt is resized when
-    // needed.
     struct Range {
         std::size_t begin, end;
     };
-    void gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const std::vector<double>& shift,
-                       const double* R_columns, Range columns, Range rows, Matrix& Gt, std::size_t threads = 1) const;
 
     // shift[n] = lambda (Y_zero(n) - 1/N): the gradient's part that is the same in every column
-    // (Y_zero(n) = Y(n, l) where C(n, l) = 0), where every row of a tile starts.
+    // (Y_zero(n) = Y(n, l) where C(n, l) = 0).
     void row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const;
 
-    // What sweep() carries for one column from tile to tile: the argmin of g_l so far, <g_l, c_l> so
-    // far, and the support's smallest entry so far.
-    struct ColumnScan {
-        std::size_t argmin = std::numeric_limits<std::size_t>::max();
-        double min = std::numeric_limits<double>::infinity(), inner = 0.0, support_min = 0.0;
-        int64_t support_row = -1;
-    };
     // Buffers of sweep(), kept by the caller so that an iteration allocates nothing.
     struct SweepWork {
-        Matrix Gt, Rb;  // a tile of G^T; a block's residual rows when R is not kept
+        Matrix Rb;  // a block's residual rows when R is not kept
         std::vector<double> gap, shift, residual2;
-        std::vector<ColumnScan> columns;
+        // per column: the first row of smallest g_l off c_l's support, and that value
+        std::vector<std::size_t> argmin;
+        std::vector<double> minimum;
+        // a block's supports, each increasing (rows support_start[c] .. support_start[c + 1] - 1),
+        // and X^T R + shift at those entries
+        std::vector<std::size_t> support_start;
+        std::vector<int64_t> support_rows;
+        std::vector<double> support_values;
     };
     // One pass of Alg. 1 lines 9-17 at C, given R = residual(C), or R = nullptr to form each block's
     // residual rows on the way: vertex[l] = argmin_n G(n, l) for every column (first on ties; a row of
     // c_l's support when it ties up to rounding), with f(C) and the Frank-Wolfe gap
-    // sum_l <g_l, c_l - e_vertex[l]>. G is formed in tiles of `tile_columns` columns by
-    // as many rows as make kTileEntries entries (8 MiB: the tile stays in cache while it is scanned,
-    // instead of going out to memory and back), the argmin carried down the columns from tile to
-    // tile.
-    static constexpr std::size_t kTileEntries = std::size_t{1} << 20;
+    // sum_l <g_l, c_l - e_vertex[l]> (per column in work.gap). G = X^T (X C - X) + lambda Y is never
+    // written: blocks of `block` columns go through product_column_argmin (linalg/product_argmin.hpp),
+    // which keeps only each column's minimum off the support and hands back the support's entries
+    // (their lambda Y term differs from the row's shift and is added in finish_column).
     struct Sweep {
         double objective, gap;
     };
-    Sweep sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex, int64_t tile_columns,
+    Sweep sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex, int64_t block,
                 std::size_t threads, SweepWork& work) const;
 
     // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
@@ -135,11 +129,16 @@ public:
 private:
     // lambda's factor in the gradient at a nonzero e of C, beyond Y_zero: Y(n, l) - Y_zero(n).
     double softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
+    // sweep()'s end for column l = c0 + c of the block starting at c0 (r = its residual row): g_l on
+    // the support, the vertex, the gap and ||r||^2 (a sum here: OpenBLAS's ddot over all of R woke
+    // its threads, which then spun beside facto's for ~0.1 s).
+    void finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r, std::size_t c0,
+                       std::size_t c, std::vector<int64_t>& vertex, SweepWork& work) const;
     // The three outputs' specs when `selected` rows are selected.
     std::vector<OutputSpec> specs(int64_t selected) const;
-    // Rows columns.begin .. columns.end of R = residual(C) into `rows` (contiguous, M values each) and,
-    // unless norms2 is null, their squared norms; columns split over `threads`.
-    void residual_rows(const SimplexColumns& C, Range columns, double* rows, double* norms2, std::size_t threads) const;
+    // Rows columns.begin .. columns.end of R = residual(C) into `rows` (contiguous, M values each);
+    // columns split over `threads`.
+    void residual_rows(const SimplexColumns& C, Range columns, double* rows, std::size_t threads) const;
     // r = X c_l - x_l (M values); returns ||r||^2.
     double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
 

@@ -14,7 +14,7 @@
 #include "facto/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
-#include "linalg/target_clones.hpp"
+#include "linalg/product_argmin.hpp"
 
 namespace facto {
 
@@ -23,31 +23,12 @@ namespace {
 // softmax are far below -745, where exp is 0 in double.
 double exp_nonpositive(double a) { return a < -746.0 ? 0.0 : std::exp(a); }
 
-// The first i minimizing g[i], and that minimum: eight lanes keep their own minimum and its first
-// index (so the compiler can vectorize the scan), then the lanes are merged.
-FACTO_TARGET_CLONES
-std::pair<std::size_t, double> first_argmin(const double* __restrict g, std::size_t n)
+// ||r||^2 for M values, in four lanes
+double squared_norm(const double* r, std::size_t m)
 {
-    constexpr std::size_t L = 8;
-    double best[L];
-    std::size_t where[L];
-    for (std::size_t l = 0; l < L; ++l) best[l] = HUGE_VAL, where[l] = n;
-    std::size_t i = 0;
-    for (; i + L <= n; i += L)
-        for (std::size_t l = 0; l < L; ++l) {
-            const double v = g[i + l];
-            const bool smaller = v < best[l];
-            best[l] = smaller ? v : best[l];
-            where[l] = smaller ? i + l : where[l];
-        }
-    for (; i < n; ++i)
-        if (g[i] < best[0] || (g[i] == best[0] && i < where[0])) best[0] = g[i], where[0] = i;
-    std::size_t j = where[0];
-    double minimum = best[0];
-    for (std::size_t l = 1; l < L; ++l)
-        if (best[l] < minimum || (best[l] == minimum && where[l] < j)) minimum = best[l], j = where[l];
-    if (j == n) j = 0, minimum = g[0];  // every entry NaN: keep the first index
-    return {j, minimum};
+    double lane[4] = {};
+    for (std::size_t k = 0; k < m; ++k) lane[k % 4] += r[k] * r[k];
+    return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 }  // namespace
 
@@ -65,19 +46,18 @@ void SimplexColumns::frank_wolfe_update(std::size_t l, int64_t row, double alpha
         column.assign(1, Entry{row, 1.0});
         return;
     }
-    bool found = false;
-    for (Entry& e : column) {
-        e.value *= 1.0 - alpha;
-        if (e.row == row) {
-            e.value += alpha;
-            found = true;
-        }
+    for (Entry& e : column) e.value *= 1.0 - alpha;
+    const auto at =
+        std::lower_bound(column.begin(), column.end(), row, [](const Entry& e, int64_t r) { return e.row < r; });
+    if (at != column.end() && at->row == row) {
+        at->value += alpha;
+        return;
     }
-    if (found) return;
     // grow by an eighth, not by doubling: columns only ever gain one entry per iteration, and a
     // doubled capacity would leave up to half of C's memory unused
+    const auto position = at - column.begin();
     if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
-    column.push_back(Entry{row, alpha});
+    column.insert(column.begin() + position, Entry{row, alpha});
 }
 
 SimplexColumns SimplexColumns::from_dense(const Matrix& C)
@@ -92,12 +72,16 @@ SimplexColumns SimplexColumns::from_dense(const Matrix& C)
 
 SimplexColumns SimplexColumns::from_selected(const std::vector<int64_t>& selected, const Matrix& Ht)
 {
+    std::vector<std::size_t> order(selected.size());  // the selected rows in increasing order
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return selected[a] < selected[b]; });
     SimplexColumns S;
     S.columns.resize(Ht.shape()[0]);
     for (std::size_t l = 0; l < S.columns.size(); ++l) {
         const double* h = &Ht(l, 0);
-        S.columns[l].reserve(static_cast<std::size_t>(std::count_if(h, h + selected.size(), [](double v) { return v > 0.0; })));
-        for (std::size_t k = 0; k < selected.size(); ++k)
+        const auto positive = std::count_if(h, h + selected.size(), [](double v) { return v > 0.0; });
+        S.columns[l].reserve(static_cast<std::size_t>(positive));
+        for (std::size_t k : order)
             if (h[k] > 0.0) S.columns[l].push_back(Entry{selected[k], h[k]});
     }
     return S;
@@ -184,9 +168,7 @@ double SelfDictionary::residual_column(const SimplexColumns& C, std::size_t l, d
         const double* xj = &Xt_(static_cast<std::size_t>(e.row), 0);
         for (std::size_t k = 0; k < m; ++k) r[k] += e.value * xj[k];
     }
-    double norm2 = 0.0;
-    for (std::size_t k = 0; k < m; ++k) norm2 += r[k] * r[k];
-    return norm2;
+    return squared_norm(r, m);
 }
 
 double SelfDictionary::residual_squared(const SimplexColumns& C) const
@@ -201,43 +183,15 @@ void SelfDictionary::residual(const SimplexColumns& C, Matrix& R, std::size_t th
 {
     if (R.shape()[0] != static_cast<std::size_t>(N()) || R.shape()[1] != static_cast<std::size_t>(M()))
         R = Matrix({static_cast<std::size_t>(N()), static_cast<std::size_t>(M())});
-    residual_rows(C, {0, static_cast<std::size_t>(N())}, R.data(), nullptr, threads);
+    residual_rows(C, {0, static_cast<std::size_t>(N())}, R.data(), threads);
 }
 
-void SelfDictionary::residual_rows(const SimplexColumns& C, Range columns, double* rows, double* norms2,
-                                   std::size_t threads) const
+void SelfDictionary::residual_rows(const SimplexColumns& C, Range columns, double* rows, std::size_t threads) const
 {
     const std::size_t m = static_cast<std::size_t>(M());
     parallel_for(columns.end - columns.begin, grain_for(m), threads, [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t c = lo; c < hi; ++c) {
-            const double norm2 = residual_column(C, columns.begin + c, rows + c * m);
-            if (norms2) norms2[c] = norm2;
-        }
+        for (std::size_t c = lo; c < hi; ++c) residual_column(C, columns.begin + c, rows + c * m);
     });
-}
-
-void SelfDictionary::gradient_tile(const SimplexColumns& C, const RowSoftmax& softmax, const std::vector<double>& shift,
-                                   const double* R_columns, Range columns, Range rows, Matrix& Gt,
-                                   std::size_t threads) const
-{
-    const std::size_t b = columns.end - columns.begin, h = rows.end - rows.begin, m = static_cast<std::size_t>(M());
-    if (Gt.shape()[0] != b || Gt.shape()[1] != h) Gt = Matrix({b, h});
-    // Gt = shift(rows) + R(columns, :) X(:, rows): every row starts as the shared part of lambda's term,
-    // and the GEMM adds the tile of X^T (X C - X), transposed, onto it (beta = 1: OpenBLAS's beta = 0
-    // pass that zeroes C took a third of the GEMM's time at N = 1000)
-    parallel_for(b, grain_for(h), threads, [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t c = lo; c < hi; ++c) std::copy(&shift[rows.begin], &shift[rows.begin] + h, &Gt(c, 0));
-    });
-    blas::gemm(false, true, b, h, m, 1.0, R_columns, m, &Xt_(rows.begin, 0), m, 1.0, Gt.data(), h);
-    // + lambda (Y - Y_zero) on the support of each column (Alg. 1 lines 15-16)
-    if (lambda_ > 0.0)
-        parallel_for(b, grain_for(h), threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t c = lo; c < hi; ++c)
-                for (const auto& e : C.columns[columns.begin + c]) {
-                    const auto i = static_cast<std::size_t>(e.row);
-                    if (i >= rows.begin && i < rows.end) Gt(c, i - rows.begin) += lambda_ * softmax_excess(softmax, e);
-                }
-        });
 }
 
 double SelfDictionary::softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const
@@ -255,74 +209,80 @@ void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& s
 }
 
 SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex,
-                                            int64_t tile_columns, std::size_t threads, SweepWork& work) const
+                                            int64_t block, std::size_t threads, SweepWork& work) const
 {
     const std::size_t m = static_cast<std::size_t>(M());
     const std::size_t n = static_cast<std::size_t>(N());
-    const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(tile_columns, 1, N()));
-    const std::size_t h = std::min(n, std::max<std::size_t>(256, kTileEntries / b));  // rows of G per tile
+    const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(block, 1, N()));
     const RowSoftmax softmax = row_softmax(C);
     row_shift(softmax, work.shift);
     vertex.assign(n, 0);
     work.gap.assign(n, 0.0);
-    work.columns.resize(b);
-    work.residual2.assign(R ? 0 : n, 0.0);
+    work.argmin.resize(n);
+    work.minimum.resize(n);
+    work.residual2.assign(n, 0.0);
     for (std::size_t c0 = 0; c0 < n; c0 += b) {
         const Range columns{c0, std::min(n, c0 + b)};
         const std::size_t width = columns.end - columns.begin;
-        std::fill(work.columns.begin(), work.columns.begin() + static_cast<std::ptrdiff_t>(width), ColumnScan{});
-        // the block's residual rows: R's, or formed here in O(M nnz) (a sliver of the block's GEMM
-        // when N is large)
+        // the block's residual rows: R's, or formed here in O(M nnz) (a sliver of the block's
+        // product when N is large)
         const double* R_columns = R ? &(*R)(c0, 0) : nullptr;
         if (!R) {
             if (work.Rb.shape()[0] != b || work.Rb.shape()[1] != m) work.Rb = Matrix({b, m});
-            residual_rows(C, columns, work.Rb.data(), &work.residual2[c0], threads);
+            residual_rows(C, columns, work.Rb.data(), threads);
             R_columns = work.Rb.data();
         }
-        // Alg. 1 line 17, tile by tile down the columns: the first row of smallest g_l = Gt(c, :),
-        // and g_l on the support of c_l (the gap's inner product, the LMO's tie rule)
-        for (std::size_t r0 = 0; r0 < n; r0 += h) {
-            const Range rows{r0, std::min(n, r0 + h)};
-            gradient_tile(C, softmax, work.shift, R_columns, columns, rows, work.Gt, threads);
-            parallel_for(width, grain_for(rows.end - rows.begin), threads, [&](std::size_t lo, std::size_t hi) {
-                for (std::size_t c = lo; c < hi; ++c) {
-                    const double* g = &work.Gt(c, 0);
-                    ColumnScan& scan = work.columns[c];
-                    const auto [i, g_min] = first_argmin(g, rows.end - rows.begin);
-                    if (g_min < scan.min) scan.argmin = r0 + i, scan.min = g_min;
-                    for (const auto& e : C.columns[columns.begin + c]) {
-                        const auto row = static_cast<std::size_t>(e.row);
-                        if (row < rows.begin || row >= rows.end) continue;
-                        const double ge = g[row - r0];
-                        scan.inner += e.value * ge;
-                        if (scan.support_row < 0 || ge < scan.support_min) scan.support_row = e.row, scan.support_min = ge;
-                    }
-                }
-            });
+        // Alg. 1 line 17 off the support: the first row of smallest g_l, X^T R never written; the
+        // support's entries of X^T R come out of the same pass
+        work.support_start.assign(1, 0);
+        work.support_rows.clear();
+        for (std::size_t l = columns.begin; l < columns.end; ++l) {
+            for (const auto& e : C.columns[l]) work.support_rows.push_back(e.row);
+            work.support_start.push_back(work.support_rows.size());
         }
-        for (std::size_t c = 0; c < width; ++c) {
-            const std::size_t l = columns.begin + c;
-            const ColumnScan& scan = work.columns[c];
-            double mass = 0.0, fit = x_norm_[l];
-            for (const auto& e : C.columns[l]) {
-                mass += e.value;
-                fit += e.value * x_norm_[static_cast<std::size_t>(e.row)];
-            }
-            // A vertex of the support that ties with the minimum up to the rounding of
-            // x_n^T (X c_l - x_l) is an exact LMO answer too; preferring it keeps rounding noise
-            // from adding rows to C when the column is already fitted (g_l ~ 0, Thm. 1).
-            const double rounding =
-                16.0 * static_cast<double>(M()) * std::numeric_limits<double>::epsilon() * x_norm_max_ * fit;
-            const bool support = scan.support_row >= 0 && scan.support_min <= scan.min + rounding;
-            vertex[l] = support ? scan.support_row : static_cast<int64_t>(scan.argmin < n ? scan.argmin : 0);
-            // the gap <g_l, c_l> - min g_l; the dropped lambda/N shift adds lambda/N (1^T c_l - 1), zero
-            // on the simplex, kept for the infeasible C = 0 start
-            work.gap[l] = scan.inner - scan.min + lambda_ / static_cast<double>(n) * (mass - 1.0);
-        }
+        work.support_values.resize(work.support_rows.size());
+        product_column_argmin(Xt_.data(), n, work.shift.data(), R_columns, width, m,
+                              {work.support_start.data(), work.support_rows.data(), work.support_values.data()},
+                              &work.argmin[c0], &work.minimum[c0], threads);
+        parallel_for(width, grain_for(4 * m), threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t c = lo; c < hi; ++c) finish_column(C, softmax, R_columns + c * m, c0, c, vertex, work);
+        });
     }
-    const double residual2 =
-        R ? blas::frobenius_dot(*R, *R) : std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
+    const double residual2 = std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
     return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0)};
+}
+
+void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r,
+                                   std::size_t c0, std::size_t c, std::vector<int64_t>& vertex, SweepWork& work) const
+{
+    const std::size_t m = static_cast<std::size_t>(M()), n = static_cast<std::size_t>(N()), l = c0 + c;
+    // g_l on the support (its X^T R part from the product's pass): the gap's inner product <g_l, c_l>
+    // and the support's smallest entry
+    double inner = 0.0, mass = 0.0, fit = x_norm_[l], support_min = HUGE_VAL;
+    std::size_t support_row = n;
+    const double* product = &work.support_values[work.support_start[c]];
+    for (const auto& e : C.columns[l]) {
+        const auto i = static_cast<std::size_t>(e.row);
+        const double g = *product++ + (lambda_ > 0.0 ? lambda_ * softmax_excess(softmax, e) : 0.0);
+        inner += e.value * g;
+        mass += e.value;
+        fit += e.value * x_norm_[i];
+        if (g < support_min || (g == support_min && i < support_row)) support_min = g, support_row = i;
+    }
+    std::size_t argmin = work.argmin[l];
+    double minimum = work.minimum[l];
+    if (support_min < minimum || (support_min == minimum && support_row < argmin))
+        argmin = support_row, minimum = support_min;
+    // A vertex of the support that ties with the minimum up to the rounding of x_n^T (X c_l - x_l)
+    // is an exact LMO answer too; preferring it keeps rounding noise from adding rows to C when the
+    // column is already fitted (g_l ~ 0, Thm. 1).
+    const double rounding = 16.0 * static_cast<double>(m) * std::numeric_limits<double>::epsilon() * x_norm_max_ * fit;
+    const bool support = support_row < n && support_min <= minimum + rounding;
+    vertex[l] = static_cast<int64_t>(support ? support_row : (argmin < n ? argmin : 0));
+    // the gap <g_l, c_l> - min g_l; the dropped lambda/N shift adds lambda/N (1^T c_l - 1), zero on the
+    // simplex, kept for the infeasible C = 0 start
+    work.gap[l] = inner - minimum + lambda_ / static_cast<double>(n) * (mass - 1.0);
+    work.residual2[l] = squared_norm(r, m);
 }
 
 double SelfDictionary::objective(const Matrix& C) const

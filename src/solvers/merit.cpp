@@ -18,8 +18,8 @@ std::vector<ParamSpec> merit_params()
                      "auto = spa when K is known"),
         int_param("t_init", -1, -1, std::numeric_limits<int64_t>::max() / 4,
                   "first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm start, 0 otherwise"),
-        int_param("block", 256, 1, std::numeric_limits<int32_t>::max(),
-                  "gradient columns per tile (tiles of about 8 MiB, formed and scanned in cache)"),
+        int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
+                  "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
     };
 }
 }  // namespace

@@ -1,8 +1,13 @@
 // facto's own dense kernels against xtensor-blas references.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/product_argmin.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -48,6 +53,85 @@ BOOST_AUTO_TEST_CASE(times_small_is_a_times_s_for_every_shape)
             blas::times_small(A, S, many, 3);
             BOOST_TEST(many == C);  // rows are independent: bitwise the same on any thread count
         }
+}
+
+BOOST_AUTO_TEST_CASE(product_column_argmin_finds_the_first_smallest_entry_off_the_listed_rows)
+{
+    // m across the kernel's depth (1, 7, 64, 300), n across its tiles of 8 rows and panels, b across
+    // groups of 6 columns; rows 5 and n - 3 are equal with a shift far below the others', so they tie
+    // for the minimum of every column: the first of them wins unless it is listed. Listed entries
+    // come back with their values.
+    for (std::size_t m : {1, 7, 64, 300})
+        for (std::size_t n : {9, 203, 2500}) {
+            const std::size_t b = 13, twin = n - 3;
+            Matrix A = random_matrix(n, m, m + n), B = random_matrix(b, m, 2 * m + n);
+            std::vector<double> shift(n);
+            for (std::size_t i = 0; i < n; ++i) shift[i] = std::sin(static_cast<double>(i));
+            for (std::size_t k = 0; k < m; ++k) A(twin, k) = A(5, k);
+            shift[5] = shift[twin] = -1e3;
+            // column l lists rows l, l + 1, ... up to l % 4 of them, and column 2 lists row 5 too
+            std::vector<std::size_t> start{0};
+            std::vector<int64_t> rows;
+            for (std::size_t l = 0; l < b; ++l) {
+                if (l == 2) rows.push_back(5);
+                for (std::size_t j = 0; j < l % 4; ++j) rows.push_back(static_cast<int64_t>((l + j) % n));
+                const auto column = rows.begin() + static_cast<std::ptrdiff_t>(start.back());
+                std::sort(column, rows.end());
+                rows.erase(std::unique(column, rows.end()), rows.end());
+                start.push_back(rows.size());
+            }
+            std::vector<std::size_t> where(b), where3(b);
+            std::vector<double> value(b), value3(b), listed(rows.size(), NAN), listed3(rows.size(), NAN);
+            const ListedRows one{start.data(), rows.data(), listed.data()};
+            const ListedRows three{start.data(), rows.data(), listed3.data()};
+            product_column_argmin(A.data(), n, shift.data(), B.data(), b, m, one, where.data(), value.data(), 1);
+            product_column_argmin(A.data(), n, shift.data(), B.data(), b, m, three, where3.data(), value3.data(), 3);
+            const auto g = [&](std::size_t i, std::size_t l) {
+                double sum = shift[i];
+                for (std::size_t k = 0; k < m; ++k) sum += A(i, k) * B(l, k);
+                return sum;
+            };
+            BOOST_TEST_CONTEXT("m " << m << " n " << n) {
+                BOOST_TEST(where == where3);
+                BOOST_TEST(value == value3);  // bitwise: every entry is computed the same way on any split
+                BOOST_TEST(listed == listed3);
+                for (std::size_t l = 0; l < b; ++l)
+                    for (std::size_t e = start[l]; e < start[l + 1]; ++e)
+                        BOOST_TEST(listed[e] == g(static_cast<std::size_t>(rows[e]), l),
+                                   boost::test_tools::tolerance(1e-12));
+                for (std::size_t l = 0; l < b; ++l) {
+                    const bool five_excluded = std::binary_search(&rows[start[l]], &rows[start[l + 1]], int64_t{5});
+                    BOOST_TEST(where[l] == (five_excluded ? twin : std::size_t{5}));
+                    double expected = HUGE_VAL;
+                    for (std::size_t i = 0; i < n; ++i)
+                        if (!std::binary_search(&rows[start[l]], &rows[start[l + 1]], static_cast<int64_t>(i)))
+                            expected = std::min(expected, g(i, l));
+                    BOOST_TEST(value[l] == expected, boost::test_tools::tolerance(1e-12));
+                }
+            }
+        }
+}
+
+BOOST_AUTO_TEST_CASE(product_column_argmin_skips_nan_and_reports_columns_with_every_row_listed)
+{
+    const std::size_t n = 20, m = 3, b = 2;
+    Matrix A = random_matrix(n, m, 1), B = random_matrix(b, m, 2);
+    std::vector<double> shift(n, 0.0);
+    shift[4] = -1e3;
+    A(4, 1) = std::nan("");  // the would-be minimum of every column is NaN
+    std::vector<std::size_t> start{0, 0, n};
+    std::vector<int64_t> rows(n);
+    for (std::size_t i = 0; i < n; ++i) rows[i] = static_cast<int64_t>(i);  // column 1 lists every row
+    std::vector<std::size_t> where(b);
+    std::vector<double> value(b), listed(n);
+    product_column_argmin(A.data(), n, shift.data(), B.data(), b, m, {start.data(), rows.data(), listed.data()},
+                          where.data(), value.data(), 2);
+    BOOST_TEST(std::isnan(listed[4]));
+    BOOST_TEST(where[0] != 4u);
+    BOOST_TEST(where[0] < n);
+    BOOST_TEST(std::isfinite(value[0]));
+    BOOST_TEST(where[1] == n);
+    BOOST_TEST(value[1] == HUGE_VAL);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

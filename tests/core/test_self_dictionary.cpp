@@ -1,7 +1,8 @@
-// Self-dictionary separable NMF (Nguyen, Fu & Wu): the tiled gradient against finite differences and
-// a dense reference, the softmax Y at mu = 1e-5 against a shift-free reference, Lemma 2's bounds on
-// Phi_mu, the simplex least squares' optimality conditions, MERIT's feasibility, support (Thm. 1) and
-// gap, exact recovery of noiseless planted anchors, and a reduced Table I setting.
+// Self-dictionary separable NMF (Nguyen, Fu & Wu): the sweep's column minima and gaps against a dense
+// gradient checked by finite differences, C's columns kept sorted by the Frank-Wolfe update, the
+// softmax Y at mu = 1e-5 against a shift-free reference, Lemma 2's bounds on Phi_mu, the simplex
+// least squares' optimality conditions, MERIT's feasibility, support (Thm. 1) and gap, exact recovery
+// of noiseless planted anchors, and a reduced Table I setting.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -43,6 +44,7 @@ SimplexColumns random_columns(std::size_t n, std::size_t per_column, uint64_t se
             sum += v;
         }
         for (auto& e : column) e.value /= sum;
+        std::sort(column.begin(), column.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
     }
     return C;
 }
@@ -63,44 +65,58 @@ std::unique_ptr<Solver> run(std::shared_ptr<const SelfDictionary> problem, const
 
 BOOST_AUTO_TEST_SUITE(self_dictionary)
 
-BOOST_AUTO_TEST_CASE(gradient_tiles_match_finite_differences_and_a_dense_reference)
+BOOST_AUTO_TEST_CASE(sweep_minima_and_gaps_match_a_dense_gradient_and_finite_differences)
 {
     const std::size_t m = 5, n = 12;
-    const SelfDictionary problem(random_matrix(m, n, 3), 3, 0.3, 0.05);
+    const double lambda = 0.3, mu = 0.05;
+    const SelfDictionary problem(random_matrix(m, n, 3), 3, lambda, mu);
     const SimplexColumns C = random_columns(n, 3, 4);
     const Matrix dense = C.to_dense();
-    const Matrix numeric = finite_difference_gradient(problem, dense, 1e-6);
-    // dense reference: X^T (X C - X) + lambda Y, Y the row-wise softmax of C / mu
+    // dense reference: X^T (X C - X) + lambda Y, Y the row-wise softmax of C / mu; checked against
+    // finite differences of f
     Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
     blas::gemm(false, false, 1.0, X, dense, 1.0, R);
     blas::gemm(true, false, 1.0, X, R, 0.0, G);
     for (std::size_t i = 0; i < n; ++i) {
         long double sum = 0.0L;
-        for (std::size_t j = 0; j < n; ++j) sum += std::exp(static_cast<long double>(dense(i, j)) / 0.05L);
+        for (std::size_t j = 0; j < n; ++j) sum += std::exp(static_cast<long double>(dense(i, j)) / mu);
         for (std::size_t j = 0; j < n; ++j)
-            G(i, j) += 0.3 * static_cast<double>(std::exp(static_cast<long double>(dense(i, j)) / 0.05L) / sum);
+            G(i, j) += lambda * static_cast<double>(std::exp(static_cast<long double>(dense(i, j)) / mu) / sum);
     }
-    const RowSoftmax softmax = problem.row_softmax(C);
-    std::vector<double> shift;
-    problem.row_shift(softmax, shift);
-    Matrix Gt, residual;
+    BOOST_TEST(xt::amax(xt::abs(G - finite_difference_gradient(problem, dense, 1e-6)))() < 1e-6);
+    Matrix residual;
     problem.residual(C, residual, 2);
-    for (std::size_t c0 : {0, 5, 9})
-        for (std::size_t r0 : {0, 4, 11}) {
-            const SelfDictionary::Range columns{c0, std::min<std::size_t>(c0 + 5, n)}, rows{r0, std::min<std::size_t>(r0 + 4, n)};
-            problem.gradient_tile(C, softmax, shift, &residual(columns.begin, 0), columns, rows, Gt, 2);
-            for (std::size_t l = columns.begin; l < columns.end; ++l)
-                for (std::size_t i = rows.begin; i < rows.end; ++i) {
-                    const double tiled = Gt(l - columns.begin, i - rows.begin) + 0.3 / static_cast<double>(n);
-                    BOOST_TEST(tiled == G(i, l), boost::test_tools::tolerance(1e-10));
-                    BOOST_TEST(std::fabs(tiled - numeric(i, l)) < 1e-6);
+    for (const Matrix* kept : std::vector<const Matrix*>{&residual, nullptr})
+        for (int64_t block : {1, 5, 12}) {
+            std::vector<int64_t> vertex;
+            SelfDictionary::SweepWork work;
+            const SelfDictionary::Sweep sweep = problem.sweep(C, kept, vertex, block, 2, work);
+            double gap = 0.0;
+            for (std::size_t l = 0; l < n; ++l) {
+                // the sweep's numbers are G - lambda / N off the support
+                double smallest = HUGE_VAL, off_support = HUGE_VAL, inner = 0.0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    smallest = std::min(smallest, G(i, l));
+                    inner += dense(i, l) * G(i, l);
+                    if (dense(i, l) == 0.0) off_support = std::min(off_support, G(i, l));
                 }
+                BOOST_TEST_CONTEXT("block " << block << " column " << l) {
+                    BOOST_TEST(work.minimum[l] + lambda / n == off_support, boost::test_tools::tolerance(1e-12));
+                    BOOST_TEST(dense(work.argmin[l], l) == 0.0);
+                    const double at_vertex = G(static_cast<std::size_t>(vertex[l]), l);
+                    BOOST_TEST(at_vertex == smallest, boost::test_tools::tolerance(1e-12));
+                    BOOST_TEST(work.gap[l] == inner - smallest, boost::test_tools::tolerance(1e-12));
+                }
+                gap += inner - smallest;
+            }
+            BOOST_TEST(sweep.gap == gap, boost::test_tools::tolerance(1e-12));
+            BOOST_TEST(sweep.objective == problem.objective(dense), boost::test_tools::tolerance(1e-12));
         }
 }
 
-BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_tiling)
+BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_blocks)
 {
-    // N = 4100: one column per tile and all rows, or all columns and 17 tiles of 256 rows
+    // N = 4100: one column per block, or all of them; with R or forming each block's residual rows
     const std::size_t n = 4100;
     const SelfDictionary problem(xt::abs(random_matrix(4, n, 30)), 0, 0.2, 1e-5);
     const SimplexColumns C = random_columns(n, 3, 31);
@@ -119,6 +135,27 @@ BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_tiling)
     BOOST_TEST(formed == wide);
     BOOST_TEST(c.objective == a.objective, boost::test_tools::tolerance(1e-12));
     BOOST_TEST(c.gap == a.gap, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(frank_wolfe_updates_keep_columns_on_the_simplex_with_rows_increasing)
+{
+    // the sweep hands each column's rows to the product's scan as they are: they must stay sorted
+    const std::size_t n = 40;
+    SimplexColumns C = SimplexColumns::from_selected({31, 4, 17}, xt::ones<double>({n, std::size_t{3}}) / 3.0);
+    Rng rng(5);
+    for (int t = 0; t < 400; ++t) {
+        const auto l = static_cast<std::size_t>(rng.uniform() * n);
+        const auto row = static_cast<int64_t>(rng.uniform() * n);
+        C.frank_wolfe_update(l, row, 2.0 / (t + 3.0));
+    }
+    for (const auto& column : C.columns) {
+        double sum = 0.0;
+        for (std::size_t k = 0; k < column.size(); ++k) {
+            sum += column[k].value;
+            if (k > 0) BOOST_TEST(column[k - 1].row < column[k].row);
+        }
+        BOOST_TEST(sum == 1.0, boost::test_tools::tolerance(1e-12));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(softmax_is_finite_and_exact_at_mu_1e_minus_5)
