@@ -3,7 +3,7 @@
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
 #   bash benchmarks/run.sh symnmf [seconds per solver] [seeds]             (paper 004 Fig. 1)
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
-#   bash benchmarks/run.sh merit [trials] [iterations at scale]            (paper 002 Table I, Fig. 2,
+#   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          (paper 002 Table I, Fig. 2,
 #                                                                            memory and time vs N)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
@@ -30,7 +30,9 @@ case "$which" in
     cmake --build build -j"$(nproc)" --target bench_merit >/dev/null
     ./build/benchmarks/bench_merit table1 "${1:-50}"
     ./build/benchmarks/bench_merit fig2 "${1:-50}"
-    for n in 1000 10000 100000; do ./build/benchmarks/bench_merit scale "$n" "${2:-10}"; done
+    ./build/benchmarks/bench_merit scale 1000 50
+    ./build/benchmarks/bench_merit scale 10000 20
+    ./build/benchmarks/bench_merit scale 100000 "${2:-3}"
     exit 0 ;;
   *) echo "usage: $0 simplicial|symnmf|edm|merit [...]" >&2; exit 2 ;;
 esac

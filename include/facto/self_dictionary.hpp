@@ -97,8 +97,9 @@ public:
         // per column: the first row of smallest g_l off c_l's support, and that value
         std::vector<std::size_t> argmin;
         std::vector<double> minimum;
-        // a block's supports, each increasing (rows support_start[c] .. support_start[c + 1] - 1),
-        // and X^T R + shift at those entries
+        // the block's support entries left out of the search (lambda (Y - Y_zero) not 0 in double:
+        // rows support_start[c] .. support_start[c + 1] - 1 of column c, increasing), and
+        // shift + X^T R at them
         std::vector<std::size_t> support_start;
         std::vector<int64_t> support_rows;
         std::vector<double> support_values;
@@ -108,8 +109,8 @@ public:
     // c_l's support when it ties up to rounding), with f(C) and the Frank-Wolfe gap
     // sum_l <g_l, c_l - e_vertex[l]> (per column in work.gap). G = X^T (X C - X) + lambda Y is never
     // written: blocks of `block` columns go through product_column_argmin (linalg/product_argmin.hpp),
-    // which keeps only each column's minimum off the support and hands back the support's entries
-    // (their lambda Y term differs from the row's shift and is added in finish_column).
+    // which keeps only each column's minimum; the few support entries whose lambda (Y - Y_zero) is
+    // not 0 in double are left out of it and handed back, and finish_column adds that term.
     struct Sweep {
         double objective, gap;
     };
@@ -129,6 +130,9 @@ public:
 private:
     // lambda's factor in the gradient at a nonzero e of C, beyond Y_zero: Y(n, l) - Y_zero(n).
     double softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
+    // Whether lambda softmax_excess(e) can differ from 0 in double (lambda > 0 and e within 746 mu of
+    // its row's maximum: exp underflows below that, for e and for Y_zero alike).
+    bool softmax_exceeds(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
     // sweep()'s end for column l = c0 + c of the block starting at c0 (r = its residual row): g_l on
     // the support, the vertex, the gap and ||r||^2 (a sum here: OpenBLAS's ddot over all of R woke
     // its threads, which then spun beside facto's for ~0.1 s).

@@ -22,8 +22,8 @@ struct ListedRows {
 //     g(i, l) = shift[i] + sum_k A[i m + k] B[l m + k]
 // (A is n x m and B is b x m, both row-major with leading dimension m), into row[l] and value[l];
 // row[l] = n and value[l] = +inf when no such row has a value below +inf. The listed entries' values
-// come from the same tiles (MERIT's support entries: evaluated one by one they cost a fifth of an
-// iteration at N = 1000, as rows of X scattered in memory). The rows are split over
+// come from the same tiles (evaluated one by one, as dot products with rows of A scattered in memory,
+// they cost ~100 cycles each). The rows are split over
 // `threads`; every entry is computed the same way on any split and the first minimum is kept, so the
 // result does not depend on `threads`.
 void product_column_argmin(const double* A, std::size_t n, const double* shift, const double* B, std::size_t b,

@@ -23,11 +23,11 @@ namespace {
 // softmax are far below -745, where exp is 0 in double.
 double exp_nonpositive(double a) { return a < -746.0 ? 0.0 : std::exp(a); }
 
-// ||r||^2 for M values, in four lanes
-double squared_norm(const double* r, std::size_t m)
+// x^T y for M values, in four lanes
+double dot(const double* x, const double* y, std::size_t m)
 {
     double lane[4] = {};
-    for (std::size_t k = 0; k < m; ++k) lane[k % 4] += r[k] * r[k];
+    for (std::size_t k = 0; k < m; ++k) lane[k % 4] += x[k] * y[k];
     return (lane[0] + lane[1]) + (lane[2] + lane[3]);
 }
 }  // namespace
@@ -145,11 +145,27 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C) const
             // the N - count zeros of the row, each exp(-max / mu) after the shift
             s.sum[i] = static_cast<double>(static_cast<int64_t>(n) - count[i]) * exp_nonpositive(-s.max[i] / mu_);
         }
+    // the nonzeros' terms exp((C(n, l) - max_n) / mu): most are 0 in double, and which ones are not
+    // follows no pattern, so a branch per entry was mispredicted half of the time (the most costly
+    // line of the function). The entries whose term can be nonzero are gathered branch-free first.
+    constexpr std::size_t kGather = 512;
+    const SimplexColumns::Entry* gathered[kGather];
+    std::size_t count_gathered = 0;
+    const double lowest = -746.0 * mu_;
+    const auto add_gathered = [&] {
+        for (std::size_t k = 0; k < count_gathered; ++k) {
+            const auto i = static_cast<std::size_t>(gathered[k]->row);
+            s.sum[i] += std::exp((gathered[k]->value - s.max[i]) / mu_);
+        }
+        count_gathered = 0;
+    };
     for (const auto& column : C.columns)
         for (const auto& e : column) {
-            const auto i = static_cast<std::size_t>(e.row);
-            s.sum[i] += exp_nonpositive((e.value - s.max[i]) / mu_);
+            gathered[count_gathered] = &e;
+            count_gathered += e.value - s.max[static_cast<std::size_t>(e.row)] >= lowest ? 1 : 0;
+            if (count_gathered == kGather) add_gathered();
         }
+    add_gathered();
     for (int64_t r : s.rows) {
         const auto i = static_cast<std::size_t>(r);
         s.zero[i] = exp_nonpositive(-s.max[i] / mu_) / s.sum[i];
@@ -168,7 +184,7 @@ double SelfDictionary::residual_column(const SimplexColumns& C, std::size_t l, d
         const double* xj = &Xt_(static_cast<std::size_t>(e.row), 0);
         for (std::size_t k = 0; k < m; ++k) r[k] += e.value * xj[k];
     }
-    return squared_norm(r, m);
+    return dot(r, r, m);
 }
 
 double SelfDictionary::residual_squared(const SimplexColumns& C) const
@@ -232,15 +248,26 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
             residual_rows(C, columns, work.Rb.data(), threads);
             R_columns = work.Rb.data();
         }
-        // Alg. 1 line 17 off the support: the first row of smallest g_l, X^T R never written; the
-        // support's entries of X^T R come out of the same pass
-        work.support_start.assign(1, 0);
-        work.support_rows.clear();
-        for (std::size_t l = columns.begin; l < columns.end; ++l) {
-            for (const auto& e : C.columns[l]) work.support_rows.push_back(e.row);
-            work.support_start.push_back(work.support_rows.size());
-        }
-        work.support_values.resize(work.support_rows.size());
+        // Alg. 1 line 17: the first row of smallest g_l, X^T R never written. The kernel's entries are
+        // shift + X^T R, which is g_l wherever lambda (Y - Y_zero) is 0 in double: everywhere but at
+        // the support entries within 746 mu of their row's maximum (about one per row of the
+        // support); those are left out of the search and come back as values.
+        work.support_start.assign(width + 1, 0);
+        parallel_for(width, grain_for(64), threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t c = lo; c < hi; ++c)
+                for (const auto& e : C.columns[c0 + c])
+                    work.support_start[c + 1] += softmax_exceeds(softmax, e) ? 1 : 0;
+        });
+        std::partial_sum(work.support_start.begin(), work.support_start.end(), work.support_start.begin());
+        work.support_rows.resize(work.support_start[width]);
+        work.support_values.resize(work.support_start[width]);
+        parallel_for(width, grain_for(64), threads, [&](std::size_t lo, std::size_t hi) {
+            for (std::size_t c = lo; c < hi; ++c) {
+                int64_t* rows = &work.support_rows[work.support_start[c]];
+                for (const auto& e : C.columns[c0 + c])
+                    if (softmax_exceeds(softmax, e)) *rows++ = e.row;
+            }
+        });
         product_column_argmin(Xt_.data(), n, work.shift.data(), R_columns, width, m,
                               {work.support_start.data(), work.support_rows.data(), work.support_values.data()},
                               &work.argmin[c0], &work.minimum[c0], threads);
@@ -256,23 +283,53 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
                                    std::size_t c0, std::size_t c, std::vector<int64_t>& vertex, SweepWork& work) const
 {
     const std::size_t m = static_cast<std::size_t>(M()), n = static_cast<std::size_t>(N()), l = c0 + c;
-    // g_l on the support (its X^T R part from the product's pass): the gap's inner product <g_l, c_l>
-    // and the support's smallest entry
-    double inner = 0.0, mass = 0.0, fit = x_norm_[l], support_min = HUGE_VAL;
-    std::size_t support_row = n;
-    const double* product = &work.support_values[work.support_start[c]];
-    for (const auto& e : C.columns[l]) {
+    const auto& column = C.columns[l];
+    // <g_l, c_l> = (X c_l)^T r_l + sum_n c_nl (shift_n + lambda (Y - Y_zero)(n, l)), X c_l = r_l + x_l:
+    // O(M + nnz(c_l)), no row of X read
+    const double* x = &Xt_(l, 0);
+    const double residual2 = dot(r, r, m);
+    double inner = residual2 + dot(x, r, m), mass = 0.0, fit = x_norm_[l];
+    // the entries left out of the search, with lambda (Y - Y_zero) added
+    double argued_min = HUGE_VAL;
+    std::size_t argued_row = n;
+    const double* value = &work.support_values[work.support_start[c]];
+    for (const auto& e : column) {
         const auto i = static_cast<std::size_t>(e.row);
-        const double g = *product++ + (lambda_ > 0.0 ? lambda_ * softmax_excess(softmax, e) : 0.0);
-        inner += e.value * g;
+        inner += e.value * work.shift[i];
         mass += e.value;
         fit += e.value * x_norm_[i];
-        if (g < support_min || (g == support_min && i < support_row)) support_min = g, support_row = i;
+        if (!softmax_exceeds(softmax, e)) continue;
+        const double excess = lambda_ * softmax_excess(softmax, e), g = *value++ + excess;
+        inner += e.value * excess;
+        if (g < argued_min || (g == argued_min && i < argued_row)) argued_min = g, argued_row = i;
     }
     std::size_t argmin = work.argmin[l];
     double minimum = work.minimum[l];
-    if (support_min < minimum || (support_min == minimum && support_row < argmin))
-        argmin = support_row, minimum = support_min;
+    // the support's smallest entry: the search's answer when that row is in the support, or the
+    // smallest entry left out of the search when it is smaller (every support entry searched is at
+    // least as large as the search's answer); else found by evaluating the support (a column about to
+    // gain a row)
+    double support_min = argued_min;
+    std::size_t support_row = argued_row;
+    const auto in_support = [&](std::size_t row) {
+        const auto at = std::lower_bound(column.begin(), column.end(), static_cast<int64_t>(row),
+                                         [](const SimplexColumns::Entry& e, int64_t r) { return e.row < r; });
+        return at != column.end() && at->row == static_cast<int64_t>(row);
+    };
+    const auto offer = [&](double g, std::size_t row) {
+        if (g < support_min || (g == support_min && row < support_row)) support_min = g, support_row = row;
+    };
+    if (argmin < n && in_support(argmin)) {
+        offer(minimum, argmin);
+    } else if (!(argued_min < minimum)) {
+        for (const auto& e : column)
+            if (!softmax_exceeds(softmax, e)) {
+                const auto i = static_cast<std::size_t>(e.row);
+                offer(work.shift[i] + dot(&Xt_(i, 0), r, m), i);
+            }
+    }
+    if (argued_min < minimum || (argued_min == minimum && argued_row < argmin))
+        argmin = argued_row, minimum = argued_min;
     // A vertex of the support that ties with the minimum up to the rounding of x_n^T (X c_l - x_l)
     // is an exact LMO answer too; preferring it keeps rounding noise from adding rows to C when the
     // column is already fitted (g_l ~ 0, Thm. 1).
@@ -282,7 +339,12 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     // the gap <g_l, c_l> - min g_l; the dropped lambda/N shift adds lambda/N (1^T c_l - 1), zero on the
     // simplex, kept for the infeasible C = 0 start
     work.gap[l] = inner - minimum + lambda_ / static_cast<double>(n) * (mass - 1.0);
-    work.residual2[l] = squared_norm(r, m);
+    work.residual2[l] = residual2;
+}
+
+bool SelfDictionary::softmax_exceeds(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const
+{
+    return lambda_ > 0.0 && e.value - softmax.max[static_cast<std::size_t>(e.row)] >= -746.0 * mu_;
 }
 
 double SelfDictionary::objective(const Matrix& C) const

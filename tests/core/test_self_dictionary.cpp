@@ -65,53 +65,54 @@ std::unique_ptr<Solver> run(std::shared_ptr<const SelfDictionary> problem, const
 
 BOOST_AUTO_TEST_SUITE(self_dictionary)
 
-BOOST_AUTO_TEST_CASE(sweep_minima_and_gaps_match_a_dense_gradient_and_finite_differences)
+BOOST_AUTO_TEST_CASE(sweep_vertices_and_gaps_match_a_dense_gradient_and_finite_differences)
 {
+    // mu = 0.05: every support entry's lambda Y term counts, and all are left out of the product's
+    // search; mu = 1e-5: only those near their row's maximum, the others are searched with the rest
     const std::size_t m = 5, n = 12;
-    const double lambda = 0.3, mu = 0.05;
-    const SelfDictionary problem(random_matrix(m, n, 3), 3, lambda, mu);
-    const SimplexColumns C = random_columns(n, 3, 4);
-    const Matrix dense = C.to_dense();
-    // dense reference: X^T (X C - X) + lambda Y, Y the row-wise softmax of C / mu; checked against
-    // finite differences of f
-    Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
-    blas::gemm(false, false, 1.0, X, dense, 1.0, R);
-    blas::gemm(true, false, 1.0, X, R, 0.0, G);
-    for (std::size_t i = 0; i < n; ++i) {
-        long double sum = 0.0L;
-        for (std::size_t j = 0; j < n; ++j) sum += std::exp(static_cast<long double>(dense(i, j)) / mu);
-        for (std::size_t j = 0; j < n; ++j)
-            G(i, j) += lambda * static_cast<double>(std::exp(static_cast<long double>(dense(i, j)) / mu) / sum);
-    }
-    BOOST_TEST(xt::amax(xt::abs(G - finite_difference_gradient(problem, dense, 1e-6)))() < 1e-6);
-    Matrix residual;
-    problem.residual(C, residual, 2);
-    for (const Matrix* kept : std::vector<const Matrix*>{&residual, nullptr})
-        for (int64_t block : {1, 5, 12}) {
-            std::vector<int64_t> vertex;
-            SelfDictionary::SweepWork work;
-            const SelfDictionary::Sweep sweep = problem.sweep(C, kept, vertex, block, 2, work);
-            double gap = 0.0;
-            for (std::size_t l = 0; l < n; ++l) {
-                // the sweep's numbers are G - lambda / N off the support
-                double smallest = HUGE_VAL, off_support = HUGE_VAL, inner = 0.0;
-                for (std::size_t i = 0; i < n; ++i) {
-                    smallest = std::min(smallest, G(i, l));
-                    inner += dense(i, l) * G(i, l);
-                    if (dense(i, l) == 0.0) off_support = std::min(off_support, G(i, l));
-                }
-                BOOST_TEST_CONTEXT("block " << block << " column " << l) {
-                    BOOST_TEST(work.minimum[l] + lambda / n == off_support, boost::test_tools::tolerance(1e-12));
-                    BOOST_TEST(dense(work.argmin[l], l) == 0.0);
-                    const double at_vertex = G(static_cast<std::size_t>(vertex[l]), l);
-                    BOOST_TEST(at_vertex == smallest, boost::test_tools::tolerance(1e-12));
-                    BOOST_TEST(work.gap[l] == inner - smallest, boost::test_tools::tolerance(1e-12));
-                }
-                gap += inner - smallest;
-            }
-            BOOST_TEST(sweep.gap == gap, boost::test_tools::tolerance(1e-12));
-            BOOST_TEST(sweep.objective == problem.objective(dense), boost::test_tools::tolerance(1e-12));
+    const double lambda = 0.3;
+    for (double mu : {0.05, 1e-5}) {
+        const SelfDictionary problem(random_matrix(m, n, 3), 3, lambda, mu);
+        const SimplexColumns C = random_columns(n, 3, 4);
+        const Matrix dense = C.to_dense();
+        // dense reference: X^T (X C - X) + lambda Y, Y the row-wise softmax of C / mu (shifted by the
+        // row's maximum, in long double)
+        Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
+        blas::gemm(false, false, 1.0, X, dense, 1.0, R);
+        blas::gemm(true, false, 1.0, X, R, 0.0, G);
+        for (std::size_t i = 0; i < n; ++i) {
+            const long double top = xt::amax(xt::row(dense, i))();
+            long double sum = 0.0L;
+            for (std::size_t j = 0; j < n; ++j) sum += std::exp((dense(i, j) - top) / mu);
+            for (std::size_t j = 0; j < n; ++j)
+                G(i, j) += lambda * static_cast<double>(std::exp((dense(i, j) - top) / mu) / sum);
         }
+        if (mu > 0.01) BOOST_TEST(xt::amax(xt::abs(G - finite_difference_gradient(problem, dense, 1e-6)))() < 1e-6);
+        Matrix residual;
+        problem.residual(C, residual, 2);
+        for (const Matrix* kept : std::vector<const Matrix*>{&residual, nullptr})
+            for (int64_t block : {1, 5, 12}) {
+                std::vector<int64_t> vertex;
+                SelfDictionary::SweepWork work;
+                const SelfDictionary::Sweep sweep = problem.sweep(C, kept, vertex, block, 2, work);
+                double gap = 0.0;
+                for (std::size_t l = 0; l < n; ++l) {
+                    double smallest = HUGE_VAL, inner = 0.0;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        smallest = std::min(smallest, G(i, l));
+                        inner += dense(i, l) * G(i, l);
+                    }
+                    BOOST_TEST_CONTEXT("mu " << mu << " block " << block << " column " << l) {
+                        const double at_vertex = G(static_cast<std::size_t>(vertex[l]), l);
+                        BOOST_TEST(at_vertex == smallest, boost::test_tools::tolerance(1e-12));
+                        BOOST_TEST(work.gap[l] == inner - smallest, boost::test_tools::tolerance(1e-12));
+                    }
+                    gap += inner - smallest;
+                }
+                BOOST_TEST(sweep.gap == gap, boost::test_tools::tolerance(1e-12));
+                BOOST_TEST(sweep.objective == problem.objective(dense), boost::test_tools::tolerance(1e-12));
+            }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_blocks)
