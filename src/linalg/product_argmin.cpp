@@ -40,24 +40,30 @@ void pack_rows(const double* A, const double* shift, std::size_t first, std::siz
     }
 }
 
-// Is any of the lanes of a tile column (two quads of four rows) below bound?
-__attribute__((always_inline)) inline bool any_below(const Quad& c0, const Quad& c1, double bound)
+using Mask = decltype(Quad{} < Quad{});
+
+// The lanes of a tile column (the quads c0, c1) that are below best, folded to four rows.
+__attribute__((always_inline)) inline void lower_than(const Quad& c0, const Quad& c1, double best, Mask& lower)
 {
-    const Quad smaller = c0 < c1 ? c0 : c1, limit = {bound, bound, bound, bound};
-    const auto lower = smaller < limit;
-    return lower[0] | lower[1] | lower[2] | lower[3];
+    const Quad smaller = c0 < c1 ? c0 : c1, limit = {best, best, best, best};
+    lower = smaller < limit;
 }
 
-// The tile of g for kRows packed rows (Ap, their shift s) and the kColumns rows of B at b[j], depth m.
-// Sets bit j of `below` when column j has an entry below best[j]; when some column does or `keep` is
-// not zero, stores the tile (tile[j kRows + q]) and returns true. Storing all of it costs less than
-// choosing columns (branches that the listed rows' pattern makes unpredictable). The twelve
-// accumulators are named, not an array, so that they stay in registers at
-// -O2 as well (an array of them went through the stack there: 30x slower).
-__attribute__((always_inline)) inline bool product_tile(const double* __restrict Ap, const double* s,
+__attribute__((always_inline)) inline bool any_lane(const Mask& mask)
+{
+    return (mask[0] | mask[1] | mask[2] | mask[3]) != 0;
+}
+
+// The tile of g for kRows packed rows (Ap, their shift s) and the kColumns rows of B at b[j], depth m,
+// stored in tile[j kRows + q]; returns the columns j (bit j) with an entry below best[j]. The twelve
+// accumulators are named, not an array, so that they stay in registers at -O2 as well (an array of
+// them went through the stack there: 30x slower). Storing the tile every time costs what spilling the
+// accumulators did (there are not enough registers to compare them in place), and one test on all
+// six columns' comparisons leaves the tile in most cases (a new minimum is rare once the first rows
+// are scanned).
+__attribute__((always_inline)) inline unsigned product_tile(const double* __restrict Ap, const double* s,
                                                             const double* const* b, std::size_t m,
-                                                            const double* best, unsigned keep, unsigned& below,
-                                                            double* __restrict tile)
+                                                            const double* best, double* __restrict tile)
 {
     Quad c00, c01;
     std::memcpy(&c00, s, sizeof c00);
@@ -76,32 +82,34 @@ __attribute__((always_inline)) inline bool product_tile(const double* __restrict
         c40 += a0 * b4[k], c41 += a1 * b4[k];
         c50 += a0 * b5[k], c51 += a1 * b5[k];
     }
-    // one test for the whole tile first: a new minimum is rare once the first rows are scanned
-    Quad lower = c00 < c01 ? c00 : c01;
-    const Quad m1 = c10 < c11 ? c10 : c11, m2 = c20 < c21 ? c20 : c21, m3 = c30 < c31 ? c30 : c31,
-               m4 = c40 < c41 ? c40 : c41, m5 = c50 < c51 ? c50 : c51;
-    lower = lower < m1 ? lower : m1;
-    lower = lower < m2 ? lower : m2;
-    lower = lower < m3 ? lower : m3;
-    lower = lower < m4 ? lower : m4;
-    lower = lower < m5 ? lower : m5;
-    const double bound = std::max({best[0], best[1], best[2], best[3], best[4], best[5]});
-    below = 0;
-    if (lower[0] < bound || lower[1] < bound || lower[2] < bound || lower[3] < bound)
-        below = static_cast<unsigned>(any_below(c00, c01, best[0])) |
-                static_cast<unsigned>(any_below(c10, c11, best[1])) << 1 |
-                static_cast<unsigned>(any_below(c20, c21, best[2])) << 2 |
-                static_cast<unsigned>(any_below(c30, c31, best[3])) << 3 |
-                static_cast<unsigned>(any_below(c40, c41, best[4])) << 4 |
-                static_cast<unsigned>(any_below(c50, c51, best[5])) << 5;
-    if ((keep | below) == 0) return false;
-    const Quad* columns[2 * kColumns] = {&c00, &c01, &c10, &c11, &c20, &c21, &c30, &c31, &c40, &c41, &c50, &c51};
-    for (std::size_t h = 0; h < 2 * kColumns; ++h) std::memcpy(tile + 4 * h, columns[h], sizeof(Quad));
-    return true;
+    std::memcpy(tile, &c00, sizeof c00);
+    std::memcpy(tile + 4, &c01, sizeof c01);
+    std::memcpy(tile + 8, &c10, sizeof c10);
+    std::memcpy(tile + 12, &c11, sizeof c11);
+    std::memcpy(tile + 16, &c20, sizeof c20);
+    std::memcpy(tile + 20, &c21, sizeof c21);
+    std::memcpy(tile + 24, &c30, sizeof c30);
+    std::memcpy(tile + 28, &c31, sizeof c31);
+    std::memcpy(tile + 32, &c40, sizeof c40);
+    std::memcpy(tile + 36, &c41, sizeof c41);
+    std::memcpy(tile + 40, &c50, sizeof c50);
+    std::memcpy(tile + 44, &c51, sizeof c51);
+    Mask lower[kColumns];
+    lower_than(c00, c01, best[0], lower[0]);
+    lower_than(c10, c11, best[1], lower[1]);
+    lower_than(c20, c21, best[2], lower[2]);
+    lower_than(c30, c31, best[3], lower[3]);
+    lower_than(c40, c41, best[4], lower[4]);
+    lower_than(c50, c51, best[5], lower[5]);
+    if (!any_lane(lower[0] | lower[1] | lower[2] | lower[3] | lower[4] | lower[5])) return 0;
+    unsigned below = 0;
+    for (unsigned j = 0; j < kColumns; ++j) below |= static_cast<unsigned>(any_lane(lower[j])) << j;
+    return below;
 }
 
 // One panel of A's rows [first, first + height) (packed: Ap, shift_p) against B's b rows, updating the
-// columns' minima (best, where) in row order and reporting the listed rows' values. next[l] is the
+// columns' minima (best, where; best holds -inf past column b) in row order and reporting the listed
+// rows' values. next[l] is the
 // position in listed.rows of column l's first listed row not yet passed; rows only increase, so it
 // only moves forward, and a tile is checked against the group's next listed row only.
 FACTO_TARGET_CLONES
@@ -127,8 +135,8 @@ void scan_panel(const double* Ap, const double* shift_p, std::size_t first, std:
                 for (std::size_t j = 0; j < kColumns; ++j)
                     keep |= static_cast<unsigned>(upcoming[j] < row0 + kRows) << j;
             double tile[kRows * kColumns];
-            unsigned below;
-            if (!product_tile(Ap + t * m * kRows, shift_p + t * kRows, rows, m, best + l0, keep, below, tile)) continue;
+            const unsigned below = product_tile(Ap + t * m * kRows, shift_p + t * kRows, rows, m, best + l0, tile);
+            if ((below | keep) == 0) continue;
             for (unsigned bits = keep; bits != 0; bits &= bits - 1) {  // the listed rows: values out, then +inf
                 const auto j = static_cast<std::size_t>(__builtin_ctz(bits));
                 const std::size_t l = l0 + j, end = listed.start[l + 1];
