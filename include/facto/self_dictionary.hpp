@@ -39,13 +39,20 @@ struct SimplexColumns {
 
 // Per row n of C: its largest entry and the softmax normalizer of C(n, :) / mu, shifted by that
 // maximum so that nothing overflows for mu = 1e-5 (Alg. 1 lines 9-12). Rows without a nonzero have
-// Y(n, :) = 1/N exactly and are not listed.
+// Y(n, :) = 1/N exactly and are not listed. The nonzeros within 746 mu of their row's maximum are
+// the only ones whose term exp((C(n, j) - max_n) / mu) is not 0 in double, and the only ones where
+// Y differs from Y_zero; they are kept by columns ("near" entries, about one per row at mu = 1e-5).
 struct RowSoftmax {
     std::vector<int64_t> rows;  // rows of C with a nonzero, increasing
     std::vector<double> max;    // max_j C(n, j) for those rows (0 elsewhere)
     std::vector<double> sum;    // sum_j exp((C(n, j) - max_n) / mu), >= 1 (N elsewhere)
     std::vector<double> zero;   // Y(n, j) where C(n, j) = 0: exp(-max_n / mu) / sum_n (1/N elsewhere)
     double phi = 0.0;           // Phi_mu(C)
+    // near entries of column l: near_rows[e] (increasing) and exp((C - max) / mu) in near_exp[e], for
+    // e in [near_start[l], near_start[l + 1])
+    std::vector<std::size_t> near_start;
+    std::vector<int64_t> near_rows;
+    std::vector<double> near_exp;
 };
 
 class SelfDictionary final : public Problem {
@@ -78,7 +85,9 @@ public:
     // X^T (N x M): row l is the data point x_l.
     const Matrix& Xt() const { return Xt_; }
 
-    RowSoftmax row_softmax(const SimplexColumns& C) const;
+    // The near entries are found and their exponentials taken on `threads`; the sums are added in
+    // one order, so the result does not depend on `threads`.
+    RowSoftmax row_softmax(const SimplexColumns& C, std::size_t threads = 1) const;
     // R = (X C - X)^T (N x M; row l is the residual of column l), O(M nnz(C)), columns split over
     // `threads`; resized when needed.
     void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
@@ -97,12 +106,8 @@ public:
         // per column: the first row of smallest g_l off c_l's support, and that value
         std::vector<std::size_t> argmin;
         std::vector<double> minimum;
-        // the block's support entries left out of the search (lambda (Y - Y_zero) not 0 in double:
-        // rows support_start[c] .. support_start[c + 1] - 1 of column c, increasing), and
-        // shift + X^T R at them
-        std::vector<std::size_t> support_start;
-        std::vector<int64_t> support_rows;
-        std::vector<double> support_values;
+        // shift + X^T R at the softmax's near entries, which the search leaves out
+        std::vector<double> near_values;
     };
     // One pass of Alg. 1 lines 9-17 at C, given R = residual(C), or R = nullptr to form each block's
     // residual rows on the way: vertex[l] = argmin_n G(n, l) for every column (first on ties; a row of
@@ -128,16 +133,14 @@ public:
     double residual_squared(const SimplexColumns& C) const;
 
 private:
-    // lambda's factor in the gradient at a nonzero e of C, beyond Y_zero: Y(n, l) - Y_zero(n).
-    double softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
-    // Whether lambda softmax_excess(e) can differ from 0 in double (lambda > 0 and e within 746 mu of
-    // its row's maximum: exp underflows below that, for e and for Y_zero alike).
-    bool softmax_exceeds(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const;
-    // sweep()'s end for column l = c0 + c of the block starting at c0 (r = its residual row): g_l on
-    // the support, the vertex, the gap and ||r||^2 (a sum here: OpenBLAS's ddot over all of R woke
-    // its threads, which then spun beside facto's for ~0.1 s).
-    void finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r, std::size_t c0,
-                       std::size_t c, std::vector<int64_t>& vertex, SweepWork& work) const;
+    // lambda's factor in the gradient at near entry e (index into softmax.near_*), beyond Y_zero:
+    // Y(n, l) - Y_zero(n); it is 0 in double at the other nonzeros.
+    double softmax_excess(const RowSoftmax& softmax, std::size_t e) const;
+    // sweep()'s end for column l (r = its residual row): g_l on the support, the vertex, the gap and
+    // ||r||^2 (a sum here: OpenBLAS's ddot over all of R woke its threads, which then spun beside
+    // facto's for ~0.1 s).
+    void finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r, std::size_t l,
+                       std::vector<int64_t>& vertex, SweepWork& work) const;
     // The three outputs' specs when `selected` rows are selected.
     std::vector<OutputSpec> specs(int64_t selected) const;
     // Rows columns.begin .. columns.end of R = residual(C) into `rows` (contiguous, M values each);

@@ -125,9 +125,9 @@ SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
         lambda_ = std::sqrt(residual_squared(warm_start(resolve_threads(0)))) / static_cast<double>(K_);
 }
 
-RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C) const
+RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t threads) const
 {
-    const std::size_t n = static_cast<std::size_t>(N());
+    const std::size_t n = static_cast<std::size_t>(N()), columns = C.columns.size();
     RowSoftmax s;
     s.max.assign(n, 0.0);
     s.sum.assign(n, static_cast<double>(n));
@@ -145,27 +145,31 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C) const
             // the N - count zeros of the row, each exp(-max / mu) after the shift
             s.sum[i] = static_cast<double>(static_cast<int64_t>(n) - count[i]) * exp_nonpositive(-s.max[i] / mu_);
         }
-    // the nonzeros' terms exp((C(n, l) - max_n) / mu): most are 0 in double, and which ones are not
-    // follows no pattern, so a branch per entry was mispredicted half of the time (the most costly
-    // line of the function). The entries whose term can be nonzero are gathered branch-free first.
-    constexpr std::size_t kGather = 512;
-    const SimplexColumns::Entry* gathered[kGather];
-    std::size_t count_gathered = 0;
+    // the near entries, by columns: counted, then written with their exponentials
     const double lowest = -746.0 * mu_;
-    const auto add_gathered = [&] {
-        for (std::size_t k = 0; k < count_gathered; ++k) {
-            const auto i = static_cast<std::size_t>(gathered[k]->row);
-            s.sum[i] += std::exp((gathered[k]->value - s.max[i]) / mu_);
-        }
-        count_gathered = 0;
+    const auto near = [&](const SimplexColumns::Entry& e) {
+        return e.value - s.max[static_cast<std::size_t>(e.row)] >= lowest;
     };
-    for (const auto& column : C.columns)
-        for (const auto& e : column) {
-            gathered[count_gathered] = &e;
-            count_gathered += e.value - s.max[static_cast<std::size_t>(e.row)] >= lowest ? 1 : 0;
-            if (count_gathered == kGather) add_gathered();
+    s.near_start.assign(columns + 1, 0);
+    parallel_for(columns, grain_for(64), threads, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t l = lo; l < hi; ++l)
+            for (const auto& e : C.columns[l]) s.near_start[l + 1] += near(e) ? 1 : 0;
+    });
+    std::partial_sum(s.near_start.begin(), s.near_start.end(), s.near_start.begin());
+    s.near_rows.resize(s.near_start[columns]);
+    s.near_exp.resize(s.near_start[columns]);
+    parallel_for(columns, grain_for(64), threads, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t l = lo; l < hi; ++l) {
+            std::size_t k = s.near_start[l];
+            for (const auto& e : C.columns[l])
+                if (near(e)) {
+                    s.near_rows[k] = e.row;
+                    s.near_exp[k++] = std::exp((e.value - s.max[static_cast<std::size_t>(e.row)]) / mu_);
+                }
         }
-    add_gathered();
+    });
+    for (std::size_t k = 0; k < s.near_rows.size(); ++k)
+        s.sum[static_cast<std::size_t>(s.near_rows[k])] += s.near_exp[k];
     for (int64_t r : s.rows) {
         const auto i = static_cast<std::size_t>(r);
         s.zero[i] = exp_nonpositive(-s.max[i] / mu_) / s.sum[i];
@@ -210,10 +214,10 @@ void SelfDictionary::residual_rows(const SimplexColumns& C, Range columns, doubl
     });
 }
 
-double SelfDictionary::softmax_excess(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const
+double SelfDictionary::softmax_excess(const RowSoftmax& softmax, std::size_t e) const
 {
-    const auto i = static_cast<std::size_t>(e.row);
-    return exp_nonpositive((e.value - softmax.max[i]) / mu_) / softmax.sum[i] - softmax.zero[i];
+    const auto i = static_cast<std::size_t>(softmax.near_rows[e]);
+    return softmax.near_exp[e] / softmax.sum[i] - softmax.zero[i];
 }
 
 void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const
@@ -230,8 +234,9 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
     const std::size_t m = static_cast<std::size_t>(M());
     const std::size_t n = static_cast<std::size_t>(N());
     const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(block, 1, N()));
-    const RowSoftmax softmax = row_softmax(C);
+    const RowSoftmax softmax = row_softmax(C, threads);
     row_shift(softmax, work.shift);
+    work.near_values.resize(softmax.near_rows.size());
     vertex.assign(n, 0);
     work.gap.assign(n, 0.0);
     work.argmin.resize(n);
@@ -250,67 +255,49 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
         }
         // Alg. 1 line 17: the first row of smallest g_l, X^T R never written. The kernel's entries are
         // shift + X^T R, which is g_l wherever lambda (Y - Y_zero) is 0 in double: everywhere but at
-        // the support entries within 746 mu of their row's maximum (about one per row of the
-        // support); those are left out of the search and come back as values.
-        work.support_start.assign(width + 1, 0);
-        parallel_for(width, grain_for(64), threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t c = lo; c < hi; ++c)
-                for (const auto& e : C.columns[c0 + c])
-                    work.support_start[c + 1] += softmax_exceeds(softmax, e) ? 1 : 0;
-        });
-        std::partial_sum(work.support_start.begin(), work.support_start.end(), work.support_start.begin());
-        work.support_rows.resize(work.support_start[width]);
-        work.support_values.resize(work.support_start[width]);
-        parallel_for(width, grain_for(64), threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t c = lo; c < hi; ++c) {
-                int64_t* rows = &work.support_rows[work.support_start[c]];
-                for (const auto& e : C.columns[c0 + c])
-                    if (softmax_exceeds(softmax, e)) *rows++ = e.row;
-            }
-        });
+        // the softmax's near entries, which are left out of the search and come back as values.
         product_column_argmin(Xt_.data(), n, work.shift.data(), R_columns, width, m,
-                              {work.support_start.data(), work.support_rows.data(), work.support_values.data()},
+                              {&softmax.near_start[c0], softmax.near_rows.data(), work.near_values.data()},
                               &work.argmin[c0], &work.minimum[c0], threads);
         parallel_for(width, grain_for(4 * m), threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t c = lo; c < hi; ++c) finish_column(C, softmax, R_columns + c * m, c0, c, vertex, work);
+            for (std::size_t c = lo; c < hi; ++c) finish_column(C, softmax, R_columns + c * m, c0 + c, vertex, work);
         });
     }
     const double residual2 = std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
     return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0)};
 }
 
-void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r,
-                                   std::size_t c0, std::size_t c, std::vector<int64_t>& vertex, SweepWork& work) const
+void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r, std::size_t l,
+                                   std::vector<int64_t>& vertex, SweepWork& work) const
 {
-    const std::size_t m = static_cast<std::size_t>(M()), n = static_cast<std::size_t>(N()), l = c0 + c;
+    const std::size_t m = static_cast<std::size_t>(M()), n = static_cast<std::size_t>(N());
     const auto& column = C.columns[l];
+    const std::size_t near_begin = softmax.near_start[l], near_end = softmax.near_start[l + 1];
     // <g_l, c_l> = (X c_l)^T r_l + sum_n c_nl (shift_n + lambda (Y - Y_zero)(n, l)), X c_l = r_l + x_l:
     // O(M + nnz(c_l)), no row of X read
     const double* x = &Xt_(l, 0);
     const double residual2 = dot(r, r, m);
     double inner = residual2 + dot(x, r, m), mass = 0.0, fit = x_norm_[l];
-    // the entries left out of the search, with lambda (Y - Y_zero) added
-    double argued_min = HUGE_VAL;
-    std::size_t argued_row = n;
-    const double* value = &work.support_values[work.support_start[c]];
-    for (const auto& e : column) {
-        const auto i = static_cast<std::size_t>(e.row);
-        inner += e.value * work.shift[i];
-        mass += e.value;
-        fit += e.value * x_norm_[i];
-        if (!softmax_exceeds(softmax, e)) continue;
-        const double excess = lambda_ * softmax_excess(softmax, e), g = *value++ + excess;
-        inner += e.value * excess;
-        if (g < argued_min || (g == argued_min && i < argued_row)) argued_min = g, argued_row = i;
+    // the near entries, left out of the search, with lambda (Y - Y_zero) added
+    double near_min = HUGE_VAL;
+    std::size_t near_row = n;
+    for (std::size_t k = near_begin, e = 0; e < column.size(); ++e) {
+        const auto i = static_cast<std::size_t>(column[e].row);
+        inner += column[e].value * work.shift[i];
+        mass += column[e].value;
+        fit += column[e].value * x_norm_[i];
+        if (k == near_end || softmax.near_rows[k] != column[e].row) continue;
+        const double excess = lambda_ * softmax_excess(softmax, k), g = work.near_values[k++] + excess;
+        inner += column[e].value * excess;
+        if (g < near_min || (g == near_min && i < near_row)) near_min = g, near_row = i;
     }
     std::size_t argmin = work.argmin[l];
     double minimum = work.minimum[l];
     // the support's smallest entry: the search's answer when that row is in the support, or the
-    // smallest entry left out of the search when it is smaller (every support entry searched is at
-    // least as large as the search's answer); else found by evaluating the support (a column about to
-    // gain a row)
-    double support_min = argued_min;
-    std::size_t support_row = argued_row;
+    // smallest near entry when it is smaller (every support entry searched is at least as large as the
+    // search's answer); else found by evaluating the support (a column about to gain a row)
+    double support_min = near_min;
+    std::size_t support_row = near_row;
     const auto in_support = [&](std::size_t row) {
         const auto at = std::lower_bound(column.begin(), column.end(), static_cast<int64_t>(row),
                                          [](const SimplexColumns::Entry& e, int64_t r) { return e.row < r; });
@@ -321,15 +308,19 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     };
     if (argmin < n && in_support(argmin)) {
         offer(minimum, argmin);
-    } else if (!(argued_min < minimum)) {
-        for (const auto& e : column)
-            if (!softmax_exceeds(softmax, e)) {
-                const auto i = static_cast<std::size_t>(e.row);
-                offer(work.shift[i] + dot(&Xt_(i, 0), r, m), i);
+    } else if (!(near_min < minimum)) {
+        std::size_t k = near_begin;
+        for (const auto& e : column) {
+            if (k < near_end && softmax.near_rows[k] == e.row) {
+                ++k;
+                continue;
             }
+            const auto i = static_cast<std::size_t>(e.row);
+            offer(work.shift[i] + dot(&Xt_(i, 0), r, m), i);
+        }
     }
-    if (argued_min < minimum || (argued_min == minimum && argued_row < argmin))
-        argmin = argued_row, minimum = argued_min;
+    if (near_min < minimum || (near_min == minimum && near_row < argmin))
+        argmin = near_row, minimum = near_min;
     // A vertex of the support that ties with the minimum up to the rounding of x_n^T (X c_l - x_l)
     // is an exact LMO answer too; preferring it keeps rounding noise from adding rows to C when the
     // column is already fitted (g_l ~ 0, Thm. 1).
@@ -340,11 +331,6 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     // simplex, kept for the infeasible C = 0 start
     work.gap[l] = inner - minimum + lambda_ / static_cast<double>(n) * (mass - 1.0);
     work.residual2[l] = residual2;
-}
-
-bool SelfDictionary::softmax_exceeds(const RowSoftmax& softmax, const SimplexColumns::Entry& e) const
-{
-    return lambda_ > 0.0 && e.value - softmax.max[static_cast<std::size_t>(e.row)] >= -746.0 * mu_;
 }
 
 double SelfDictionary::objective(const Matrix& C) const
