@@ -7,6 +7,7 @@
 
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/lanczos.hpp"
 #include "linalg/product_argmin.hpp"
 
 using namespace facto;
@@ -132,6 +133,71 @@ BOOST_AUTO_TEST_CASE(product_column_argmin_skips_nan_and_reports_columns_with_ev
     BOOST_TEST(std::isfinite(value[0]));
     BOOST_TEST(where[1] == n);
     BOOST_TEST(value[1] == HUGE_VAL);
+}
+
+BOOST_AUTO_TEST_CASE(lanczos_finds_the_smallest_eigenpair_that_lapack_finds)
+{
+    // with and without restarts (steps 5 and 40), a tight and a loose tolerance
+    for (std::size_t n : {1, 7, 60, 300})
+        for (std::size_t steps : {5, 40})
+            for (double tolerance : {1e-10, 1e-3}) {
+                const Matrix B = random_matrix(n, n, 3 * n + steps);
+                Matrix A = B + xt::transpose(B), P = A;
+                Vector lambda;
+                blas::symmetric_eigen(P, lambda);
+                std::vector<double> v(n, 1.0);
+                int64_t calls = 0;
+                const Eigenpair pair = smallest_eigenpair(
+                    n,
+                    [&](const double* x, double* y) {
+                        ++calls;
+                        for (std::size_t i = 0; i < n; ++i) {
+                            double sum = 0.0;
+                            for (std::size_t j = 0; j < n; ++j) sum += A(i, j) * x[j];
+                            y[i] = sum;
+                        }
+                    },
+                    v, tolerance, steps, 100000);
+                const double scale = std::max(std::fabs(lambda(0)), std::fabs(lambda(n - 1)));
+                BOOST_TEST_CONTEXT("n " << n << " steps " << steps << " tolerance " << tolerance) {
+                    BOOST_TEST(pair.converged);
+                    BOOST_TEST(pair.products == calls);
+                    // the true residual of the returned unit vector, and the eigenvalue it bounds
+                    double residual = 0.0, length = 0.0;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        double sum = -pair.value * v[i];
+                        for (std::size_t j = 0; j < n; ++j) sum += A(i, j) * v[j];
+                        residual += sum * sum;
+                        length += v[i] * v[i];
+                    }
+                    BOOST_TEST(std::sqrt(length) == 1.0, boost::test_tools::tolerance(1e-12));
+                    BOOST_TEST(std::sqrt(residual) <= 2 * tolerance * scale + 1e-12 * scale);
+                    BOOST_TEST(pair.value >= lambda(0) - 1e-12 * scale);  // a Ritz value bounds it above
+                    // Kato-Temple: the error of the Ritz value is at most residual^2 / gap
+                    const double gap = n > 1 ? lambda(1) - lambda(0) : scale;
+                    BOOST_TEST(pair.value - lambda(0) <= residual / gap + 1e-12 * scale);
+                }
+            }
+}
+
+BOOST_AUTO_TEST_CASE(lanczos_is_deterministic)
+{
+    const std::size_t n = 200;
+    const Matrix B = random_matrix(n, n, 9);
+    const Matrix A = B + xt::transpose(B);
+    const auto apply = [&](const double* x, double* y) {
+        for (std::size_t i = 0; i < n; ++i) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < n; ++j) sum += A(i, j) * x[j];
+            y[i] = sum;
+        }
+    };
+    std::vector<double> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = b[i] = std::cos(static_cast<double>(i));
+    const Eigenpair first = smallest_eigenpair(n, apply, a, 1e-8, 12);
+    const Eigenpair second = smallest_eigenpair(n, apply, b, 1e-8, 12);
+    BOOST_TEST(first.value == second.value);
+    BOOST_TEST(a == b);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
