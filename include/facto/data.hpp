@@ -68,4 +68,25 @@ SeparableData separable_midpoints(int64_t M, int64_t K, double snr_db, uint64_t 
 // entry with SNR = 10 log10(sum_l ||W h_l||^2 / (M N sigma^2)).
 SeparableData separable_dirichlet(int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed);
 
+// Points (one per row) and the manifold each belongs to.
+struct LabeledPoints {
+    Matrix X;
+    std::vector<int64_t> labels;
+};
+// The synthetic manifolds of Tepper et al. (paper 003), all reproducible from seed:
+// two concentric rings: n / 2 points evenly spaced on the unit circle (label 0), the rest on the circle
+// of radius `factor` (label 1), plus Gaussian noise of deviation `noise` (Fig. 4: factor 0.5, no noise);
+LabeledPoints two_rings(int64_t n, double factor, double noise, uint64_t seed);
+// the trefoil knot (sin t + 2 sin 2t, cos t - 2 cos 2t, -sin 3t), t = 2 pi i / n (Fig. 1a);
+LabeledPoints trefoil_knot(int64_t n);
+// two interleaved semicircles, n / 2 points on the upper unit one (label 0), the rest on the lower one
+// shifted by (1, -1/2), evenly spaced in angle, plus Gaussian noise (Fig. 5: noise 0.05);
+LabeledPoints two_moons(int64_t n, double noise, uint64_t seed);
+// isotropic Gaussian blobs of the given deviation around the rows of `centers`, the points split as
+// evenly as possible in center order (label = center).
+LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation, uint64_t seed);
+// NOMAD's input (Sec. 1): the Gram matrix D = Y Y^T of the points centered by their mean and divided
+// by the largest norm of the (uncentered) points; exactly symmetric.
+Matrix nomad_gram(const Matrix& X);
+
 }  // namespace facto

@@ -10,6 +10,7 @@
 #include "facto/gradient_descent.hpp"
 #include "facto/merit.hpp"
 #include "facto/nolips.hpp"
+#include "facto/nomad_cgm.hpp"
 #include "facto/projected_gradient.hpp"
 #include "facto/spa.hpp"
 #include "facto/sym_hals.hpp"
@@ -44,6 +45,7 @@ const Entry table[] = {
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
     {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
+    {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
 };
 
 }  // namespace

@@ -1,0 +1,151 @@
+#include "facto/nomad_cgm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "facto/error.hpp"
+#include "linalg/lanczos.hpp"
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+namespace {
+std::vector<ParamSpec> nomad_cgm_params()
+{
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    return {
+        int_param("inner_iterations", 10, 1, 1000000, "conditional gradient steps per multiplier update (N_inner)"),
+        real_param("penalty", 1.0, 0.0, inf, "gamma of the augmented Lagrangian (13)"),
+        real_param("dual_step", 1.0, 0.0, inf, "tau of the multiplier update (15b)"),
+        real_param("lanczos_tolerance", 1.0, 0.0, 1.0,
+                   "relative accuracy of the linear step at outer iteration t: this / (t + 1) (the paper: 1)"),
+        int_param("lanczos_steps", 40, 2, 100000, "Lanczos vectors kept before a restart"),
+    };
+}
+}  // namespace
+
+NomadCgm::NomadCgm(std::shared_ptr<const Nomad> problem)
+    : Solver(problem, nomad_cgm_params()), nomad_(std::move(problem))
+{
+}
+
+void NomadCgm::start(Matrix Q0)
+{
+    const std::size_t n = static_cast<std::size_t>(nomad_->n());
+    threads_ = resolve_threads(params().get_int("threads"));
+    const double e = 1.0 / static_cast<double>(n);
+    for (double& q : Q0) q -= e;
+    P_ = PackedSymmetric::from_upper(Q0);
+    Gamma_ = PackedSymmetric(n, 0.0);
+    G_ = PackedSymmetric(n, 0.0);
+    v_.assign(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) v_[i] = std::cos(static_cast<double>(i + 1));
+    steps_ = outer_ = products_ = 0;
+    inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
+    // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_
+    const PackedSymmetric ones(n, e);
+    mean_D_ = inner(nomad_->D(), ones);
+    measure();
+}
+
+double NomadCgm::form_gradient()
+{
+    const double gamma = params().get_double("penalty"), e = 1.0 / static_cast<double>(P_.n);
+    const std::size_t size = G_.values.size();
+    const double* D = nomad_->D().values.data();
+    double norm2 = 0.0;
+    for (std::size_t k = 0; k < size; ++k) {
+        const double g = -D[k] + Gamma_.values[k] + gamma * std::min(P_.values[k] + e, 0.0);
+        G_.values[k] = g;
+        norm2 += 2.0 * g * g;  // an upper bound of ||G||_F^2 (the diagonal counted twice)
+    }
+    return std::sqrt(norm2);
+}
+
+void NomadCgm::inner_step(double accuracy)
+{
+    const std::size_t n = P_.n;
+    const double K = static_cast<double>(nomad_->K());
+    // Alg. 2 line 6: the smallest eigenvector of A = J G J with v^T 1 = 0. The operator adds
+    // shift (1^T x / n) 1, which moves the eigenvector 1 (A 1 = 0) above the rest of the spectrum.
+    const double shift = form_gradient();
+    std::vector<double> centred(n), product(n);
+    const auto apply = [&](const double* x, double* y) {
+        double mean = 0.0;
+        for (std::size_t i = 0; i < n; ++i) mean += x[i];
+        mean /= static_cast<double>(n);
+        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - mean;
+        multiply(G_, centred.data(), product.data(), threads_);
+        double back = 0.0;
+        for (std::size_t i = 0; i < n; ++i) back += product[i];
+        back /= static_cast<double>(n);
+        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + shift * mean;
+    };
+    double mean = 0.0;  // start orthogonal to 1
+    for (double x : v_) mean += x;
+    mean /= static_cast<double>(n);
+    for (double& x : v_) x -= mean;
+    const auto steps = static_cast<std::size_t>(params().get_int("lanczos_steps"));
+    const Eigenpair pair = smallest_eigenpair(n, apply, v_, accuracy, steps);
+    products_ += pair.products;
+    // the eigenvector stays in 1^T v = 0 up to rounding; remove what is left so that P 1 = 0 holds
+    mean = 0.0;
+    for (double x : v_) mean += x;
+    mean /= static_cast<double>(n);
+    double length = 0.0;
+    for (double& x : v_) {
+        x -= mean;
+        length += x * x;
+    }
+    length = std::sqrt(length);
+    for (double& x : v_) x /= length;
+    // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T
+    double vGv = 0.0;
+    apply(v_.data(), product.data());
+    for (std::size_t i = 0; i < n; ++i) vGv += v_[i] * product[i];
+    inner_gap_ = inner(G_, P_) - (K - 1.0) * vGv;
+    // lines 7-9: P := (1 - alpha) P + alpha (K - 1) v v^T
+    const double alpha = 2.0 / (static_cast<double>(steps_) + 2.0), c = alpha * (K - 1.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        double* row = &P_.values[P_.start(i)];
+        const double vi = c * v_[i];
+        for (std::size_t j = i; j < n; ++j) row[j - i] = (1.0 - alpha) * row[j - i] + vi * v_[j];
+    }
+    ++steps_;
+}
+
+double NomadCgm::iterate_once()
+{
+    const double accuracy = params().get_double("lanczos_tolerance") / (static_cast<double>(outer_) + 1.0);
+    const int64_t inner_iterations = params().get_int("inner_iterations");
+    for (int64_t k = 0; k < inner_iterations; ++k) inner_step(accuracy);
+    // line 10: Gamma := [Gamma + tau (P + E)]_-
+    const double tau = params().get_double("dual_step"), e = 1.0 / static_cast<double>(P_.n);
+    for (std::size_t k = 0; k < Gamma_.values.size(); ++k)
+        Gamma_.values[k] = std::min(Gamma_.values[k] + tau * (P_.values[k] + e), 0.0);
+    ++outer_;
+    measure();
+    return 2.0 / (static_cast<double>(steps_) + 1.0);
+}
+
+void NomadCgm::measure()
+{
+    objective_ = inner(nomad_->D(), P_) + mean_D_;
+    const double e = 1.0 / static_cast<double>(P_.n);
+    double worst = 0.0;
+    for (double p : P_.values) worst = std::max(worst, -(p + e));
+    violation_ = worst / (static_cast<double>(nomad_->K()) * e);
+    dense_ = Matrix{};
+}
+
+const Matrix& NomadCgm::current() const
+{
+    if (dense_.size() == 0) {
+        dense_ = P_.to_dense();
+        dense_ += 1.0 / static_cast<double>(P_.n);
+    }
+    return dense_;
+}
+
+}  // namespace facto

@@ -1,0 +1,137 @@
+// NOMAD (Tepper, Sengupta & Chklovskii): the generators and the Gram matrix, the packed symmetric
+// products, the conditional gradient iterates' invariants (P 1 = 0, Tr P = K - 1, psd) and its first
+// linear step against a dense LAPACK eigensolver.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "facto/data.hpp"
+#include "facto/nomad.hpp"
+#include "facto/nomad_cgm.hpp"
+#include "facto/registry.hpp"
+#include "facto/symmetric.hpp"
+#include "fixtures.hpp"
+#include "linalg/blas.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+// The eigenvalues (ascending) and eigenvectors (rows) of a dense symmetric matrix.
+std::pair<Vector, Matrix> eigen(Matrix A)
+{
+    Vector values;
+    blas::symmetric_eigen(A, values);
+    return {values, A};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(nomad)
+
+BOOST_AUTO_TEST_CASE(generators_and_the_gram_matrix)
+{
+    const LabeledPoints rings = two_rings(40, 0.5, 0.0, 1);
+    for (std::size_t i = 0; i < 40; ++i) {
+        const double radius = std::hypot(rings.X(i, 0), rings.X(i, 1));
+        BOOST_TEST(radius == (rings.labels[i] == 0 ? 1.0 : 0.5), boost::test_tools::tolerance(1e-14));
+    }
+    const LabeledPoints knot = trefoil_knot(30), moons = two_moons(31, 0.05, 2);
+    BOOST_TEST(knot.X.shape()[1] == 3u);
+    BOOST_TEST(moons.labels[15] == 1);  // 15 upper points, then 16 lower ones
+    const Matrix centers = {{-10.0, -10.0}, {10.0, 10.0}, {0.0, 10.0}};
+    const LabeledPoints blobs = gaussian_blobs(10, centers, 1.0, 3);
+    BOOST_TEST((blobs.labels == std::vector<int64_t>{0, 0, 0, 0, 1, 1, 1, 2, 2, 2}));
+    // D = Y Y^T with Y centered: D 1 = 0, symmetric, and D_ii = ||y_i||^2 <= 4
+    const Matrix D = nomad_gram(blobs.X);
+    for (std::size_t i = 0; i < 10; ++i) {
+        double row = 0.0;
+        for (std::size_t j = 0; j < 10; ++j) {
+            row += D(i, j);
+            BOOST_TEST(D(i, j) == D(j, i));
+        }
+        BOOST_TEST(std::fabs(row) < 1e-12);
+        BOOST_TEST(D(i, i) <= 4.0);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(packed_products_match_dense_ones_on_any_thread_count)
+{
+    for (std::size_t n : {1, 2, 9, 100}) {
+        const Matrix B = random_matrix(n, n, n);
+        const Matrix A = B + xt::transpose(B), C = random_matrix(n, n, n + 1);
+        const PackedSymmetric S = PackedSymmetric::from_upper(A), T = PackedSymmetric::from_upper(C + xt::transpose(C));
+        BOOST_TEST(S.to_dense() == A);
+        std::vector<double> x(n), one(n), three(n);
+        for (std::size_t i = 0; i < n; ++i) x[i] = std::sin(static_cast<double>(i) + 0.5);
+        multiply(S, x.data(), one.data(), 1);
+        multiply(S, x.data(), three.data(), 3);
+        BOOST_TEST(one == three);  // bitwise
+        for (std::size_t i = 0; i < n; ++i) {
+            double y = 0.0;
+            for (std::size_t j = 0; j < n; ++j) y += A(i, j) * x[j];
+            BOOST_TEST(one[i] == y, boost::test_tools::tolerance(1e-12));
+        }
+        const Matrix D = C + xt::transpose(C);
+        BOOST_TEST(inner(S, T) == blas::frobenius_dot(A, D), boost::test_tools::tolerance(1e-12));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(iterates_keep_the_equality_constraints_and_stay_psd)
+{
+    const std::size_t n = 30;
+    const int64_t K = 4;
+    auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(n, 0.5, 0.01, 4).X), K);
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_int("inner_iterations", 3);
+    solver->initialize();
+    for (int t = 0; t < 8; ++t) {
+        solver->step();
+        const Matrix& Q = solver->iterate();
+        const NomadFeasibility f = Nomad::feasibility(PackedSymmetric::from_upper(Q), K);
+        BOOST_TEST_CONTEXT("iteration " << t) {
+            BOOST_TEST(f.row_sum < 1e-10);
+            BOOST_TEST(f.trace < 1e-10);
+            const auto [values, vectors] = eigen(Q);
+            BOOST_TEST(values(0) > -1e-10);
+            BOOST_TEST(solver->progress().objective == problem->objective(Q), boost::test_tools::tolerance(1e-10));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_first_linear_step_is_the_top_eigenvector_of_d)
+{
+    // From the feasible start, Q >= 0, so the gradient is -D (Gamma = 0), and D is centered (J D J = D):
+    // the first vertex is (K - 1) u u^T, u D's top eigenvector, and the step 2 / (0 + 2) = 1 takes it
+    // (at the paper's accuracy 1 / (t + 1) = 1 the first Ritz vector would be a rough one: tightened).
+    const std::size_t n = 24;
+    const int64_t K = 3;
+    const Matrix D = nomad_gram(random_matrix(n, 5, 8));
+    auto problem = std::make_shared<const Nomad>(D, K);
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_int("inner_iterations", 1);
+    solver->mutable_params().set_double("lanczos_tolerance", 1e-12);
+    solver->step();
+    const auto [values, vectors] = eigen(D);
+    const PackedSymmetric& P = dynamic_cast<const NomadCgm&>(*solver).P();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i; j < n; ++j)
+            BOOST_TEST(P(i, j) == (K - 1) * vectors(n - 1, i) * vectors(n - 1, j), boost::test_tools::tolerance(1e-6));
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
+{
+    BOOST_CHECK_THROW(Nomad(Matrix({3, 2}), 1), Error);
+    BOOST_CHECK_THROW(Nomad(xt::eye<double>(3), 0), Error);
+    BOOST_CHECK_THROW(Nomad(xt::eye<double>(3), 4), Error);
+    Matrix asymmetric = xt::eye<double>(3);
+    asymmetric(0, 1) = 1.0;
+    BOOST_CHECK_THROW(Nomad(asymmetric, 2), Error);
+    const Nomad problem(xt::eye<double>(3), 2);
+    BOOST_CHECK_THROW(problem.feasible_point(xt::eye<double>(3)), Error);  // rows sum to 1, trace 3 != 2
+    BOOST_TEST(problem.feasible_point(problem.random_point(0)) == problem.random_point(0));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
