@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv cargo rustc \
-  r-base-core r-base-dev r-cran-testthat
+  r-base-core r-base-dev r-cran-testthat coinor-csdp
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_WERROR=ON -DFACTO_SANITIZE=OFF -DFACTO_BUILD_TESTS=ON \

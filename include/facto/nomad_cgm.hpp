@@ -6,9 +6,12 @@
 // parameter lanczos_tolerance).
 //
 // One solver iteration is one outer iteration of Alg. 2: the inner steps, then
-// Gamma := [Gamma + tau (P + E)]_-. The steps are 2 / (k + 2) over all inner steps k = 0, 1, ... (the
-// first replaces the start, so every iterate satisfies P 1 = 0 and Tr P = K - 1 exactly, in
-// exact arithmetic). P, Gamma and the gradient are kept as upper triangles.
+// Gamma := [Gamma + tau (P + E)]_-. The penalty grows as gamma sqrt(t + 1), as the authors' code does
+// (parameter penalty_growth; "none" keeps it fixed as Alg. 2 is printed, which measured drifting away
+// from the optimum, docs/architecture.md). The steps are
+// 2 / (k + 2) over all inner steps k = 0, 1, ... (the first replaces the start, so every iterate
+// satisfies P 1 = 0 and Tr P = K - 1 exactly, in exact arithmetic). P, Gamma and the gradient are
+// kept as upper triangles.
 //
 // Progress: objective Tr(D Q); stationarity the larger of max_ij [Q_ij]_- n / K, the largest violation
 // of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping measure), and
@@ -58,7 +61,7 @@ private:
     PackedSymmetric P_, Gamma_, G_;
     std::vector<double> v_;  // the last eigenvector: the next Lanczos start
     int64_t steps_ = 0, outer_ = 0, products_ = 0;
-    double objective_ = 0.0, violation_ = 0.0, inner_gap_ = 0.0, mean_D_ = 0.0;
+    double objective_ = 0.0, violation_ = 0.0, inner_gap_ = 0.0, mean_D_ = 0.0, penalty_ = 1.0;
     std::size_t threads_ = 1;
     mutable Matrix dense_;
 };

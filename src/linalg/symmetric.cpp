@@ -39,7 +39,7 @@ void multiply(const PackedSymmetric& A, const double* x, double* y, std::size_t 
     }
     bound[kChunks] = n;
     std::vector<double> partial(kChunks * n, 0.0);
-    parallel_for(kChunks, 1, threads, [&](std::size_t first, std::size_t last) {
+    parallel_for(kChunks, grain_for(A.values.size() / kChunks), threads, [&](std::size_t first, std::size_t last) {
         for (std::size_t c = first; c < last; ++c) {
             double* z = &partial[c * n];
             for (std::size_t i = bound[c]; i < bound[c + 1]; ++i) {

@@ -17,6 +17,9 @@ std::vector<ParamSpec> nomad_cgm_params()
     return {
         int_param("inner_iterations", 10, 1, 1000000, "conditional gradient steps per multiplier update (N_inner)"),
         real_param("penalty", 1.0, 0.0, inf, "gamma of the augmented Lagrangian (13)"),
+        choice_param("penalty_growth", "sqrt", "sqrt|none",
+                     "sqrt: gamma sqrt(t + 1) at outer iteration t (the authors' code; converges); none: gamma fixed "
+                     "(Alg. 2 as printed; the objective drifts, docs/architecture.md)"),
         real_param("dual_step", 1.0, 0.0, inf, "tau of the multiplier update (15b)"),
         real_param("lanczos_tolerance", 1.0, 0.0, 1.0,
                    "relative accuracy of the linear step at outer iteration t: this / (t + 1) (the paper: 1)"),
@@ -42,6 +45,7 @@ void NomadCgm::start(Matrix Q0)
     v_.assign(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) v_[i] = std::cos(static_cast<double>(i + 1));
     steps_ = outer_ = products_ = 0;
+    penalty_ = params().get_double("penalty");
     inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
     // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_
     const PackedSymmetric ones(n, e);
@@ -51,7 +55,7 @@ void NomadCgm::start(Matrix Q0)
 
 double NomadCgm::form_gradient()
 {
-    const double gamma = params().get_double("penalty"), e = 1.0 / static_cast<double>(P_.n);
+    const double gamma = penalty_, e = 1.0 / static_cast<double>(P_.n);
     const std::size_t size = G_.values.size();
     const double* D = nomad_->D().values.data();
     double norm2 = 0.0;
@@ -118,6 +122,8 @@ void NomadCgm::inner_step(double accuracy)
 double NomadCgm::iterate_once()
 {
     const double accuracy = params().get_double("lanczos_tolerance") / (static_cast<double>(outer_) + 1.0);
+    const bool grow = params().get_string("penalty_growth") == "sqrt";
+    penalty_ = params().get_double("penalty") * (grow ? std::sqrt(static_cast<double>(outer_) + 1.0) : 1.0);
     const int64_t inner_iterations = params().get_int("inner_iterations");
     for (int64_t k = 0; k < inner_iterations; ++k) inner_step(accuracy);
     // line 10: Gamma := [Gamma + tau (P + E)]_-

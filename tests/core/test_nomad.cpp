@@ -1,10 +1,13 @@
 // NOMAD (Tepper, Sengupta & Chklovskii): the generators and the Gram matrix, the packed symmetric
-// products, the conditional gradient iterates' invariants (P 1 = 0, Tr P = K - 1, psd) and its first
-// linear step against a dense LAPACK eigensolver.
+// products, the conditional gradient iterates' invariants (P 1 = 0, Tr P = K - 1, psd), its first
+// linear step against a dense LAPACK eigensolver, and its optimum against coinor-csdp's.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <string>
 
 #include "facto/data.hpp"
 #include "facto/nomad.hpp"
@@ -25,6 +28,42 @@ std::pair<Vector, Matrix> eigen(Matrix A)
     Vector values;
     blas::symmetric_eigen(A, values);
     return {values, A};
+}
+
+// Tr(D Q*) for NOMAD by coinor-csdp's interior-point method (NaN when csdp cannot be run): Q in an
+// n x n block, the constraints Q 1 = 1 and Tr Q = K, and Q_ij - s_ij = 0 with the slacks s_ij >= 0
+// in a diagonal block. SDPA sparse format: entries of the upper triangles, symmetric matrices.
+double csdp_objective(const Matrix& D, int64_t K, const std::string& base)
+{
+    const std::size_t n = D.shape()[0], pairs = n * (n - 1) / 2;
+    std::ofstream f(base + ".dat-s");
+    f.precision(17);
+    f << n + 1 + pairs << "\n2\n" << n << " -" << pairs << "\n";
+    for (std::size_t i = 0; i < n; ++i) f << "1 ";
+    f << K;
+    for (std::size_t p = 0; p < pairs; ++p) f << " 0";
+    f << "\n";
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i; j < n; ++j)
+            if (D(i, j) != 0.0) f << "0 1 " << i + 1 << " " << j + 1 << " " << D(i, j) << "\n";
+    for (std::size_t i = 0; i < n; ++i)  // (Q 1)_i = 1
+        for (std::size_t j = 0; j < n; ++j)
+            f << i + 1 << " 1 " << std::min(i, j) + 1 << " " << std::max(i, j) + 1 << " " << (i == j ? 1.0 : 0.5)
+              << "\n";
+    for (std::size_t i = 0; i < n; ++i) f << n + 1 << " 1 " << i + 1 << " " << i + 1 << " 1\n";  // Tr Q = K
+    for (std::size_t i = 0, p = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j, ++p) {  // Q_ij - s_p = 0
+            f << n + 2 + p << " 1 " << i + 1 << " " << j + 1 << " 0.5\n";
+            f << n + 2 + p << " 2 " << p + 1 << " " << p + 1 << " -1\n";
+        }
+    f.close();
+    const std::string command =
+        "OMP_NUM_THREADS=1 csdp " + base + ".dat-s " + base + ".sol > " + base + ".out 2>&1";
+    if (std::system(command.c_str()) != 0) return NAN;
+    std::ifstream out(base + ".out");
+    for (std::string line; std::getline(out, line);)
+        if (line.rfind("Primal objective value:", 0) == 0) return std::stod(line.substr(23));
+    return NAN;
 }
 
 }  // namespace
@@ -119,6 +158,27 @@ BOOST_AUTO_TEST_CASE(the_first_linear_step_is_the_top_eigenvector_of_d)
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i; j < n; ++j)
             BOOST_TEST(P(i, j) == (K - 1) * vectors(n - 1, i) * vectors(n - 1, j), boost::test_tools::tolerance(1e-6));
+}
+
+BOOST_AUTO_TEST_CASE(agrees_with_an_exact_interior_point_solve)
+{
+    // Two noisy rings, n = 30, K = 4: the exact optimum from coinor-csdp (which tests/run.sh
+    // installs), against 1500 outer iterations with the default parameters
+    const Matrix D = nomad_gram(two_rings(30, 0.5, 0.02, 6).X);
+    const int64_t K = 4;
+    const double exact = csdp_objective(D, K, "nomad_csdp");
+    BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
+    auto problem = std::make_shared<const Nomad>(D, K);
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_int("max_iterations", 1500);
+    solver->mutable_params().set_double("tolerance", 0.0);
+    solver->mutable_params().set_double("objective_tolerance", 0.0);
+    solver->solve();
+    const std::vector<double> feasibility = solver->output("feasibility").doubles;
+    BOOST_TEST(solver->progress().objective == exact, boost::test_tools::tolerance(1e-3));
+    BOOST_TEST(feasibility[0] < 1e-3);  // RMS of the negative entries of Q
+    BOOST_TEST(feasibility[2] < 1e-10);
+    BOOST_TEST(feasibility[3] < 1e-10);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
