@@ -181,6 +181,70 @@ BOOST_AUTO_TEST_CASE(agrees_with_an_exact_interior_point_solve)
     BOOST_TEST(feasibility[3] < 1e-10);
 }
 
+BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
+{
+    // Fig. 4: two rings (n = 200) and K = 16 > 2. Q's entries within a ring are ~ K / n = 0.08; between
+    // the rings they vanish up to the method's infeasibility (its negative entries, RMS ~1e-4)
+    const LabeledPoints rings = two_rings(200, 0.5, 0.0, 0);
+    auto problem = std::make_shared<const Nomad>(nomad_gram(rings.X), 16);
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_int("max_iterations", 700);
+    solver->mutable_params().set_double("objective_tolerance", 0.0);
+    solver->solve();
+    const Matrix& Q = solver->iterate();
+    double within = 0.0, across = 0.0, largest_across = 0.0;
+    for (std::size_t i = 0; i < 200; ++i)
+        for (std::size_t j = 0; j < 200; ++j) {
+            if (rings.labels[i] == rings.labels[j]) {
+                within += Q(i, j);
+            } else {
+                across += std::max(Q(i, j), 0.0);  // negative entries are the method's infeasibility
+                largest_across = std::max(largest_across, Q(i, j));
+            }
+        }
+    BOOST_TEST(largest_across < 1e-3);
+    BOOST_TEST(across < 5e-3 * within);  // measured: 3.3e-3 (mean entry across 3e-5)
+    BOOST_TEST(solver->progress().objective == 120.32, boost::test_tools::tolerance(2e-3));  // the reference's
+}
+
+BOOST_AUTO_TEST_CASE(the_embedding_holds_the_two_leading_eigenpairs_of_q_minus_e)
+{
+    const std::size_t n = 30;
+    auto problem = std::make_shared<const Nomad>(nomad_gram(trefoil_knot(n).X), 5);
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_int("max_iterations", 20);
+    solver->solve();
+    Matrix P = solver->iterate() - 1.0 / static_cast<double>(n);
+    const std::vector<double> embedding = solver->output("embedding").doubles;
+    const auto [values, vectors] = eigen(P);
+    for (std::size_t k = 0; k < 2; ++k) {
+        // column k is sqrt(lambda) u for the k-th largest eigenpair (lambda, u) of Q - E
+        double length2 = 0.0, along = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            length2 += embedding[2 * i + k] * embedding[2 * i + k];
+            along += embedding[2 * i + k] * vectors(n - 1 - k, i);
+        }
+        BOOST_TEST(length2 == values(n - 1 - k), boost::test_tools::tolerance(1e-8));
+        BOOST_TEST(std::fabs(along) == std::sqrt(values(n - 1 - k)), boost::test_tools::tolerance(1e-6));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(multilayer_nomad_returns_every_layer_feasible)
+{
+    const std::vector<int64_t> K = {8, 4, 2};
+    const std::vector<Matrix> layers = multilayer_nomad(nomad_gram(two_moons(40, 0.05, 5).X), K, [](Solver& s) {
+        s.mutable_params().set_int("max_iterations", 100);
+    });
+    BOOST_TEST(layers.size() == 3u);
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const NomadFeasibility f = Nomad::feasibility(PackedSymmetric::from_upper(layers[l]), K[l]);
+        BOOST_TEST(f.row_sum < 1e-10);
+        BOOST_TEST(f.trace < 1e-10);
+    }
+    BOOST_CHECK_THROW(multilayer_nomad(xt::eye<double>(3), {1, 2}), Error);
+    BOOST_CHECK_THROW(multilayer_nomad(xt::eye<double>(3), {}), Error);
+}
+
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
 {
     BOOST_CHECK_THROW(Nomad(Matrix({3, 2}), 1), Error);
