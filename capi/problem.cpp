@@ -2,6 +2,7 @@
 #include "handles.hpp"
 
 #include "facto/edm_completion.hpp"
+#include "facto/nomad.hpp"
 #include "facto/self_dictionary.hpp"
 #include "facto/simplicial_symnmf.hpp"
 #include "facto/sparse.hpp"
@@ -90,6 +91,19 @@ facto_status facto_problem_new_self_dictionary(const double* X, int64_t rows, in
         auto handle = std::make_unique<facto_problem>();
         handle->problem = std::make_shared<facto::SelfDictionary>(facto::copy_in(X, rows, cols, ld, layout, "X"), K,
                                                                   lambda, mu);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                     int64_t K, facto_problem** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = std::make_shared<facto::Nomad>(facto::copy_in(D, rows, cols, ld, layout, "D"), K);
         *out = handle.release();
         return FACTO_OK;
     });

@@ -167,11 +167,27 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
                                                          int32_t layout, int64_t K, double lambda, double mu,
                                                          facto_problem** out);
 
+/* NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii):
+ *     max_Q Tr(D Q)  s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,
+ * for D n x n, symmetric (to 1e-10 of its largest entry; symmetrized exactly) and finite, typically the
+ * Gram matrix of centered data (the paper divides the points by their largest norm first). D is
+ * copied (kept as its upper triangle, n (n + 1) / 2 values). 1 <= K <= n. The iterate is Q (n x n);
+ * the reported objective is Tr(D Q), to be maximized. Outputs: "Q", "embedding" (n x 2: the two leading
+ * eigenvectors of Q - 1 1^T / n scaled by the square roots of their eigenvalues) and "feasibility"
+ * (1 x 4: RMS of Q's negative entries, the largest of them in absolute value, max_i |(Q 1)_i - 1|,
+ * |Tr Q - K|). Solver: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (not square, K out of range),
+ * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns
+ * *out (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols, int64_t ld,
+                                               int32_t layout, int64_t K, facto_problem** out);
+
 /* Release a problem. NULL is a no-op. Solvers created on it keep its data alive, so problems and
  * solvers may be freed in any order. Never calls user code; safe in a garbage collector's finalizer. */
 FACTO_API void facto_problem_free(facto_problem* problem);
 
-/* Static name of the problem kind ("simplicial_symnmf", "symnmf", "edm_completion", "self_dictionary");
+/* Static name of the problem kind ("simplicial_symnmf", "symnmf", "edm_completion", "self_dictionary",
+ * "nomad");
  * NULL for a NULL handle. */
 FACTO_API const char* facto_problem_kind(const facto_problem* problem);
 

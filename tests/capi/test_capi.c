@@ -591,6 +591,40 @@ static void test_self_dictionary(void)
     facto_problem_free(p);
 }
 
+static void test_nomad(void)
+{
+    /* two groups of points on a line, their centered Gram matrix; K = 2 */
+    enum { NN = 8 };
+    double x[NN], D[NN * NN];
+    double mean = 0.0;
+    for (int i = 0; i < NN; ++i) mean += (x[i] = (i < NN / 2 ? -1.0 : 1.0) + 0.05 * i) / NN;
+    for (int i = 0; i < NN; ++i)
+        for (int j = 0; j < NN; ++j) D[i * NN + j] = (x[i] - mean) * (x[j] - mean);
+    facto_problem* p = (facto_problem*)1;
+    CHECK_STATUS(facto_problem_new_nomad(D, NN, NN, NN, FACTO_ROW_MAJOR, NN + 1, &p), FACTO_ERROR_DIMENSION,
+                 facto_last_error());
+    CHECK(p == NULL && strstr(facto_last_error(), "K = 9") != NULL);
+    D[1] += 1.0;
+    CHECK_STATUS(facto_problem_new_nomad(D, NN, NN, NN, FACTO_ROW_MAJOR, 2, &p), FACTO_ERROR_NOT_SYMMETRIC,
+                 facto_last_error());
+    D[1] -= 1.0;
+    CHECK_STATUS(facto_problem_new_nomad(D, NN, NN, NN, FACTO_ROW_MAJOR, 2, &p), FACTO_OK, "");
+    CHECK(strcmp(facto_problem_kind(p), "nomad") == 0);
+    facto_solver* s = NULL;
+    CHECK_STATUS(facto_solver_new(p, "nomad_cgm", &s), FACTO_OK, "");
+    facto_solver_set_int(s, "max_iterations", 200);
+    const facto_status st = facto_solver_solve(s);
+    CHECK(st == FACTO_ITERATION_LIMIT || st == FACTO_CONVERGED);
+    double feasibility[4], Q[NN * NN];
+    CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK(feasibility[2] < 1e-10 && feasibility[3] < 1e-10);
+    /* the two groups: Q has (numerically) no mass between them */
+    CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK(Q[0 * NN + NN - 1] < 1e-3 && Q[0 * NN + 1] > 0.1);
+    facto_solver_free(s);
+    facto_problem_free(p);
+}
+
 static void test_edm_and_sparse_helpers(void)
 {
     enum { HN = 60 };
@@ -705,6 +739,7 @@ int main(void)
     test_symnmf();
     test_edm_and_sparse_helpers();
     test_self_dictionary();
+    test_nomad();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
