@@ -198,6 +198,39 @@ facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t c
     });
 }
 
+facto_status facto_nomad_gram(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                              facto_matrix** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        *out = wrap<facto_matrix>(facto::nomad_gram(facto::copy_in(X, rows, cols, ld, layout, "X"))).release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_manifold_points(int32_t kind, int64_t n, double parameter, double noise, uint64_t seed, double* X,
+                                   int64_t capacity, int32_t layout, int64_t* labels, int64_t labels_capacity)
+{
+    return guarded(nullptr, [&] {
+        facto::require(kind >= FACTO_MANIFOLD_TWO_RINGS && kind <= FACTO_MANIFOLD_BLOBS, FACTO_ERROR_INVALID_ARGUMENT,
+                       "kind must be FACTO_MANIFOLD_TWO_RINGS, _TREFOIL, _TWO_MOONS or _BLOBS, got " +
+                           std::to_string(kind));
+        const facto::Matrix centers = {{-10.0, -10.0}, {-10.0, 0.0}, {0.0, -10.0},
+                                       {10.0, 10.0},   {10.0, 0.0},   {0.0, 10.0}};
+        const facto::LabeledPoints p = kind == FACTO_MANIFOLD_TWO_RINGS   ? facto::two_rings(n, parameter, noise, seed)
+                                       : kind == FACTO_MANIFOLD_TREFOIL   ? facto::trefoil_knot(n)
+                                       : kind == FACTO_MANIFOLD_TWO_MOONS ? facto::two_moons(n, noise, seed)
+                                       : facto::gaussian_blobs(n, centers, parameter, seed);
+        const auto dim = static_cast<int64_t>(p.X.shape()[1]);
+        facto::require_out_buffer(X, n, dim, capacity, layout);
+        facto::require_out_buffer(labels, n, 1, labels_capacity, FACTO_ROW_MAJOR);
+        facto::copy_out(p.X.data(), n, dim, X, capacity, layout);
+        facto::copy_out(p.labels.data(), n, 1, labels, labels_capacity, FACTO_ROW_MAJOR);
+        return FACTO_OK;
+    });
+}
+
 facto_status facto_separable_data(int32_t kind, int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed, double* X,
                                   int64_t capacity, int32_t layout, int64_t* anchors, int64_t anchors_capacity)
 {

@@ -464,6 +464,34 @@ FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64
  * BUFFER_TOO_SMALL. */
 FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
 
+/* NOMAD's input (Tepper et al. Sec. 1): D = Y Y^T for the rows x_i of X (n x d), Y = (X - the mean of
+ * the rows) / max_i ||x_i||. Creates an n x n matrix, exactly symmetric, D 1 = 0.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (n or d < 1),
+ * NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_nomad_gram(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                        facto_matrix** out);
+
+/* The synthetic manifolds of Tepper et al., n points (rows of X, n x dim) and the manifold or blob of
+ * each (labels), reproducible from seed:
+ *   FACTO_MANIFOLD_TWO_RINGS  dim 2: n / 2 points evenly spaced on the unit circle (label 0), the rest
+ *                             on the circle of radius `parameter` in (0, 1) (label 1) (Fig. 4: 0.5);
+ *   FACTO_MANIFOLD_TREFOIL    dim 3: (sin t + 2 sin 2t, cos t - 2 cos 2t, -sin 3t), t = 2 pi i / n (Fig. 1);
+ *   FACTO_MANIFOLD_TWO_MOONS  dim 2: n / 2 points on the upper unit semicircle (label 0), the rest on
+ *                             the lower one shifted by (1, -1/2), evenly spaced in angle (Fig. 5);
+ *   FACTO_MANIFOLD_BLOBS      dim 2: six Gaussian blobs of deviation `parameter` around (-10, -10),
+ *                             (-10, 0), (0, -10), (10, 10), (10, 0), (0, 10), n split in that order.
+ * Gaussian noise of deviation `noise` (>= 0) is added to the rings and the moons. X goes to `X`
+ * (capacity >= n dim, in `layout`), the labels to `labels` (capacity >= n).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (kind, layout, parameter or noise out of range),
+ * DIMENSION (n < 2; n < 1 for the trefoil and blobs), BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
+#define FACTO_MANIFOLD_TWO_RINGS 0
+#define FACTO_MANIFOLD_TREFOIL 1
+#define FACTO_MANIFOLD_TWO_MOONS 2
+#define FACTO_MANIFOLD_BLOBS 3
+FACTO_API facto_status facto_manifold_points(int32_t kind, int64_t n, double parameter, double noise, uint64_t seed,
+                                             double* X, int64_t capacity, int32_t layout, int64_t* labels,
+                                             int64_t labels_capacity);
+
 /* Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A, for facto_problem_new_self_dictionary:
  * W (M x K) uniform on (0, 1), H = [I_K, H2] with columns on the simplex, noise V at `snr_db`
  * (INFINITY = no noise), columns randomly permuted, all from `seed`. kind FACTO_SEPARABLE_MIDPOINTS

@@ -623,6 +623,33 @@ static void test_nomad(void)
     CHECK(Q[0 * NN + NN - 1] < 1e-3 && Q[0 * NN + 1] > 0.1);
     facto_solver_free(s);
     facto_problem_free(p);
+
+    /* the generators and the Gram matrix through the ABI */
+    enum { RN = 20 };
+    double rings[RN * 2];
+    int64_t labels[RN];
+    CHECK_STATUS(facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, RN, 1.5, 0.0, 1, rings, RN * 2, FACTO_ROW_MAJOR,
+                                       labels, RN),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK_STATUS(facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, RN, 0.5, 0.0, 1, rings, RN * 2 - 1, FACTO_ROW_MAJOR,
+                                       labels, RN),
+                 FACTO_ERROR_BUFFER_TOO_SMALL, facto_last_error());
+    CHECK_STATUS(facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, RN, 0.5, 0.0, 1, rings, RN * 2, FACTO_ROW_MAJOR,
+                                       labels, RN),
+                 FACTO_OK, "");
+    CHECK(labels[0] == 0 && labels[RN - 1] == 1 && fabs(hypot(rings[2 * (RN - 1)], rings[2 * RN - 1]) - 0.5) < 1e-14);
+    facto_matrix* gram = NULL;
+    CHECK_STATUS(facto_nomad_gram(rings, RN, 2, 2, FACTO_ROW_MAJOR, &gram), FACTO_OK, "");
+    int64_t rows = 0, cols = 0;
+    facto_matrix_shape(gram, &rows, &cols);
+    CHECK(rows == RN && cols == RN);
+    const double* G = facto_matrix_data(gram);
+    for (int i = 0; i < RN; ++i) {
+        double sum = 0.0;
+        for (int j = 0; j < RN; ++j) sum += G[i * RN + j];
+        CHECK(fabs(sum) < 1e-12 && G[i * RN + (i + 3) % RN] == G[((i + 3) % RN) * RN + i]);
+    }
+    facto_matrix_free(gram);
 }
 
 static void test_edm_and_sparse_helpers(void)
