@@ -5,7 +5,8 @@
  * of Kuang et al. from the features, or reads M (--affinity; Matrix Market .mtx, CSV or .npy).
  * edm_completion: reads observed pairs (CSV rows i, j, d; 0-based) or generates the Helix (--helix N).
  * self_dictionary: reads the data points (rows) or generates separable data (--separable N); prints the
- * selected anchors.
+ * selected anchors. nomad: reads the data points (rows) and forms the paper's Gram matrix, or reads it
+ * (--affinity), or generates two rings (--rings N); prints the feasibility of Q.
  * Runs the chosen solver; shows progress on stderr (a live line on a terminal, plain lines
  * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout. */
 #include <facto/facto.h>
@@ -22,11 +23,11 @@ static const char* usage =
     "\n"
     "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity)\n"
     "  -k, --rank K          number of clusters, the rank r, or the number of anchors (required)\n"
-    "  --problem NAME        simplicial_symnmf (default), symnmf, edm_completion or self_dictionary\n"
+    "  --problem NAME        simplicial_symnmf (default), symnmf, edm_completion, self_dictionary or nomad\n"
     "  --solver NAME         simplicial_symnmf: frank_wolfe (default), projected_gradient;\n"
     "                        symnmf: nolips (default), projected_gradient, beta_snmf, coordinate_descent,\n"
     "                        sym_hals; edm_completion: nolips (default), gradient_descent;\n"
-    "                        self_dictionary: merit (default), spa\n"
+    "                        self_dictionary: merit (default), spa; nomad: nomad_cgm (default)\n"
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
     "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"
@@ -40,6 +41,7 @@ static const char* usage =
     "  --snr DB              their signal-to-noise ratio in dB (default 10)\n"
     "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K)\n"
     "  --mu MU               self_dictionary's mu (default 1e-5)\n"
+    "  --rings N             nomad on N points of two rings (Fig. 4, no FILE); -k is NOMAD's K\n"
     "  --labels FILE         true labels, one per row, to report the clustering accuracy\n"
     "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
     "  --output-w FILE       write the iterate (W or X) as CSV\n"
@@ -59,7 +61,7 @@ typedef struct options {
     int64_t neighbors;
     int64_t helix;
     double fraction;
-    int64_t separable, features;
+    int64_t separable, features, rings;
     double snr, lambda, mu;
     int affinity;
     double bandwidth;
@@ -155,9 +157,9 @@ static int parse_options(int argc, char** argv, options* o)
         } else if (!strcmp(a, "--problem")) {
             o->problem = next;
             if (strcmp(next, "simplicial_symnmf") && strcmp(next, "symnmf") && strcmp(next, "edm_completion") &&
-                strcmp(next, "self_dictionary"))
-                return fprintf(stderr, "facto: --problem must be simplicial_symnmf, symnmf, edm_completion or "
-                                       "self_dictionary\n"),
+                strcmp(next, "self_dictionary") && strcmp(next, "nomad"))
+                return fprintf(stderr, "facto: --problem must be simplicial_symnmf, symnmf, edm_completion, "
+                                       "self_dictionary or nomad\n"),
                        0;
         } else if (!strcmp(a, "--graph")) {
             if (!strcmp(next, "gaussian")) o->graph = FACTO_SIMILARITY_GAUSSIAN;
@@ -171,6 +173,10 @@ static int parse_options(int argc, char** argv, options* o)
             char* end;
             o->helix = strtoll(next, &end, 10);
             if (*end || o->helix < 2) return fprintf(stderr, "facto: bad --helix '%s'\n", next), 0;
+        } else if (!strcmp(a, "--rings")) {
+            char* end;
+            o->rings = strtoll(next, &end, 10);
+            if (*end || o->rings < 2) return fprintf(stderr, "facto: bad --rings '%s'\n", next), 0;
         } else if (!strcmp(a, "--separable") || !strcmp(a, "--features")) {
             char* end;
             const long long v = strtoll(next, &end, 10);
@@ -218,9 +224,10 @@ static int parse_options(int argc, char** argv, options* o)
     if (!o->solver)
         o->solver = !strcmp(o->problem, "simplicial_symnmf") ? "frank_wolfe"
                     : !strcmp(o->problem, "self_dictionary") ? "merit"
+                    : !strcmp(o->problem, "nomad")           ? "nomad_cgm"
                                                               : "nolips";
     if (o->list_params) return 1;
-    if ((!o->file && !o->helix && !o->separable) || o->k < 1) {
+    if ((!o->file && !o->helix && !o->separable && !o->rings) || o->k < 1) {
         fputs(usage, stderr);
         return 0;
     }
@@ -415,9 +422,45 @@ static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
     return problem;
 }
 
+/* nomad from two generated rings, a file of points (the paper's Gram matrix of them) or D itself. */
+static facto_problem* build_nomad(const options* o)
+{
+    facto_matrix* m = NULL;
+    facto_status st;
+    int64_t n = o->rings, dim = 2;
+    if (o->rings) {
+        double* points = malloc((size_t)(2 * n) * sizeof *points);
+        int64_t* labels = malloc((size_t)n * sizeof *labels);
+        st = points && labels ? facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, n, 0.5, 0.0, 1, points, 2 * n,
+                                                      FACTO_ROW_MAJOR, labels, n)
+                              : FACTO_ERROR_OUT_OF_MEMORY;
+        if (st >= 0) st = facto_nomad_gram(points, n, dim, dim, FACTO_ROW_MAJOR, &m);
+        free(points);
+        free(labels);
+        if (st < 0) return fail("two rings", st, facto_last_error()), NULL;
+    } else {
+        st = facto_matrix_read(o->file, &m);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        if (!o->affinity) {
+            facto_matrix* points = m;
+            facto_matrix_shape(points, &n, &dim);
+            st = facto_nomad_gram(facto_matrix_data(points), n, dim, dim, FACTO_ROW_MAJOR, &m);
+            facto_matrix_free(points);
+            if (st < 0) return fail("Gram matrix", st, facto_last_error()), NULL;
+        }
+    }
+    facto_matrix_shape(m, &n, &dim);
+    facto_problem* problem = NULL;
+    st = facto_problem_new_nomad(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem);
+    facto_matrix_free(m);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
 static facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,
                                     int64_t** anchors)
 {
+    if (!strcmp(o->problem, "nomad")) return build_nomad(o);
     if (!strcmp(o->problem, "edm_completion")) return build_edm(o, truth, n_truth);
     if (!strcmp(o->problem, "self_dictionary")) return build_self_dictionary(o, anchors);
     const int symnmf = !strcmp(o->problem, "symnmf");
@@ -539,7 +582,7 @@ int main(int argc, char** argv)
         else if (!strcmp(o.problem, "self_dictionary")) {
             const double two[2] = {1.0, 2.0};
             facto_problem_new_self_dictionary(two, 1, 2, 1, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
-        }
+        } else if (!strcmp(o.problem, "nomad")) facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         facto_status st = facto_solver_new(tiny, o.solver, &s);
         facto_problem_free(tiny);
@@ -555,12 +598,15 @@ int main(int argc, char** argv)
     int64_t* anchors = NULL;
     facto_problem* problem = build_problem(&o, &affinity_seconds, &truth_points, &n_truth, &anchors);
     if (!problem) return free(truth_points), free(anchors), 1;
-    const int dictionary = !strcmp(o.problem, "self_dictionary");
-    const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary;
+    const int dictionary = !strcmp(o.problem, "self_dictionary"), nomad = !strcmp(o.problem, "nomad");
+    const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary && !nomad;
     if (dictionary && (o.output_w || o.output_labels || o.labels || o.init))
         return free(anchors), facto_problem_free(problem),
                fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels, --init\n"),
                2;
+    if (nomad && (o.output_labels || o.labels))
+        return facto_problem_free(problem),
+               fprintf(stderr, "facto: nomad takes neither --output-labels nor --labels\n"), 2;
     int64_t n = 0, k = 0;
     facto_problem_iterate_shape(problem, &n, &k);
     facto_solver* solver = NULL;
@@ -589,7 +635,8 @@ int main(int argc, char** argv)
         printf("{\"solver\": \"%s\", \"n\": %lld, \"k\": %lld, \"stop_reason\": \"%s\", \"iterations\": %lld, "
                "\"objective\": %.17g, \"gap\": %.17g, \"seconds\": %.6f, \"affinity_seconds\": %.6f, "
                "\"total_seconds\": %.6f",
-               facto_solver_algorithm(solver), (long long)n, (long long)(dictionary ? o.k : k), facto_status_string(reason),
+               facto_solver_algorithm(solver), (long long)n, (long long)(dictionary || nomad ? o.k : k),
+               facto_status_string(reason),
                (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, affinity_seconds,
                now_seconds() - t_start);
         if (truth && labels) {
@@ -606,6 +653,10 @@ int main(int argc, char** argv)
             free(X);
         }
         if (dictionary) print_selected(solver, o.k, anchors);
+        double feasibility[4];
+        if (nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0)
+            printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.3e, \"trace_error\": %.3e",
+                   feasibility[0], feasibility[1], feasibility[2], feasibility[3]);
         printf("}\n");
     }
     free(labels);
