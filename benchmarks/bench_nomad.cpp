@@ -79,8 +79,9 @@ void scale(int64_t n_max)
             exact = test::csdp_objective(D, 16, "bench_nomad_csdp");
             exact_seconds = seconds_since(t0);
         }
-        std::printf("%6lld %10.2f %12.4f %8lld %10.2f %12.4f %10.2e\n", static_cast<long long>(n), r.seconds, r.objective,
-                    static_cast<long long>(r.iterations), exact_seconds, exact, (r.objective - exact) / exact);
+        std::printf("%6lld %10.2f %12.4f %8lld %10.2f %12.4f %10.2e\n", static_cast<long long>(n), r.seconds,
+                    r.objective, static_cast<long long>(r.iterations), exact_seconds, exact,
+                    (r.objective - exact) / exact);
     }
 }
 
