@@ -8,10 +8,10 @@
 // One solver iteration is one outer iteration of Alg. 2: the inner steps, then
 // Gamma := [Gamma + tau (P + E)]_-. The penalty grows as gamma sqrt(t + 1), as the authors' code does
 // (parameter penalty_growth; "none" keeps it fixed as Alg. 2 is printed, which measured drifting away
-// from the optimum, docs/architecture.md). The steps are
-// 2 / (k + 2) over all inner steps k = 0, 1, ... (the first replaces the start, so every iterate
-// satisfies P 1 = 0 and Tr P = K - 1 exactly, in exact arithmetic). P, Gamma and the gradient are
-// kept as upper triangles.
+// from the optimum, docs/architecture.md). The steps are 2 / (k + 2) over all inner steps
+// k = 0, 1, ... (the first replaces the start, so every iterate satisfies P 1 = 0 and Tr P = K - 1
+// exactly, in exact arithmetic), or with step_rule "line_search" the larger of that and the exact
+// minimizer of g along the step. P, Gamma and the gradient are kept as upper triangles.
 //
 // Progress: objective Tr(D Q); stationarity the larger of max_ij [Q_ij]_- n / K, the largest violation
 // of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping measure), and
@@ -56,6 +56,10 @@ private:
     double form_gradient();
     // One step of Alg. 1 (lines 5-9 of Alg. 2) at Lanczos accuracy `accuracy`.
     void inner_step(double accuracy);
+    // g'(eta) - g'(0) along P + eta ((K - 1) v v^T - P), and g''(eta) in `curvature` (one pass).
+    double along(double eta, double& curvature) const;
+    // The minimizer over [0, 1] of g along that segment, given g'(0) = slope.
+    double exact_step(double slope) const;
     // objective_ and violation_ at the current P.
     void measure();
 

@@ -25,6 +25,9 @@ std::vector<ParamSpec> nomad_cgm_params()
         real_param("lanczos_tolerance", 1.0, 0.0, 1.0,
                    "relative accuracy of the linear step at outer iteration t: this / (t + 1) (the paper: 1)"),
         int_param("lanczos_steps", 40, 2, 100000, "Lanczos vectors kept before a restart"),
+        choice_param("step_rule", "open_loop", "open_loop|line_search",
+                     "open_loop: 2 / (k + 2) (Alg. 2); line_search: the larger of that and the exact minimizer of "
+                     "the augmented Lagrangian along the step (the authors' code)"),
     };
 }
 }  // namespace
@@ -110,14 +113,56 @@ void NomadCgm::inner_step(double accuracy)
     apply(v_.data(), product.data());
     for (std::size_t i = 0; i < n; ++i) vGv += v_[i] * product[i];
     inner_gap_ = inner(G_, P_) - (K - 1.0) * vGv;
-    // lines 7-9: P := (1 - alpha) P + alpha (K - 1) v v^T
-    const double alpha = 2.0 / (static_cast<double>(steps_) + 2.0), c = alpha * (K - 1.0);
+    // lines 7-9: P := (1 - alpha) P + alpha (K - 1) v v^T, alpha = 2 / (k + 2) or, with the line search,
+    // the larger of that and the exact minimizer of g along the segment
+    double alpha = 2.0 / (static_cast<double>(steps_) + 2.0);
+    if (params().get_string("step_rule") == "line_search") alpha = std::max(alpha, exact_step(-inner_gap_));
+    const double c = alpha * (K - 1.0);
     for (std::size_t i = 0; i < n; ++i) {
         double* row = &P_.values[P_.start(i)];
         const double vi = c * v_[i];
         for (std::size_t j = i; j < n; ++j) row[j - i] = (1.0 - alpha) * row[j - i] + vi * v_[j];
     }
     ++steps_;
+}
+
+double NomadCgm::along(double eta, double& curvature) const
+{
+    // g'(eta) - g'(0) = gamma sum_ij d_ij ([x_ij + eta d_ij]_- - [x_ij]_-), x = P + E, d = (K - 1) v v^T - P;
+    // the curvature gamma sum d_ij^2 over the entries negative at eta (off-diagonal ones twice)
+    const std::size_t n = P_.n;
+    const double e = 1.0 / static_cast<double>(n), K1 = static_cast<double>(nomad_->K()) - 1.0;
+    double change = 0.0, bend = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* row = &P_.values[P_.start(i)];
+        const double vi = K1 * v_[i];
+        for (std::size_t j = i; j < n; ++j) {
+            const double x = row[j - i] + e, d = vi * v_[j] - row[j - i], y = x + eta * d;
+            const double weight = j == i ? 1.0 : 2.0;
+            change += weight * d * (std::min(y, 0.0) - std::min(x, 0.0));
+            bend += y < 0.0 ? weight * d * d : 0.0;
+        }
+    }
+    curvature = penalty_ * bend;
+    return penalty_ * change;
+}
+
+double NomadCgm::exact_step(double slope) const
+{
+    // g is convex along the segment and g' piecewise linear and nondecreasing: safeguarded Newton
+    // steps on g'(eta) = slope + along(eta) inside a bracket [low, high] of [0, 1]
+    if (!(slope < 0.0)) return 0.0;
+    double curvature = 0.0;
+    if (slope + along(1.0, curvature) <= 0.0) return 1.0;
+    double low = 0.0, high = 1.0, eta = 0.0;
+    for (int k = 0; k < 40 && high - low > 1e-12; ++k) {
+        const double derivative = slope + along(eta, curvature);
+        if (derivative <= 0.0) low = eta; else high = eta;
+        if (std::fabs(derivative) <= 1e-12 * std::fabs(slope)) break;
+        const double next = curvature > 0.0 ? eta - derivative / curvature : high;
+        eta = next > low && next < high ? next : 0.5 * (low + high);
+    }
+    return eta;
 }
 
 double NomadCgm::iterate_once()
