@@ -12,31 +12,39 @@ using facto::capi::guarded;
 using facto::capi::require_pointer;
 using facto::require;
 
-extern "C" {
+namespace {
 
-facto_status facto_problem_new_simplicial_symnmf(const double* P, int64_t rows, int64_t cols, int64_t ld,
-                                                 int32_t layout, int64_t k, facto_problem** out)
+// *out = a new handle on the problem make() builds (inside the guard: make may throw).
+template <class Make>
+facto_status new_problem(facto_problem** out, const Make& make)
 {
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
         *out = nullptr;
         auto handle = std::make_unique<facto_problem>();
-        handle->problem = std::make_shared<facto::SimplicialSymNMF>(facto::copy_in(P, rows, cols, ld, layout, "P"), k);
+        handle->problem = make();
         *out = handle.release();
         return FACTO_OK;
+    });
+}
+
+}  // namespace
+
+extern "C" {
+
+facto_status facto_problem_new_simplicial_symnmf(const double* P, int64_t rows, int64_t cols, int64_t ld,
+                                                 int32_t layout, int64_t k, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        return std::make_shared<facto::SimplicialSymNMF>(facto::copy_in(P, rows, cols, ld, layout, "P"), k);
     });
 }
 
 facto_status facto_problem_new_symnmf(const double* M, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                       int64_t r, facto_problem** out)
 {
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
-        auto handle = std::make_unique<facto_problem>();
-        handle->problem = std::make_shared<facto::SymNMF>(facto::copy_in(M, rows, cols, ld, layout, "M"), r);
-        *out = handle.release();
-        return FACTO_OK;
+    return new_problem(out, [&] {
+        return std::make_shared<facto::SymNMF>(facto::copy_in(M, rows, cols, ld, layout, "M"), r);
     });
 }
 
@@ -44,9 +52,7 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
                                              const int64_t* ptr, const int64_t* idx, const double* values, int64_t r,
                                              facto_problem** out)
 {
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
+    return new_problem(out, [&] {
         require_pointer(ptr, "ptr");
         require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
                 FACTO_ERROR_INVALID_ARGUMENT,
@@ -62,50 +68,29 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
                         std::to_string(ptr[outer]));
             M = facto::csr_from_compressed(rows, cols, ptr, idx, values, format == FACTO_SPARSE_CSC);
         }
-        auto handle = std::make_unique<facto_problem>();
-        handle->problem = std::make_shared<facto::SymNMF>(std::move(M), r);
-        *out = handle.release();
-        return FACTO_OK;
+        return std::make_shared<facto::SymNMF>(std::move(M), r);
     });
 }
 
 facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i, const int64_t* j,
                                               const double* d, facto_problem** out)
 {
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
-        auto handle = std::make_unique<facto_problem>();
-        handle->problem = std::make_shared<facto::EdmCompletion>(n, r, i, j, d, count);
-        *out = handle.release();
-        return FACTO_OK;
-    });
+    return new_problem(out, [&] { return std::make_shared<facto::EdmCompletion>(n, r, i, j, d, count); });
 }
 
 facto_status facto_problem_new_self_dictionary(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                                int64_t K, double lambda, double mu, facto_problem** out)
 {
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
-        auto handle = std::make_unique<facto_problem>();
-        handle->problem = std::make_shared<facto::SelfDictionary>(facto::copy_in(X, rows, cols, ld, layout, "X"), K,
-                                                                  lambda, mu);
-        *out = handle.release();
-        return FACTO_OK;
+    return new_problem(out, [&] {
+        return std::make_shared<facto::SelfDictionary>(facto::copy_in(X, rows, cols, ld, layout, "X"), K, lambda, mu);
     });
 }
 
 facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                      int64_t K, facto_problem** out)
 {
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
-        auto handle = std::make_unique<facto_problem>();
-        handle->problem = std::make_shared<facto::Nomad>(facto::copy_in(D, rows, cols, ld, layout, "D"), K);
-        *out = handle.release();
-        return FACTO_OK;
+    return new_problem(out, [&] {
+        return std::make_shared<facto::Nomad>(facto::copy_in(D, rows, cols, ld, layout, "D"), K);
     });
 }
 
