@@ -154,6 +154,18 @@ class Problem(_Handle):
                                                     ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
+    @classmethod
+    def nomad(cls, D, K):
+        """NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
+        symmetric n x n D (facto.nomad_gram forms the paper's from points). Solver "nomad_cgm"; outputs
+        "Q", "embedding" (n x 2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace
+        errors)."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(D, "D")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_nomad(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
+              _lib.last_error)
+        return cls(handle.value)
+
     def _error(self):
         return lib.facto_problem_last_error(self._h)
 

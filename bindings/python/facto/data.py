@@ -148,3 +148,40 @@ def select_anchors(X, K, solver="merit", lam=None, mu=1e-5, **params):
     with Problem.self_dictionary(X, K, lam, mu) as problem, Solver(problem, solver, **params) as s:
         s.solve()
         return s.output("selected"), s.output("H")
+
+
+_MANIFOLDS = {"two_rings": 0, "trefoil": 1, "two_moons": 2, "blobs": 3}
+_MANIFOLD_DIM = {"two_rings": 2, "trefoil": 3, "two_moons": 2, "blobs": 2}
+
+
+def manifold_points(kind, n, parameter=0.5, noise=0.0, seed=0):
+    """The synthetic manifolds of Tepper et al.: (X, labels) with X n x dim, one point per row. kind
+    "two_rings" (parameter: the inner radius, Fig. 4: 0.5), "trefoil", "two_moons" (Fig. 5: noise 0.05) or
+    "blobs" (six Gaussian blobs, parameter: their deviation); noise is added to the rings and moons."""
+    if kind not in _MANIFOLDS:
+        raise _lib.FactoValueError(-1, f"kind must be one of {sorted(_MANIFOLDS)}, got {kind!r}")
+    X = np.empty((int(n), _MANIFOLD_DIM[kind]))
+    labels = np.empty(int(n), dtype=np.int64)
+    check(lib.facto_manifold_points(_MANIFOLDS[kind], int(n), float(parameter), float(noise), int(seed),
+                                    X.ctypes.data_as(_lib.c_double_p), X.size, _lib.ROW_MAJOR,
+                                    labels.ctypes.data_as(_lib.c_int64_p), labels.size), _lib.last_error)
+    return X, labels
+
+
+def nomad_gram(X):
+    """NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest
+    norm of the (uncentered) rows."""
+    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+    handle = ctypes.c_void_p()
+    check(lib.facto_nomad_gram(ptr, rows, cols, ld, layout, ctypes.byref(handle)), _lib.last_error)
+    return _matrix_to_array(handle.value)
+
+
+def nomad(X, K, **params):
+    """NOMAD on the points X (rows) by nomad_cgm: returns (Q, feasibility), feasibility the RMS and the largest
+    magnitude of Q's negative entries, max_i |(Q 1)_i - 1| and |Tr Q - K|. **params are solver parameters by
+    their facto names (e.g. max_iterations, step_rule)."""
+    from .core import Problem, Solver
+    with Problem.nomad(nomad_gram(X), K) as problem, Solver(problem, "nomad_cgm", **params) as s:
+        s.solve()
+        return s.output("Q"), s.output("feasibility").ravel()

@@ -242,3 +242,21 @@ def test_self_dictionary_outputs_and_errors():
         facto.Problem.self_dictionary(X, 0)  # lam=None needs K
     with pytest.raises(facto.FactoValueError):
         facto.separable_data(10, 20, 5, kind="midpoints")  # N must be 5 + 10
+
+
+def test_nomad_separates_two_rings():
+    X, labels = facto.manifold_points("two_rings", 200, 0.5)
+    assert X.shape == (200, 2) and list(labels[:100]) == [0] * 100 and list(labels[100:]) == [1] * 100
+    D = facto.nomad_gram(X)
+    assert np.allclose(D, D.T) and np.allclose(D.sum(axis=1), 0.0)
+    Q, feasibility = facto.nomad(X, 16, max_iterations=700)
+    assert Q.shape == (200, 200)
+    assert abs(np.trace(D @ Q) - 120.32) < 0.3  # the reference implementation's optimum
+    assert feasibility[2] < 1e-10 and feasibility[3] < 1e-10  # Q 1 = 1, Tr Q = K
+    assert Q[:100, 100:].max() < 1e-3  # no mass between the rings (Fig. 4)
+    with facto.Problem.nomad(D, 16) as problem:
+        assert problem.kind == "nomad" and problem.iterate_shape == (200, 200)
+    with pytest.raises(facto.FactoValueError):
+        facto.Problem.nomad(D, 201)  # K > n
+    with pytest.raises(facto.FactoValueError):
+        facto.manifold_points("spiral", 10)
