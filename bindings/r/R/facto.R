@@ -68,6 +68,21 @@ facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
                    as.double(mu)))
 }
 
+#' NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
+#' n x n D (facto_nomad_gram forms the paper's from points). Solver "nomad_cgm"; the iterate is Q; outputs
+#' "embedding" (n x 2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace errors).
+facto_nomad <- function(D, K) {
+  storage.mode(D) <- "double"
+  problem_of(.Call(C_facto_r_nomad, D, as.double(K)))
+}
+
+#' NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest norm
+#' of the (uncentered) rows.
+facto_nomad_gram <- function(X) {
+  storage.mode(X) <- "double"
+  checked(.Call(C_facto_r_nomad_gram, X))
+}
+
 #' Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: list(X = M x N matrix, anchors = the K anchor
 #' columns, 1-based and increasing). kind "dirichlet" (Table I) or "midpoints" (Fig. 2, N = K + K (K - 1) / 2).
 facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "midpoints"), seed = 0) {

@@ -168,6 +168,16 @@ SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP lambda, SEXP mu)
     return wrap_problem(st, problem);
 }
 
+SEXP facto_r_nomad(SEXP D, SEXP K)
+{
+    if (!Rf_isReal(D) || !Rf_isMatrix(D)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "D must be a numeric matrix");
+    const int64_t rows = Rf_nrows(D), cols = Rf_ncols(D);
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_nomad(REAL(D), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                                    (int64_t)Rf_asReal(K), &problem);
+    return wrap_problem(st, problem);
+}
+
 SEXP facto_r_problem_free(SEXP ptr)
 {
     if (problem_of(ptr)) problem_finalizer(ptr);
@@ -475,6 +485,21 @@ SEXP facto_r_output(SEXP ptr, SEXP name_sexp)
 
 /* ---- data helpers --------------------------------------------------------------------------- */
 
+/* The matrix a facto call made, copied into an R matrix and freed; or the call's failure. */
+static SEXP matrix_result(facto_status st, facto_matrix* M)
+{
+    if (st < 0) return failure(st, facto_last_error());
+    int64_t n = 0, m = 0;
+    facto_matrix_shape(M, &n, &m);
+    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)m));
+    const double* data = facto_matrix_data(M); /* row-major */
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < m; ++j) REAL(out)[i + j * n] = data[i * m + j];
+    facto_matrix_free(M);
+    UNPROTECT(1);
+    return out;
+}
+
 SEXP facto_r_gaussian_affinity(SEXP X, SEXP bandwidth, SEXP scaling)
 {
     if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
@@ -482,16 +507,16 @@ SEXP facto_r_gaussian_affinity(SEXP X, SEXP bandwidth, SEXP scaling)
     facto_matrix* P = NULL;
     const facto_status st = facto_gaussian_affinity(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
                                                     Rf_asReal(bandwidth), Rf_asInteger(scaling), &P);
-    if (st < 0) return failure(st, facto_last_error());
-    int64_t n = 0, m = 0;
-    facto_matrix_shape(P, &n, &m);
-    SEXP out = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)m));
-    const double* data = facto_matrix_data(P); /* row-major; P is symmetric but copy exactly anyway */
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < m; ++j) REAL(out)[i + j * n] = data[i * m + j];
-    facto_matrix_free(P);
-    UNPROTECT(1);
-    return out;
+    return matrix_result(st, P);
+}
+
+SEXP facto_r_nomad_gram(SEXP X)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X);
+    facto_matrix* D = NULL;
+    const facto_status st = facto_nomad_gram(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR, &D);
+    return matrix_result(st, D);
 }
 
 SEXP facto_r_accuracy(SEXP predicted, SEXP truth)
@@ -652,6 +677,8 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_self_dictionary", (DL_FUNC)&facto_r_self_dictionary, 4},
     {"facto_r_separable_data", (DL_FUNC)&facto_r_separable_data, 6},
     {"facto_r_gaussian_affinity", (DL_FUNC)&facto_r_gaussian_affinity, 3},
+    {"facto_r_nomad_gram", (DL_FUNC)&facto_r_nomad_gram, 1},
+    {"facto_r_nomad", (DL_FUNC)&facto_r_nomad, 2},
     {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
     {NULL, NULL, 0}};

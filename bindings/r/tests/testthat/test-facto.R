@@ -166,3 +166,20 @@ test_that("MERIT and SPA find the anchors of noiseless separable data", {
   expect_error(facto_self_dictionary(d$X), class = "facto_error")  # the heuristic lambda needs K
   expect_error(facto_separable_data(10, 20, 5, kind = "midpoints"), class = "facto_error")
 })
+
+test_that("NOMAD separates two rings", {
+  t <- 2 * pi * (0:99) / 100
+  X <- rbind(cbind(cos(t), sin(t)), 0.5 * cbind(cos(t), sin(t)))  # Fig. 4: two rings, 200 points
+  D <- facto_nomad_gram(X)
+  expect_equal(D, t(D))
+  expect_equal(unname(rowSums(D)), rep(0, 200), tolerance = 1e-12)
+  solver <- facto_solver(facto_nomad(D, 16), "nomad_cgm", max_iterations = 700)
+  facto_solve(solver)
+  Q <- facto_iterate(solver)
+  expect_lt(abs(sum(D * Q) - 120.32), 0.3)  # the reference implementation's optimum
+  expect_lt(max(Q[1:100, 101:200]), 1e-3)   # no mass between the rings
+  feasibility <- facto_output(solver, "feasibility")
+  expect_lt(feasibility[3], 1e-10)
+  expect_lt(feasibility[4], 1e-10)
+  expect_error(facto_nomad(D, 201), class = "facto_error")
+})
