@@ -34,6 +34,15 @@ void gemv(const Matrix& A, const Vector& x, Vector& y);
 // <A, B> = sum_ij A_ij B_ij.
 double frobenius_dot(const Matrix& A, const Matrix& B);
 
+// x^T y for n values, summed in order: for short vectors (MERIT's M = 50) a call into OpenBLAS's
+// ddot costs more than the sum, and for long ones (Lanczos's n) it would wake OpenBLAS's threads.
+inline double dot(const double* x, const double* y, std::size_t n)
+{
+    double sum = 0.0;
+    for (std::size_t k = 0; k < n; ++k) sum += x[k] * y[k];
+    return sum;
+}
+
 // LAPACK dposv: solves A Z = B in place for symmetric positive definite A (n x n, either layout: it is
 // symmetric) and B holding nrhs right-hand sides of length n one after another (Z overwrites B, A its
 // Cholesky factor). False when A is not positive definite to working precision.

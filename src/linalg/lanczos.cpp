@@ -11,13 +11,6 @@ namespace facto {
 
 namespace {
 
-double dot(const double* x, const double* y, std::size_t n)
-{
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) sum += x[i] * y[i];
-    return sum;
-}
-
 // w -= sum_i (q_i^T w) q_i over the first `count` rows of Q, twice (one classical Gram-Schmidt pass
 // leaves components of the order of eps ||w|| / ||w_after||; the second removes them).
 void orthogonalize(const std::vector<double>& Q, std::size_t count, std::size_t n, double* w)
@@ -25,7 +18,7 @@ void orthogonalize(const std::vector<double>& Q, std::size_t count, std::size_t 
     for (int pass = 0; pass < 2; ++pass)
         for (std::size_t i = 0; i < count; ++i) {
             const double* q = &Q[i * n];
-            const double c = dot(q, w, n);
+            const double c = blas::dot(q, w, n);
             for (std::size_t k = 0; k < n; ++k) w[k] -= c * q[k];
         }
 }
@@ -57,7 +50,7 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
     Eigenpair result{0.0, HUGE_VAL, 0, false};
     double scale = 0.0;
     for (;;) {
-        const double norm = std::sqrt(dot(v.data(), v.data(), n));
+        const double norm = std::sqrt(blas::dot(v.data(), v.data(), n));
         require(norm > 0.0 && std::isfinite(norm), FACTO_ERROR_NUMERICAL,
                 "Lanczos: the start vector is zero or not finite");
         for (std::size_t k = 0; k < n; ++k) Q[k] = v[k] / norm;
@@ -66,9 +59,9 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
             const double* q = &Q[j * n];
             apply(q, w.data());
             ++result.products;
-            alpha[j] = dot(q, w.data(), n);
+            alpha[j] = blas::dot(q, w.data(), n);
             orthogonalize(Q, j + 1, n, w.data());
-            beta[j] = std::sqrt(dot(w.data(), w.data(), n));
+            beta[j] = std::sqrt(blas::dot(w.data(), w.data(), n));
             k = j + 1;
             double largest = 0.0;
             result.value = smallest_ritz(alpha, beta, k, s, largest);
@@ -84,7 +77,7 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
         std::fill(v.begin(), v.end(), 0.0);
         for (std::size_t j = 0; j < k; ++j)
             for (std::size_t i = 0; i < n; ++i) v[i] += s[j] * Q[j * n + i];
-        const double length = std::sqrt(dot(v.data(), v.data(), n));
+        const double length = std::sqrt(blas::dot(v.data(), v.data(), n));
         for (double& x : v) x /= length;
         if (result.converged || !(beta[k - 1] > 0.0) || result.products >= max_products) {
             result.converged = result.converged || !(beta[k - 1] > 0.0);

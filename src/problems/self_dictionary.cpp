@@ -22,14 +22,6 @@ namespace {
 // exp(a) for a <= 0, without glibc's slow underflow path: with mu = 1e-5 most arguments of the
 // softmax are far below -745, where exp is 0 in double.
 double exp_nonpositive(double a) { return a < -746.0 ? 0.0 : std::exp(a); }
-
-// x^T y for M values, in four lanes
-double dot(const double* x, const double* y, std::size_t m)
-{
-    double lane[4] = {};
-    for (std::size_t k = 0; k < m; ++k) lane[k % 4] += x[k] * y[k];
-    return (lane[0] + lane[1]) + (lane[2] + lane[3]);
-}
 }  // namespace
 
 int64_t SimplexColumns::nnz() const
@@ -188,7 +180,7 @@ double SelfDictionary::residual_column(const SimplexColumns& C, std::size_t l, d
         const double* xj = &Xt_(static_cast<std::size_t>(e.row), 0);
         for (std::size_t k = 0; k < m; ++k) r[k] += e.value * xj[k];
     }
-    return dot(r, r, m);
+    return blas::dot(r, r, m);
 }
 
 double SelfDictionary::residual_squared(const SimplexColumns& C) const
@@ -276,8 +268,8 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     // <g_l, c_l> = (X c_l)^T r_l + sum_n c_nl (shift_n + lambda (Y - Y_zero)(n, l)), X c_l = r_l + x_l:
     // O(M + nnz(c_l)), no row of X read
     const double* x = &Xt_(l, 0);
-    const double residual2 = dot(r, r, m);
-    double inner = residual2 + dot(x, r, m), mass = 0.0, fit = x_norm_[l];
+    const double residual2 = blas::dot(r, r, m);
+    double inner = residual2 + blas::dot(x, r, m), mass = 0.0, fit = x_norm_[l];
     // the near entries, left out of the search, with lambda (Y - Y_zero) added
     double near_min = HUGE_VAL;
     std::size_t near_row = n;
@@ -316,7 +308,7 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
                 continue;
             }
             const auto i = static_cast<std::size_t>(e.row);
-            offer(work.shift[i] + dot(&Xt_(i, 0), r, m), i);
+            offer(work.shift[i] + blas::dot(&Xt_(i, 0), r, m), i);
         }
     }
     if (near_min < minimum || (near_min == minimum && near_row < argmin))

@@ -6,12 +6,21 @@
 #include <string>
 
 #include "facto/error.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
 
 namespace {
+
+double mean(const double* x, std::size_t n)
+{
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i) sum += x[i];
+    return sum / static_cast<double>(n);
+}
+
 std::vector<ParamSpec> nomad_cgm_params()
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
@@ -80,39 +89,25 @@ void NomadCgm::inner_step(double accuracy)
     const double shift = form_gradient();
     std::vector<double> centred(n), product(n);
     const auto apply = [&](const double* x, double* y) {
-        double mean = 0.0;
-        for (std::size_t i = 0; i < n; ++i) mean += x[i];
-        mean /= static_cast<double>(n);
-        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - mean;
+        const double centre = mean(x, n);
+        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - centre;
         multiply(G_, centred.data(), product.data(), threads_);
-        double back = 0.0;
-        for (std::size_t i = 0; i < n; ++i) back += product[i];
-        back /= static_cast<double>(n);
-        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + shift * mean;
+        const double back = mean(product.data(), n);
+        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + shift * centre;
     };
-    double mean = 0.0;  // start orthogonal to 1
-    for (double x : v_) mean += x;
-    mean /= static_cast<double>(n);
-    for (double& x : v_) x -= mean;
+    double centre = mean(v_.data(), n);  // start orthogonal to 1
+    for (double& x : v_) x -= centre;
     const auto steps = static_cast<std::size_t>(params().get_int("lanczos_steps"));
     const Eigenpair pair = smallest_eigenpair(n, apply, v_, accuracy, steps);
     products_ += pair.products;
     // the eigenvector stays in 1^T v = 0 up to rounding; remove what is left so that P 1 = 0 holds
-    mean = 0.0;
-    for (double x : v_) mean += x;
-    mean /= static_cast<double>(n);
-    double length = 0.0;
-    for (double& x : v_) {
-        x -= mean;
-        length += x * x;
-    }
-    length = std::sqrt(length);
+    centre = mean(v_.data(), n);
+    for (double& x : v_) x -= centre;
+    const double length = std::sqrt(blas::dot(v_.data(), v_.data(), n));
     for (double& x : v_) x /= length;
     // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T
-    double vGv = 0.0;
     apply(v_.data(), product.data());
-    for (std::size_t i = 0; i < n; ++i) vGv += v_[i] * product[i];
-    inner_gap_ = inner(G_, P_) - (K - 1.0) * vGv;
+    inner_gap_ = inner(G_, P_) - (K - 1.0) * blas::dot(v_.data(), product.data(), n);
     // lines 7-9: P := (1 - alpha) P + alpha (K - 1) v v^T, alpha = 2 / (k + 2) or, with the line search,
     // the larger of that and the exact minimizer of g along the segment
     double alpha = 2.0 / (static_cast<double>(steps_) + 2.0);
