@@ -21,8 +21,9 @@ struct NomadFeasibility {
 
 class Nomad final : public Problem {
 public:
-    // Validates D (square, finite, symmetric to 1e-10 relative) and 1 <= K <= n.
-    Nomad(const Matrix& D, int64_t K);
+    // Validates D (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= K <= n;
+    // keeps its upper triangle.
+    Nomad(Matrix D, int64_t K);
 
     const char* kind() const override { return "nomad"; }
     std::array<int64_t, 2> iterate_shape() const override { return {n(), n()}; }

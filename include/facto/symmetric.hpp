@@ -35,5 +35,7 @@ void multiply(const PackedSymmetric& A, const double* x, double* y, std::size_t 
 
 // <A, B> = sum_ij A_ij B_ij over the whole matrices.
 double inner(const PackedSymmetric& A, const PackedSymmetric& B);
+// 1^T A 1 = sum_ij A_ij.
+double total(const PackedSymmetric& A);
 
 }  // namespace facto

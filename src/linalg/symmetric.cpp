@@ -75,4 +75,16 @@ double inner(const PackedSymmetric& A, const PackedSymmetric& B)
     return sum;
 }
 
+double total(const PackedSymmetric& A)
+{
+    double sum = 0.0;
+    for (std::size_t i = 0; i < A.n; ++i) {
+        const std::size_t s = A.start(i), length = A.n - i;
+        double off = 0.0;
+        for (std::size_t k = 1; k < length; ++k) off += A.values[s + k];
+        sum += A.values[s] + 2.0 * off;
+    }
+    return sum;
+}
+
 }  // namespace facto

@@ -11,7 +11,7 @@
 
 namespace facto {
 
-Nomad::Nomad(const Matrix& D, int64_t K) : K_(K)
+Nomad::Nomad(Matrix D, int64_t K) : K_(K)
 {
     const int64_t rows = static_cast<int64_t>(D.shape()[0]), cols = static_cast<int64_t>(D.shape()[1]);
     require(rows == cols && rows > 0, FACTO_ERROR_DIMENSION,
@@ -19,9 +19,8 @@ Nomad::Nomad(const Matrix& D, int64_t K) : K_(K)
     require(K >= 1 && K <= rows, FACTO_ERROR_DIMENSION,
             "K = " + std::to_string(K) + " must satisfy 1 <= K <= n = " + std::to_string(rows));
     require_finite(D, "D");
-    Matrix copy = D;
-    require_symmetric(copy, "D");
-    D_ = PackedSymmetric::from_upper(copy);
+    require_symmetric(D, "D");
+    D_ = PackedSymmetric::from_upper(D);
 }
 
 double Nomad::objective(const Matrix& Q) const

@@ -60,9 +60,9 @@ void NomadCgm::start(Matrix Q0)
     steps_ = outer_ = products_ = 0;
     penalty_ = params().get_double("penalty");
     inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
-    // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_
-    const PackedSymmetric ones(n, e);
-    mean_D_ = inner(nomad_->D(), ones);
+    // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_ (an array of 1 / n to take <D, E> with
+    // would have been as large as D)
+    mean_D_ = total(nomad_->D()) * e;
     measure();
 }
 

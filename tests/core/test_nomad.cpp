@@ -77,6 +77,7 @@ BOOST_AUTO_TEST_CASE(packed_products_match_dense_ones_on_any_thread_count)
         }
         const Matrix D = C + xt::transpose(C);
         BOOST_TEST(inner(S, T) == blas::frobenius_dot(A, D), boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(total(S) == xt::sum(A)(), boost::test_tools::tolerance(1e-12));
     }
 }
 
