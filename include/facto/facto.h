@@ -465,9 +465,10 @@ FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64
 FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
 
 /* NOMAD's input (Tepper et al. Sec. 1): D = Y Y^T for the rows x_i of X (n x d), Y = (X - the mean of
- * the rows) / max_i ||x_i||. Creates an n x n matrix, exactly symmetric, D 1 = 0.
+ * the rows) / max_i ||x_i||: a new n x n matrix in *out, exactly symmetric, D 1 = 0, which the caller
+ * owns (facto_matrix_free); X is only read.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (n or d < 1),
- * NOT_FINITE, OUT_OF_MEMORY. */
+ * NOT_FINITE, OUT_OF_MEMORY. On error *out is set to NULL. */
 FACTO_API facto_status facto_nomad_gram(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                         facto_matrix** out);
 
