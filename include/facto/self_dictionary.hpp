@@ -11,7 +11,6 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "facto/problem.hpp"
@@ -103,7 +102,7 @@ public:
     struct SweepWork {
         Matrix Rb;  // a block's residual rows when R is not kept
         std::vector<double> gap, shift, residual2;
-        // per column: the first row of smallest g_l off c_l's support, and that value
+        // per column: the first row of smallest g_l outside the softmax's near entries, and that value
         std::vector<std::size_t> argmin;
         std::vector<double> minimum;
         // shift + X^T R at the softmax's near entries, which the search leaves out
