@@ -1,8 +1,9 @@
 // The smallest entry of each column of a product, found without writing the product: for the
 // Frank-Wolfe linear step of MERIT, whose gradient X^T R is N x N and is needed only through its
 // column minima. A GEMM-like register kernel computes 8 x 6 blocks of the product and compares them
-// with the columns' running minima in registers; a block goes to memory only when it holds a new
-// minimum (a few hundred of the N / 8 blocks of a column).
+// with the columns' running minima in registers; each block passes through a 48-value buffer on the
+// stack (where its accumulators would have spilled anyway), and is read back only when it holds a new
+// minimum or a listed row, never written to an N x N array.
 #pragma once
 
 #include <cstddef>
