@@ -4,6 +4,7 @@
 
 #include "facto/error.hpp"
 #include "facto/beta_snmf.hpp"
+#include "facto/burer_monteiro.hpp"
 #include "facto/coordinate_descent.hpp"
 #include "facto/edm_completion.hpp"
 #include "facto/frank_wolfe.hpp"
@@ -46,6 +47,7 @@ const Entry table[] = {
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
     {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
     {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
+    {"nomad", "burer_monteiro", &build<Nomad, BurerMonteiro>},
 };
 
 }  // namespace

@@ -1,0 +1,73 @@
+// NOMAD by the Burer-Monteiro heuristic of Tepper et al. (paper 003, Sec. 4 and App. E): Q = Y Y^T
+// with Y n x r nonnegative (the paper's Y^T), r >= K, which makes Q psd and nonnegative by
+// construction, and the method of multipliers on the two equality constraints:
+//     L(Y, mu, lambda) = -Tr(D Y Y^T) + sigma/2 ||Y Y^T 1 - 1||^2 - mu^T (Y Y^T 1 - 1)
+//                        + phi/2 (||Y||_F^2 - K)^2 - lambda (||Y||_F^2 - K)                     (32)
+// One solver iteration is one outer iteration of (33): Y := argmin of L over 0 <= Y <= 1 by L-BFGS-B
+// from the current Y (33a), to an accuracy that tightens as 1 / (t + 1) at outer iteration t (with a
+// fixed one the constraint residuals stalled near 1e-6, docs/architecture.md), then mu -= eta sigma (Y Y^T 1 - 1) (33b), lambda -= eta phi (||Y||^2 - K)
+// (33c). As in the paper D is divided by ||D||_F inside L (the objective reported is Tr(D Q) with
+// the D given) and the start is a symmetric NMF of D (App. D; facto's coordinate_descent), scaled so
+// that the rows of Q sum to 1 on average. A Q given by set_iterate is factored the same way.
+//
+// The problem is not convex: the Y reached is a local solution, whose Tr(D Q) is at most NOMAD's
+// optimum (r = K gives hard clusterings; larger r approaches the convex solution, Sec. 4, Fig. 12).
+// Progress: objective Tr(D Q); stationarity the larger of max_i |(Q 1)_i - 1| and |Tr Q - K| / K;
+// step size the relative change of Y. The solver keeps a dense D (n^2 values) and its state is O(n r).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "facto/nomad.hpp"
+#include "facto/solver.hpp"
+
+namespace facto {
+
+class BurerMonteiro final : public Solver {
+public:
+    explicit BurerMonteiro(std::shared_ptr<const Nomad> problem);
+    const char* algorithm() const override { return "burer_monteiro"; }
+
+    // The factor Y (n x r), Q = Y Y^T.
+    const Matrix& factor() const { return Y_; }
+    // L(Y, mu, lambda) of (32) with D / ||D||_F at the current multipliers (after the start), and its
+    // gradient G = -2 D Y + w u^T + 1 (Y^T w)^T + 2 (phi t - lambda) Y with u = Y^T 1,
+    // w = sigma (Y u - 1) - mu, t = ||Y||^2 - K (Y and G n x r, row-major).
+    double lagrangian(const double* Y, double* G);
+    // L-BFGS-B iterations taken by the last outer iteration.
+    int inner_iterations() const { return inner_iterations_; }
+    // The problem's outputs and "factor" (n x r).
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name) const override;
+
+private:
+    void start(Matrix Q0) override;
+    void start_default(uint64_t seed) override;
+    double iterate_once() override;
+    double current_objective() const override { return objective_; }
+    double current_stationarity() const override { return residual_; }
+    const Matrix& current() const override;
+
+    std::size_t rank() const;
+    // D_ := D / ||D||_F (dense) and scale_ := ||D||_F, once.
+    void prepare_data();
+    // The multipliers at 0 and the measures at Y_.
+    void begin();
+    // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), scaled to mean row sum 1 of Y Y^T.
+    void factor_start(const Matrix& M, uint64_t seed);
+    // objective_ and residual_ at Y_; fills row_sums_.
+    void measure();
+
+    std::shared_ptr<const Nomad> nomad_;
+    Matrix D_;         // D / ||D||_F, dense
+    double scale_ = 1.0;  // ||D||_F
+    Matrix Y_, DY_;
+    std::vector<double> mu_, row_sums_, u_, w_;
+    double lambda_ = 0.0, objective_ = 0.0, residual_ = 0.0;
+    int inner_iterations_ = 0;
+    int64_t outer_ = 0;
+    mutable Matrix dense_;
+};
+
+}  // namespace facto

@@ -1,0 +1,33 @@
+// Bound-constrained minimization by L-BFGS-B (Byrd, Lu, Nocedal & Zhu 1995), through Debian's
+// liblbfgsb (Morales & Nocedal's version 3.0 of the authors' Fortran code) by reverse communication.
+// Its state lives in the caller's work arrays, so separate calls may run on separate threads.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace facto {
+
+struct LbfgsbSettings {
+    int memory = 10;               // correction pairs kept (m)
+    int max_iterations = 1000;     // L-BFGS-B iterations
+    double factr = 1e7;            // stop when the relative decrease of f is below factr * eps
+    double pgtol = 1e-8;           // ... or the projected gradient's largest entry is below this
+};
+
+struct LbfgsbResult {
+    int iterations = 0;
+    int evaluations = 0;
+    double f = 0.0;
+    double projected_gradient = 0.0;  // largest entry of the projected gradient at the end
+    std::string message;              // the library's final task string (CONVERGENCE: ..., or the limit)
+};
+
+// Minimizes f over lower <= x_i <= upper from x (moved into the box first), in place.
+// fg(x, g) returns f(x) and writes its gradient to g (x.size() values each).
+LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
+                             const std::function<double(const double*, double*)>& fg, const LbfgsbSettings& settings);
+
+}  // namespace facto

@@ -1,0 +1,200 @@
+#include "facto/burer_monteiro.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "facto/coordinate_descent.hpp"
+#include "facto/error.hpp"
+#include "facto/symnmf.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/lbfgsb.hpp"
+
+namespace facto {
+
+namespace {
+std::vector<ParamSpec> burer_monteiro_params()
+{
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    return {
+        int_param("rank", 0, 0, 1000000, "r, the columns of Y, in [K, n]; 0 = min(n, 2 K)"),
+        real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
+        real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),
+        real_param("dual_step", 1.0, 0.0, inf, "eta of the multiplier updates (33b-c) (the paper: 1)"),
+        int_param("inner_iterations", 1000, 1, 1000000, "L-BFGS-B iterations per outer iteration, at most"),
+        real_param("inner_tolerance", 1e-8, 0.0, inf,
+                   "L-BFGS-B stops when the projected gradient of L (D / ||D||_F) is at most this"),
+        real_param("inner_decrease", 1e7, 0.0, inf,
+                   "L-BFGS-B also stops when L's relative decrease is below this times the machine epsilon, "
+                   "divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
+        int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps"),
+        int_param("start_iterations", 100, 0, 1000000, "coordinate descent sweeps of the symmetric NMF start"),
+    };
+}
+}  // namespace
+
+BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
+    : Solver(problem, burer_monteiro_params()), nomad_(std::move(problem))
+{
+}
+
+std::size_t BurerMonteiro::rank() const
+{
+    const int64_t n = nomad_->n(), K = nomad_->K(), r = params().get_int("rank");
+    if (r == 0) return static_cast<std::size_t>(std::min(n, 2 * K));
+    require(r >= K && r <= n, FACTO_ERROR_OUT_OF_RANGE,
+            "burer_monteiro: rank must be in [K, n] = [" + std::to_string(K) + ", " + std::to_string(n) + "], got " +
+                std::to_string(r));
+    return static_cast<std::size_t>(r);
+}
+
+void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
+{
+    const std::size_t n = M.shape()[0], r = rank();
+    CoordinateDescent snmf(std::make_shared<const SymNMF>(M, static_cast<int64_t>(r)));
+    snmf.mutable_params().set_int("seed", static_cast<int64_t>(seed));
+    snmf.mutable_params().set_int("max_iterations", params().get_int("start_iterations"));
+    snmf.mutable_params().set_double("tolerance", 0.0);
+    snmf.mutable_params().set_double("objective_tolerance", 0.0);
+    snmf.initialize();
+    if (params().get_int("start_iterations") > 0) snmf.solve();
+    Y_ = snmf.iterate();
+    // scale so that 1^T Y Y^T 1 / n = ||Y^T 1||^2 / n = 1; from Y = 0 (a stationary point of L) take the
+    // constant Y with Y Y^T = E
+    Vector u = xt::sum(Y_, {0});
+    const double mean_row_sum = blas::dot(u.data(), u.data(), r) / static_cast<double>(n);
+    if (mean_row_sum > 0.0 && std::isfinite(mean_row_sum))
+        Y_ /= std::sqrt(mean_row_sum);
+    else
+        Y_.fill(1.0 / std::sqrt(static_cast<double>(n * r)));
+    Y_ = xt::clip(Y_, 0.0, 1.0);
+}
+
+void BurerMonteiro::prepare_data()
+{
+    if (D_.size() > 0) return;
+    D_ = nomad_->D().to_dense();
+    scale_ = std::sqrt(blas::frobenius_dot(D_, D_));
+    if (scale_ > 0.0) D_ /= scale_; else scale_ = 1.0;
+}
+
+void BurerMonteiro::start_default(uint64_t seed)
+{
+    prepare_data();
+    factor_start(D_, seed);
+    begin();
+}
+
+void BurerMonteiro::start(Matrix Q0)
+{
+    prepare_data();
+    factor_start(Q0, static_cast<uint64_t>(params().get_int("seed")));
+    begin();
+}
+
+void BurerMonteiro::begin()
+{
+    const std::size_t n = Y_.shape()[0];
+    DY_ = Matrix({n, Y_.shape()[1]});
+    mu_.assign(n, 0.0);
+    lambda_ = 0.0;
+    inner_iterations_ = 0;
+    outer_ = 0;
+    measure();
+}
+
+double BurerMonteiro::lagrangian(const double* Y, double* G)
+{
+    const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
+    const double sigma = params().get_double("penalty"), phi = params().get_double("trace_penalty");
+    blas::gemm(false, false, n, r, n, 1.0, D_.data(), n, Y, r, 0.0, DY_.data(), r);
+    u_.assign(r, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) u_[k] += Y[i * r + k];
+    const double t = blas::dot(Y, Y, n * r) - static_cast<double>(nomad_->K());
+    double value = -blas::dot(DY_.data(), Y, n * r) + (0.5 * phi * t - lambda_) * t;
+    w_.resize(n);
+    std::vector<double> ytw(r, 0.0);  // Y^T w
+    for (std::size_t i = 0; i < n; ++i) {
+        const double excess = blas::dot(Y + i * r, u_.data(), r) - 1.0;  // (Y u - 1)_i
+        value += (0.5 * sigma * excess - mu_[i]) * excess;
+        w_[i] = sigma * excess - mu_[i];
+        for (std::size_t k = 0; k < r; ++k) ytw[k] += Y[i * r + k] * w_[i];
+    }
+    const double c = 2.0 * (phi * t - lambda_);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k)
+            G[i * r + k] = -2.0 * DY_(i, k) + w_[i] * u_[k] + ytw[k] + c * Y[i * r + k];
+    return value;
+}
+
+double BurerMonteiro::iterate_once()
+{
+    // (33a): minimize L over 0 <= Y <= 1 from the current Y
+    LbfgsbSettings settings;
+    settings.memory = static_cast<int>(params().get_int("lbfgs_memory"));
+    settings.max_iterations = static_cast<int>(params().get_int("inner_iterations"));
+    settings.pgtol = params().get_double("inner_tolerance");
+    settings.factr = params().get_double("inner_decrease") / static_cast<double>(outer_ + 1);
+    const Matrix previous = Y_;
+    std::vector<double> y(Y_.begin(), Y_.end());
+    const LbfgsbResult result =
+        minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings);
+    std::copy(y.begin(), y.end(), Y_.begin());
+    inner_iterations_ = result.iterations;
+    ++outer_;
+    measure();
+    // (33b-c)
+    const double eta = params().get_double("dual_step");
+    const double sigma = params().get_double("penalty"), phi = params().get_double("trace_penalty");
+    for (std::size_t i = 0; i < mu_.size(); ++i) mu_[i] -= eta * sigma * (row_sums_[i] - 1.0);
+    lambda_ -= eta * phi * (blas::dot(Y_.data(), Y_.data(), Y_.size()) - static_cast<double>(nomad_->K()));
+    const double change = blas::frobenius_dot(Y_ - previous, Y_ - previous);
+    const double size = blas::frobenius_dot(previous, previous);
+    return size > 0.0 ? std::sqrt(change / size) : std::sqrt(change);
+}
+
+void BurerMonteiro::measure()
+{
+    const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
+    blas::gemm(false, false, 1.0, D_, Y_, 0.0, DY_);
+    objective_ = scale_ * blas::frobenius_dot(DY_, Y_);
+    const Vector u = xt::sum(Y_, {0});
+    row_sums_.resize(n);
+    double residual = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        row_sums_[i] = blas::dot(&Y_(i, 0), u.data(), r);
+        residual = std::max(residual, std::fabs(row_sums_[i] - 1.0));
+    }
+    const double K = static_cast<double>(nomad_->K());
+    residual_ = std::max(residual, std::fabs(blas::frobenius_dot(Y_, Y_) - K) / K);
+    dense_ = Matrix{};
+}
+
+const Matrix& BurerMonteiro::current() const
+{
+    if (dense_.size() == 0) {
+        const std::size_t n = Y_.shape()[0];
+        dense_ = Matrix({n, n});
+        blas::gemm(false, true, 1.0, Y_, Y_, 0.0, dense_);
+    }
+    return dense_;
+}
+
+std::vector<OutputSpec> BurerMonteiro::output_specs() const
+{
+    std::vector<OutputSpec> specs = Solver::output_specs();
+    specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(rank())});
+    return specs;
+}
+
+Output BurerMonteiro::output(const std::string& name) const
+{
+    if (name != "factor") return Solver::output(name);
+    require(started(), FACTO_ERROR_BAD_STATE, "burer_monteiro: no factor before the solver has started");
+    return Output{{"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(Y_.shape()[1])},
+                  std::vector<double>(Y_.begin(), Y_.end()), {}};
+}
+
+}  // namespace facto

@@ -1,0 +1,143 @@
+// NOMAD's Burer-Monteiro heuristic (Tepper et al., Sec. 4 and App. E): the gradient of the augmented
+// Lagrangian (32) against finite differences, feasibility of its Q, its objective against coinor-csdp's
+// exact optimum, and the paper's observation that r = K gives hard clusterings and r > K soft ones.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "facto/burer_monteiro.hpp"
+#include "facto/data.hpp"
+#include "facto/error.hpp"
+#include "facto/registry.hpp"
+#include "csdp_reference.hpp"
+#include "linalg/blas.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+std::unique_ptr<Solver> burer_monteiro(std::shared_ptr<const Nomad> problem, int64_t rank = 0)
+{
+    auto solver = make_solver(std::move(problem), "burer_monteiro");
+    solver->mutable_params().set_int("rank", rank);
+    return solver;
+}
+
+double smallest_eigenvalue(Matrix A)
+{
+    Vector values;
+    blas::symmetric_eigen(A, values);
+    return values(0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(burer_monteiro_suite)
+
+BOOST_AUTO_TEST_CASE(gradient_matches_finite_differences)
+{
+    auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(20, 0.5, 0.05, 2).X), 3);
+    auto solver = burer_monteiro(problem, 5);
+    solver->mutable_params().set_double("penalty", 2.0);
+    solver->mutable_params().set_double("trace_penalty", 3.0);
+    for (int t = 0; t < 2; ++t) solver->step();  // nonzero multipliers mu and lambda
+    auto& bm = dynamic_cast<BurerMonteiro&>(*solver);
+    std::mt19937_64 random(7);
+    std::uniform_real_distribution<double> uniform(0.0, 0.5);
+    std::vector<double> Y(20 * 5), G(Y.size()), ignored(Y.size());
+    for (double& y : Y) y = uniform(random);
+    bm.lagrangian(Y.data(), G.data());
+    const double h = 1e-6;
+    for (std::size_t k = 0; k < Y.size(); k += 7) {
+        const double y = Y[k];
+        Y[k] = y + h;
+        const double up = bm.lagrangian(Y.data(), ignored.data());
+        Y[k] = y - h;
+        const double down = bm.lagrangian(Y.data(), ignored.data());
+        Y[k] = y;
+        BOOST_TEST(G[k] == (up - down) / (2.0 * h), boost::test_tools::tolerance(1e-6));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(q_is_feasible_and_below_the_exact_optimum)
+{
+    // Two noisy rings, n = 30, K = 4 (the nomad suite's csdp instance). Q = Y Y^T with Y >= 0 is psd and
+    // nonnegative by construction; the equalities hold to the tolerance; a feasible Q cannot beat the
+    // SDP's optimum, and this local solution is close to it
+    const Matrix D = nomad_gram(two_rings(30, 0.5, 0.02, 6).X);
+    const double exact = csdp_objective(D, 4, "bm_csdp");
+    BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
+    auto solver = burer_monteiro(std::make_shared<const Nomad>(D, 4));
+    BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+    const double tolerance = solver->params().get_double("tolerance");
+    const std::vector<double> f = solver->output("feasibility").doubles;
+    BOOST_TEST(f[1] == 0.0);                // no negative entry
+    BOOST_TEST(f[2] <= tolerance);          // max_i |(Q 1)_i - 1|
+    BOOST_TEST(f[3] <= 4.0 * tolerance);    // |Tr Q - K|
+    BOOST_TEST(smallest_eigenvalue(solver->iterate()) > -1e-12);
+    const double objective = solver->progress().objective;
+    BOOST_TEST(objective <= exact * (1.0 + 1e-5));
+    BOOST_TEST(objective == exact, boost::test_tools::tolerance(2e-3));  // measured: -6.6e-4
+}
+
+BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones)
+{
+    // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is 120.32): with r = K every
+    // row of Y has one nonzero entry, so Q is a hard clustering (Kulis et al.'s observation); with
+    // r = 2 K the rows share clusters, Q puts no mass between the rings and its objective is within
+    // 1e-3 of the optimum
+    const LabeledPoints rings = two_rings(200, 0.5, 0.0, 0);
+    auto problem = std::make_shared<const Nomad>(nomad_gram(rings.X), 16);
+    double objective[2];
+    for (int64_t r : {16, 32}) {
+        auto solver = burer_monteiro(problem, r);
+        solver->solve();
+        const Matrix& Y = dynamic_cast<const BurerMonteiro&>(*solver).factor();
+        std::size_t shared = 0;
+        for (std::size_t i = 0; i < 200; ++i) {
+            std::size_t nonzero = 0;
+            for (std::size_t k = 0; k < static_cast<std::size_t>(r); ++k) nonzero += Y(i, k) > 1e-6;
+            shared += nonzero > 1;
+        }
+        objective[r / 16 - 1] = solver->progress().objective;
+        const Matrix& Q = solver->iterate();
+        double across = 0.0;
+        for (std::size_t i = 0; i < 200; ++i)
+            for (std::size_t j = 0; j < 200; ++j)
+                if (rings.labels[i] != rings.labels[j]) across = std::max(across, Q(i, j));
+        BOOST_TEST_CONTEXT("r = " << r) {
+            if (r == 16) {
+                BOOST_TEST(shared == 0u);
+            } else {
+                BOOST_TEST(shared > 100u);  // measured: 164
+                BOOST_TEST(across < 1e-8);
+            }
+        }
+    }
+    BOOST_TEST(objective[1] == 120.32, boost::test_tools::tolerance(1e-3));
+    BOOST_TEST(objective[0] < 0.95 * objective[1]);
+}
+
+BOOST_AUTO_TEST_CASE(starts_from_a_given_q_reproducibly_and_rejects_bad_settings)
+{
+    auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(40, 0.5, 0.02, 3).X), 4);
+    // a given Q (here the problem's feasible start) is factored and the run is the same every time
+    double objective[2];
+    for (double& value : objective) {
+        auto solver = burer_monteiro(problem);
+        solver->set_iterate(problem->random_point(0));
+        solver->solve();
+        value = solver->progress().objective;
+        BOOST_TEST(solver->output("feasibility").doubles[2] <= 1e-6);
+        BOOST_TEST(solver->output("factor").spec.cols == 8);  // r = 2 K
+    }
+    BOOST_TEST(objective[0] == objective[1]);
+    auto solver = burer_monteiro(problem, 3);
+    BOOST_CHECK_EXCEPTION(solver->output("factor"), Error, [](const Error& e) { return e.status() == FACTO_ERROR_BAD_STATE; });
+    BOOST_CHECK_EXCEPTION(solver->step(), Error, [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
+}
+
+BOOST_AUTO_TEST_SUITE_END()
