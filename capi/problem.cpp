@@ -2,6 +2,7 @@
 #include "handles.hpp"
 
 #include "facto/edm_completion.hpp"
+#include "facto/multilayer_nomad.hpp"
 #include "facto/nomad.hpp"
 #include "facto/self_dictionary.hpp"
 #include "facto/simplicial_symnmf.hpp"
@@ -91,6 +92,14 @@ facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols
 {
     return new_problem(out, [&] {
         return std::make_shared<facto::Nomad>(facto::copy_in(D, rows, cols, ld, layout, "D"), K);
+    });
+}
+
+facto_status facto_problem_new_nomad_layer(const facto_solver* previous, int64_t K, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_pointer(previous, "previous");
+        return facto::nomad_layer(*previous->solver, K);
     });
 }
 

@@ -107,6 +107,7 @@ FACTO_API const char* facto_last_error(void);
 /* ---------------------------------------------------------------------------------------------- */
 
 typedef struct facto_problem facto_problem;
+typedef struct facto_solver facto_solver; /* see "Solvers" below */
 
 /* Simplicial symmetric NMF (Zhao & Gordon):  min_W 1/4 ||P - W W^T||_F^2  s.t.  W >= 0, W 1 = 1,
  * W of shape n x k. P is n x n, symmetric (to a relative tolerance of 1e-10 of its largest entry) and
@@ -175,12 +176,24 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * the reported objective is Tr(D Q), to be maximized. Outputs: "Q", "embedding" (n x 2: the two leading
  * eigenvectors of Q - 1 1^T / n scaled by the square roots of their eigenvalues) and "feasibility"
  * (1 x 4: RMS of Q's negative entries, the largest of them in absolute value, max_i |(Q 1)_i - 1|,
- * |Tr Q - K|). Solver: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2).
+ * |Tr Q - K|). Solvers: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2; Q psd and the
+ * equalities hold to rounding, Q >= 0 up to the method's tolerance) and "burer_monteiro" (Q = Y Y^T
+ * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
+ * tolerance, a local solution; extra output "factor", Y).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (not square, K out of range),
  * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns
  * *out (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols, int64_t ld,
                                                int32_t layout, int64_t K, facto_problem** out);
+
+/* The next layer of multi-layer NOMAD (Sec. 3.1): a new "nomad" problem whose D is the current iterate
+ * Q of `previous` (a solver of a nomad problem that has an iterate, not running on another thread),
+ * with 1 <= K <= the previous problem's K. Loop it to stack layers; each layer's solver has its own
+ * parameters and callback. `previous` is only read and may be freed afterwards.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (previous is not a nomad solver), BAD_STATE (previous has no
+ * iterate yet), OUT_OF_RANGE (K), OUT_OF_MEMORY. On error *out is set to NULL; on success the caller
+ * owns *out (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_nomad_layer(const facto_solver* previous, int64_t K, facto_problem** out);
 
 /* Release a problem. NULL is a no-op. Solvers created on it keep its data alive, so problems and
  * solvers may be freed in any order. Never calls user code; safe in a garbage collector's finalizer. */
@@ -209,11 +222,13 @@ FACTO_API facto_status facto_problem_objective(const facto_problem* problem, con
 /* Solvers                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-typedef struct facto_solver facto_solver;
-
 /* Create a solver running `algorithm` on `problem`. Which algorithms exist for which problem:
  *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient".
- *   symnmf: "nolips" (Dyn-NoLips, App. B Alg. 2 of Dragomir et al., universal kernel).
+ *   symnmf: "nolips" (Dyn-NoLips, App. B Alg. 2 of Dragomir et al., universal kernel),
+ *     "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals" (baselines).
+ *   edm_completion: "nolips", "gradient_descent".
+ *   self_dictionary: "merit", "spa".
+ *   nomad: "nomad_cgm", "burer_monteiro".
  * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
  * drawn from the `seed` parameter by the first step or solve, unless facto_solver_set_iterate gives one.
  * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind), OUT_OF_MEMORY. */

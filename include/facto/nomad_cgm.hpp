@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,12 +70,5 @@ private:
     std::size_t threads_ = 1;
     mutable Matrix dense_;
 };
-
-// Multi-layer NOMAD (Sec. 3.1): Q_1 solves NOMAD on D with K[0], then Q_l on D_l = Q_{l-1} with K[l - 1]
-// (K non-increasing, each in [1, n]); returns every layer's Q. Each layer runs nomad_cgm to its
-// stopping rules; `configure` (if set) sets its parameters first. Error(INVALID_ARGUMENT) for an
-// empty or increasing K.
-std::vector<Matrix> multilayer_nomad(const Matrix& D, const std::vector<int64_t>& K,
-                                     const std::function<void(Solver&)>& configure = {});
 
 }  // namespace facto

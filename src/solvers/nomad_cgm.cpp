@@ -195,22 +195,4 @@ const Matrix& NomadCgm::current() const
     return dense_;
 }
 
-std::vector<Matrix> multilayer_nomad(const Matrix& D, const std::vector<int64_t>& K,
-                                     const std::function<void(Solver&)>& configure)
-{
-    require(!K.empty(), FACTO_ERROR_INVALID_ARGUMENT, "multi-layer NOMAD needs at least one K");
-    for (std::size_t l = 1; l < K.size(); ++l)
-        require(K[l] <= K[l - 1], FACTO_ERROR_INVALID_ARGUMENT,
-                "multi-layer NOMAD needs K non-increasing, got K[" + std::to_string(l) + "] = " + std::to_string(K[l]) +
-                    " > K[" + std::to_string(l - 1) + "] = " + std::to_string(K[l - 1]));
-    std::vector<Matrix> layers;
-    for (int64_t k : K) {
-        NomadCgm solver(std::make_shared<const Nomad>(layers.empty() ? D : layers.back(), k));  // line 4, D_l
-        if (configure) configure(solver);
-        solver.solve();
-        layers.push_back(solver.iterate());  // line 5: D_{l+1} = Q_l
-    }
-    return layers;
-}
-
 }  // namespace facto

@@ -621,8 +621,43 @@ static void test_nomad(void)
     /* the two groups: Q has (numerically) no mass between them */
     CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
     CHECK(Q[0 * NN + NN - 1] < 1e-3 && Q[0 * NN + 1] > 0.1);
+
+    /* multi-layer NOMAD: the next layer's D is this Q; K must not grow */
+    facto_problem* layer = (facto_problem*)1;
+    CHECK_STATUS(facto_problem_new_nomad_layer(s, 3, &layer), FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    CHECK(layer == NULL && strstr(facto_last_error(), "non-increasing") != NULL);
+    CHECK_STATUS(facto_problem_new_nomad_layer(NULL, 1, &layer), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_problem_new_nomad_layer(s, 1, &layer), FACTO_OK, "");
+    facto_solver_free(s);  /* the layer keeps its own copy of D */
+
+    /* Burer-Monteiro on the same problem: Q = Y Y^T, Y >= 0 n x r (r = 2 K = 4), feasible to the tolerance */
+    CHECK_STATUS(facto_solver_new(p, "burer_monteiro", &s), FACTO_OK, "");
+    int32_t type = 0;
+    int64_t shape[2] = {0, 0};
+    CHECK_STATUS(facto_solver_output_shape(s, "factor", &type, &shape[0], &shape[1]), FACTO_OK, "");
+    CHECK(type == FACTO_OUTPUT_DOUBLE && shape[0] == NN && shape[1] == 4);
+    double Y[NN * 4];
+    CHECK_STATUS(facto_solver_copy_output_double(s, "factor", Y, NN * 4, FACTO_ROW_MAJOR), FACTO_ERROR_BAD_STATE,
+                 facto_solver_last_error(s));
+    CHECK(facto_solver_solve(s) == FACTO_CONVERGED);
+    CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK(feasibility[0] == 0.0 && feasibility[2] <= 1e-6 && feasibility[3] <= 2e-6);
+    CHECK_STATUS(facto_solver_copy_output_double(s, "factor", Y, NN * 4, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
+    for (int k = 0; k < NN * 4; ++k) CHECK(Y[k] >= 0.0 && Y[k] <= 1.0);
+    double q07 = 0.0;
+    for (int k = 0; k < 4; ++k) q07 += Y[k] * Y[(NN - 1) * 4 + k];
+    CHECK(fabs(q07 - Q[NN - 1]) < 1e-14 && Q[NN - 1] < 1e-3 && Q[1] > 0.1);
     facto_solver_free(s);
     facto_problem_free(p);
+
+    /* the layer: K = 1 makes Q = 1 1^T / n */
+    CHECK_STATUS(facto_solver_new(layer, "nomad_cgm", &s), FACTO_OK, "");
+    CHECK(facto_solver_solve(s) > 0);
+    CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK(fabs(Q[3] - 1.0 / NN) < 1e-12);
+    facto_solver_free(s);
+    facto_problem_free(layer);
 
     /* the generators and the Gram matrix through the ABI */
     enum { RN = 20 };

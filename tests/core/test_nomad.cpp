@@ -8,6 +8,7 @@
 
 #include "facto/data.hpp"
 #include "facto/nomad.hpp"
+#include "facto/multilayer_nomad.hpp"
 #include "facto/nomad_cgm.hpp"
 #include "facto/registry.hpp"
 #include "facto/symmetric.hpp"
@@ -225,17 +226,26 @@ BOOST_AUTO_TEST_CASE(the_embedding_holds_the_two_leading_eigenpairs_of_q_minus_e
 BOOST_AUTO_TEST_CASE(multilayer_nomad_returns_every_layer_feasible)
 {
     const std::vector<int64_t> K = {8, 4, 2};
-    const std::vector<Matrix> layers = multilayer_nomad(nomad_gram(two_moons(40, 0.05, 5).X), K, [](Solver& s) {
-        s.mutable_params().set_int("max_iterations", 100);
-    });
-    BOOST_TEST(layers.size() == 3u);
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        const NomadFeasibility f = Nomad::feasibility(PackedSymmetric::from_upper(layers[l]), K[l]);
-        BOOST_TEST(f.row_sum < 1e-10);
-        BOOST_TEST(f.trace < 1e-10);
+    const Matrix D = nomad_gram(two_moons(40, 0.05, 5).X);
+    for (const char* algorithm : {"nomad_cgm", "burer_monteiro"}) {
+        const std::vector<Matrix> layers = multilayer_nomad(D, K, algorithm, [](Solver& s) {
+            s.mutable_params().set_int("max_iterations", 100);
+        });
+        BOOST_TEST(layers.size() == 3u);
+        const double tolerance = std::string(algorithm) == "nomad_cgm" ? 1e-10 : 1e-5;
+        for (std::size_t l = 0; l < layers.size(); ++l) {
+            const NomadFeasibility f = Nomad::feasibility(PackedSymmetric::from_upper(layers[l]), K[l]);
+            BOOST_TEST_CONTEXT(algorithm << ", layer " << l) {
+                BOOST_TEST(f.row_sum < tolerance);
+                BOOST_TEST(f.trace < tolerance * K[l]);
+            }
+        }
     }
-    BOOST_CHECK_THROW(multilayer_nomad(xt::eye<double>(3), {1, 2}), Error);
+    BOOST_CHECK_EXCEPTION(multilayer_nomad(xt::eye<double>(3), {1, 2}), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
     BOOST_CHECK_THROW(multilayer_nomad(xt::eye<double>(3), {}), Error);
+    BOOST_CHECK_EXCEPTION(multilayer_nomad(xt::eye<double>(3), {1}, "frank_wolfe"), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_UNSUPPORTED; });
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
