@@ -43,6 +43,8 @@ static const char* usage =
     "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K)\n"
     "  --mu MU               self_dictionary's mu (default 1e-5)\n"
     "  --rings N             nomad on N points of two rings (Fig. 4, no FILE); -k is NOMAD's K\n"
+    "  --layers K2,K3,...    multi-layer NOMAD (Sec. 3.1): after -k, solve again on each layer's Q\n"
+    "                        with these K (non-increasing); the results are the last layer's\n"
     "  --labels FILE         true labels, one per row, to report the clustering accuracy\n"
     "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
     "  --output-w FILE       write the iterate (W or X) as CSV\n"
@@ -76,6 +78,8 @@ typedef struct options {
     int list_params;
     const char* sets[64];
     int n_sets;
+    int64_t layers[64]; /* --layers: the K of NOMAD's further layers */
+    int n_layers;
 } options;
 
 typedef struct progress_state {
@@ -174,6 +178,15 @@ static int parse_options(int argc, char** argv, options* o)
             char* end;
             o->helix = strtoll(next, &end, 10);
             if (*end || o->helix < 2) return fprintf(stderr, "facto: bad --helix '%s'\n", next), 0;
+        } else if (!strcmp(a, "--layers")) {
+            for (const char* c = next; *c; ++c) {
+                char* end;
+                const long long v = strtoll(c, &end, 10);
+                if (end == c || v < 1 || o->n_layers == 64 || (*end && *end != ','))
+                    return fprintf(stderr, "facto: bad --layers '%s'\n", next), 0;
+                o->layers[o->n_layers++] = v;
+                c = *end ? end : end - 1;
+            }
         } else if (!strcmp(a, "--rings")) {
             char* end;
             o->rings = strtoll(next, &end, 10);
@@ -605,6 +618,14 @@ int main(int argc, char** argv)
         return free(anchors), facto_problem_free(problem),
                fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels, --init\n"),
                2;
+    if (!nomad && o.n_layers)
+        return facto_problem_free(problem), fprintf(stderr, "facto: --layers is for --problem nomad\n"), 2;
+    for (int l = 0; l < o.n_layers; ++l)
+        if (o.layers[l] > (l ? o.layers[l - 1] : o.k))
+            return facto_problem_free(problem),
+                   fprintf(stderr, "facto: --layers must not increase K (-k %lld, then %lld)\n", (long long)o.k,
+                           (long long)o.layers[l]),
+                   2;
     if (nomad && (o.output_labels || o.labels))
         return facto_problem_free(problem),
                fprintf(stderr, "facto: nomad takes neither --output-labels nor --labels\n"), 2;
@@ -622,10 +643,32 @@ int main(int argc, char** argv)
     if (o.labels && !truth) ok = 0;
 
     progress_state state = {isatty(STDERR_FILENO), o.progress_every, 0.0};
-    if (ok && !o.quiet) facto_solver_set_callback(solver, on_progress, &state, NULL);
-    const facto_status reason = ok ? facto_solver_solve(solver) : FACTO_OK;
-    if (ok && !o.quiet && state.tty) fputc('\n', stderr);
-    if (ok && reason < 0) ok = fail("solve", reason, facto_solver_last_error(solver));
+    char layers_json[64 * 96] = "";
+    facto_status reason = FACTO_OK;
+    for (int layer = 0; ok && layer <= o.n_layers; ++layer) {
+        if (layer > 0) { /* the next layer's D is this layer's Q */
+            facto_progress p;
+            p.struct_size = sizeof p;
+            facto_solver_progress(solver, &p);
+            const size_t used = strlen(layers_json);
+            snprintf(layers_json + used, sizeof layers_json - used, "%s{\"k\": %lld, \"objective\": %.17g, \"iterations\": %lld}",
+                     layer > 1 ? ", " : "", (long long)(layer > 1 ? o.layers[layer - 2] : o.k), p.objective,
+                     (long long)p.iteration);
+            facto_problem* next = NULL;
+            st = facto_problem_new_nomad_layer(solver, o.layers[layer - 1], &next);
+            facto_solver_free(solver);
+            solver = NULL;
+            if (st >= 0) st = facto_solver_new(next, o.solver, &solver);
+            facto_problem_free(next);
+            if (st < 0) return fail("layer", st, facto_last_error());
+            for (int i = 0; ok && i < o.n_sets; ++i) ok = apply_setting(solver, o.sets[i]);
+            if (!ok) break;
+        }
+        if (!o.quiet) facto_solver_set_callback(solver, on_progress, &state, NULL);
+        reason = facto_solver_solve(solver);
+        if (!o.quiet && state.tty) fputc('\n', stderr);
+        if (reason < 0) ok = fail("solve", reason, facto_solver_last_error(solver));
+    }
 
     int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
     if (ok && ((clusters && !labels) || !write_results(solver, &o, n, k, labels))) ok = 0;
@@ -636,10 +679,12 @@ int main(int argc, char** argv)
         printf("{\"solver\": \"%s\", \"n\": %lld, \"k\": %lld, \"stop_reason\": \"%s\", \"iterations\": %lld, "
                "\"objective\": %.17g, \"gap\": %.17g, \"seconds\": %.6f, \"affinity_seconds\": %.6f, "
                "\"total_seconds\": %.6f",
-               facto_solver_algorithm(solver), (long long)n, (long long)(dictionary || nomad ? o.k : k),
+               facto_solver_algorithm(solver), (long long)n,
+               (long long)(o.n_layers ? o.layers[o.n_layers - 1] : dictionary || nomad ? o.k : k),
                facto_status_string(reason),
                (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, affinity_seconds,
                now_seconds() - t_start);
+        if (o.n_layers) printf(", \"earlier_layers\": [%s]", layers_json);
         if (truth && labels) {
             double accuracy = 0.0;
             facto_clustering_accuracy(labels, truth, n, &accuracy);
