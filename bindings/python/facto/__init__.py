@@ -13,8 +13,8 @@ from ._lib import (FactoError, FactoIOError, FactoKeyError, FactoMemoryError, Fa
 from .cluster import SimplicialSymNMF
 from .core import CsrMatrix, ParamInfo, Problem, Progress, Solver, StopReason
 from .data import (clustering_accuracy, distance_nrmse, gaussian_affinity, helix, knn_similarity, manifold_points,
-                   nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors, separable_data,
-                   write_csv)
+                   multilayer_nomad, nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors,
+                   separable_data, write_csv)
 from ._lib import lib as _lib_handle
 
 __version__ = "0.1.0"
@@ -23,5 +23,5 @@ library_version = _lib_handle.facto_version().decode()
 __all__ = ["CsrMatrix", "FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError",
            "FactoTypeError", "FactoValueError", "ParamInfo", "Problem", "Progress", "SimplicialSymNMF", "Solver",
            "StopReason", "clustering_accuracy", "distance_nrmse", "gaussian_affinity", "helix", "knn_similarity",
-           "library_version", "manifold_points", "nomad", "nomad_gram", "read_matrix", "read_matrix_market",
-           "sample_pairs", "select_anchors", "separable_data", "write_csv"]
+           "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram", "read_matrix",
+           "read_matrix_market", "sample_pairs", "select_anchors", "separable_data", "write_csv"]

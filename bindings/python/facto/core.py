@@ -157,13 +157,22 @@ class Problem(_Handle):
     @classmethod
     def nomad(cls, D, K):
         """NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
-        symmetric n x n D (facto.nomad_gram forms the paper's from points). Solver "nomad_cgm"; outputs
-        "Q", "embedding" (n x 2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace
-        errors)."""
+        symmetric n x n D (facto.nomad_gram forms the paper's from points). Solvers "nomad_cgm" (the
+        conditional gradient method) and "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution;
+        extra output "factor"); outputs "Q", "embedding" (n x 2) and "feasibility" (RMS and max of Q's
+        negative part, row-sum and trace errors)."""
         a, ptr, rows, cols, ld, layout = _as_matrix(D, "D")
         handle = ctypes.c_void_p()
         check(lib.facto_problem_new_nomad(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
               _lib.last_error)
+        return cls(handle.value)
+
+    @classmethod
+    def nomad_layer(cls, solver, K):
+        """The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of
+        a nomad problem that has an iterate) with K no larger than that problem's."""
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_nomad_layer(solver._h, int(K), ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
     def _error(self):

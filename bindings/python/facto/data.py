@@ -177,11 +177,24 @@ def nomad_gram(X):
     return _matrix_to_array(handle.value)
 
 
-def nomad(X, K, **params):
-    """NOMAD on the points X (rows) by nomad_cgm: returns (Q, feasibility), feasibility the RMS and the largest
-    magnitude of Q's negative entries, max_i |(Q 1)_i - 1| and |Tr Q - K|. **params are solver parameters by
-    their facto names (e.g. max_iterations, step_rule)."""
+def nomad(X, K, solver="nomad_cgm", **params):
+    """NOMAD on the points X (rows) by `solver` ("nomad_cgm" or "burer_monteiro"): returns (Q, feasibility),
+    feasibility the RMS and the largest magnitude of Q's negative entries, max_i |(Q 1)_i - 1| and |Tr Q - K|.
+    **params are solver parameters by their facto names (e.g. max_iterations, step_rule, rank)."""
+    return multilayer_nomad(X, [K], solver, **params)[0]
+
+
+def multilayer_nomad(X, Ks, solver="nomad_cgm", **params):
+    """Multi-layer NOMAD (Sec. 3.1) on the points X (rows): layer 1 is NOMAD on their Gram matrix with Ks[0],
+    layer l + 1 NOMAD on layer l's Q with Ks[l] (non-increasing). Returns [(Q, feasibility)] per layer, each
+    solved by `solver` with **params."""
+    if len(Ks) == 0:
+        raise _lib.FactoValueError(-1, "multilayer_nomad needs at least one K")
     from .core import Problem, Solver
-    with Problem.nomad(nomad_gram(X), K) as problem, Solver(problem, "nomad_cgm", **params) as s:
-        s.solve()
-        return s.output("Q"), s.output("feasibility").ravel()
+    layers, problem = [], Problem.nomad(nomad_gram(X), Ks[0])
+    for next_K in list(Ks[1:]) + [None]:
+        with problem, Solver(problem, solver, **params) as s:
+            s.solve()
+            layers.append((s.output("Q"), s.output("feasibility").ravel()))
+            problem = None if next_K is None else Problem.nomad_layer(s, next_K)
+    return layers

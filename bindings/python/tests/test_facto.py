@@ -260,3 +260,26 @@ def test_nomad_separates_two_rings():
         facto.Problem.nomad(D, 201)  # K > n
     with pytest.raises(facto.FactoValueError):
         facto.manifold_points("spiral", 10)
+
+
+def test_burer_monteiro_and_multilayer_nomad():
+    X, labels = facto.manifold_points("two_rings", 100, 0.5)
+    # Burer-Monteiro's Q = Y Y^T (Y >= 0, r = 2 K): nonnegative and psd by construction, the equalities
+    # to the tolerance; a local solution, below the convex optimum (54.654 by nomad_cgm, 2000 iterations)
+    Q, feasibility = facto.nomad(X, 8, solver="burer_monteiro")
+    assert feasibility[0] == 0.0 and feasibility[2] <= 1e-6 and feasibility[3] <= 8e-6
+    assert np.linalg.eigvalsh(Q).min() > -1e-12
+    assert 54.0 < np.sum(facto.nomad_gram(X) * Q) < 54.66
+    with facto.Problem.nomad(facto.nomad_gram(X), 8) as problem, \
+            facto.Solver(problem, "burer_monteiro", rank=8) as s:  # r = K: a hard clustering
+        s.solve()
+        Y = s.output("factor")
+        assert Y.shape == (100, 8) and ((Y > 1e-6).sum(axis=1) == 1).all()
+        with pytest.raises(facto.FactoValueError):
+            facto.Problem.nomad_layer(s, 9)  # K must not grow
+    # two layers: the second's D is the first's Q
+    layers = facto.multilayer_nomad(X, [8, 4], solver="burer_monteiro")
+    assert len(layers) == 2 and layers[1][0].shape == (100, 100)
+    assert abs(np.trace(layers[1][0]) - 4) < 1e-4 and layers[1][1][2] <= 1e-6
+    with pytest.raises(facto.FactoValueError):
+        facto.multilayer_nomad(X, [4, 8])

@@ -69,11 +69,32 @@ facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
 }
 
 #' NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
-#' n x n D (facto_nomad_gram forms the paper's from points). Solver "nomad_cgm"; the iterate is Q; outputs
-#' "embedding" (n x 2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace errors).
+#' n x n D (facto_nomad_gram forms the paper's from points). Solvers "nomad_cgm" (conditional gradient) and
+#' "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output "factor"); the iterate is Q;
+#' outputs "embedding" (n x 2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace errors).
 facto_nomad <- function(D, K) {
   storage.mode(D) <- "double"
   problem_of(.Call(C_facto_r_nomad, D, as.double(K)))
+}
+
+#' The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of a
+#' NOMAD problem that has an iterate) with K no larger than that problem's.
+facto_nomad_layer <- function(solver, K) problem_of(.Call(C_facto_r_nomad_layer, solver$ptr, as.double(K)))
+
+#' Multi-layer NOMAD: layer 1 is NOMAD on D with K[1], layer l + 1 NOMAD on layer l's Q with K[l + 1]
+#' (non-increasing), each solved by `algorithm` with the parameters in `...`. Returns the list of every
+#' layer's Q.
+facto_multilayer_nomad <- function(D, K, algorithm = "nomad_cgm", ...) {
+  if (length(K) == 0) stop("facto_multilayer_nomad needs at least one K")
+  layers <- vector("list", length(K))
+  problem <- facto_nomad(D, K[1])
+  for (l in seq_along(K)) {
+    solver <- facto_solver(problem, algorithm, ...)
+    facto_solve(solver)
+    layers[[l]] <- facto_iterate(solver)
+    if (l < length(K)) problem <- facto_nomad_layer(solver, K[l + 1])
+  }
+  layers
 }
 
 #' NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest norm

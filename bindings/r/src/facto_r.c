@@ -178,6 +178,14 @@ SEXP facto_r_nomad(SEXP D, SEXP K)
     return wrap_problem(st, problem);
 }
 
+SEXP facto_r_nomad_layer(SEXP solver_ptr, SEXP K)
+{
+    SOLVER_OR_FAIL(box, solver_ptr);
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_nomad_layer(box->solver, (int64_t)Rf_asReal(K), &problem);
+    return wrap_problem(st, problem);
+}
+
 SEXP facto_r_problem_free(SEXP ptr)
 {
     if (problem_of(ptr)) problem_finalizer(ptr);
@@ -679,6 +687,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_gaussian_affinity", (DL_FUNC)&facto_r_gaussian_affinity, 3},
     {"facto_r_nomad_gram", (DL_FUNC)&facto_r_nomad_gram, 1},
     {"facto_r_nomad", (DL_FUNC)&facto_r_nomad, 2},
+    {"facto_r_nomad_layer", (DL_FUNC)&facto_r_nomad_layer, 2},
     {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
     {NULL, NULL, 0}};

@@ -183,3 +183,21 @@ test_that("NOMAD separates two rings", {
   expect_lt(feasibility[4], 1e-10)
   expect_error(facto_nomad(D, 201), class = "facto_error")
 })
+
+test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers", {
+  t <- 2 * pi * (0:49) / 50
+  D <- facto_nomad_gram(rbind(cbind(cos(t), sin(t)), 0.5 * cbind(cos(t), sin(t))))
+  solver <- facto_solver(facto_nomad(D, 8), "burer_monteiro")
+  expect_equal(facto_solve(solver), "converged")
+  Y <- facto_output(solver, "factor")
+  expect_equal(dim(Y), c(100L, 16L))  # r = 2 K
+  expect_true(all(Y >= 0))
+  expect_equal(facto_iterate(solver), Y %*% t(Y), tolerance = 1e-12)
+  feasibility <- facto_output(solver, "feasibility")
+  expect_lte(feasibility[3], 1e-6)
+  expect_error(facto_nomad_layer(solver, 9), class = "facto_error")  # K must not grow
+  layers <- facto_multilayer_nomad(D, c(8, 4), "burer_monteiro")
+  expect_length(layers, 2)
+  expect_equal(sum(diag(layers[[2]])), 4, tolerance = 1e-5)
+  expect_equal(unname(rowSums(layers[[2]])), rep(1, 100), tolerance = 1e-5)
+})
