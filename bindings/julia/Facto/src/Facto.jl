@@ -16,7 +16,7 @@ using SparseArrays
 export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, progress, iterate_matrix,
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary,
-       separable_data, output, selected
+       separable_data, output, selected, nomad, nomad_layer, nomad_gram, manifold_points, multilayer_nomad
 
 const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
@@ -182,6 +182,23 @@ function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = not
                (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Float64, Float64, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K,
                lambda === nothing ? -1.0 : Float64(lambda), mu, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    nomad(D, K) -> Problem
+
+NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q ≥ 0, for a symmetric
+n×n `D` (`nomad_gram` forms the paper's from points). Solvers "nomad_cgm" (conditional gradient) and
+"burer_monteiro" (Q = Y Y' with Y ≥ 0 n×r, a local solution; extra output "factor"); the iterate is Q;
+outputs "embedding" (n×2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace errors).
+"""
+function nomad(D::AbstractMatrix{<:Real}, K::Integer)
+    A = Matrix{Float64}(D)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_nomad), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
     check(st, thread_message)
     return Problem(out[])
 end
@@ -387,6 +404,40 @@ end
 """Cluster of each point, 1-based (facto's 0-based labels + 1)."""
 labels(s::Solver) = output(s, "labels") .+ 1
 
+"""
+    nomad_layer(solver, K) -> Problem
+
+The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of a
+NOMAD problem that has an iterate) with `K` no larger than that problem's.
+"""
+function nomad_layer(s::Solver, K::Integer)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall(sym(:facto_problem_new_nomad_layer), Int32, (Ptr{Cvoid}, Int64, Ref{Ptr{Cvoid}}), live(s), K, out),
+          thread_message)
+    return Problem(out[])
+end
+
+"""
+    multilayer_nomad(D, Ks; algorithm = "nomad_cgm", params...) -> Vector{Matrix{Float64}}
+
+Multi-layer NOMAD: layer 1 is NOMAD on `D` with `Ks[1]`, layer l + 1 NOMAD on layer l's Q with `Ks[l + 1]`
+(non-increasing), each solved by `algorithm` with the keyword parameters. Returns every layer's Q.
+"""
+function multilayer_nomad(D::AbstractMatrix{<:Real}, Ks::AbstractVector{<:Integer}; algorithm = "nomad_cgm",
+                          kwargs...)
+    isempty(Ks) && throw(ArgumentError("multilayer_nomad needs at least one K"))
+    layers = Matrix{Float64}[]
+    problem = nomad(D, Ks[1])
+    for l in eachindex(Ks)
+        s = Solver(problem, algorithm; kwargs...)
+        solve!(s)
+        push!(layers, iterate_matrix(s))
+        l < length(Ks) && (problem = nomad_layer(s, Ks[l + 1]))
+        close(s)
+    end
+    return layers
+end
+
 """The anchor columns a self_dictionary solver selected, 1-based and increasing."""
 selected(s::Solver) = output(s, "selected") .+ 1
 
@@ -402,12 +453,48 @@ function gaussian_affinity(X::AbstractMatrix{<:Real}; bandwidth::Real = 1.0, sca
                (Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, Int32, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, bandwidth, SCALINGS[scaling], out)
     check(st, thread_message)
+    return take_matrix(out[])
+end
+
+# Copies a facto_matrix (row-major) into a Matrix{Float64} and frees it.
+function take_matrix(raw::Ptr{Cvoid})
     rows, cols = Ref{Int64}(0), Ref{Int64}(0)
-    ccall(sym(:facto_matrix_shape), Int32, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}), out[], rows, cols)
-    data = ccall(sym(:facto_matrix_data), Ptr{Float64}, (Ptr{Cvoid},), out[])
-    P = permutedims(copy(unsafe_wrap(Matrix{Float64}, data, (cols[], rows[]))))  # row-major storage
-    ccall(sym(:facto_matrix_free), Cvoid, (Ptr{Cvoid},), out[])
-    return P
+    ccall(sym(:facto_matrix_shape), Int32, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}), raw, rows, cols)
+    data = ccall(sym(:facto_matrix_data), Ptr{Float64}, (Ptr{Cvoid},), raw)
+    M = permutedims(copy(unsafe_wrap(Matrix{Float64}, data, (cols[], rows[]))))
+    ccall(sym(:facto_matrix_free), Cvoid, (Ptr{Cvoid},), raw)
+    return M
+end
+
+"""NOMAD's input: the Gram matrix of the rows of X centered by their mean, divided by the largest row norm."""
+function nomad_gram(X::AbstractMatrix{<:Real})
+    A = Matrix{Float64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_nomad_gram), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, out)
+    check(st, thread_message)
+    return take_matrix(out[])
+end
+
+const MANIFOLDS = Dict(:two_rings => (Int32(0), 2), :trefoil => (Int32(1), 3), :two_moons => (Int32(2), 2),
+                       :blobs => (Int32(3), 2))
+
+"""
+    manifold_points(kind, n; parameter = 0.5, noise = 0.0, seed = 0) -> (X, labels)
+
+The synthetic manifolds of Tepper et al.: `n` points (rows of X) and the 1-based manifold or blob of each.
+`kind` :two_rings (`parameter` the inner radius), :trefoil, :two_moons or :blobs (`parameter` their
+deviation); `noise` is added to the rings and moons.
+"""
+function manifold_points(kind::Symbol, n::Integer; parameter::Real = 0.5, noise::Real = 0.0, seed::Integer = 0)
+    haskey(MANIFOLDS, kind) || throw(ArgumentError("kind must be one of $(sort(collect(keys(MANIFOLDS))))"))
+    code, dim = MANIFOLDS[kind]
+    X = Matrix{Float64}(undef, n, dim)
+    labels = Vector{Int64}(undef, n)
+    check(ccall(sym(:facto_manifold_points), Int32,
+                (Int32, Int64, Float64, Float64, UInt64, Ptr{Float64}, Int64, Int32, Ptr{Int64}, Int64),
+                code, n, parameter, noise, seed, X, length(X), COL_MAJOR, labels, n), thread_message)
+    return X, labels .+ 1
 end
 
 function clustering_accuracy(predicted::AbstractVector{<:Integer}, truth::AbstractVector{<:Integer})

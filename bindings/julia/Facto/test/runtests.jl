@@ -97,3 +97,25 @@ end
     end
     @test_throws FactoError Facto.self_dictionary(X)  # the heuristic lambda needs K
 end
+
+@testset "NOMAD by both solvers and in layers" begin
+    X, labels = Facto.manifold_points(:two_rings, 100)
+    @test size(X) == (100, 2) && labels[1] == 1 && labels[100] == 2
+    D = Facto.nomad_gram(X)
+    @test D == D' && all(abs.(sum(D; dims = 2)) .< 1e-12)
+    for name in ("nomad_cgm", "burer_monteiro")
+        s = Solver(Facto.nomad(D, 8), name; max_iterations = 500)
+        solve!(s)
+        Q = iterate_matrix(s)
+        tolerance = name == "nomad_cgm" ? 1e-10 : 1e-6
+        @test all(abs.(sum(Q; dims = 2) .- 1) .<= tolerance)
+        if name == "burer_monteiro"
+            Y = Facto.output(s, "factor")
+            @test size(Y) == (100, 16) && all(Y .>= 0)
+            @test Q ≈ Y * Y' atol = 1e-12
+            @test_throws FactoError Facto.nomad_layer(s, 9)  # K must not grow
+        end
+    end
+    layers = Facto.multilayer_nomad(D, [8, 4]; algorithm = "burer_monteiro")
+    @test length(layers) == 2 && abs(sum(layers[2][i, i] for i in 1:100) - 4) < 1e-4
+end

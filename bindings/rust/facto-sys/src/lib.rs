@@ -40,6 +40,10 @@ pub const FACTO_SIMILARITY_GAUSSIAN: i32 = 0;
 pub const FACTO_SIMILARITY_COSINE: i32 = 1;
 pub const FACTO_SEPARABLE_MIDPOINTS: i32 = 0;
 pub const FACTO_SEPARABLE_DIRICHLET: i32 = 1;
+pub const FACTO_MANIFOLD_TWO_RINGS: i32 = 0;
+pub const FACTO_MANIFOLD_TREFOIL: i32 = 1;
+pub const FACTO_MANIFOLD_TWO_MOONS: i32 = 2;
+pub const FACTO_MANIFOLD_BLOBS: i32 = 3;
 pub const FACTO_ROW_MAJOR: i32 = 0;
 pub const FACTO_COL_MAJOR: i32 = 1;
 pub const FACTO_PARAM_DOUBLE: i32 = 1;
@@ -196,5 +200,15 @@ extern "C" {
                                              lambda: f64, mu: f64, out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_separable_data(kind: i32, m: i64, n: i64, k: i64, snr_db: f64, seed: u64, x: *mut f64,
                                 capacity: i64, layout: i32, anchors: *mut i64, anchors_capacity: i64)
+        -> facto_status;
+
+    pub fn facto_problem_new_nomad(d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                                   out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_nomad_layer(previous: *const facto_solver, k: i64, out: *mut *mut facto_problem)
+        -> facto_status;
+    pub fn facto_nomad_gram(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, out: *mut *mut facto_matrix)
+        -> facto_status;
+    pub fn facto_manifold_points(kind: i32, n: i64, parameter: f64, noise: f64, seed: u64, x: *mut f64,
+                                 capacity: i64, layout: i32, labels: *mut i64, labels_capacity: i64)
         -> facto_status;
 }

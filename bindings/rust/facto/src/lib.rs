@@ -331,6 +331,29 @@ impl Problem {
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
+    /// NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
+    /// symmetric n x n D ([`nomad_gram`] forms the paper's from points). Solvers "nomad_cgm" (conditional
+    /// gradient) and "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output
+    /// "factor"); the iterate is Q; outputs "embedding" (n x 2) and "feasibility" (RMS and max of Q's
+    /// negative part, row-sum and trace errors).
+    pub fn nomad(d: MatrixRef<'_>, k: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_nomad(d.data.as_ptr(), d.rows as i64, d.cols as i64, d.ld(), d.layout.raw(),
+                                         k as i64, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
+    /// The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `previous` (a solver
+    /// of a NOMAD problem that has an iterate) with `k` no larger than that problem's K.
+    pub fn nomad_layer(previous: &Solver, k: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { sys::facto_problem_new_nomad_layer(previous.raw.as_ptr(), k as i64, &mut raw) },
+              thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
     fn message(&self) -> *const c_char {
         unsafe { sys::facto_problem_last_error(self.raw.as_ptr()) }
     }
@@ -772,4 +795,69 @@ pub fn separable_data(kind: Separable, m: usize, n: usize, k: usize, snr_db: f64
                                   data.len() as i64, Layout::RowMajor.raw(), anchors.as_mut_ptr(), k as i64)
     }, thread_message)?;
     Ok((Matrix { data, rows: m, cols: n, layout: Layout::RowMajor }, anchors))
+}
+
+/// The synthetic manifolds of Tepper et al. in [`manifold_points`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Manifold {
+    /// 2-D: half the points on the unit circle (label 0), the rest on the circle of radius `parameter`.
+    TwoRings,
+    /// 3-D: the trefoil knot (one label).
+    Trefoil,
+    /// 2-D: two interleaved noisy semicircles.
+    TwoMoons,
+    /// 2-D: six Gaussian blobs of deviation `parameter`.
+    Blobs,
+}
+
+/// n points of a manifold (rows of an n x dim row-major matrix) and the manifold or blob of each,
+/// reproducible from `seed`; `noise` is added to the rings and moons.
+pub fn manifold_points(kind: Manifold, n: usize, parameter: f64, noise: f64, seed: u64) -> Result<(Matrix, Vec<i64>)> {
+    let (kind, dim) = match kind {
+        Manifold::TwoRings => (sys::FACTO_MANIFOLD_TWO_RINGS, 2),
+        Manifold::Trefoil => (sys::FACTO_MANIFOLD_TREFOIL, 3),
+        Manifold::TwoMoons => (sys::FACTO_MANIFOLD_TWO_MOONS, 2),
+        Manifold::Blobs => (sys::FACTO_MANIFOLD_BLOBS, 2),
+    };
+    let mut data = vec![0.0; n * dim];
+    let mut labels = vec![0i64; n];
+    check(unsafe {
+        sys::facto_manifold_points(kind, n as i64, parameter, noise, seed, data.as_mut_ptr(), data.len() as i64,
+                                   Layout::RowMajor.raw(), labels.as_mut_ptr(), n as i64)
+    }, thread_message)?;
+    Ok((Matrix { data, rows: n, cols: dim, layout: Layout::RowMajor }, labels))
+}
+
+/// NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest
+/// norm of the (uncentered) rows (n x n, row-major).
+pub fn nomad_gram(x: MatrixRef<'_>) -> Result<Matrix> {
+    let mut raw = ptr::null_mut();
+    check(unsafe {
+        sys::facto_nomad_gram(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), &mut raw)
+    }, thread_message)?;
+    Ok(take_matrix(raw))
+}
+
+/// Multi-layer NOMAD (Sec. 3.1): layer 1 is NOMAD on D with `ks[0]`, layer l + 1 NOMAD on layer l's Q with
+/// `ks[l]` (non-increasing), each solved by `algorithm` after `configure` has set its parameters. Returns
+/// every layer's Q (row-major).
+pub fn multilayer_nomad<F>(d: MatrixRef<'_>, ks: &[usize], algorithm: &str, mut configure: F) -> Result<Vec<Matrix>>
+where
+    F: FnMut(&mut Solver) -> Result<()>,
+{
+    let first = *ks.first().ok_or_else(|| {
+        Error::new(sys::FACTO_ERROR_INVALID_ARGUMENT, "multilayer_nomad needs at least one K".to_string())
+    })?;
+    let mut problem = Problem::nomad(d, first)?;
+    let mut layers = Vec::with_capacity(ks.len());
+    for l in 0..ks.len() {
+        let mut solver = Solver::new(&problem, algorithm)?;
+        configure(&mut solver)?;
+        solver.solve()?;
+        layers.push(solver.iterate(Layout::RowMajor)?);
+        if l + 1 < ks.len() {
+            problem = Problem::nomad_layer(&solver, ks[l + 1])?;
+        }
+    }
+    Ok(layers)
 }

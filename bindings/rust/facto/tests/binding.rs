@@ -275,3 +275,35 @@ fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
     assert!(facto::Problem::self_dictionary(x.view(), 0, None, 1e-5).is_err());
     assert!(facto::separable_data(facto::Separable::Midpoints, 10, 20, 5, 10.0, 0).is_err());
 }
+
+#[test]
+fn nomad_by_both_solvers_and_in_layers() {
+    let (x, labels) = facto::manifold_points(facto::Manifold::TwoRings, 100, 0.5, 0.0, 0).unwrap();
+    assert_eq!((x.rows, x.cols), (100, 2));
+    assert_eq!((labels[0], labels[99]), (0, 1));
+    let d = facto::nomad_gram(x.view()).unwrap();
+    let problem = Problem::nomad(d.view(), 8).unwrap();
+    assert_eq!(problem.kind(), "nomad");
+    for name in ["nomad_cgm", "burer_monteiro"] {
+        let mut solver = Solver::new(&problem, name).unwrap();
+        solver.set("max_iterations", 500).unwrap();
+        solver.solve().unwrap();
+        let q = solver.iterate(Layout::RowMajor).unwrap();
+        let f = solver.output_f64("feasibility", Layout::RowMajor).unwrap();
+        let tolerance = if name == "nomad_cgm" { 1e-10 } else { 1e-6 };
+        assert!(f.data[2] <= tolerance && f.data[3] <= 8.0 * tolerance, "{}: {:?}", name, f.data);
+        let row: f64 = (0..100).map(|j| q.get(3, j)).sum();
+        assert!((row - 1.0).abs() <= tolerance, "{}", name);
+        if name == "burer_monteiro" {
+            let y = solver.output_f64("factor", Layout::RowMajor).unwrap();
+            assert_eq!((y.rows, y.cols), (100, 16)); // r = 2 K
+            assert!(y.data.iter().all(|&v| v >= 0.0));
+            assert!(Problem::nomad_layer(&solver, 9).is_err()); // K must not grow
+        }
+    }
+    let layers = facto::multilayer_nomad(d.view(), &[8, 4], "burer_monteiro", |_| Ok(())).unwrap();
+    assert_eq!(layers.len(), 2);
+    let trace: f64 = (0..100).map(|i| layers[1].get(i, i)).sum();
+    assert!((trace - 4.0).abs() < 1e-4);
+    assert!(facto::multilayer_nomad(d.view(), &[4, 8], "nomad_cgm", |_| Ok(())).is_err());
+}
