@@ -21,16 +21,39 @@ double mean(const double* x, std::size_t n)
     return sum / static_cast<double>(n);
 }
 
+// lambda_max(D) to 1e-8 relative (0 when D is negative semidefinite: then no scaling can help).
+double largest_eigenvalue(const PackedSymmetric& D)
+{
+    const std::size_t n = D.n, threads = resolve_threads(0);
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::cos(static_cast<double>(i + 1));
+    const Eigenpair pair = smallest_eigenpair(
+        n,
+        [&](const double* x, double* y) {
+            multiply(D, x, y, threads);
+            for (std::size_t i = 0; i < n; ++i) y[i] = -y[i];
+        },
+        v, 1e-8);
+    return std::max(-pair.value, 0.0);
+}
+
 std::vector<ParamSpec> nomad_cgm_params()
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
     return {
+        real_param("objective_tolerance", 0.0, 0.0, inf,
+                   "as for every solver, but off by default: the objective of an infeasible iterate can settle "
+                   "(stop on tolerance or max_iterations)"),
         int_param("inner_iterations", 10, 1, 1000000, "conditional gradient steps per multiplier update (N_inner)"),
         real_param("penalty", 1.0, 0.0, inf, "gamma of the augmented Lagrangian (13)"),
         choice_param("penalty_growth", "sqrt", "sqrt|none",
                      "sqrt: gamma sqrt(t + 1) at outer iteration t (the authors' code; converges); none: gamma fixed "
                      "(Alg. 2 as printed; the objective drifts, docs/architecture.md)"),
         real_param("dual_step", 1.0, 0.0, inf, "tau of the multiplier update (15b)"),
+        choice_param("penalty_scaling", "spectral", "spectral|none",
+                     "spectral: gamma and tau are multiplied by max(1, lambda_max(D) / 62.5), 62.5 being lambda_max of "
+                     "the paper's two rings (n = 200), where gamma = tau = 1 match the authors' code, so that the "
+                     "penalty keeps its grip as D grows with n; none: as given"),
         real_param("lanczos_tolerance", 1.0, 0.0, 1.0,
                    "relative accuracy of the linear step at outer iteration t: this / (t + 1) (the paper: 1)"),
         int_param("lanczos_steps", 40, 2, 100000, "Lanczos vectors kept before a restart"),
@@ -63,6 +86,9 @@ void NomadCgm::start(Matrix Q0)
     // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_ (an array of 1 / n to take <D, E> with
     // would have been as large as D)
     mean_D_ = total(nomad_->D()) * e;
+    scale_ = params().get_string("penalty_scaling") == "spectral"
+                 ? std::max(1.0, largest_eigenvalue(nomad_->D()) / 62.5)
+                 : 1.0;
     measure();
 }
 
@@ -164,11 +190,11 @@ double NomadCgm::iterate_once()
 {
     const double accuracy = params().get_double("lanczos_tolerance") / (static_cast<double>(outer_) + 1.0);
     const bool grow = params().get_string("penalty_growth") == "sqrt";
-    penalty_ = params().get_double("penalty") * (grow ? std::sqrt(static_cast<double>(outer_) + 1.0) : 1.0);
+    penalty_ = scale_ * params().get_double("penalty") * (grow ? std::sqrt(static_cast<double>(outer_) + 1.0) : 1.0);
     const int64_t inner_iterations = params().get_int("inner_iterations");
     for (int64_t k = 0; k < inner_iterations; ++k) inner_step(accuracy);
     // line 10: Gamma := [Gamma + tau (P + E)]_-
-    const double tau = params().get_double("dual_step"), e = 1.0 / static_cast<double>(P_.n);
+    const double tau = scale_ * params().get_double("dual_step"), e = 1.0 / static_cast<double>(P_.n);
     for (std::size_t k = 0; k < Gamma_.values.size(); ++k)
         Gamma_.values[k] = std::min(Gamma_.values[k] + tau * (P_.values[k] + e), 0.0);
     ++outer_;

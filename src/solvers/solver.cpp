@@ -37,8 +37,13 @@ std::vector<ParamSpec> common_params()
 
 Solver::Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSpec>& specific_params)
     : problem_(std::move(problem)), params_([&] {
+          // a specific spec with a common name replaces the common one (another default for this solver)
           auto specs = common_params();
-          specs.insert(specs.end(), specific_params.begin(), specific_params.end());
+          for (const ParamSpec& spec : specific_params) {
+              auto same = std::find_if(specs.begin(), specs.end(),
+                                       [&](const ParamSpec& c) { return std::string(c.name) == spec.name; });
+              if (same != specs.end()) *same = spec; else specs.push_back(spec);
+          }
           return specs;
       }())
 {

@@ -175,6 +175,29 @@ BOOST_AUTO_TEST_CASE(the_line_search_converges_where_open_loop_steps_stall)
     BOOST_TEST(rmse[0] > 5.0 * rmse[1]);
 }
 
+BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d)
+{
+    // Two rings with n = 600 (lambda_max(D) = 187.5, three times the paper's n = 200 example): with the
+    // paper's gamma = tau = 1 the penalty is too weak for D and Q is still far from nonnegative after 200
+    // outer iterations (measured: max [Q]_- n / K 0.42, RMS 1.6e-3); scaled by lambda_max(D) / 62.5 it is
+    // where n = 200 gets with 1 (0.019, RMS 9.7e-5)
+    auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(600, 0.5, 0.0, 0).X), 16);
+    double violation[2], rmse[2];
+    for (int scaled = 0; scaled < 2; ++scaled) {
+        auto solver = make_solver(problem, "nomad_cgm");
+        solver->mutable_params().set_string("penalty_scaling", scaled ? "spectral" : "none");
+        solver->mutable_params().set_int("max_iterations", 200);
+        solver->solve();
+        const std::vector<double> f = solver->output("feasibility").doubles;
+        violation[scaled] = f[1] * 600.0 / 16.0;
+        rmse[scaled] = f[0];
+    }
+    BOOST_TEST(violation[1] < 0.05);
+    BOOST_TEST(rmse[1] < 2e-4);
+    BOOST_TEST(violation[0] > 5.0 * violation[1]);
+    BOOST_TEST(rmse[0] > 5.0 * rmse[1]);
+}
+
 BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
 {
     // Fig. 4: two rings (n = 200) and K = 16 > 2. Q's entries within a ring are ~ K / n = 0.08; between
