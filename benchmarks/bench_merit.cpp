@@ -28,32 +28,20 @@
 #include "facto/registry.hpp"
 #include "facto/self_dictionary.hpp"
 #include "linalg/blas.hpp"
+#include "measure.hpp"
 
 using namespace facto;
-using Clock = std::chrono::steady_clock;
+using facto::bench::Clock;
+using facto::bench::resident_mib;
+using facto::bench::seconds_since;
 
 namespace {
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 double median(std::vector<double> v)
 {
     if (v.empty()) return 0.0;
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
-}
-
-double resident_mib(const char* key)
-{
-    std::ifstream status("/proc/self/status");
-    std::string word;
-    double kib = 0.0;
-    while (status >> word)
-        if (word == key) {
-            status >> kib;
-            break;
-        }
-    return kib / 1024.0;
 }
 
 // Columns `selected` of X (M x N) as an M x |selected| matrix.
@@ -163,7 +151,7 @@ void scale(int64_t n, int64_t iterations)
     gemms(Matrix(xt::transpose(X)));
     // What the caller holds (X, the reference's buffers) is the baseline; the peak is reset to it.
     const double baseline = resident_mib("VmRSS:");
-    std::ofstream("/proc/self/clear_refs") << "5";
+    facto::bench::reset_peak();
     t0 = Clock::now();
     auto problem = std::make_shared<const SelfDictionary>(std::move(X), K, -1.0, 1e-5);
     std::printf("N = %lld: data %.2f s, problem (copy, SPA, lambda from the warm start) %.2f s\n",

@@ -4,25 +4,43 @@
 //                                objective at which the reference implementation's stopping rule
 //                                (max [Q]_- < 1e-2 K / n and RMS of [Q]_- < 1e-4) first holds, against
 //                                the reference's quoted 120.32 in ~90 s on this machine
-//   bench_nomad scale [n_max]    Fig. 15: seconds vs n (K = 16, noisy two rings) for nomad_cgm to the
-//                                same rule, and for coinor-csdp's interior-point solve while n <= 100
-//                                (its Schur complement has (n^2 / 2)^2 entries), with the objectives
+//   bench_nomad fashion [class] [K] [max_outer] [out.csv]
+//                                the scale run: the 6000 training images of one Fashion-MNIST class
+//                                (Debian's dataset-fashion-mnist; default class 0, K = 128, like the
+//                                paper's MNIST zeros) by nomad_cgm: seconds, peak resident memory against
+//                                4 dense n x n matrices, seconds per inner step against the products
+//                                with the packed gradient it made (each timed alone, the same run), and
+//                                the 2-D embedding written as CSV (x, y, mean intensity) for the plot
+//   bench_nomad scale [n_max] [csdp_max] [out.csv]
+//                                Fig. 15: seconds vs n (K = 16, noisy two rings, n = 100 ... n_max) for
+//                                nomad_cgm (both step rules; the line search to n = 1000) to that rule, burer_monteiro with its
+//                                defaults (r = 2 K, feasible to 1e-6), and coinor-csdp's interior-point
+//                                solve while n <= csdp_max (default 100: its Schur complement has
+//                                (n^2 / 2)^2 entries; 74 s at n = 100), with the objectives relative to
+//                                the exact one where csdp ran
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "csdp_reference.hpp"
 #include "facto/data.hpp"
+#include "facto/facto.h"
 #include "facto/nomad.hpp"
+#include "facto/nomad_cgm.hpp"
 #include "facto/registry.hpp"
+#include "facto/symmetric.hpp"
+#include "linalg/parallel.hpp"
+#include "measure.hpp"
 
 using namespace facto;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+using bench::Clock;
+using bench::seconds_since;
 
 struct Run {
     double seconds, objective, rmse, worst;
@@ -31,13 +49,13 @@ struct Run {
 };
 
 // nomad_cgm until the reference's stopping rule holds (or max_iterations).
-Run solve(const Matrix& D, int64_t K, int64_t max_iterations)
+Run solve(const Matrix& D, int64_t K, int64_t max_iterations, const char* step_rule = "open_loop")
 {
     auto problem = std::make_shared<const Nomad>(D, K);
     auto solver = make_solver(problem, "nomad_cgm");
     solver->mutable_params().set_int("max_iterations", max_iterations);
+    solver->mutable_params().set_string("step_rule", step_rule);
     solver->mutable_params().set_double("tolerance", 0.0);
-    solver->mutable_params().set_double("objective_tolerance", 0.0);
     Run run{0.0, 0.0, 0.0, 0.0, 0, false};
     solver->set_callback([&](const Progress& p) {
         const std::vector<double> f = solver->output("feasibility").doubles;  // timed outside the solver
@@ -54,6 +72,18 @@ Run solve(const Matrix& D, int64_t K, int64_t max_iterations)
     return run;
 }
 
+// burer_monteiro with its defaults, timed from the start (its symmetric NMF start included).
+Run solve_burer_monteiro(const Matrix& D, int64_t K)
+{
+    auto solver = make_solver(std::make_shared<const Nomad>(D, K), "burer_monteiro");
+    const auto t0 = Clock::now();
+    const int32_t reason = solver->solve();
+    const double seconds = seconds_since(t0);
+    const std::vector<double> f = solver->output("feasibility").doubles;
+    return Run{seconds, solver->progress().objective, f[2], f[3], solver->progress().iteration,
+               reason == FACTO_CONVERGED};
+}
+
 void rings()
 {
     const Matrix D = nomad_gram(two_rings(200, 0.5, 0.0, 0).X);
@@ -66,22 +96,135 @@ void rings()
     std::printf("  against the reference's ~90 s: %.0fx\n", 90.0 / r.seconds);
 }
 
-void scale(int64_t n_max)
+void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
 {
-    std::printf("%6s %10s %12s %8s %10s %12s %10s\n", "n", "cgm s", "Tr(DQ)", "iters", "csdp s", "csdp Tr(DQ)",
-                "relative");
-    for (int64_t n = 100; n <= n_max; n *= 2) {
+    std::FILE* out = std::fopen(csv.c_str(), "w");
+    if (out) std::fprintf(out, "n,method,seconds,objective,iterations,reached\n");
+    const auto record = [&](int64_t n, const char* method, double seconds, double objective, int64_t iterations,
+                            bool reached) {
+        if (out)
+            std::fprintf(out, "%lld,%s,%.4f,%.10g,%lld,%d\n", static_cast<long long>(n), method, seconds, objective,
+                         static_cast<long long>(iterations), reached ? 1 : 0);
+    };
+    std::printf("%6s | %9s %11s %6s | %9s %11s %6s | %9s %11s %4s %8s | %9s %11s | %9s %9s %9s\n", "n", "cgm s",
+                "Tr(DQ)", "iters", "cgm-ls s", "Tr(DQ)", "iters", "bm s", "Tr(DQ)", "its", "rowsum", "csdp s",
+                "Tr(DQ)", "cgm rel", "cgm-ls", "bm rel");
+    for (int64_t n : {100, 200, 500, 1000, 2000, 4000, 8000}) {
+        if (n > n_max) break;
         const Matrix D = nomad_gram(two_rings(n, 0.5, 0.02, 1).X);
-        const Run r = solve(D, 16, 5000);
+        // the line search needs ~3x the time of the open-loop steps on these rings: up to n = 1000 only
+        const Run open = solve(D, 16, 3000);
+        const Run line = n <= 1000 ? solve(D, 16, 3000, "line_search") : Run{NAN, NAN, NAN, NAN, 0, false};
+        const Run bm = solve_burer_monteiro(D, 16);
         double exact = NAN, exact_seconds = NAN;
-        if (n <= 100) {
+        if (n <= csdp_max) {
             const auto t0 = Clock::now();
             exact = test::csdp_objective(D, 16, "bench_nomad_csdp");
             exact_seconds = seconds_since(t0);
         }
-        std::printf("%6lld %10.2f %12.4f %8lld %10.2f %12.4f %10.2e\n", static_cast<long long>(n), r.seconds,
-                    r.objective, static_cast<long long>(r.iterations), exact_seconds, exact,
-                    (r.objective - exact) / exact);
+        // relative to csdp's optimum where it ran, else to the better nomad_cgm objective
+        const double reference = std::isfinite(exact) ? exact : std::max(open.objective, line.objective);
+        std::printf("%6lld | %9.2f %11.4f %6lld | %9.2f %11.4f %6lld | %9.2f %11.4f %4lld %8.1e | %9.2f %11.4f | "
+                    "%9.2e %9.2e %9.2e\n",
+                    static_cast<long long>(n), open.seconds, open.objective, static_cast<long long>(open.iterations),
+                    line.seconds, line.objective, static_cast<long long>(line.iterations), bm.seconds, bm.objective,
+                    static_cast<long long>(bm.iterations), bm.rmse, exact_seconds, exact,
+                    (open.objective - reference) / reference, (line.objective - reference) / reference,
+                    (bm.objective - reference) / reference);
+        std::fflush(stdout);
+        record(n, "nomad_cgm", open.seconds, open.objective, open.iterations, open.reached);
+        if (n <= 1000) record(n, "nomad_cgm line_search", line.seconds, line.objective, line.iterations, line.reached);
+        record(n, "burer_monteiro", bm.seconds, bm.objective, bm.iterations, bm.reached);
+        if (std::isfinite(exact)) record(n, "coinor-csdp", exact_seconds, exact, 0, true);
+    }
+    if (out) std::fclose(out);
+}
+
+// The training images of one class (pixels / 255, one image per row), from the IDX files.
+Matrix fashion_class(int label)
+{
+    const std::string dir = "/usr/share/datasets/fashion-mnist/";
+    const auto read = [](const std::string& path) {
+        std::string bytes;
+        std::FILE* pipe = popen(("gzip -dc " + path).c_str(), "r");
+        if (!pipe) return bytes;
+        char buffer[1 << 16];
+        for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) bytes.append(buffer, got);
+        pclose(pipe);
+        return bytes;
+    };
+    const std::string images = read(dir + "train-images-idx3-ubyte.gz"), labels = read(dir + "train-labels-idx1-ubyte.gz");
+    const std::size_t count = labels.size() > 8 ? labels.size() - 8 : 0, pixels = 28 * 28;
+    if (count == 0 || images.size() < 16 + count * pixels) return Matrix{};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < count; ++i) n += static_cast<unsigned char>(labels[8 + i]) == label;
+    Matrix X({n, pixels});
+    for (std::size_t i = 0, row = 0; i < count; ++i)
+        if (static_cast<unsigned char>(labels[8 + i]) == label) {
+            for (std::size_t p = 0; p < pixels; ++p) X(row, p) = static_cast<unsigned char>(images[16 + i * pixels + p]) / 255.0;
+            ++row;
+        }
+    return X;
+}
+
+void fashion(int label, int64_t K, int64_t max_outer, const std::string& csv)
+{
+    const Matrix X = fashion_class(label);
+    if (X.size() == 0) {
+        std::fprintf(stderr, "bench_nomad: install dataset-fashion-mnist (bash benchmarks/run.sh nomad does)\n");
+        return;
+    }
+    const std::size_t n = X.shape()[0];
+    const double baseline = bench::resident_mib("VmRSS:");
+    bench::reset_peak();
+    auto t0 = Clock::now();
+    auto problem = std::make_shared<const Nomad>(nomad_gram(X), K);
+    const double setup = seconds_since(t0);
+    NomadCgm solver(problem);
+    solver.mutable_params().set_int("max_iterations", max_outer);
+    solver.mutable_params().set_double("tolerance", 0.0);
+    if (const char* penalty = std::getenv("FACTO_BENCH_PENALTY")) {  // experiments: gamma and tau together
+        solver.mutable_params().set_double("penalty", std::atof(penalty));
+        solver.mutable_params().set_double("dual_step", std::atof(penalty));
+    }
+    std::printf("Fashion-MNIST class %d: n = %zu, K = %lld; Gram matrix and problem %.2f s\n", label, n,
+                static_cast<long long>(K), setup);
+    solver.set_callback([&](const Progress& p) {
+        if (p.iteration % 10 == 0)
+            std::printf("  outer %4lld  %8.1f s  Tr(D Q) %.6g  stationarity %.3e  products %lld\n",
+                        static_cast<long long>(p.iteration), p.elapsed_seconds, p.objective, p.stationarity,
+                        static_cast<long long>(solver.products())), std::fflush(stdout);
+        return false;
+    });
+    solver.solve();
+    const double peak = bench::resident_mib("VmHWM:") - baseline, dense = 8.0 * n * n / (1024.0 * 1024.0);
+    const Progress& p = solver.progress();
+    const std::vector<double> f = solver.output("feasibility").doubles;
+    // the same product Lanczos makes, on a packed n x n matrix, timed alone
+    std::vector<double> x(n, 1.0), y(n);
+    const std::size_t threads = resolve_threads(0);
+    t0 = Clock::now();
+    int products = 0;
+    while (seconds_since(t0) < 2.0 || products < 5) multiply(problem->D(), x.data(), y.data(), threads), ++products;
+    const double product = seconds_since(t0) / products;
+    const double steps = static_cast<double>(p.iteration * solver.params().get_int("inner_iterations"));
+    const double per_step = p.elapsed_seconds / steps, per_step_products = solver.products() / steps;
+    std::printf("  %lld outer iterations (%.0f inner steps) in %.1f s: Tr(D Q) = %.6g, RMS [Q]_- %.2e, max [Q]_- n / K "
+                "%.2e, row sums %.1e, trace %.1e\n",
+                static_cast<long long>(p.iteration), steps, p.elapsed_seconds, p.objective, f[0],
+                f[1] * static_cast<double>(n) / static_cast<double>(K), f[2], f[3]);
+    std::printf("  peak resident memory %.0f MiB = %.2f dense n x n matrices (target < 4)\n", peak, peak / dense);
+    std::printf("  inner step %.3f s, %.1f products of %.4f s each: %.2f x the products' time\n", per_step,
+                per_step_products, product, per_step / (per_step_products * product));
+    const Output embedding = solver.output("embedding");
+    if (std::FILE* out = std::fopen(csv.c_str(), "w")) {
+        std::fprintf(out, "x,y,intensity\n");
+        for (std::size_t i = 0; i < n; ++i) {
+            double mean = 0.0;
+            for (std::size_t k = 0; k < X.shape()[1]; ++k) mean += X(i, k) / static_cast<double>(X.shape()[1]);
+            std::fprintf(out, "%.8g,%.8g,%.6f\n", embedding.doubles[2 * i], embedding.doubles[2 * i + 1], mean);
+        }
+        std::fclose(out);
     }
 }
 
@@ -91,9 +234,14 @@ int main(int argc, char** argv)
 {
     const std::string mode = argc > 1 ? argv[1] : "rings";
     if (mode == "rings") rings();
-    else if (mode == "scale") scale(argc > 2 ? std::stoll(argv[2]) : 1600);
+    else if (mode == "fashion")
+        fashion(argc > 2 ? std::stoi(argv[2]) : 0, argc > 3 ? std::stoll(argv[3]) : 128,
+                argc > 4 ? std::stoll(argv[4]) : 300, argc > 5 ? argv[5] : "nomad_fashion_embedding.csv");
+    else if (mode == "scale")
+        scale(argc > 2 ? std::stoll(argv[2]) : 4000, argc > 3 ? std::stoll(argv[3]) : 100,
+              argc > 4 ? argv[4] : "nomad_fig15.csv");
     else {
-        std::fprintf(stderr, "usage: bench_nomad rings | scale [n_max]\n");
+        std::fprintf(stderr, "usage: bench_nomad rings | scale [n_max] [csdp_max] [out.csv] | fashion [class] [K] [max_outer] [out.csv]\n");
         return 2;
     }
     return 0;

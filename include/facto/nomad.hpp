@@ -40,6 +40,8 @@ public:
     // NomadFeasibility in order).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& Q) const override;
+    // The same from Q's upper triangle, without an n x n dense copy (but for "Q" itself).
+    Output output(const std::string& name, const PackedSymmetric& Q) const;
 
     int64_t n() const { return static_cast<int64_t>(D_.n); }
     int64_t K() const { return K_; }

@@ -93,9 +93,17 @@ std::vector<OutputSpec> Nomad::output_specs() const
 
 Output Nomad::output(const std::string& name, const Matrix& Q) const
 {
+    if (name == "Q") return Output{output_specs()[0], std::vector<double>(Q.begin(), Q.end()), {}};
+    return output(name, PackedSymmetric::from_upper(Q));
+}
+
+Output Nomad::output(const std::string& name, const PackedSymmetric& S) const
+{
     const std::vector<OutputSpec> specs = output_specs();
-    if (name == "Q") return Output{specs[0], std::vector<double>(Q.begin(), Q.end()), {}};
-    const PackedSymmetric S = PackedSymmetric::from_upper(Q);
+    if (name == "Q") {
+        const Matrix Q = S.to_dense();
+        return Output{specs[0], std::vector<double>(Q.begin(), Q.end()), {}};
+    }
     if (name == "feasibility") {
         const NomadFeasibility f = feasibility(S, K_);
         return Output{specs[2], {f.negative_rmse, f.negative_max, f.row_sum, f.trace}, {}};
