@@ -1,4 +1,6 @@
-"""Plots the traces written by bench_symnmf and bench_edm as PNG (paper 004 Fig. 1 and Fig. 2).
+"""Plots the traces written by bench_symnmf and bench_edm as PNG (paper 004 Fig. 1 and Fig. 2), and
+bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST embedding
+(nomad_fashion_embedding.csv) (paper 003).
 
 usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
 Needs Debian's python3-matplotlib (installed by benchmarks/run.sh)."""
@@ -38,6 +40,40 @@ def main(source, target):
         ax.grid(True, which="both", alpha=0.3)
         fig.tight_layout()
         fig.savefig(target / path.name.replace("_trace.csv", ".png"), dpi=110)
+        plt.close(fig)
+    nomad_plots(source, target)
+
+
+def nomad_plots(source, target):
+    fig15 = source / "nomad_fig15.csv"
+    if fig15.exists():
+        series = defaultdict(lambda: ([], []))
+        with open(fig15) as f:
+            for row in csv.DictReader(f):
+                series[row["method"]][0].append(int(row["n"]))
+                series[row["method"]][1].append(float(row["seconds"]))
+        fig, ax = plt.subplots(figsize=(5.5, 4))
+        for name, (n, t) in series.items():
+            ax.loglog(n, t, "o-", label=name)
+        ax.set_xlabel("n (two noisy rings, K = 16)")
+        ax.set_ylabel("seconds")
+        ax.set_title("NOMAD: time to solve (paper 003, Fig. 15)")
+        ax.legend(fontsize=8)
+        ax.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(target / "nomad_fig15.png", dpi=110)
+        plt.close(fig)
+    embedding = source / "nomad_fashion_embedding.csv"
+    if embedding.exists():
+        with open(embedding) as f:
+            rows = [(float(r["x"]), float(r["y"]), float(r["intensity"])) for r in csv.DictReader(f)]
+        fig, ax = plt.subplots(figsize=(5.5, 5))
+        points = ax.scatter([r[0] for r in rows], [r[1] for r in rows], c=[r[2] for r in rows], s=3, cmap="viridis")
+        fig.colorbar(points, ax=ax, label="mean pixel intensity")
+        ax.set_title("NOMAD embedding of one Fashion-MNIST class (K = 128)")
+        ax.set_aspect("equal", adjustable="datalim")
+        fig.tight_layout()
+        fig.savefig(target / "nomad_fashion_embedding.png", dpi=110)
         plt.close(fig)
 
 

@@ -5,6 +5,9 @@
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
 #   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          (paper 002 Table I, Fig. 2,
 #                                                                            memory and time vs N)
+#   bash benchmarks/run.sh nomad [n_max] [fashion outer iterations]        (paper 003: the peer
+#                                                                            comparison, Fig. 15, the
+#                                                                            Fashion-MNIST scale run)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +37,12 @@ case "$which" in
     ./build/benchmarks/bench_merit scale 10000 20
     ./build/benchmarks/bench_merit scale 100000 "${2:-3}"
     exit 0 ;;
-  *) echo "usage: $0 simplicial|symnmf|edm|merit [...]" >&2; exit 2 ;;
+  nomad)
+    bash cmake/install-deps.sh coinor-csdp dataset-fashion-mnist
+    cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
+    ./build/benchmarks/bench_nomad rings
+    ./build/benchmarks/bench_nomad scale "${1:-4000}" 100 "$results/nomad_fig15.csv"
+    ./build/benchmarks/bench_nomad fashion 0 128 "${2:-300}" "$results/nomad_fashion_embedding.csv" ;;
+  *) echo "usage: $0 simplicial|symnmf|edm|merit|nomad [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -98,5 +98,8 @@ private:
 
 // The parameters every solver has (stopping rules, seed, callback cadence).
 std::vector<ParamSpec> common_params();
+// common_params' objective_tolerance with default 0 (off), for the solvers whose objective can settle
+// at an infeasible iterate (NOMAD's); a solver's spec of a common name replaces the common one.
+ParamSpec objective_tolerance_off();
 
 }  // namespace facto

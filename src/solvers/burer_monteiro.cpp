@@ -18,9 +18,7 @@ std::vector<ParamSpec> burer_monteiro_params()
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
     return {
-        real_param("objective_tolerance", 0.0, 0.0, inf,
-                   "as for every solver, but off by default: the objective of an infeasible iterate can settle "
-                   "(stop on tolerance or max_iterations)"),
+        objective_tolerance_off(),
         int_param("rank", 0, 0, 1000000, "r, the columns of Y, in [K, n]; 0 = min(n, 2 K)"),
         real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
         real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),

@@ -41,9 +41,7 @@ std::vector<ParamSpec> nomad_cgm_params()
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
     return {
-        real_param("objective_tolerance", 0.0, 0.0, inf,
-                   "as for every solver, but off by default: the objective of an infeasible iterate can settle "
-                   "(stop on tolerance or max_iterations)"),
+        objective_tolerance_off(),
         int_param("inner_iterations", 10, 1, 1000000, "conditional gradient steps per multiplier update (N_inner)"),
         real_param("penalty", 1.0, 0.0, inf, "gamma of the augmented Lagrangian (13)"),
         choice_param("penalty_growth", "sqrt", "sqrt|none",

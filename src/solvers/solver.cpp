@@ -35,6 +35,13 @@ std::vector<ParamSpec> common_params()
     };
 }
 
+ParamSpec objective_tolerance_off()
+{
+    return real_param("objective_tolerance", 0.0, 0.0, inf,
+                      "as for every solver, but off by default: the objective of an infeasible iterate can settle "
+                      "(stop on tolerance or max_iterations)");
+}
+
 Solver::Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSpec>& specific_params)
     : problem_(std::move(problem)), params_([&] {
           // a specific spec with a common name replaces the common one (another default for this solver)

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "facto/data.hpp"
 #include "facto/nomad.hpp"
@@ -27,6 +28,21 @@ std::pair<Vector, Matrix> eigen(Matrix A)
     Vector values;
     blas::symmetric_eigen(A, values);
     return {values, A};
+}
+
+struct CgmRun {
+    double objective;
+    std::vector<double> feasibility;  // NomadFeasibility in order
+};
+
+// nomad_cgm with one string parameter set, for `iterations` outer iterations.
+CgmRun run_cgm(const std::shared_ptr<const Nomad>& problem, const char* name, const char* value, int64_t iterations)
+{
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_string(name, value);
+    solver->mutable_params().set_int("max_iterations", iterations);
+    solver->solve();
+    return {solver->progress().objective, solver->output("feasibility").doubles};
 }
 
 }  // namespace
@@ -159,16 +175,11 @@ BOOST_AUTO_TEST_CASE(the_line_search_converges_where_open_loop_steps_stall)
     auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(100, 0.5, 0.02, 1).X), 16);
     double rmse[2], objective[2];
     for (int r = 0; r < 2; ++r) {
-        auto solver = make_solver(problem, "nomad_cgm");
-        solver->mutable_params().set_string("step_rule", r ? "line_search" : "open_loop");
-        solver->mutable_params().set_int("max_iterations", 300);
-        solver->mutable_params().set_double("objective_tolerance", 0.0);
-        solver->solve();
-        const std::vector<double> f = solver->output("feasibility").doubles;
-        BOOST_TEST(f[2] < 1e-10);
-        BOOST_TEST(f[3] < 1e-10);
-        rmse[r] = f[0];
-        objective[r] = solver->progress().objective;
+        const CgmRun run = run_cgm(problem, "step_rule", r ? "line_search" : "open_loop", 300);
+        BOOST_TEST(run.feasibility[2] < 1e-10);
+        BOOST_TEST(run.feasibility[3] < 1e-10);
+        rmse[r] = run.feasibility[0];
+        objective[r] = run.objective;
     }
     BOOST_TEST(objective[1] == 53.4594, boost::test_tools::tolerance(5e-3));
     BOOST_TEST(rmse[1] < 5e-4);
@@ -179,18 +190,14 @@ BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d)
 {
     // Two rings with n = 600 (lambda_max(D) = 187.5, three times the paper's n = 200 example): with the
     // paper's gamma = tau = 1 the penalty is too weak for D and Q is still far from nonnegative after 200
-    // outer iterations (measured: max [Q]_- n / K 0.42, RMS 1.6e-3); scaled by lambda_max(D) / 62.5 it is
-    // where n = 200 gets with 1 (0.019, RMS 9.7e-5)
+    // outer iterations (measured: max [Q]_- n / K 0.42, RMS 1.6e-3); scaled by lambda_max(D) / (3.90625 K)
+    // (= 3 here) it is where n = 200 gets with 1 (0.019, RMS 9.7e-5)
     auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(600, 0.5, 0.0, 0).X), 16);
     double violation[2], rmse[2];
     for (int scaled = 0; scaled < 2; ++scaled) {
-        auto solver = make_solver(problem, "nomad_cgm");
-        solver->mutable_params().set_string("penalty_scaling", scaled ? "spectral" : "none");
-        solver->mutable_params().set_int("max_iterations", 200);
-        solver->solve();
-        const std::vector<double> f = solver->output("feasibility").doubles;
-        violation[scaled] = f[1] * 600.0 / 16.0;
-        rmse[scaled] = f[0];
+        const CgmRun run = run_cgm(problem, "penalty_scaling", scaled ? "spectral" : "none", 200);
+        violation[scaled] = run.feasibility[1] * 600.0 / 16.0;
+        rmse[scaled] = run.feasibility[0];
     }
     BOOST_TEST(violation[1] < 0.05);
     BOOST_TEST(rmse[1] < 2e-4);
