@@ -6,12 +6,12 @@
 // parameter lanczos_tolerance).
 //
 // One solver iteration is one outer iteration of Alg. 2: the inner steps, then
-// Gamma := [Gamma + tau (P + E)]_-. gamma and tau are multiplied by max(1, lambda_max(D) / (3.90625 K))
+// Gamma := [Gamma + tau (P + E)]_-. gamma and tau are multiplied by lambda_max(D) / (3.90625 K)
 // (parameter penalty_scaling; 3.90625 = 62.5 / 16 is lambda_max(D) / K on the paper's two rings with
-// n = 200, K = 16, where the paper's gamma = tau = 1 reproduce the authors' results): D's scale grows
-// with n, and with gamma fixed the penalty lost its grip (two rings, n = 1000: the first step's
-// infeasible P was kept); a penalty too large for K drifted (Fashion-MNIST, K = 128); below that scale
-// the paper's values measured better than scaled-down ones (docs/architecture.md).
+// n = 200, K = 16, where the paper's gamma = tau = 1 reproduce the authors' results). Scaling D by c is
+// scaling gamma and tau by 1 / c, and Q's entries are ~K / n: with the paper's values a penalty too weak
+// for D kept the first step's infeasible P (two rings, n = 1000), and one too strong drifted away from
+// the optimum (Fashion-MNIST with K = 128; the open-loop steps' stall on noisy rings with n = 100).
 // The penalty grows as gamma sqrt(t + 1), as the authors' code does
 // (parameter penalty_growth; "none" keeps it fixed as Alg. 2 is printed, which measured drifting away
 // from the optimum, docs/architecture.md). The steps are 2 / (k + 2) over all inner steps

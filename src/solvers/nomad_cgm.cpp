@@ -49,9 +49,9 @@ std::vector<ParamSpec> nomad_cgm_params()
                      "(Alg. 2 as printed; the objective drifts, docs/architecture.md)"),
         real_param("dual_step", 1.0, 0.0, inf, "tau of the multiplier update (15b)"),
         choice_param("penalty_scaling", "spectral", "spectral|none",
-                     "spectral: gamma and tau are multiplied by max(1, lambda_max(D) / (3.90625 K)), 3.90625 being "
+                     "spectral: gamma and tau are multiplied by lambda_max(D) / (3.90625 K), 3.90625 being "
                      "lambda_max(D) / K on the paper's two rings (n = 200, K = 16), where gamma = tau = 1 match the "
-                     "authors' code, so that the penalty keeps up with D as n grows; none: as given"),
+                     "authors' code, so that the penalty follows the scale of D and of Q's entries; none: as given"),
         real_param("lanczos_tolerance", 1.0, 0.0, 1.0,
                    "relative accuracy of the linear step at outer iteration t: this / (t + 1) (the paper: 1)"),
         int_param("lanczos_steps", 40, 2, 100000, "Lanczos vectors kept before a restart"),
@@ -86,7 +86,7 @@ void NomadCgm::start(Matrix Q0)
     mean_D_ = total(nomad_->D()) * e;
     // lambda_max(D) / K = 62.5 / 16 on the paper's two rings (n = 200, K = 16)
     scale_ = params().get_string("penalty_scaling") == "spectral"
-                 ? std::max(1.0, largest_eigenvalue(nomad_->D()) / (3.90625 * static_cast<double>(nomad_->K())))
+                 ? largest_eigenvalue(nomad_->D()) / (3.90625 * static_cast<double>(nomad_->K()))
                  : 1.0;
     measure();
 }
