@@ -56,13 +56,15 @@ private:
     void begin();
     // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), scaled to mean row sum 1 of Y Y^T.
     void factor_start(const Matrix& M, uint64_t seed);
+    // YtD_ := Y^T D; returns Tr(Y^T D Y).
+    double product(const double* Y);
     // objective_ and residual_ at Y_; fills row_sums_.
     void measure();
 
     std::shared_ptr<const Nomad> nomad_;
     Matrix D_;         // D / ||D||_F, dense
     double scale_ = 1.0;  // ||D||_F
-    Matrix Y_, DY_;
+    Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
     std::vector<double> mu_, row_sums_, u_, w_;
     double lambda_ = 0.0, objective_ = 0.0, residual_ = 0.0;
     int inner_iterations_ = 0;
