@@ -20,7 +20,6 @@
 //                                the exact one where csdp ran
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -183,10 +182,6 @@ void fashion(int label, int64_t K, int64_t max_outer, const std::string& csv)
     NomadCgm solver(problem);
     solver.mutable_params().set_int("max_iterations", max_outer);
     solver.mutable_params().set_double("tolerance", 0.0);
-    if (const char* penalty = std::getenv("FACTO_BENCH_PENALTY")) {  // experiments: gamma and tau together
-        solver.mutable_params().set_double("penalty", std::atof(penalty));
-        solver.mutable_params().set_double("dual_step", std::atof(penalty));
-    }
     std::printf("Fashion-MNIST class %d: n = %zu, K = %lld; Gram matrix and problem %.2f s\n", label, n,
                 static_cast<long long>(K), setup);
     solver.set_callback([&](const Progress& p) {

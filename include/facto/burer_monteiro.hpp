@@ -5,8 +5,8 @@
 //                        + phi/2 (||Y||_F^2 - K)^2 - lambda (||Y||_F^2 - K)                     (32)
 // One solver iteration is one outer iteration of (33): Y := argmin of L over 0 <= Y <= 1 by L-BFGS-B
 // from the current Y (33a), to an accuracy that tightens as 1 / (t + 1) at outer iteration t (with a
-// fixed one the constraint residuals stalled near 1e-6, docs/architecture.md), then mu -= eta sigma (Y Y^T 1 - 1) (33b), lambda -= eta phi (||Y||^2 - K)
-// (33c). As in the paper D is divided by ||D||_F inside L (the objective reported is Tr(D Q) with
+// fixed one the constraint residuals stalled near 1e-6, docs/architecture.md), then
+// mu -= eta sigma (Y Y^T 1 - 1) (33b), lambda -= eta phi (||Y||^2 - K) (33c). As in the paper D is divided by ||D||_F inside L (the objective reported is Tr(D Q) with
 // the D given) and the start is a symmetric NMF of D (App. D; facto's coordinate_descent), scaled so
 // that the rows of Q sum to 1 on average. A Q given by set_iterate is factored the same way.
 //
@@ -35,8 +35,6 @@ public:
     // gradient G = -2 D Y + w u^T + 1 (Y^T w)^T + 2 (phi t - lambda) Y with u = Y^T 1,
     // w = sigma (Y u - 1) - mu, t = ||Y||^2 - K (Y and G n x r, row-major).
     double lagrangian(const double* Y, double* G);
-    // L-BFGS-B iterations taken by the last outer iteration.
-    int inner_iterations() const { return inner_iterations_; }
     // The problem's outputs and "factor" (n x r).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name) const override;
@@ -58,7 +56,7 @@ private:
     void factor_start(const Matrix& M, uint64_t seed);
     // YtD_ := Y^T D; returns Tr(Y^T D Y).
     double product(const double* Y);
-    // objective_ and residual_ at Y_; fills row_sums_.
+    // objective_, residual_, row_sums_ and squares_ at Y_.
     void measure();
 
     std::shared_ptr<const Nomad> nomad_;
@@ -66,8 +64,7 @@ private:
     double scale_ = 1.0;  // ||D||_F
     Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
     std::vector<double> mu_, row_sums_, u_, w_;
-    double lambda_ = 0.0, objective_ = 0.0, residual_ = 0.0;
-    int inner_iterations_ = 0;
+    double lambda_ = 0.0, objective_ = 0.0, residual_ = 0.0, squares_ = 0.0;  // squares_ = ||Y||_F^2 = Tr Q
     int64_t outer_ = 0;
     mutable Matrix dense_;
 };

@@ -47,7 +47,6 @@ LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
                 wa.data(), iwa.data(), task, &iprint, csave, lsave, isave, dsave, text, text);
         if (starts_with(task, "FG")) {
             f = fg(x.data(), g.data());
-            ++result.evaluations;
             require(std::isfinite(f), FACTO_ERROR_NUMERICAL, "L-BFGS-B: the function became non-finite");
             continue;
         }
@@ -59,8 +58,6 @@ LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
             break;
         }
     }
-    result.f = f;
-    result.projected_gradient = dsave[12];  // the infinity norm of the projected gradient (dsave(13))
     result.message = trimmed(task);
     require(!starts_with(task, "ERROR"), FACTO_ERROR_INVALID_ARGUMENT, "L-BFGS-B: " + result.message);
     return result;

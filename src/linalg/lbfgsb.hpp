@@ -19,10 +19,7 @@ struct LbfgsbSettings {
 
 struct LbfgsbResult {
     int iterations = 0;
-    int evaluations = 0;
-    double f = 0.0;
-    double projected_gradient = 0.0;  // largest entry of the projected gradient at the end
-    std::string message;              // the library's final task string (CONVERGENCE: ..., or the limit)
+    std::string message;  // the library's final task string (CONVERGENCE: ..., or the limit)
 };
 
 // Minimizes f over lower <= x_i <= upper from x (moved into the box first), in place.

@@ -100,7 +100,6 @@ void BurerMonteiro::begin()
     YtD_ = Matrix({Y_.shape()[1], n});
     mu_.assign(n, 0.0);
     lambda_ = 0.0;
-    inner_iterations_ = 0;
     outer_ = 0;
     measure();
 }
@@ -150,21 +149,21 @@ double BurerMonteiro::iterate_once()
     settings.max_iterations = static_cast<int>(params().get_int("inner_iterations"));
     settings.pgtol = params().get_double("inner_tolerance");
     settings.factr = params().get_double("inner_decrease") / static_cast<double>(outer_ + 1);
-    const Matrix previous = Y_;
     std::vector<double> y(Y_.begin(), Y_.end());
-    const LbfgsbResult result =
-        minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings);
-    std::copy(y.begin(), y.end(), Y_.begin());
-    inner_iterations_ = result.iterations;
+    minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings);
+    double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator
+    for (std::size_t k = 0; k < y.size(); ++k) {
+        change += (y[k] - Y_.data()[k]) * (y[k] - Y_.data()[k]);
+        Y_.data()[k] = y[k];
+    }
+    const double size = squares_;  // ||Y||_F^2 before the step
     ++outer_;
     measure();
     // (33b-c)
     const double eta = params().get_double("dual_step");
     const double sigma = params().get_double("penalty"), phi = params().get_double("trace_penalty");
     for (std::size_t i = 0; i < mu_.size(); ++i) mu_[i] -= eta * sigma * (row_sums_[i] - 1.0);
-    lambda_ -= eta * phi * (blas::dot(Y_.data(), Y_.data(), Y_.size()) - static_cast<double>(nomad_->K()));
-    const double change = blas::frobenius_dot(Y_ - previous, Y_ - previous);
-    const double size = blas::frobenius_dot(previous, previous);
+    lambda_ -= eta * phi * (squares_ - static_cast<double>(nomad_->K()));
     return size > 0.0 ? std::sqrt(change / size) : std::sqrt(change);
 }
 
@@ -180,7 +179,8 @@ void BurerMonteiro::measure()
         residual = std::max(residual, std::fabs(row_sums_[i] - 1.0));
     }
     const double K = static_cast<double>(nomad_->K());
-    residual_ = std::max(residual, std::fabs(blas::frobenius_dot(Y_, Y_) - K) / K);
+    squares_ = blas::dot(Y_.data(), Y_.data(), Y_.size());
+    residual_ = std::max(residual, std::fabs(squares_ - K) / K);
     dense_ = Matrix{};
 }
 
