@@ -1,13 +1,31 @@
-// Frank-Wolfe for simplicial SymNMF (Zhao & Gordon, Alg. 1 with the O(nk) LMO of Alg. 2).
+// Frank-Wolfe for simplicial SymNMF (Zhao & Gordon, Alg. 1 with the O(nk) LMO of Alg. 2), and its
+// away-step and pairwise variants (Lacoste-Julien & Jaggi 2015; beyond the paper).
 //
-// Step rules (parameter "step_rule"):
+// Variants (parameter "variant"):
+//   vanilla   every row moves toward its LMO vertex with one common step (Alg. 1)
+//   away      each row moves toward its LMO vertex or away from its away vertex (the support's
+//             largest gradient entry), whichever gap is larger
+//   pairwise  each row moves mass from its away vertex to its LMO vertex
+// A row's away or pairwise step is bounded by the weight on its away vertex (a drop step zeroes it).
+//
+// Step rules of the vanilla variant (parameter "step_rule"; "auto" = open_loop):
 //   open_loop    gamma = 2 / (t + 2)  (the default: fastest to a given objective, docs/benchmarks.md)
 //   line_search  exact minimizer over [0, 1] of the quartic gamma -> f(W + gamma D) (beyond the paper)
 //   curvature    gamma = min(g / C, 1), Alg. 1 line 6; C = parameter "curvature", 0 = Thm. 3 bound
 // Every rule costs one pass over P per iteration: P W is updated as P W + gamma (P S - P W), where
 // P S for the one-hot LMO vertex S is a sum of rows of P (no GEMM).
+//
+// The away and pairwise variants always take exact steps ("auto" or "line_search"), per row
+// (parameter "block_step", docs/architecture.md explains the default):
+//   sequential  the rows in turn, each with the exact minimizer of its own quartic at the current W
+//               (block-coordinate; P W, W^T W follow each row's move, O(n) for a pairwise row)
+//   common      every row's exact step at the same W, then one exact step in [0, 1] along the combined
+//               direction (rows in parallel; one pass over P for P D)
+// An iteration is one pass over the rows either way. The stationarity reported is the Frank-Wolfe
+// gap; output "gaps" adds the away and pairwise gaps.
 #pragma once
 
+#include "facto/row_simplices.hpp"
 #include "facto/simplicial_symnmf_solver.hpp"
 
 namespace facto {
@@ -17,7 +35,7 @@ public:
     explicit FrankWolfe(std::shared_ptr<const SimplicialSymNMF> problem);
     const char* algorithm() const override { return "frank_wolfe"; }
 
-    // Coefficients of gamma -> f(W + gamma D) for the current FW direction (for tests and tools).
+    // Coefficients of gamma -> f(W + gamma D) for the current vanilla FW direction (for tests and tools).
     Quartic current_line() const;
     // The curvature constant C used by the curvature rule.
     double curvature_constant();
@@ -25,10 +43,17 @@ public:
 private:
     void start(Matrix W0) override;
     double iterate_once() override;
+    double vanilla_step();
     void direction(Matrix& D, Matrix& PD, Matrix& work) const;
+    // Row i's away or pairwise direction at gradient row g (into d, k entries) and its exact step.
+    double row_step(std::size_t i, const double* g, const double* pw, BlockDirection& choice, double* d) const;
+    double sequential_sweep();
+    double common_step();
 
+    FrankWolfeVariant variant_ = FrankWolfeVariant::vanilla;
     Matrix D_, PD_, work_;
-    double curvature_ = 0.0;  // cached Thm. 3 bound (0 = not computed yet)
+    double curvature_ = 0.0;    // cached Thm. 3 bound (0 = not computed yet)
+    int64_t since_exact_ = 0;   // sequential sweeps since P W was last recomputed by a GEMM
 };
 
 std::vector<ParamSpec> frank_wolfe_params();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "facto/matrix.hpp"
@@ -14,6 +15,34 @@ namespace facto {
 // of the smallest entry of row i of G (the LMO's one-hot row), and the returned value is the
 // Frank-Wolfe gap  <G, W> - sum_i min_j G_ij >= 0.  O(nk) time.
 double row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex);
+
+// The away-step counterpart of the LMO (Lacoste-Julien & Jaggi 2015): on a simplex the active set is
+// the support, so away[i] is the column of the largest entry of row i of G among those where W > 0,
+// and the returned value is the away gap  sum_i max_{j: W_ij > 0} G_ij - <G, W> >= 0. The pairwise gap
+// is the Frank-Wolfe gap plus this one. O(nk) time.
+double row_simplex_away(const Matrix& G, const Matrix& W, std::vector<int64_t>& away);
+
+// Frank-Wolfe variants on a product of simplices: the classic step toward the LMO vertex only, the
+// away-step variant (toward, or away from the worst support vertex, whichever gap is larger) and the
+// pairwise variant (mass moves from the away vertex to the LMO vertex).
+enum class FrankWolfeVariant { vanilla, away, pairwise };
+// "vanilla", "away" or "pairwise" (the parameter's choices; anything else throws INVALID_ARGUMENT).
+FrankWolfeVariant frank_wolfe_variant(const std::string& name);
+
+// One block's (one simplex's) direction d, in terms of its LMO vertex s and away vertex a:
+//   toward    d = e_s - w,  steps up to 1
+//   away      d = w - e_a,  steps up to w_a / (1 - w_a)
+//   pairwise  d = e_s - e_a, steps up to w_a
+// slope = <g, d> < 0 (the block's share of the chosen gap, negated); none when the block's gap is 0.
+struct BlockDirection {
+    enum Kind { none, toward, away, pairwise } kind = none;
+    int64_t s = 0, a = 0;
+    double slope = 0.0, max_step = 0.0;
+};
+// The direction the variant takes for a block with gradient entries g_s = min g, g_a = max of g over
+// the support, g_w = <g, w>, and weight w_a on the away vertex.
+BlockDirection block_direction(FrankWolfeVariant variant, int64_t s, int64_t a, double g_s, double g_a, double g_w,
+                               double w_a);
 
 // Euclidean projection of every row of X onto the probability simplex, in place (sort-based,
 // O(k log k) per row).

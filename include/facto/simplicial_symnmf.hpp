@@ -44,9 +44,10 @@ public:
 
     // PW = P W (one GEMM).
     void multiply(const Matrix& W, Matrix& PW) const;
-    // PS = P S for the one-hot S with S(i, vertex[i]) = 1: sums of rows of P (P symmetric), one pass
-    // over P with no multiplications, on up to `threads` threads. `work` is a k x n buffer.
-    void multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work, std::size_t threads = 1) const;
+    // PD = P D for a D with few nonzeros per row (the one-hot LMO vertex, or a pairwise direction):
+    // weighted sums of rows of P (P symmetric), one pass over P, on up to `threads` threads. `work` is
+    // a k x n buffer.
+    void multiply_sparse(const Matrix& D, Matrix& PD, Matrix& work, std::size_t threads = 1) const;
     // Objective by the trace identity from W, PW = P W and WtW = W^T W.
     double objective(const Matrix& W, const Matrix& PW, const Matrix& WtW) const;
     // Gradient (eq. 7): G = W (W^T W) - P W.
@@ -55,6 +56,11 @@ public:
     // products only.
     Quartic along(const Matrix& W, const Matrix& D, const Matrix& PD, const Matrix& WtW, const Matrix& G,
                   double f0) const;
+
+    // Coefficients of gamma -> f(W + gamma e_i d^T), the move of row i alone, from that row w = W(i, :),
+    // pw = (P W)(i, :), WtW and f0 = f(W). O(k^2).
+    Quartic along_row(std::size_t i, const double* w, const double* d, const double* pw, const Matrix& WtW,
+                      double f0) const;
 
 private:
     Matrix P_;

@@ -29,6 +29,59 @@ double row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& v
     return gap;
 }
 
+double row_simplex_away(const Matrix& G, const Matrix& W, std::vector<int64_t>& away)
+{
+    const std::size_t n = G.shape()[0], k = G.shape()[1];
+    away.resize(n);
+    double gap = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* g = &G(i, 0);
+        const double* w = &W(i, 0);
+        std::size_t worst = k;
+        double row_dot = 0.0;
+        for (std::size_t j = 0; j < k; ++j) {
+            row_dot += g[j] * w[j];
+            if (w[j] > 0.0 && (worst == k || g[j] > g[worst])) worst = j;
+        }
+        if (worst == k) worst = 0;  // a zero row (outside the set) has no active vertex
+        away[i] = static_cast<int64_t>(worst);
+        gap += (w[worst] > 0.0 ? g[worst] : row_dot) - row_dot;
+    }
+    return gap;
+}
+
+FrankWolfeVariant frank_wolfe_variant(const std::string& name)
+{
+    if (name == "vanilla") return FrankWolfeVariant::vanilla;
+    if (name == "away") return FrankWolfeVariant::away;
+    if (name == "pairwise") return FrankWolfeVariant::pairwise;
+    throw Error(FACTO_ERROR_INVALID_ARGUMENT, "unknown Frank-Wolfe variant '" + name + "' (vanilla, away, pairwise)");
+}
+
+BlockDirection block_direction(FrankWolfeVariant variant, int64_t s, int64_t a, double g_s, double g_a, double g_w,
+                               double w_a)
+{
+    BlockDirection d;
+    d.s = s;
+    d.a = a;
+    const double toward_gap = g_w - g_s, away_gap = g_a - g_w;
+    if (variant == FrankWolfeVariant::pairwise) {
+        if (s == a || !(g_a - g_s > 0.0)) return d;
+        d.kind = BlockDirection::pairwise;
+        d.slope = g_s - g_a;
+        d.max_step = w_a;
+    } else if (variant == FrankWolfeVariant::away && away_gap > toward_gap && w_a < 1.0) {
+        d.kind = BlockDirection::away;
+        d.slope = -away_gap;
+        d.max_step = w_a / (1.0 - w_a);
+    } else if (toward_gap > 0.0) {
+        d.kind = BlockDirection::toward;
+        d.slope = -toward_gap;
+        d.max_step = 1.0;
+    }
+    return d;
+}
+
 void project_rows_onto_simplex(Matrix& X)
 {
     const std::size_t n = X.shape()[0], k = X.shape()[1];

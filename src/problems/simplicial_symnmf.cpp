@@ -61,21 +61,24 @@ double SimplicialSymNMF::curvature_bound() const
 
 void SimplicialSymNMF::multiply(const Matrix& W, Matrix& PW) const { blas::gemm(false, false, 1.0, P_, W, 0.0, PW); }
 
-void SimplicialSymNMF::multiply_vertex(const std::vector<int64_t>& vertex, Matrix& PS, Matrix& work,
-                                       std::size_t threads) const
+void SimplicialSymNMF::multiply_sparse(const Matrix& D, Matrix& PD, Matrix& work, std::size_t threads) const
 {
-    const std::size_t nn = P_.shape()[0];
+    const std::size_t nn = P_.shape()[0], k = D.shape()[1];
     work.fill(0.0);
-    // (P S)(:, j) = sum of the columns i of P with vertex[i] = j = (P symmetric) sum of those rows.
+    // (P D)(:, j) = sum_i D(i, j) P(:, i) = (P symmetric) the sum of the rows i weighted by D(i, j).
     // Threads split the columns r, so every entry is summed over i in the same order.
     parallel_for(nn, 1024, threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = 0; i < nn; ++i) {
             const double* row = &P_(i, 0);
-            double* acc = &work(static_cast<std::size_t>(vertex[i]), 0);
-            for (std::size_t r = begin; r < end; ++r) acc[r] += row[r];
+            for (std::size_t j = 0; j < k; ++j) {
+                const double weight = D(i, j);
+                if (weight == 0.0) continue;
+                double* acc = &work(j, 0);
+                for (std::size_t r = begin; r < end; ++r) acc[r] += weight * row[r];
+            }
         }
     });
-    xt::noalias(PS) = xt::transpose(work);
+    xt::noalias(PD) = xt::transpose(work);
 }
 
 double SimplicialSymNMF::objective(const Matrix& W, const Matrix& PW, const Matrix& WtW) const
@@ -110,6 +113,29 @@ Quartic SimplicialSymNMF::along(const Matrix& W, const Matrix& D, const Matrix& 
     const double R_T = blas::frobenius_dot(A, A) - blas::frobenius_dot(PD, D);
     const double S_S = 2.0 * blas::frobenius_dot(WtW, B) + 2.0 * trace_AA;
     return Quartic{f0, 0.5 * R_S, 0.25 * (S_S + 2.0 * R_T), trace_BA, 0.25 * blas::frobenius_dot(B, B)};
+}
+
+Quartic SimplicialSymNMF::along_row(std::size_t i, const double* w, const double* d, const double* pw,
+                                    const Matrix& WtW, double f0) const
+{
+    // W' = W + g e_i d^T: P W' = P W + g P(:, i) d^T and W'^T W' = W^T W + g (w d^T + d w^T) + g^2 d d^T, so
+    //   4 f(g) = 4 f0 + 4 g <d, WtW w - pw> + 2 g^2 (|w|^2 |d|^2 + (w.d)^2 + d^T WtW d - P_ii |d|^2)
+    //            + 4 g^3 (w.d) |d|^2 + g^4 |d|^4.
+    const std::size_t k = WtW.shape()[0];
+    double slope = 0.0, curvature = 0.0, ww = 0.0, dd = 0.0, wd = 0.0;
+    for (std::size_t j = 0; j < k; ++j) {
+        double Aw = 0.0, Ad = 0.0;
+        for (std::size_t l = 0; l < k; ++l) {
+            Aw += WtW(j, l) * w[l];
+            Ad += WtW(j, l) * d[l];
+        }
+        slope += d[j] * (Aw - pw[j]);
+        curvature += d[j] * Ad;
+        ww += w[j] * w[j];
+        dd += d[j] * d[j];
+        wd += w[j] * d[j];
+    }
+    return Quartic{f0, slope, 0.5 * (ww * dd + wd * wd + curvature - P_(i, i) * dd), wd * dd, 0.25 * dd * dd};
 }
 
 }  // namespace facto

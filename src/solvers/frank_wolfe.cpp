@@ -5,6 +5,7 @@
 
 #include <xtensor/xnoalias.hpp>
 
+#include "facto/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"
@@ -14,8 +15,15 @@ namespace facto {
 std::vector<ParamSpec> frank_wolfe_params()
 {
     return {
-        choice_param("step_rule", "open_loop", "open_loop|line_search|curvature",
-                     "step size: 2/(t+2), exact quartic line search on [0, 1], or min(gap/C, 1) (Alg. 1)"),
+        choice_param("variant", "vanilla", "vanilla|away|pairwise",
+                     "direction: toward the LMO vertex (Alg. 1), away-step, or pairwise (rows move mass between "
+                     "their LMO and away vertices)"),
+        choice_param("step_rule", "auto", "auto|open_loop|line_search|curvature",
+                     "vanilla's step: 2/(t+2), exact quartic line search on [0, 1], or min(gap/C, 1) (Alg. 1); "
+                     "auto = open_loop. Away and pairwise steps are exact (auto or line_search)"),
+        choice_param("block_step", "sequential", "sequential|common",
+                     "away/pairwise: each row's exact step in turn, or all rows' at once scaled by one exact "
+                     "step along their combined direction"),
         real_param("curvature", 0.0, 0.0, std::numeric_limits<double>::infinity(),
                    "C of the curvature rule; 0 = the Thm. 3 bound 2n(3n + ||P||_2)"),
     };
@@ -32,16 +40,18 @@ void FrankWolfe::start(Matrix W0)
     D_ = Matrix({n, k});
     PD_ = Matrix({n, k});
     work_ = Matrix({k, n});
+    since_exact_ = 0;
     point_.reset(*symnmf_, std::move(W0));
 }
 
 // D = S - W (Alg. 1 line 3) and PD = P S - P W, S the LMO vertex.
 void FrankWolfe::direction(Matrix& D, Matrix& PD, Matrix& work) const
 {
-    symnmf_->multiply_vertex(point_.vertex, PD, work, resolve_threads(params().get_int("threads")));
+    D.fill(0.0);
+    for (std::size_t i = 0; i < point_.vertex.size(); ++i) D(i, static_cast<std::size_t>(point_.vertex[i])) = 1.0;
+    symnmf_->multiply_sparse(D, PD, work, resolve_threads(params().get_int("threads")));
     xt::noalias(PD) -= point_.PW;
-    xt::noalias(D) = -point_.W;
-    for (std::size_t i = 0; i < point_.vertex.size(); ++i) D(i, static_cast<std::size_t>(point_.vertex[i])) += 1.0;
+    xt::noalias(D) -= point_.W;
 }
 
 Quartic FrankWolfe::current_line() const
@@ -61,10 +71,20 @@ double FrankWolfe::curvature_constant()
 
 double FrankWolfe::iterate_once()
 {
+    variant_ = frank_wolfe_variant(params().get_string("variant"));
+    const std::string& rule = params().get_string("step_rule");
+    if (variant_ == FrankWolfeVariant::vanilla) return vanilla_step();
+    require(rule == "auto" || rule == "line_search", FACTO_ERROR_INVALID_ARGUMENT,
+            "step_rule '" + rule + "' is for the vanilla variant; away and pairwise steps are exact (auto or line_search)");
+    return params().get_string("block_step") == "sequential" ? sequential_sweep() : common_step();
+}
+
+double FrankWolfe::vanilla_step()
+{
     direction(D_, PD_, work_);
     const std::string& rule = params().get_string("step_rule");
     double gamma;
-    if (rule == "open_loop") {
+    if (rule == "open_loop" || rule == "auto") {
         gamma = 2.0 / (static_cast<double>(progress().iteration) + 2.0);
     } else if (rule == "curvature") {
         gamma = std::min(point_.gap / curvature_constant(), 1.0);  // Alg. 1 line 6

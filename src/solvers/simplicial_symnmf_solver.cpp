@@ -1,5 +1,6 @@
 #include "facto/simplicial_symnmf_solver.hpp"
 
+#include "facto/error.hpp"
 #include "facto/row_simplices.hpp"
 #include "linalg/blas.hpp"
 
@@ -22,6 +23,21 @@ void SymNMFPoint::refresh(const SimplicialSymNMF& problem)
     f = problem.objective(W, PW, WtW);
     problem.gradient(W, PW, WtW, G);
     gap = row_simplex_lmo(G, W, vertex);  // Alg. 1 lines 2-4 via Alg. 2
+    away_gap = row_simplex_away(G, W, away);
+}
+
+std::vector<OutputSpec> SimplicialSymNMFSolver::output_specs() const
+{
+    std::vector<OutputSpec> specs = problem().output_specs();
+    specs.push_back({"gaps", FACTO_OUTPUT_DOUBLE, 1, 3});
+    return specs;
+}
+
+Output SimplicialSymNMFSolver::output(const std::string& name) const
+{
+    if (name != "gaps") return Solver::output(name);
+    require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
+    return Output{output_specs().back(), {point_.gap, point_.away_gap, point_.gap + point_.away_gap}, {}};
 }
 
 }  // namespace facto

@@ -58,14 +58,35 @@ BOOST_AUTO_TEST_CASE(line_polynomial_matches_objective_along_the_segment)
     }
 }
 
-BOOST_AUTO_TEST_CASE(vertex_product_equals_dense_product)
+BOOST_AUTO_TEST_CASE(row_polynomial_matches_objective_when_one_row_moves)
+{
+    const auto problem = make_problem(random_affinity(25, 3, 15), 4);
+    const Matrix W = problem->random_point(16);
+    Matrix PW(W.shape()), WtW({4, 4});
+    problem->multiply(W, PW);
+    blas::gram(W, WtW);
+    const double f0 = problem->objective(W);
+    const std::vector<double> d{0.3, -0.7, 0.0, 0.4};  // any direction: the polynomial is not restricted to the set
+    for (std::size_t i : {std::size_t{0}, std::size_t{11}, std::size_t{24}}) {
+        const Quartic q = problem->along_row(i, &W(i, 0), d.data(), &PW(i, 0), WtW, f0);
+        for (double gamma : {0.0, 0.2, 0.9, 2.5}) {
+            Matrix point = W;
+            for (std::size_t j = 0; j < 4; ++j) point(i, j) += gamma * d[j];
+            BOOST_TEST(q(gamma) == dense_objective(problem->P(), point), boost::test_tools::tolerance(1e-10));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sparse_product_equals_dense_product)
 {
     const auto problem = make_problem(random_affinity(17, 2, 8), 4);
     const std::vector<int64_t> vertex{0, 3, 1, 1, 2, 0, 3, 3, 2, 1, 0, 0, 2, 3, 1, 2, 0};
     Matrix S = xt::zeros<double>({17, 4});
     for (std::size_t i = 0; i < 17; ++i) S(i, static_cast<std::size_t>(vertex[i])) = 1.0;
+    S(3, 0) = -0.25;  // a pairwise direction's row
+    S(5, 2) = 0.5;
     Matrix PS({17, 4}), work({4, 17});
-    problem->multiply_vertex(vertex, PS, work);
+    problem->multiply_sparse(S, PS, work);
     const Matrix reference = xt::linalg::dot(problem->P(), S);
     BOOST_TEST(xt::allclose(PS, reference, 1e-13, 1e-13));
 }

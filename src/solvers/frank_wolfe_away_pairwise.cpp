@@ -1,0 +1,119 @@
+// The away-step and pairwise variants of Frank-Wolfe for simplicial SymNMF (facto/frank_wolfe.hpp):
+// per-row directions over the product of simplices, each row with its own exact step.
+#include <algorithm>
+#include <cmath>
+
+#include <xtensor/xnoalias.hpp>
+
+#include "facto/frank_wolfe.hpp"
+#include "linalg/parallel.hpp"
+#include "linalg/polynomial.hpp"
+
+namespace facto {
+
+double FrankWolfe::row_step(std::size_t i, const double* g, const double* pw, BlockDirection& choice, double* d) const
+{
+    const std::size_t k = point_.W.shape()[1];
+    const double* w = &point_.W(i, 0);
+    std::size_t s = 0, a = k;
+    double g_w = 0.0;
+    for (std::size_t j = 0; j < k; ++j) {
+        g_w += g[j] * w[j];
+        if (g[j] < g[s]) s = j;                                   // LMO vertex
+        if (w[j] > 0.0 && (a == k || g[j] > g[a])) a = j;         // away vertex: the support's worst
+    }
+    if (a == k) a = s;
+    choice = block_direction(variant_, static_cast<int64_t>(s), static_cast<int64_t>(a), g[s], g[a], g_w, w[a]);
+    if (choice.kind == BlockDirection::none) return 0.0;
+    for (std::size_t j = 0; j < k; ++j) d[j] = 0.0;
+    if (choice.kind == BlockDirection::toward)
+        for (std::size_t j = 0; j < k; ++j) d[j] = -w[j];
+    if (choice.kind == BlockDirection::away)
+        for (std::size_t j = 0; j < k; ++j) d[j] = w[j];
+    if (choice.kind != BlockDirection::away) d[s] += 1.0;
+    if (choice.kind != BlockDirection::toward) d[a] -= 1.0;
+    // the exact minimizer of the row's quartic on [0, max_step], by scaling gamma = max_step t
+    const Quartic q = symnmf_->along_row(i, w, d, pw, point_.WtW, point_.f);
+    const double m = choice.max_step;
+    return m * minimize_quartic_on_unit_interval(q.c1 * m, q.c2 * m * m, q.c3 * m * m * m, q.c4 * m * m * m * m);
+}
+
+namespace {
+// w += scale d; a drop step (`dropped`: the whole away weight moved) zeroes the away entry exactly, and
+// rounding never leaves a negative entry.
+void move_row(double* w, const double* d, std::size_t k, double scale, bool dropped, const BlockDirection& choice)
+{
+    for (std::size_t j = 0; j < k; ++j) w[j] = std::max(w[j] + scale * d[j], 0.0);
+    if (dropped && choice.kind != BlockDirection::toward) w[choice.a] = 0.0;
+}
+}  // namespace
+
+double FrankWolfe::sequential_sweep()
+{
+    Matrix& W = point_.W;
+    Matrix& A = point_.WtW;
+    const Matrix& P = symnmf_->P();
+    const std::size_t n = W.shape()[0], k = W.shape()[1];
+    xt::noalias(work_) = xt::transpose(point_.PW);  // (P W)^T: a row's move updates k rows of length n
+    std::vector<double> g(k), pw(k), d(k);
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        double* w = &W(i, 0);
+        for (std::size_t j = 0; j < k; ++j) {
+            pw[j] = work_(j, i);
+            g[j] = -pw[j];
+            for (std::size_t l = 0; l < k; ++l) g[j] += A(j, l) * w[l];  // row i of eq. (7) at the current W
+        }
+        BlockDirection choice;
+        const double gamma = row_step(i, g.data(), pw.data(), choice, d.data());
+        if (!(gamma > 0.0)) continue;
+        // W^T W += gamma (w d^T + d w^T) + gamma^2 d d^T, and P W += gamma P(:, i) d^T
+        for (std::size_t j = 0; j < k; ++j)
+            for (std::size_t l = 0; l < k; ++l) A(j, l) += gamma * (w[j] * d[l] + d[j] * w[l] + gamma * d[j] * d[l]);
+        const double* p = &P(i, 0);
+        for (std::size_t j = 0; j < k; ++j) {
+            if (d[j] == 0.0) continue;
+            const double scale = gamma * d[j];
+            double* column = &work_(j, 0);
+            for (std::size_t r = 0; r < n; ++r) column[r] += scale * p[r];
+        }
+        move_row(w, d.data(), k, gamma, gamma == choice.max_step, choice);
+        largest = std::max(largest, gamma);
+    }
+    // P W follows the rows' moves to rounding; a GEMM every 16 sweeps keeps the drift from accumulating
+    if (++since_exact_ >= 16) {
+        symnmf_->multiply(W, point_.PW);
+        since_exact_ = 0;
+    } else {
+        xt::noalias(point_.PW) = xt::transpose(work_);
+    }
+    point_.refresh(*symnmf_);
+    return largest;
+}
+
+double FrankWolfe::common_step()
+{
+    const std::size_t n = point_.W.shape()[0], k = point_.W.shape()[1];
+    const std::size_t threads = resolve_threads(params().get_int("threads"));
+    std::vector<BlockDirection> choices(n);
+    std::vector<double> steps(n, 0.0);
+    parallel_for(n, 256, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            double* d = &D_(i, 0);
+            steps[i] = row_step(i, &point_.G(i, 0), &point_.PW(i, 0), choices[i], d);
+            for (std::size_t j = 0; j < k; ++j) d[j] = steps[i] > 0.0 ? steps[i] * d[j] : 0.0;
+        }
+    });
+    // one exact step theta in [0, 1] along D = (gamma_i d_i)_i: every row keeps its bound
+    symnmf_->multiply_sparse(D_, PD_, work_, threads);
+    const Quartic q = symnmf_->along(point_.W, D_, PD_, point_.WtW, point_.G, point_.f);
+    const double theta = minimize_quartic_on_unit_interval(q.c1, q.c2, q.c3, q.c4);
+    for (std::size_t i = 0; i < n; ++i)
+        if (steps[i] > 0.0)
+            move_row(&point_.W(i, 0), &D_(i, 0), k, theta, theta == 1.0 && steps[i] == choices[i].max_step, choices[i]);
+    xt::noalias(point_.PW) += theta * PD_;
+    point_.refresh(*symnmf_);
+    return theta;
+}
+
+}  // namespace facto
