@@ -111,21 +111,17 @@ int main(int argc, char** argv)
                 static_cast<long long>(problem->n()), static_cast<long long>(k), f0, budget, gap_target);
 
     std::vector<Run> runs;
-    const auto fw = [&](const char* variant, const char* rule, const char* block) {
+    const auto fw = [&](const char* variant, const char* rule) {
         FrankWolfe solver(problem);
         solver.mutable_params().set_string("variant", variant);
         solver.mutable_params().set_string("step_rule", rule);
-        solver.mutable_params().set_string("block_step", block);
-        const std::string name = std::string(variant) + (std::string(variant) == "vanilla" ? std::string("/") + rule
-                                                                                           : std::string("/") + block);
+        const std::string name = std::string(variant) + (std::string(variant) == "vanilla" ? std::string("/") + rule : "");
         runs.push_back(trace(solver, name, W0, budget, gap_target));
     };
-    fw("vanilla", "open_loop", "sequential");
-    fw("vanilla", "line_search", "sequential");
-    fw("away", "auto", "sequential");
-    fw("pairwise", "auto", "sequential");
-    fw("away", "auto", "common");
-    fw("pairwise", "auto", "common");
+    fw("vanilla", "open_loop");
+    fw("vanilla", "line_search");
+    fw("away", "auto");
+    fw("pairwise", "auto");
     ProjectedGradient pgd(problem);
     runs.push_back(trace(pgd, "projected_gradient", W0, budget, gap_target));
 

@@ -35,7 +35,7 @@ int main(void)
     facto_solver* solver = NULL;
     if (!check(facto_solver_new(problem, "frank_wolfe", &solver), "solver")) return 1;
     facto_problem_free(problem);
-    /* The default step rule (open_loop) is the fastest to a given objective on large data; on small,
+    /* The default step rule (auto = open_loop) is the fastest to a given objective on large data; on small,
      * well separated data the monotone exact line search more often reaches the global solution. */
     facto_solver_set_string(solver, "step_rule", "line_search");
     facto_solver_set_double(solver, "tolerance", 1e-9);

@@ -699,6 +699,9 @@ int main(int argc, char** argv)
             free(X);
         }
         if (dictionary) print_selected(solver, o.k, anchors);
+        double gaps[3]; /* Frank-Wolfe solvers: the away and pairwise gaps beside the Frank-Wolfe gap */
+        if (facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0)
+            printf(", \"away_gap\": %.17g, \"pairwise_gap\": %.17g", gaps[1], gaps[2]);
         double feasibility[4];
         if (nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0)
             printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.3e, \"trace_error\": %.3e",

@@ -15,14 +15,12 @@
 // Every rule costs one pass over P per iteration: P W is updated as P W + gamma (P S - P W), where
 // P S for the one-hot LMO vertex S is a sum of rows of P (no GEMM).
 //
-// The away and pairwise variants always take exact steps ("auto" or "line_search"), per row
-// (parameter "block_step", docs/architecture.md explains the default):
-//   sequential  the rows in turn, each with the exact minimizer of its own quartic at the current W
-//               (block-coordinate; P W, W^T W follow each row's move, O(n) for a pairwise row)
-//   common      every row's exact step at the same W, then one exact step in [0, 1] along the combined
-//               direction (rows in parallel; one pass over P for P D)
-// An iteration is one pass over the rows either way. The stationarity reported is the Frank-Wolfe
-// gap; output "gaps" adds the away and pairwise gaps.
+// The away and pairwise variants always take exact steps ("auto" or "line_search"), row by row: the
+// rows in turn, each moved by the exact minimizer of its own quartic at the current W, within its bound
+// (block-coordinate Frank-Wolfe with exact block steps; P W and W^T W follow each move, O(n) for a
+// pairwise row). An iteration is one pass over the rows. docs/architecture.md says why the rows move
+// in turn rather than together. The stationarity reported is the Frank-Wolfe gap; output "gaps" adds
+// the away and pairwise gaps.
 #pragma once
 
 #include "facto/row_simplices.hpp"
@@ -47,13 +45,12 @@ private:
     void direction(Matrix& D, Matrix& PD, Matrix& work) const;
     // Row i's away or pairwise direction at gradient row g (into d, k entries) and its exact step.
     double row_step(std::size_t i, const double* g, const double* pw, BlockDirection& choice, double* d) const;
-    double sequential_sweep();
-    double common_step();
+    double sweep_rows();
 
     FrankWolfeVariant variant_ = FrankWolfeVariant::vanilla;
     Matrix D_, PD_, work_;
     double curvature_ = 0.0;    // cached Thm. 3 bound (0 = not computed yet)
-    int64_t since_exact_ = 0;   // sequential sweeps since P W was last recomputed by a GEMM
+    int64_t since_exact_ = 0;   // sweeps since P W was last recomputed by a GEMM
 };
 
 std::vector<ParamSpec> frank_wolfe_params();

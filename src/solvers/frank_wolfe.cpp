@@ -21,9 +21,6 @@ std::vector<ParamSpec> frank_wolfe_params()
         choice_param("step_rule", "auto", "auto|open_loop|line_search|curvature",
                      "vanilla's step: 2/(t+2), exact quartic line search on [0, 1], or min(gap/C, 1) (Alg. 1); "
                      "auto = open_loop. Away and pairwise steps are exact (auto or line_search)"),
-        choice_param("block_step", "sequential", "sequential|common",
-                     "away/pairwise: each row's exact step in turn, or all rows' at once scaled by one exact "
-                     "step along their combined direction"),
         real_param("curvature", 0.0, 0.0, std::numeric_limits<double>::infinity(),
                    "C of the curvature rule; 0 = the Thm. 3 bound 2n(3n + ||P||_2)"),
     };
@@ -76,7 +73,7 @@ double FrankWolfe::iterate_once()
     if (variant_ == FrankWolfeVariant::vanilla) return vanilla_step();
     require(rule == "auto" || rule == "line_search", FACTO_ERROR_INVALID_ARGUMENT,
             "step_rule '" + rule + "' is for the vanilla variant; away and pairwise steps are exact (auto or line_search)");
-    return params().get_string("block_step") == "sequential" ? sequential_sweep() : common_step();
+    return sweep_rows();
 }
 
 double FrankWolfe::vanilla_step()

@@ -1,12 +1,11 @@
 // The away-step and pairwise variants of Frank-Wolfe for simplicial SymNMF (facto/frank_wolfe.hpp):
-// per-row directions over the product of simplices, each row with its own exact step.
+// per-row directions over the product of simplices, the rows in turn, each with its own exact step.
 #include <algorithm>
 #include <cmath>
 
 #include <xtensor/xnoalias.hpp>
 
 #include "facto/frank_wolfe.hpp"
-#include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"
 
 namespace facto {
@@ -48,7 +47,7 @@ void move_row(double* w, const double* d, std::size_t k, double scale, bool drop
 }
 }  // namespace
 
-double FrankWolfe::sequential_sweep()
+double FrankWolfe::sweep_rows()
 {
     Matrix& W = point_.W;
     Matrix& A = point_.WtW;
@@ -89,31 +88,6 @@ double FrankWolfe::sequential_sweep()
     }
     point_.refresh(*symnmf_);
     return largest;
-}
-
-double FrankWolfe::common_step()
-{
-    const std::size_t n = point_.W.shape()[0], k = point_.W.shape()[1];
-    const std::size_t threads = resolve_threads(params().get_int("threads"));
-    std::vector<BlockDirection> choices(n);
-    std::vector<double> steps(n, 0.0);
-    parallel_for(n, 256, threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            double* d = &D_(i, 0);
-            steps[i] = row_step(i, &point_.G(i, 0), &point_.PW(i, 0), choices[i], d);
-            for (std::size_t j = 0; j < k; ++j) d[j] = steps[i] > 0.0 ? steps[i] * d[j] : 0.0;
-        }
-    });
-    // one exact step theta in [0, 1] along D = (gamma_i d_i)_i: every row keeps its bound
-    symnmf_->multiply_sparse(D_, PD_, work_, threads);
-    const Quartic q = symnmf_->along(point_.W, D_, PD_, point_.WtW, point_.G, point_.f);
-    const double theta = minimize_quartic_on_unit_interval(q.c1, q.c2, q.c3, q.c4);
-    for (std::size_t i = 0; i < n; ++i)
-        if (steps[i] > 0.0)
-            move_row(&point_.W(i, 0), &D_(i, 0), k, theta, theta == 1.0 && steps[i] == choices[i].max_step, choices[i]);
-    xt::noalias(point_.PW) += theta * PD_;
-    point_.refresh(*symnmf_);
-    return theta;
 }
 
 }  // namespace facto

@@ -186,7 +186,7 @@ static void test_solver_errors(void)
     CHECK(rule && strcmp(rule, "line_search") == 0);
     CHECK_STATUS(facto_solver_reset_params(s), FACTO_OK, "");
     CHECK_STATUS(facto_solver_get_string(s, "step_rule", &rule), FACTO_OK, "");
-    CHECK(rule && strcmp(rule, "open_loop") == 0);
+    CHECK(rule && strcmp(rule, "auto") == 0);
 
     /* Buffers and outputs. */
     double W[N * K];
@@ -210,12 +210,21 @@ static void test_solver_errors(void)
     int32_t type = 0;
     const char* name = NULL;
     CHECK_STATUS(facto_solver_output_count(s, &count), FACTO_OK, "");
-    CHECK(count == 1);
+    CHECK(count == 2);
     CHECK_STATUS(facto_solver_output_name(s, 0, &name), FACTO_OK, "");
     CHECK(name && strcmp(name, "labels") == 0);
-    CHECK_STATUS(facto_solver_output_name(s, 1, &name), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
+    CHECK_STATUS(facto_solver_output_name(s, 1, &name), FACTO_OK, "");
+    CHECK(name && strcmp(name, "gaps") == 0);
+    CHECK_STATUS(facto_solver_output_name(s, 2, &name), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
     CHECK_STATUS(facto_solver_output_shape(s, "labels", &type, &rows, &cols), FACTO_OK, "");
     CHECK(type == FACTO_OUTPUT_INT64 && rows == N && cols == 1);
+    /* gaps: the Frank-Wolfe gap (the reported stationarity), the away gap, their sum the pairwise gap */
+    double gaps[3];
+    facto_progress gp;
+    gp.struct_size = sizeof gp;
+    CHECK_STATUS(facto_solver_copy_output_double(s, "gaps", gaps, 3, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_progress(s, &gp), FACTO_OK, "");
+    CHECK(gaps[0] == gp.stationarity && gaps[1] >= 0.0 && fabs(gaps[2] - (gaps[0] + gaps[1])) <= 1e-12 * gaps[2]);
 
     /* Iterates: infeasible, wrong shape, NaN; then a valid one is taken and copied back in both layouts. */
     for (int i = 0; i < N * K; ++i) W[i] = 1.0 / K;

@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(parameters_are_typed_bounded_and_named_in_errors)
     }
     p.reset();
     BOOST_TEST(p.get_double("tolerance") == 1e-6);
-    BOOST_TEST(p.get_string("step_rule") == "open_loop");
+    BOOST_TEST(p.get_string("step_rule") == "auto");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_algorithm_is_unsupported)

@@ -44,10 +44,10 @@ def test_parameters_by_name(affinity):
         assert s.params["max_iterations"] == 25 and isinstance(s.params["max_iterations"], int)
         assert s.params["step_rule"] == "line_search"
         info = {p.name: p for p in s.param_info()}
-        assert info["step_rule"].choices == ["open_loop", "line_search", "curvature"]
+        assert info["step_rule"].choices == ["auto", "open_loop", "line_search", "curvature"]
         assert info["max_iterations"].type == "int" and info["max_iterations"].lower == 0
         s.params.reset()
-        assert s.params["step_rule"] == "open_loop"
+        assert s.params["step_rule"] == "auto"
 
 
 def test_step_once_then_solve_with_a_callback_that_stops_early(affinity):

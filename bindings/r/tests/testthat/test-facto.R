@@ -25,9 +25,9 @@ test_that("parameters are set and read by name", {
   expect_identical(facto_get(solver, "step_rule"), "line_search")
   table <- facto_params(solver)
   expect_true(all(c("tolerance", "seed", "step_rule") %in% table$name))
-  expect_identical(table$range[table$name == "step_rule"], "open_loop|line_search|curvature")
+  expect_identical(table$range[table$name == "step_rule"], "auto|open_loop|line_search|curvature")
   facto_reset_params(solver)
-  expect_identical(facto_get(solver, "step_rule"), "open_loop")
+  expect_identical(facto_get(solver, "step_rule"), "auto")
 })
 
 test_that("step once, then solve with a callback that stops early; iterate and labels", {

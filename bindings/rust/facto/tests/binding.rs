@@ -57,9 +57,9 @@ fn parameters_by_name() {
     assert_eq!(s.get("step_rule").unwrap(), Value::Str("line_search".into()));
     let table = s.params().unwrap();
     let rule = table.iter().find(|p| p.name == "step_rule").unwrap();
-    assert_eq!(rule.choices, vec!["open_loop", "line_search", "curvature"]);
+    assert_eq!(rule.choices, vec!["auto", "open_loop", "line_search", "curvature"]);
     s.reset_params().unwrap();
-    assert_eq!(s.get("step_rule").unwrap(), Value::Str("open_loop".into()));
+    assert_eq!(s.get("step_rule").unwrap(), Value::Str("auto".into()));
 }
 
 #[test]
