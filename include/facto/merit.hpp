@@ -8,6 +8,15 @@
 // added. Progress reports f(C) and the Frank-Wolfe gap
 // sum_l <g_l, c_l - e_j> at the current C.
 //
+// Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1. "away" and "pairwise" move each
+// column toward its LMO vertex or away from its away vertex (the support's row of largest g_l), or
+// move mass from the away vertex to the LMO vertex, with steps from each column's exact minimizer of
+// 1/2 ||X c_l - x_l||^2 along its direction (slope <g_l, d_l>, curvature ||X d_l||^2), within the
+// column's bound. The columns are independent when lambda = 0, so those steps are exact; when
+// lambda > 0, Phi couples them through the rows of C, and one common factor theta in [0, 1] scales
+// every column's step, minimizing f along the combined direction (golden section, f convex). Neither
+// step adds a row that the LMO vertex does not add, so nnz(C) keeps the bound of vanilla MERIT.
+//
 // Without an iterate from the caller it starts as Sec. V-B does: C0 from SPA and the simplex-constrained
 // least squares, t_init = round(1 / RMSE_init) with RMSE_init = ||X - X C0||_F / sqrt(N) (warm_start
 // "spa"), or from C = 0 and t = 0 (Alg. 1 without warm start, "none").
@@ -21,6 +30,9 @@ class Merit final : public SelfDictionarySolver {
 public:
     explicit Merit(std::shared_ptr<const SelfDictionary> problem);
     const char* algorithm() const override { return "merit"; }
+    // The problem's outputs and "gaps" (1 x 3: the Frank-Wolfe gap, the away gap, the pairwise gap).
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name) const override;
 
 private:
     void start(Matrix C0) override;
@@ -30,6 +42,26 @@ private:
     double current_stationarity() const override { return sweep_.gap; }
     // t_init from the parameter, or round(1 / RMSE) at C_.
     void begin(bool warm);
+    double open_loop_step();
+    double away_or_pairwise_step(FrankWolfeVariant variant);
+    // Each column's direction and its step on the separable part (into moves_); returns
+    // (sum_l step_l <r_l, X d_l>, sum_l step_l^2 ||X d_l||^2 / 2), the residual term's slope and
+    // curvature along the combined direction.
+    std::pair<double, double> column_steps(FrankWolfeVariant variant);
+    // argmin over theta in [0, 1] of f(C + theta D), D the combined direction of moves_.
+    double common_factor(double slope, double curvature) const;
+    // C + theta D.
+    SimplexColumns moved(double theta) const;
+    // C_ := C_ + theta D, and R with it when `move_residual`.
+    void move(double theta, bool move_residual);
+    // The sweep at C_ after C_ changed; R is recomputed from C_ first when kept and not moved along.
+    void resweep(bool residual_moved);
+
+    struct Move {
+        BlockDirection direction;
+        double step = 0.0;
+    };
+    std::vector<Move> moves_;
 
     std::vector<int64_t> vertex_;
     static constexpr int64_t kKeepResidualUpTo = 4096;
@@ -37,7 +69,7 @@ private:
     Matrix R_;  // (X C - X)^T when kept
     int64_t since_exact_ = 0;  // iterations since R_ was computed from C_
     SelfDictionary::SweepWork work_;
-    SelfDictionary::Sweep sweep_{0.0, 0.0};
+    SelfDictionary::Sweep sweep_{0.0, 0.0, 0.0};
     double t_ = 0.0;
     std::size_t threads_ = 1;
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "facto/problem.hpp"
+#include "facto/row_simplices.hpp"
 
 namespace facto {
 
@@ -30,6 +31,11 @@ struct SimplexColumns {
     // Column l := (1 - alpha) column l + alpha e_row (eq. 21; alpha = 1 replaces the column); a new
     // row goes to its place in the column.
     void frank_wolfe_update(std::size_t l, int64_t row, double alpha);
+    // Column l moved by `step` along an away or pairwise direction (row_simplices.hpp): pairwise adds
+    // step at row s (its place kept) and takes it from row a; away scales the column by 1 + step and
+    // takes step from row a. Row a leaves the column when `dropped` (the whole weight moved) or when
+    // rounding leaves it at 0; neither step adds a row that the LMO vertex s did not.
+    void away_or_pairwise_update(std::size_t l, const BlockDirection& direction, double step, bool dropped);
     static SimplexColumns from_dense(const Matrix& C);
     // C(selected, :) = H, C zero elsewhere, from Ht = H^T (N x |selected|).
     static SimplexColumns from_selected(const std::vector<int64_t>& selected, const Matrix& Ht);
@@ -107,16 +113,22 @@ public:
         std::vector<double> minimum;
         // shift + X^T R at the softmax's near entries, which the search leaves out
         std::vector<double> near_values;
+        // per column, for the away-step and pairwise variants (g_l up to the constant lambda / N, the
+        // same in every row): the away vertex (the support's row of largest g_l; -1 for an empty
+        // column) with its g_l, g_l at the vertex chosen, and <g_l, c_l>
+        std::vector<int64_t> away;
+        std::vector<double> away_value, vertex_value, inner;
     };
     // One pass of Alg. 1 lines 9-17 at C, given R = residual(C), or R = nullptr to form each block's
     // residual rows on the way: vertex[l] = argmin_n G(n, l) for every column (first on ties; a row of
     // c_l's support when it ties up to rounding), with f(C) and the Frank-Wolfe gap
-    // sum_l <g_l, c_l - e_vertex[l]> (per column in work.gap). G = X^T (X C - X) + lambda Y is never
+    // sum_l <g_l, c_l - e_vertex[l]> (per column in work.gap), and the away vertices (work.away; their
+    // gap sum_l <g_l, e_away[l] - c_l> in Sweep::away_gap, at O(M nnz(C)) more). G = X^T (X C - X) + lambda Y is never
     // written: blocks of `block` columns go through product_column_argmin (linalg/product_argmin.hpp),
     // which keeps only each column's minimum; the few support entries whose lambda (Y - Y_zero) is
     // not 0 in double are left out of it and handed back, and finish_column adds that term.
     struct Sweep {
-        double objective, gap;
+        double objective, gap, away_gap;
     };
     Sweep sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex, int64_t block,
                 std::size_t threads, SweepWork& work) const;
@@ -128,6 +140,8 @@ public:
     // on each call, so the problem does not hold a second O(KN) matrix beside the solver's C.
     SimplexColumns warm_start(std::size_t threads) const;
 
+    // r = X c_l - x_l (M values); returns ||r||^2.
+    double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
     // ||X C - X||_F^2, O(M nnz(C)).
     double residual_squared(const SimplexColumns& C) const;
 
@@ -145,8 +159,6 @@ private:
     // Rows columns.begin .. columns.end of R = residual(C) into `rows` (contiguous, M values each);
     // columns split over `threads`.
     void residual_rows(const SimplexColumns& C, Range columns, double* rows, std::size_t threads) const;
-    // r = X c_l - x_l (M values); returns ||r||^2.
-    double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
 
     Matrix Xt_;
     int64_t K_;

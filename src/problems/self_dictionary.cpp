@@ -52,6 +52,28 @@ void SimplexColumns::frank_wolfe_update(std::size_t l, int64_t row, double alpha
     column.insert(column.begin() + position, Entry{row, alpha});
 }
 
+void SimplexColumns::away_or_pairwise_update(std::size_t l, const BlockDirection& direction, double step, bool dropped)
+{
+    auto& column = columns[l];
+    const auto find = [&](int64_t row) {
+        return std::lower_bound(column.begin(), column.end(), row, [](const Entry& e, int64_t r) { return e.row < r; });
+    };
+    if (direction.kind == BlockDirection::away)
+        for (Entry& e : column) e.value *= 1.0 + step;
+    const auto a = find(direction.a);
+    a->value = std::max(a->value - step, 0.0);
+    if (dropped || a->value == 0.0) column.erase(a);
+    if (direction.kind != BlockDirection::pairwise) return;
+    const auto s = find(direction.s);
+    if (s != column.end() && s->row == direction.s) {
+        s->value += step;
+        return;
+    }
+    const auto position = s - column.begin();
+    if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
+    column.insert(column.begin() + position, Entry{direction.s, step});
+}
+
 SimplexColumns SimplexColumns::from_dense(const Matrix& C)
 {
     SimplexColumns S;
@@ -234,6 +256,10 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
     work.argmin.resize(n);
     work.minimum.resize(n);
     work.residual2.assign(n, 0.0);
+    work.away.assign(n, -1);
+    work.away_value.assign(n, 0.0);
+    work.vertex_value.assign(n, 0.0);
+    work.inner.assign(n, 0.0);
     for (std::size_t c0 = 0; c0 < n; c0 += b) {
         const Range columns{c0, std::min(n, c0 + b)};
         const std::size_t width = columns.end - columns.begin;
@@ -256,7 +282,10 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
         });
     }
     const double residual2 = std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
-    return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0)};
+    double away_gap = 0.0;
+    for (std::size_t l = 0; l < n; ++l)
+        if (work.away[l] >= 0) away_gap += work.away_value[l] - work.inner[l];
+    return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0), away_gap};
 }
 
 void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r, std::size_t l,
@@ -271,8 +300,8 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     const double residual2 = blas::dot(r, r, m);
     double inner = residual2 + blas::dot(x, r, m), mass = 0.0, fit = x_norm_[l];
     // the near entries, left out of the search, with lambda (Y - Y_zero) added
-    double near_min = HUGE_VAL;
-    std::size_t near_row = n;
+    double near_min = HUGE_VAL, near_max = -HUGE_VAL;
+    std::size_t near_row = n, near_max_row = n;
     for (std::size_t k = near_begin, e = 0; e < column.size(); ++e) {
         const auto i = static_cast<std::size_t>(column[e].row);
         inner += column[e].value * work.shift[i];
@@ -282,34 +311,34 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
         const double excess = lambda_ * softmax_excess(softmax, k), g = work.near_values[k++] + excess;
         inner += column[e].value * excess;
         if (g < near_min || (g == near_min && i < near_row)) near_min = g, near_row = i;
+        if (g > near_max) near_max = g, near_max_row = i;
     }
     std::size_t argmin = work.argmin[l];
     double minimum = work.minimum[l];
-    // the support's smallest entry: the search's answer when that row is in the support, or the
+    // The support's smallest entry: the search's answer when that row is in the support, or the
     // smallest near entry when it is smaller (every support entry searched is at least as large as the
-    // search's answer); else found by evaluating the support (a column about to gain a row)
-    double support_min = near_min;
-    std::size_t support_row = near_row;
-    const auto in_support = [&](std::size_t row) {
-        const auto at = std::lower_bound(column.begin(), column.end(), static_cast<int64_t>(row),
-                                         [](const SimplexColumns::Entry& e, int64_t r) { return e.row < r; });
-        return at != column.end() && at->row == static_cast<int64_t>(row);
-    };
+    // search's answer); else found among the support's entries (a column about to gain a row). The
+    // largest (the away vertex) is found among all of them: g_l = shift + x_i^T r outside the near
+    // entries, O(M) each.
+    const auto at = std::lower_bound(column.begin(), column.end(), static_cast<int64_t>(argmin),
+                                     [](const SimplexColumns::Entry& e, int64_t row) { return e.row < row; });
+    const bool argmin_in_support = argmin < n && at != column.end() && at->row == static_cast<int64_t>(argmin);
+    const bool search_support = !argmin_in_support && !(near_min < minimum);
+    double support_min = near_min, support_max = near_max;
+    std::size_t support_row = near_row, away_row = near_max_row;
     const auto offer = [&](double g, std::size_t row) {
         if (g < support_min || (g == support_min && row < support_row)) support_min = g, support_row = row;
     };
-    if (argmin < n && in_support(argmin)) {
-        offer(minimum, argmin);
-    } else if (!(near_min < minimum)) {
-        std::size_t k = near_begin;
-        for (const auto& e : column) {
-            if (k < near_end && softmax.near_rows[k] == e.row) {
-                ++k;
-                continue;
-            }
-            const auto i = static_cast<std::size_t>(e.row);
-            offer(work.shift[i] + blas::dot(&Xt_(i, 0), r, m), i);
+    if (argmin_in_support) offer(minimum, argmin);
+    for (std::size_t k = near_begin, e = 0; e < column.size(); ++e) {
+        if (k < near_end && softmax.near_rows[k] == column[e].row) {
+            ++k;
+            continue;
         }
+        const auto i = static_cast<std::size_t>(column[e].row);
+        const double g = i == argmin ? minimum : work.shift[i] + blas::dot(&Xt_(i, 0), r, m);
+        if (search_support) offer(g, i);
+        if (g > support_max) support_max = g, away_row = i;
     }
     if (near_min < minimum || (near_min == minimum && near_row < argmin))
         argmin = near_row, minimum = near_min;
@@ -323,6 +352,10 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     // simplex, kept for the infeasible C = 0 start
     work.gap[l] = inner - minimum + lambda_ / static_cast<double>(n) * (mass - 1.0);
     work.residual2[l] = residual2;
+    work.away[l] = away_row < n ? static_cast<int64_t>(away_row) : -1;
+    work.away_value[l] = support_max;
+    work.vertex_value[l] = support ? support_min : minimum;
+    work.inner[l] = inner;
 }
 
 double SelfDictionary::objective(const Matrix& C) const

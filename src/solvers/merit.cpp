@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "facto/error.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
@@ -20,6 +22,9 @@ std::vector<ParamSpec> merit_params()
                   "first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm start, 0 otherwise"),
         int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
                   "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
+        choice_param("variant", "vanilla", "vanilla|away|pairwise",
+                     "direction: toward the LMO vertex with steps 2 / (t + 2) (Alg. 1), or away-step / pairwise "
+                     "with exact column steps"),
     };
 }
 }  // namespace
@@ -38,9 +43,7 @@ void Merit::begin(bool warm)
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
     keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
-    if (keep_residual_) dictionary_->residual(C_, R_, threads_);
-    since_exact_ = 0;
-    sweep_ = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
+    resweep(false);
 }
 
 void Merit::start(Matrix C0)
@@ -66,6 +69,21 @@ void Merit::start_default(uint64_t)
 
 double Merit::iterate_once()
 {
+    const FrankWolfeVariant variant = frank_wolfe_variant(params().get_string("variant"));
+    return variant == FrankWolfeVariant::vanilla ? open_loop_step() : away_or_pairwise_step(variant);
+}
+
+void Merit::resweep(bool residual_moved)
+{
+    if (keep_residual_ && !residual_moved) {
+        dictionary_->residual(C_, R_, threads_);
+        since_exact_ = 0;
+    }
+    sweep_ = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
+}
+
+double Merit::open_loop_step()
+{
     const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
     const Matrix& Xt = dictionary_->Xt();
     const std::size_t m = Xt.shape()[1];
@@ -81,13 +99,153 @@ double Merit::iterate_once()
             for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 - alpha) * r[k] + alpha * (xj[k] - xl[k]);
         }
     });
-    if (keep_residual_ && !move_residual) {
-        dictionary_->residual(C_, R_, threads_);
-        since_exact_ = 0;
-    }
     t_ += 1.0;
-    sweep_ = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
+    resweep(move_residual);
     return alpha;
+}
+
+double Merit::away_or_pairwise_step(FrankWolfeVariant variant)
+{
+    // a column without a row (the C = 0 start) first takes Alg. 1's first step, alpha = 1
+    bool empty = false;
+    for (std::size_t l = 0; l < C_.columns.size(); ++l)
+        if (C_.columns[l].empty()) {
+            C_.frank_wolfe_update(l, vertex_[l], 1.0);
+            empty = true;
+        }
+    if (empty) {
+        resweep(false);
+        return 1.0;
+    }
+    const auto [slope, curvature] = column_steps(variant);
+    const double theta = dictionary_->lambda() == 0.0 ? 1.0 : common_factor(slope, curvature);
+    const bool move_residual = keep_residual_ && ++since_exact_ < 32;
+    move(theta, move_residual);
+    resweep(move_residual);
+    return theta;
+}
+
+std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
+{
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t n = C_.columns.size(), m = Xt.shape()[1];
+    moves_.assign(n, Move{});
+    std::vector<double> slopes(n, 0.0), curvatures(n, 0.0);
+    parallel_for(n, grain_for(4 * m), threads_, [&](std::size_t begin, std::size_t end) {
+        std::vector<double> r(m), xd(m);
+        for (std::size_t l = begin; l < end; ++l) {
+            const auto& column = C_.columns[l];
+            const int64_t a = work_.away[l];
+            double w_a = 0.0;
+            for (const auto& e : column)
+                if (e.row == a) w_a = e.value;
+            const BlockDirection d = block_direction(variant, vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
+                                                     work_.inner[l], w_a);
+            if (d.kind == BlockDirection::none) continue;
+            const double* rl = &r[0];
+            if (keep_residual_) rl = &R_(l, 0);
+            else dictionary_->residual_column(C_, l, r.data());
+            // X d: toward x_s - X c_l, away X c_l - x_a, pairwise x_s - x_a, with X c_l = r_l + x_l
+            const double *xl = &Xt(l, 0), *xs = &Xt(static_cast<std::size_t>(d.s), 0),
+                         *xa = &Xt(static_cast<std::size_t>(d.a), 0);
+            for (std::size_t k = 0; k < m; ++k)
+                xd[k] = d.kind == BlockDirection::toward ? xs[k] - xl[k] - rl[k]
+                        : d.kind == BlockDirection::away ? rl[k] + xl[k] - xa[k]
+                                                         : xs[k] - xa[k];
+            const double xd2 = blas::dot(xd.data(), xd.data(), m);
+            // the exact minimizer of slope g + xd2 g^2 / 2 on [0, max_step]
+            const double step = xd2 > 0.0 ? std::clamp(-d.slope / xd2, 0.0, d.max_step) : d.max_step;
+            moves_[l] = Move{d, step};
+            slopes[l] = step * blas::dot(rl, xd.data(), m);
+            curvatures[l] = 0.5 * step * step * xd2;
+        }
+    });
+    return {std::accumulate(slopes.begin(), slopes.end(), 0.0), std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
+}
+
+namespace {
+void apply_move(SimplexColumns& C, std::size_t l, const BlockDirection& d, double step, double theta)
+{
+    if (d.kind == BlockDirection::toward)
+        C.frank_wolfe_update(l, d.s, theta * step);
+    else
+        C.away_or_pairwise_update(l, d, theta * step, theta == 1.0 && step == d.max_step);
+}
+}  // namespace
+
+SimplexColumns Merit::moved(double theta) const
+{
+    SimplexColumns C = C_;
+    for (std::size_t l = 0; l < moves_.size(); ++l)
+        if (moves_[l].step > 0.0) apply_move(C, l, moves_[l].direction, moves_[l].step, theta);
+    return C;
+}
+
+double Merit::common_factor(double slope, double curvature) const
+{
+    // f(C + theta D) - f(C) = theta slope + theta^2 curvature + lambda (Phi(C + theta D) - Phi(C)): convex
+    // in theta, minimized by golden section on [0, 1] to 1e-12 (Phi at each trial point, O(nnz(C)))
+    const double lambda = dictionary_->lambda();
+    const auto h = [&](double theta) {
+        return theta * (slope + theta * curvature) + lambda * dictionary_->row_softmax(moved(theta), threads_).phi;
+    };
+    const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+    double lo = 0.0, hi = 1.0, x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo), h1 = h(x1), h2 = h(x2);
+    while (hi - lo > 1e-12) {
+        if (h1 <= h2) {
+            hi = x2, x2 = x1, h2 = h1;
+            x1 = hi - ratio * (hi - lo), h1 = h(x1);
+        } else {
+            lo = x1, x1 = x2, h1 = h2;
+            x2 = lo + ratio * (hi - lo), h2 = h(x2);
+        }
+    }
+    // the endpoints too: 1 is where the columns' drop steps happen, 0 when nothing decreases f
+    double best = h1 <= h2 ? x1 : x2, value = std::min(h1, h2);
+    for (double end : {1.0, 0.0}) {
+        const double v = h(end);
+        if (v <= value) best = end, value = v;
+    }
+    return best;
+}
+
+void Merit::move(double theta, bool move_residual)
+{
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t m = Xt.shape()[1];
+    parallel_for(moves_.size(), grain_for(m), threads_, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t l = begin; l < end; ++l) {
+            const Move& mv = moves_[l];
+            if (!(mv.step > 0.0)) continue;
+            apply_move(C_, l, mv.direction, mv.step, theta);
+            if (!move_residual) continue;
+            // X c_l moves the same way; r_l = X c_l - x_l
+            const double tau = theta * mv.step;
+            const double *xl = &Xt(l, 0), *xs = &Xt(static_cast<std::size_t>(mv.direction.s), 0),
+                         *xa = &Xt(static_cast<std::size_t>(mv.direction.a), 0);
+            double* r = &R_(l, 0);
+            if (mv.direction.kind == BlockDirection::toward)
+                for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 - tau) * r[k] + tau * (xs[k] - xl[k]);
+            else if (mv.direction.kind == BlockDirection::away)
+                for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 + tau) * r[k] + tau * (xl[k] - xa[k]);
+            else
+                for (std::size_t k = 0; k < m; ++k) r[k] += tau * (xs[k] - xa[k]);
+        }
+    });
+}
+
+std::vector<OutputSpec> Merit::output_specs() const
+{
+    std::vector<OutputSpec> specs = SelfDictionarySolver::output_specs();
+    specs.push_back({"gaps", FACTO_OUTPUT_DOUBLE, 1, 3});
+    return specs;
+}
+
+Output Merit::output(const std::string& name) const
+{
+    if (name != "gaps") return SelfDictionarySolver::output(name);
+    require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
+    return Output{{"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}, {sweep_.gap, sweep_.away_gap, sweep_.gap + sweep_.away_gap}, {}};
 }
 
 }  // namespace facto

@@ -95,21 +95,29 @@ BOOST_AUTO_TEST_CASE(sweep_vertices_and_gaps_match_a_dense_gradient_and_finite_d
                 std::vector<int64_t> vertex;
                 SelfDictionary::SweepWork work;
                 const SelfDictionary::Sweep sweep = problem.sweep(C, kept, vertex, block, 2, work);
-                double gap = 0.0;
+                double gap = 0.0, away_gap = 0.0;
                 for (std::size_t l = 0; l < n; ++l) {
-                    double smallest = HUGE_VAL, inner = 0.0;
+                    double smallest = HUGE_VAL, largest = -HUGE_VAL, inner = 0.0;
                     for (std::size_t i = 0; i < n; ++i) {
                         smallest = std::min(smallest, G(i, l));
+                        if (dense(i, l) > 0.0) largest = std::max(largest, G(i, l));
                         inner += dense(i, l) * G(i, l);
                     }
                     BOOST_TEST_CONTEXT("mu " << mu << " block " << block << " column " << l) {
                         const double at_vertex = G(static_cast<std::size_t>(vertex[l]), l);
                         BOOST_TEST(at_vertex == smallest, boost::test_tools::tolerance(1e-12));
                         BOOST_TEST(work.gap[l] == inner - smallest, boost::test_tools::tolerance(1e-12));
+                        // the away vertex: the support's largest gradient entry
+                        BOOST_REQUIRE(work.away[l] >= 0);
+                        BOOST_TEST(dense(static_cast<std::size_t>(work.away[l]), l) > 0.0);
+                        BOOST_TEST(G(static_cast<std::size_t>(work.away[l]), l) == largest,
+                                   boost::test_tools::tolerance(1e-12));
                     }
                     gap += inner - smallest;
+                    away_gap += largest - inner;
                 }
                 BOOST_TEST(sweep.gap == gap, boost::test_tools::tolerance(1e-12));
+                BOOST_TEST(sweep.away_gap == away_gap, boost::test_tools::tolerance(1e-10));
                 BOOST_TEST(sweep.objective == problem.objective(dense), boost::test_tools::tolerance(1e-12));
             }
     }
