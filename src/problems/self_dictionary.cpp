@@ -282,8 +282,8 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
         });
     }
     const double residual2 = std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
-    double away_gap = 0.0;
-    for (std::size_t l = 0; l < n; ++l)
+    double away_gap = work.find_away ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t l = 0; work.find_away && l < n; ++l)
         if (work.away[l] >= 0) away_gap += work.away_value[l] - work.inner[l];
     return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0), away_gap};
 }
@@ -318,8 +318,8 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     // The support's smallest entry: the search's answer when that row is in the support, or the
     // smallest near entry when it is smaller (every support entry searched is at least as large as the
     // search's answer); else found among the support's entries (a column about to gain a row). The
-    // largest (the away vertex) is found among all of them: g_l = shift + x_i^T r outside the near
-    // entries, O(M) each.
+    // largest (the away vertex, when asked for) is found among all of them: g_l = shift + x_i^T r
+    // outside the near entries, O(M) each.
     const auto at = std::lower_bound(column.begin(), column.end(), static_cast<int64_t>(argmin),
                                      [](const SimplexColumns::Entry& e, int64_t row) { return e.row < row; });
     const bool argmin_in_support = argmin < n && at != column.end() && at->row == static_cast<int64_t>(argmin);
@@ -330,7 +330,7 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
         if (g < support_min || (g == support_min && row < support_row)) support_min = g, support_row = row;
     };
     if (argmin_in_support) offer(minimum, argmin);
-    for (std::size_t k = near_begin, e = 0; e < column.size(); ++e) {
+    for (std::size_t k = near_begin, e = 0; (search_support || work.find_away) && e < column.size(); ++e) {
         if (k < near_end && softmax.near_rows[k] == column[e].row) {
             ++k;
             continue;

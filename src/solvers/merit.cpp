@@ -43,6 +43,7 @@ void Merit::begin(bool warm)
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
     keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
+    work_.find_away = params().get_string("variant") != "vanilla";
     resweep(false);
 }
 
@@ -70,7 +71,12 @@ void Merit::start_default(uint64_t)
 double Merit::iterate_once()
 {
     const FrankWolfeVariant variant = frank_wolfe_variant(params().get_string("variant"));
-    return variant == FrankWolfeVariant::vanilla ? open_loop_step() : away_or_pairwise_step(variant);
+    if (variant == FrankWolfeVariant::vanilla) return open_loop_step();
+    if (!work_.find_away) {  // the variant was chosen after the last sweep
+        work_.find_away = true;
+        resweep(true);
+    }
+    return away_or_pairwise_step(variant);
 }
 
 void Merit::resweep(bool residual_moved)
@@ -245,7 +251,14 @@ Output Merit::output(const std::string& name) const
 {
     if (name != "gaps") return SelfDictionarySolver::output(name);
     require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-    return Output{{"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}, {sweep_.gap, sweep_.away_gap, sweep_.gap + sweep_.away_gap}, {}};
+    SelfDictionary::Sweep sweep = sweep_;
+    if (!work_.find_away) {  // vanilla steps do not look for away vertices: one sweep that does
+        SelfDictionary::SweepWork work;
+        work.find_away = true;
+        std::vector<int64_t> vertex;
+        sweep = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex, params().get_int("block"), threads_, work);
+    }
+    return Output{{"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}, {sweep.gap, sweep.away_gap, sweep.gap + sweep.away_gap}, {}};
 }
 
 }  // namespace facto

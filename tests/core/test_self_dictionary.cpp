@@ -94,6 +94,7 @@ BOOST_AUTO_TEST_CASE(sweep_vertices_and_gaps_match_a_dense_gradient_and_finite_d
             for (int64_t block : {1, 5, 12}) {
                 std::vector<int64_t> vertex;
                 SelfDictionary::SweepWork work;
+                work.find_away = true;
                 const SelfDictionary::Sweep sweep = problem.sweep(C, kept, vertex, block, 2, work);
                 double gap = 0.0, away_gap = 0.0;
                 for (std::size_t l = 0; l < n; ++l) {
