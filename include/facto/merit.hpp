@@ -14,7 +14,8 @@
 // 1/2 ||X c_l - x_l||^2 along its direction (slope <g_l, d_l>, curvature ||X d_l||^2), within the
 // column's bound. The columns are independent when lambda = 0, so those steps are exact; when
 // lambda > 0, Phi couples them through the rows of C, and one common factor theta in [0, 1] scales
-// every column's step, minimizing f along the combined direction (golden section, f convex). Neither
+// every column's step, minimizing f along the combined direction (golden section, f convex); each
+// column's step then comes from f along the column's own direction with the others fixed. Neither
 // step adds a row that the LMO vertex does not add, so nnz(C) keeps the bound of vanilla MERIT.
 //
 // Without an iterate from the caller it starts as Sec. V-B does: C0 from SPA and the simplex-constrained
@@ -48,6 +49,15 @@ private:
     // (sum_l step_l <r_l, X d_l>, sum_l step_l^2 ||X d_l||^2 / 2), the residual term's slope and
     // curvature along the combined direction.
     std::pair<double, double> column_steps(FrankWolfeVariant variant);
+    // A row that direction d moves in column l: C(row, l) before the step, and d_row.
+    struct DirectionEntry {
+        int64_t row;
+        double before, direction;
+    };
+    // lambda > 0: the exact step of f along d in column l alone (the others fixed), residual term
+    // rd g + xd2 g^2 / 2; `entries` is a buffer.
+    double column_step_with_phi(const std::vector<SimplexColumns::Entry>& column, const BlockDirection& d, double rd,
+                                double xd2, std::vector<DirectionEntry>& entries) const;
     // argmin over theta in [0, 1] of f(C + theta D), D the combined direction of moves_.
     double common_factor(double slope, double curvature) const;
     // C + theta D.

@@ -100,6 +100,10 @@ public:
         std::size_t begin, end;
     };
 
+    // Y(n, l) once C(n, l) changes from `before` to `after` with the rest of row n as in `softmax`
+    // (the row softmax of C): the weight that Phi's derivative gives that entry. O(1).
+    double softmax_weight(const RowSoftmax& softmax, std::size_t n, double before, double after) const;
+
     // shift[n] = lambda (Y_zero(n) - 1/N): the gradient's part that is the same in every column
     // (Y_zero(n) = Y(n, l) where C(n, l) = 0).
     void row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const;
@@ -118,6 +122,7 @@ public:
         // support's row of largest g_l; -1 for an empty column) with its g_l, g_l at the vertex
         // chosen, and <g_l, c_l>.
         bool find_away = false;
+        RowSoftmax softmax;  // the row softmax at the C of the last sweep
         std::vector<int64_t> away;
         std::vector<double> away_value, vertex_value, inner;
     };

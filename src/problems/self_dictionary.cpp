@@ -234,6 +234,16 @@ double SelfDictionary::softmax_excess(const RowSoftmax& softmax, std::size_t e) 
     return softmax.near_exp[e] / softmax.sum[i] - softmax.zero[i];
 }
 
+double SelfDictionary::softmax_weight(const RowSoftmax& softmax, std::size_t n, double before, double after) const
+{
+    // row n's terms exp((C(n, j) - max) / mu) sum to softmax.sum; without entry l they sum to `others`
+    const double top = softmax.max[n];
+    const double others = std::max(softmax.sum[n] - exp_nonpositive((before - top) / mu_), 0.0);
+    if (after > top) return 1.0 / (1.0 + others * exp_nonpositive((top - after) / mu_));
+    const double term = exp_nonpositive((after - top) / mu_);
+    return term / (others + term);
+}
+
 void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const
 {
     const double inverse_n = 1.0 / static_cast<double>(N());
@@ -248,7 +258,8 @@ SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matri
     const std::size_t m = static_cast<std::size_t>(M());
     const std::size_t n = static_cast<std::size_t>(N());
     const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(block, 1, N()));
-    const RowSoftmax softmax = row_softmax(C, threads);
+    work.softmax = row_softmax(C, threads);
+    const RowSoftmax& softmax = work.softmax;
     row_shift(softmax, work.shift);
     work.near_values.resize(softmax.near_rows.size());
     vertex.assign(n, 0);

@@ -137,8 +137,10 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
     const std::size_t n = C_.columns.size(), m = Xt.shape()[1];
     moves_.assign(n, Move{});
     std::vector<double> slopes(n, 0.0), curvatures(n, 0.0);
+    const double lambda = dictionary_->lambda();
     parallel_for(n, grain_for(4 * m), threads_, [&](std::size_t begin, std::size_t end) {
         std::vector<double> r(m), xd(m);
+        std::vector<DirectionEntry> entries;
         for (std::size_t l = begin; l < end; ++l) {
             const auto& column = C_.columns[l];
             const int64_t a = work_.away[l];
@@ -158,15 +160,50 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
                 xd[k] = d.kind == BlockDirection::toward ? xs[k] - xl[k] - rl[k]
                         : d.kind == BlockDirection::away ? rl[k] + xl[k] - xa[k]
                                                          : xs[k] - xa[k];
-            const double xd2 = blas::dot(xd.data(), xd.data(), m);
-            // the exact minimizer of slope g + xd2 g^2 / 2 on [0, max_step]
-            const double step = xd2 > 0.0 ? std::clamp(-d.slope / xd2, 0.0, d.max_step) : d.max_step;
+            const double xd2 = blas::dot(xd.data(), xd.data(), m), rd = blas::dot(rl, xd.data(), m);
+            // the exact minimizer of the column's residual term, rd g + xd2 g^2 / 2, on [0, max_step]
+            double step = xd2 > 0.0 ? std::clamp(-d.slope / xd2, 0.0, d.max_step) : d.max_step;
+            if (lambda > 0.0) step = column_step_with_phi(column, d, rd, xd2, entries);
             moves_[l] = Move{d, step};
-            slopes[l] = step * blas::dot(rl, xd.data(), m);
+            slopes[l] = step * rd;
             curvatures[l] = 0.5 * step * step * xd2;
         }
     });
     return {std::accumulate(slopes.begin(), slopes.end(), 0.0), std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
+}
+
+double Merit::column_step_with_phi(const std::vector<SimplexColumns::Entry>& column, const BlockDirection& d,
+                                   double rd, double xd2, std::vector<DirectionEntry>& entries) const
+{
+    // the rows the direction moves, with C(n, l) before the step and d_n
+    entries.clear();
+    if (d.kind != BlockDirection::pairwise)
+        for (const auto& e : column) entries.push_back({e.row, e.value, d.kind == BlockDirection::away ? e.value : -e.value});
+    const auto add = [&](int64_t row, double weight) {
+        for (auto& e : entries)
+            if (e.row == row) return void(e.direction += weight);
+        double before = 0.0;
+        for (const auto& e : column)
+            if (e.row == row) before = e.value;
+        entries.push_back({row, before, weight});
+    };
+    if (d.kind != BlockDirection::away) add(d.s, 1.0);
+    if (d.kind != BlockDirection::toward) add(d.a, -1.0);
+    // f along the column's own direction, the other columns fixed: rd + xd2 g + lambda sum_n d_n Y(n, l),
+    // increasing in g (f is convex); its root in [0, max_step] by bisection
+    const double lambda = dictionary_->lambda();
+    const auto derivative = [&](double g) {
+        double value = rd + g * xd2;
+        for (const auto& e : entries)
+            value += lambda * e.direction *
+                     dictionary_->softmax_weight(work_.softmax, static_cast<std::size_t>(e.row), e.before,
+                                                 e.before + g * e.direction);
+        return value;
+    };
+    if (derivative(d.max_step) <= 0.0) return d.max_step;
+    double lo = 0.0, hi = d.max_step;
+    for (int i = 0; i < 60 && hi - lo > 1e-15 * d.max_step; ++i) (derivative(0.5 * (lo + hi)) < 0.0 ? lo : hi) = 0.5 * (lo + hi);
+    return lo;
 }
 
 namespace {
@@ -195,6 +232,9 @@ double Merit::common_factor(double slope, double curvature) const
     const auto h = [&](double theta) {
         return theta * (slope + theta * curvature) + lambda * dictionary_->row_softmax(moved(theta), threads_).phi;
     };
+    // theta = 1 (the columns' own steps, drop steps included) whenever f still falls just before it
+    const double at_one = h(1.0);
+    if (at_one <= h(1.0 - 1e-6)) return 1.0;
     const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
     double lo = 0.0, hi = 1.0, x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo), h1 = h(x1), h2 = h(x2);
     while (hi - lo > 1e-12) {
@@ -206,13 +246,8 @@ double Merit::common_factor(double slope, double curvature) const
             x2 = lo + ratio * (hi - lo), h2 = h(x2);
         }
     }
-    // the endpoints too: 1 is where the columns' drop steps happen, 0 when nothing decreases f
-    double best = h1 <= h2 ? x1 : x2, value = std::min(h1, h2);
-    for (double end : {1.0, 0.0}) {
-        const double v = h(end);
-        if (v <= value) best = end, value = v;
-    }
-    return best;
+    // 0 when nothing decreases f
+    return std::min(h1, h2) < h(0.0) ? (h1 <= h2 ? x1 : x2) : 0.0;
 }
 
 void Merit::move(double theta, bool move_residual)
