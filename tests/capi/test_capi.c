@@ -574,11 +574,17 @@ static void test_self_dictionary(void)
     CHECK(p == NULL && strstr(facto_last_error(), "needs K") != NULL);
     CHECK_STATUS(facto_problem_new_self_dictionary(X, SM, SN, SM, FACTO_COL_MAJOR, SK, -1.0, 1e-5, &p), FACTO_OK, "");
     CHECK(strcmp(facto_problem_kind(p), "self_dictionary") == 0);
-    const char* algorithms[] = {"merit", "spa"};
-    for (int a = 0; a < 2; ++a) {
+    const char* algorithms[] = {"merit", "spa", "merit", "merit"};
+    const char* variants[] = {"vanilla", NULL, "away", "pairwise"};
+    for (int a = 0; a < 4; ++a) {
         facto_solver* s = NULL;
         CHECK_STATUS(facto_solver_new(p, algorithms[a], &s), FACTO_OK, "");
         facto_solver_set_int(s, "max_iterations", 300);
+        if (variants[a]) {
+            CHECK_STATUS(facto_solver_set_string(s, "variant", "sideways"), FACTO_ERROR_OUT_OF_RANGE,
+                         facto_solver_last_error(s));
+            CHECK_STATUS(facto_solver_set_string(s, "variant", variants[a]), FACTO_OK, "");
+        }
         const facto_status st = facto_solver_solve(s);
         CHECK(st == FACTO_ITERATION_LIMIT || st == FACTO_CONVERGED);
         int32_t type = 0;
@@ -595,6 +601,10 @@ static void test_self_dictionary(void)
         double column_sum = 0.0;
         for (int i = 0; i < SN; ++i) column_sum += C[i];
         CHECK(fabs(column_sum - 1.0) < 1e-12);
+        double gaps[3]; /* MERIT: Frank-Wolfe, away and pairwise gaps */
+        CHECK_STATUS(facto_solver_copy_output_double(s, "gaps", gaps, 3, FACTO_ROW_MAJOR),
+                     variants[a] ? FACTO_OK : FACTO_ERROR_UNKNOWN_PARAMETER, facto_solver_last_error(s));
+        if (variants[a]) CHECK(gaps[0] >= 0.0 && gaps[1] >= 0.0 && fabs(gaps[2] - gaps[0] - gaps[1]) <= 1e-12 * gaps[2]);
         facto_solver_free(s);
     }
     facto_problem_free(p);

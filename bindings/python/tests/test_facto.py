@@ -64,7 +64,7 @@ def test_step_once_then_solve_with_a_callback_that_stops_early(affinity):
         labels = s.labels
         assert labels.dtype == np.int64 and labels.shape == (90,)
         assert np.array_equal(labels, W.argmax(axis=1))
-        assert s.output_names() == ["labels"]
+        assert s.output_names() == ["labels", "gaps"]
 
 
 def test_an_exception_in_the_callback_stops_the_solve_and_reaches_the_caller(affinity):
@@ -235,13 +235,47 @@ def test_self_dictionary_outputs_and_errors():
     with facto.Problem.self_dictionary(X, 12) as problem, facto.Solver(problem, "merit", max_iterations=200) as s:
         assert problem.kind == "self_dictionary" and problem.iterate_shape == (120, 120)
         s.solve()
-        assert sorted(s.output_names()) == ["H", "nnz", "selected"]
+        assert sorted(s.output_names()) == ["H", "gaps", "nnz", "selected"]
         assert list(s.output("selected")) == list(anchors)
         assert 120 <= s.output("nnz")[0] < 120 * 120  # a nonzero per column at least; C never dense
     with pytest.raises(facto.FactoValueError, match="heuristic"):
         facto.Problem.self_dictionary(X, 0)  # lam=None needs K
     with pytest.raises(facto.FactoValueError):
         facto.separable_data(10, 20, 5, kind="midpoints")  # N must be 5 + 10
+
+
+def test_away_and_pairwise_frank_wolfe_reach_the_stationary_point(affinity, blobs):
+    budget = dict(max_iterations=300, tolerance=1e-12, objective_tolerance=0)
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem:
+        with facto.Solver(problem, "frank_wolfe", **budget) as vanilla:
+            vanilla.solve()
+            assert vanilla.progress.stationarity > 1e-8  # open-loop steps zig-zag
+            vanilla_objective = vanilla.progress.objective
+        for variant in ("away", "pairwise"):
+            with facto.Solver(problem, "frank_wolfe", variant=variant, **budget) as s:
+                assert s.solve() == facto.StopReason.CONVERGED
+                toward, away, pairwise = s.output("gaps").ravel()
+                assert toward == s.progress.stationarity <= 1e-12
+                assert away >= 0 and pairwise == pytest.approx(toward + away, rel=1e-12)
+                assert s.progress.objective <= vanilla_objective
+        with facto.Solver(problem, "frank_wolfe", variant="pairwise", step_rule="open_loop") as s:
+            with pytest.raises(facto.FactoValueError, match="exact"):
+                s.step()
+    model = facto.SimplicialSymNMF(n_clusters=3, bandwidth=4.0, scaling="none", tol=1e-9, variant="pairwise",
+                                   objective_tolerance=0).fit(blobs[0])
+    assert facto.clustering_accuracy(model.labels_, blobs[1]) == 1.0 and model.gap_ <= 1e-6
+
+
+def test_pairwise_merit_with_lambda_zero_fits_each_column_exactly():
+    X, anchors = facto.separable_data(30, 100, 6, snr_db=20.0, seed=3)
+    with facto.Problem.self_dictionary(X, 6, lam=0.0) as problem:
+        gaps = {}
+        for variant in ("vanilla", "pairwise"):
+            with facto.Solver(problem, "merit", variant=variant, max_iterations=1000, tolerance=0,
+                              objective_tolerance=0) as s:
+                s.solve()
+                gaps[variant] = s.output("gaps")[0, 0]
+        assert gaps["pairwise"] < 1e-9 < gaps["vanilla"]
 
 
 def test_nomad_separates_two_rings():

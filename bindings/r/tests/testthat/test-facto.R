@@ -167,6 +167,25 @@ test_that("MERIT and SPA find the anchors of noiseless separable data", {
   expect_error(facto_separable_data(10, 20, 5, kind = "midpoints"), class = "facto_error")
 })
 
+test_that("away-step and pairwise Frank-Wolfe reach the stationary point and report their gaps", {
+  problem <- facto_simplicial_symnmf(affinity(), 3)
+  gap <- function(variant) {
+    solver <- facto_solver(problem, variant = variant, max_iterations = 300, tolerance = 1e-12,
+                           objective_tolerance = 0)
+    facto_solve(solver)
+    gaps <- facto_output(solver, "gaps")
+    expect_equal(dim(gaps), c(1, 3))
+    expect_identical(gaps[1, 1], facto_progress(solver)$stationarity)
+    expect_equal(gaps[1, 3], gaps[1, 1] + gaps[1, 2], tolerance = 1e-12)
+    gaps[1, 1]
+  }
+  expect_gt(gap("vanilla"), 1e-8)
+  expect_lte(gap("away"), 1e-12)
+  expect_lte(gap("pairwise"), 1e-12)
+  solver <- facto_solver(problem, variant = "pairwise", step_rule = "open_loop")
+  expect_error(facto_step(solver), class = "facto_error")
+})
+
 test_that("NOMAD separates two rings", {
   t <- 2 * pi * (0:99) / 100
   X <- rbind(cbind(cos(t), sin(t)), 0.5 * cbind(cos(t), sin(t)))  # Fig. 4: two rings, 200 points

@@ -277,6 +277,31 @@ fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
 }
 
 #[test]
+fn away_and_pairwise_frank_wolfe_reach_the_stationary_point_and_report_their_gaps() {
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let run = |variant: &str| {
+        let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+        s.set("variant", variant).unwrap();
+        s.set("max_iterations", 300).unwrap();
+        s.set("tolerance", 1e-12).unwrap();
+        s.set("objective_tolerance", 0.0).unwrap();
+        s.solve().unwrap();
+        let gaps = s.output_f64("gaps", Layout::RowMajor).unwrap();
+        assert_eq!(gaps.get(0, 0), s.progress().stationarity);
+        assert!((gaps.get(0, 2) - gaps.get(0, 0) - gaps.get(0, 1)).abs() <= 1e-12 * gaps.get(0, 2));
+        s.progress().stationarity
+    };
+    assert!(run("vanilla") > 1e-8);
+    assert!(run("away") <= 1e-12);
+    assert!(run("pairwise") <= 1e-12);
+    let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
+    s.set("variant", "pairwise").unwrap();
+    s.set("step_rule", "curvature").unwrap();
+    assert_eq!(s.step().unwrap_err().status_name(), "FACTO_ERROR_INVALID_ARGUMENT");
+}
+
+#[test]
 fn nomad_by_both_solvers_and_in_layers() {
     let (x, labels) = facto::manifold_points(facto::Manifold::TwoRings, 100, 0.5, 0.0, 0).unwrap();
     assert_eq!((x.rows, x.cols), (100, 2));
