@@ -11,6 +11,15 @@
 
 namespace facto {
 
+// One simplex block's vertices at gradient g and weights w (k entries each): s the first smallest
+// entry of g (the LMO vertex, Alg. 2 line 8), a the largest entry of g where w > 0 (the away vertex;
+// s when w has no positive entry), and <g, w>.
+struct SimplexVertices {
+    std::size_t s, a;
+    double g_w;
+};
+SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k);
+
 // LMO over the product of simplices at gradient G (Alg. 2, lines 1-4 and 8): vertex[i] is the column
 // of the smallest entry of row i of G (the LMO's one-hot row), and the returned value is the
 // Frank-Wolfe gap  <G, W> - sum_i min_j G_ij >= 0.  O(nk) time.

@@ -9,22 +9,27 @@
 
 namespace facto {
 
+SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k)
+{
+    SimplexVertices v{0, k, 0.0};
+    for (std::size_t j = 0; j < k; ++j) {
+        v.g_w += g[j] * w[j];                                    // Alg. 2 line 1: <grad, x>
+        if (g[j] < g[v.s]) v.s = j;                              // Alg. 2 line 8: argmin_j grad_ij
+        if (w[j] > 0.0 && (v.a == k || g[j] > g[v.a])) v.a = j;  // the support's worst
+    }
+    if (v.a == k) v.a = v.s;
+    return v;
+}
+
 double row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex)
 {
     const std::size_t n = G.shape()[0], k = G.shape()[1];
     vertex.resize(n);
     double gap = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-        const double* g = &G(i, 0);
-        const double* w = &W(i, 0);
-        std::size_t best = 0;
-        double row_dot = 0.0;
-        for (std::size_t j = 0; j < k; ++j) {
-            row_dot += g[j] * w[j];          // Alg. 2 line 1: <grad, x>
-            if (g[j] < g[best]) best = j;    // Alg. 2 line 8: argmin_j grad_ij
-        }
-        vertex[i] = static_cast<int64_t>(best);
-        gap += row_dot - g[best];            // Alg. 2 line 3
+        const SimplexVertices v = simplex_vertices(&G(i, 0), &W(i, 0), k);
+        vertex[i] = static_cast<int64_t>(v.s);
+        gap += v.g_w - G(i, v.s);  // Alg. 2 line 3
     }
     return gap;
 }
@@ -35,17 +40,9 @@ double row_simplex_away(const Matrix& G, const Matrix& W, std::vector<int64_t>& 
     away.resize(n);
     double gap = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-        const double* g = &G(i, 0);
-        const double* w = &W(i, 0);
-        std::size_t worst = k;
-        double row_dot = 0.0;
-        for (std::size_t j = 0; j < k; ++j) {
-            row_dot += g[j] * w[j];
-            if (w[j] > 0.0 && (worst == k || g[j] > g[worst])) worst = j;
-        }
-        if (worst == k) worst = 0;  // a zero row (outside the set) has no active vertex
-        away[i] = static_cast<int64_t>(worst);
-        gap += (w[worst] > 0.0 ? g[worst] : row_dot) - row_dot;
+        const SimplexVertices v = simplex_vertices(&G(i, 0), &W(i, 0), k);
+        away[i] = static_cast<int64_t>(v.a);
+        if (W(i, v.a) > 0.0) gap += G(i, v.a) - v.g_w;  // a row without a positive entry is outside the set
     }
     return gap;
 }

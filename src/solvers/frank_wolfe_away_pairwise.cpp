@@ -14,15 +14,9 @@ double FrankWolfe::row_step(std::size_t i, const double* g, const double* pw, Bl
 {
     const std::size_t k = point_.W.shape()[1];
     const double* w = &point_.W(i, 0);
-    std::size_t s = 0, a = k;
-    double g_w = 0.0;
-    for (std::size_t j = 0; j < k; ++j) {
-        g_w += g[j] * w[j];
-        if (g[j] < g[s]) s = j;                                   // LMO vertex
-        if (w[j] > 0.0 && (a == k || g[j] > g[a])) a = j;         // away vertex: the support's worst
-    }
-    if (a == k) a = s;
-    choice = block_direction(variant_, static_cast<int64_t>(s), static_cast<int64_t>(a), g[s], g[a], g_w, w[a]);
+    const SimplexVertices v = simplex_vertices(g, w, k);
+    const std::size_t s = v.s, a = v.a;
+    choice = block_direction(variant_, static_cast<int64_t>(s), static_cast<int64_t>(a), g[s], g[a], v.g_w, w[a]);
     if (choice.kind == BlockDirection::none) return 0.0;
     for (std::size_t j = 0; j < k; ++j) d[j] = 0.0;
     if (choice.kind == BlockDirection::toward)

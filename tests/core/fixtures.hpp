@@ -1,16 +1,20 @@
 // Small instances and brute-force references shared by the core tests.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
 
 #include "data/random.hpp"
 #include "facto/data.hpp"
 #include "facto/error.hpp"
+#include "facto/self_dictionary.hpp"
 #include "facto/simplicial_symnmf.hpp"
+#include "linalg/blas.hpp"
 
 namespace facto::test {
 
@@ -45,6 +49,24 @@ inline Matrix planted_affinity(std::size_t n, std::size_t k)
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) P(i, j) = (i % k == j % k) ? 1.0 : 0.0;
     return P;
+}
+
+// The self-dictionary gradient X^T (X C - X) + lambda Y at a dense C, Y the row-wise softmax of C / mu
+// (shifted by the row's maximum, in long double): the reference for the sweep and the variants.
+inline Matrix dense_self_dictionary_gradient(const SelfDictionary& problem, const Matrix& C)
+{
+    const std::size_t n = C.shape()[0];
+    Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
+    blas::gemm(false, false, 1.0, X, C, 1.0, R);
+    blas::gemm(true, false, 1.0, X, R, 0.0, G);
+    for (std::size_t i = 0; i < n; ++i) {
+        const long double top = xt::amax(xt::row(C, i))();
+        long double sum = 0.0L;
+        for (std::size_t j = 0; j < n; ++j) sum += std::exp((C(i, j) - top) / problem.mu());
+        for (std::size_t j = 0; j < n; ++j)
+            G(i, j) += problem.lambda() * static_cast<double>(std::exp((C(i, j) - top) / problem.mu()) / sum);
+    }
+    return G;
 }
 
 // Central differences of problem.objective at X, entry by entry, with step h.

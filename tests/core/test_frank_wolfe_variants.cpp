@@ -223,23 +223,6 @@ std::unique_ptr<Merit> make_merit(std::shared_ptr<const SelfDictionary> problem,
     return merit;
 }
 
-// The dense gradient X^T (X C - X) + lambda Y at C (Y the row-wise softmax of C / mu, in long double).
-Matrix dense_merit_gradient(const SelfDictionary& problem, const Matrix& C)
-{
-    const std::size_t n = C.shape()[0];
-    Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
-    blas::gemm(false, false, 1.0, X, C, 1.0, R);
-    blas::gemm(true, false, 1.0, X, R, 0.0, G);
-    for (std::size_t i = 0; i < n; ++i) {
-        const long double top = xt::amax(xt::row(C, i))();
-        long double sum = 0.0L;
-        for (std::size_t j = 0; j < n; ++j) sum += std::exp((C(i, j) - top) / problem.mu());
-        for (std::size_t j = 0; j < n; ++j)
-            G(i, j) += problem.lambda() * static_cast<double>(std::exp((C(i, j) - top) / problem.mu()) / sum);
-    }
-    return G;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(merit_variants_keep_columns_on_the_simplex_never_increase_f_and_add_only_lmo_vertices)
@@ -256,7 +239,7 @@ BOOST_AUTO_TEST_CASE(merit_variants_keep_columns_on_the_simplex_never_increase_f
                     double f = merit->progress().objective;
                     for (int t = 0; t < 60; ++t) {
                         const Matrix before = merit->iterate();
-                        const Matrix G = dense_merit_gradient(*problem, before);
+                        const Matrix G = dense_self_dictionary_gradient(*problem, before);
                         merit->step();
                         const Matrix after = merit->iterate();
                         for (std::size_t l = 0; l < after.shape()[1]; ++l) {
@@ -337,7 +320,7 @@ BOOST_AUTO_TEST_CASE(merit_reports_its_gaps)
         {
             auto merit = make_merit(problem, variant);
             for (int t = 0; t < 3; ++t) merit->step();
-            const Matrix C = merit->iterate(), G = dense_merit_gradient(*problem, C);
+            const Matrix C = merit->iterate(), G = dense_self_dictionary_gradient(*problem, C);
             double toward = 0.0, away = 0.0;
             for (std::size_t l = 0; l < C.shape()[1]; ++l) {
                 double inner = 0.0, highest = -HUGE_VAL;

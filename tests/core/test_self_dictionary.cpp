@@ -75,18 +75,7 @@ BOOST_AUTO_TEST_CASE(sweep_vertices_and_gaps_match_a_dense_gradient_and_finite_d
         const SelfDictionary problem(random_matrix(m, n, 3), 3, lambda, mu);
         const SimplexColumns C = random_columns(n, 3, 4);
         const Matrix dense = C.to_dense();
-        // dense reference: X^T (X C - X) + lambda Y, Y the row-wise softmax of C / mu (shifted by the
-        // row's maximum, in long double)
-        Matrix X = xt::transpose(problem.Xt()), R = -X, G({n, n});
-        blas::gemm(false, false, 1.0, X, dense, 1.0, R);
-        blas::gemm(true, false, 1.0, X, R, 0.0, G);
-        for (std::size_t i = 0; i < n; ++i) {
-            const long double top = xt::amax(xt::row(dense, i))();
-            long double sum = 0.0L;
-            for (std::size_t j = 0; j < n; ++j) sum += std::exp((dense(i, j) - top) / mu);
-            for (std::size_t j = 0; j < n; ++j)
-                G(i, j) += lambda * static_cast<double>(std::exp((dense(i, j) - top) / mu) / sum);
-        }
+        const Matrix G = dense_self_dictionary_gradient(problem, dense);
         if (mu > 0.01) BOOST_TEST(xt::amax(xt::abs(G - finite_difference_gradient(problem, dense, 1e-6)))() < 1e-6);
         Matrix residual;
         problem.residual(C, residual, 2);

@@ -175,7 +175,7 @@ test_that("away-step and pairwise Frank-Wolfe reach the stationary point and rep
     facto_solve(solver)
     gaps <- facto_output(solver, "gaps")
     expect_equal(dim(gaps), c(1, 3))
-    expect_identical(gaps[1, 1], facto_progress(solver)$stationarity)
+    expect_identical(gaps[1, 1], facto_progress(solver)$gap)
     expect_equal(gaps[1, 3], gaps[1, 1] + gaps[1, 2], tolerance = 1e-12)
     gaps[1, 1]
   }
