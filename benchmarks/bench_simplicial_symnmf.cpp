@@ -16,47 +16,20 @@
 #include "facto/frank_wolfe.hpp"
 #include "facto/projected_gradient.hpp"
 #include "linalg/blas.hpp"
+#include "measure.hpp"
 
 using namespace facto;
-using Clock = std::chrono::steady_clock;
+using bench::Run;
+using bench::time_to;
+using bench::trace;
+using bench::Clock;
 
 namespace {
-
-struct Run {
-    std::string name;
-    std::vector<double> seconds, objective;  // at the start and after each iteration (solver time)
-};
 
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     return v.empty() ? std::numeric_limits<double>::quiet_NaN() : v[v.size() / 2];
-}
-
-Run trace(Solver& solver, const std::string& name, const Matrix& W0, double budget)
-{
-    Run run{name, {}, {}};
-    solver.mutable_params().set_double("time_limit", budget);
-    solver.mutable_params().set_double("objective_tolerance", 0.0);
-    solver.mutable_params().set_double("tolerance", 0.0);
-    solver.mutable_params().set_int("max_iterations", 100000);
-    solver.set_iterate(W0);
-    run.seconds.push_back(solver.progress().elapsed_seconds);
-    run.objective.push_back(solver.progress().objective);
-    solver.set_callback([&](const Progress& p) {
-        run.seconds.push_back(p.elapsed_seconds);
-        run.objective.push_back(p.objective);
-        return false;
-    });
-    solver.solve();
-    return run;
-}
-
-double time_to(const Run& run, double target)
-{
-    for (std::size_t i = 0; i < run.objective.size(); ++i)
-        if (run.objective[i] <= target) return run.seconds[i];
-    return std::numeric_limits<double>::infinity();
 }
 
 // Median time of one iteration (the first is skipped: it may carry one-time setup such as ||P||_2).
@@ -88,7 +61,7 @@ int main(int argc, char** argv)
     for (int r = 0; r < 15; ++r) {
         const auto t0 = Clock::now();
         problem->multiply(W0, PW);
-        gemm_times.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        gemm_times.push_back(bench::seconds_since(t0));
     }
     const double gemm = median(gemm_times);
     std::printf("GEMM P W: %.2f ms (%.1f GFLOP/s, %.1f GB/s of P)\n\n", 1e3 * gemm,

@@ -1,9 +1,13 @@
-// Timing and memory helpers shared by the benchmarks (not part of the library).
+// Timing, memory and trace helpers shared by the benchmarks (not part of the library).
 #pragma once
 
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <string>
+#include <vector>
+
+#include "facto/solver.hpp"
 
 namespace facto::bench {
 
@@ -27,5 +31,42 @@ inline double resident_mib(const char* key)
 
 // Resets VmHWM to the current resident size.
 inline void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+// One solver's run: seconds of solver time, objective and stationarity at the start and after each
+// iteration.
+struct Run {
+    std::string name;
+    std::vector<double> seconds, objective, gap;
+};
+
+// Runs `solver` from X0 for `budget` seconds of solver time, with no stopping rule but the budget and
+// stationarity <= gap_target (none by default), recording every iteration.
+inline Run trace(Solver& solver, const std::string& name, const Matrix& X0, double budget, double gap_target = -1.0)
+{
+    Run run{name, {}, {}, {}};
+    solver.mutable_params().set_double("time_limit", budget);
+    solver.mutable_params().set_double("objective_tolerance", 0.0);
+    solver.mutable_params().set_double("tolerance", 0.0);
+    solver.mutable_params().set_int("max_iterations", 10000000);
+    solver.set_iterate(X0);
+    const auto record = [&](const Progress& p) {
+        run.seconds.push_back(p.elapsed_seconds);
+        run.objective.push_back(p.objective);
+        run.gap.push_back(p.stationarity);
+        return p.stationarity <= gap_target;
+    };
+    record(solver.progress());
+    solver.set_callback(record);
+    solver.solve();
+    return run;
+}
+
+// Solver time at which the run's objective first reached `target` (infinity if never).
+inline double time_to(const Run& run, double target)
+{
+    for (std::size_t i = 0; i < run.objective.size(); ++i)
+        if (run.objective[i] <= target) return run.seconds[i];
+    return std::numeric_limits<double>::infinity();
+}
 
 }  // namespace facto::bench

@@ -1,6 +1,7 @@
-"""Plots the traces written by bench_symnmf and bench_edm as PNG (paper 004 Fig. 1 and Fig. 2), and
+"""Plots the traces written by bench_symnmf and bench_edm as PNG (paper 004 Fig. 1 and Fig. 2),
 bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST embedding
-(nomad_fashion_embedding.csv) (paper 003).
+(nomad_fashion_embedding.csv) (paper 003), and bench_frank_wolfe_variants' objective against time
+(fw_variants.csv: one PNG per instance, fw_variants_<instance>.png).
 
 usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
 Needs Debian's python3-matplotlib (installed by benchmarks/run.sh)."""
@@ -42,6 +43,33 @@ def main(source, target):
         fig.savefig(target / path.name.replace("_trace.csv", ".png"), dpi=110)
         plt.close(fig)
     nomad_plots(source, target)
+    variant_plots(source, target)
+
+
+def variant_plots(source, target):
+    path = source / "fw_variants.csv"
+    if not path.exists():
+        return
+    instances = defaultdict(lambda: defaultdict(lambda: ([], [])))
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            best = float(row["best"])
+            t, v = instances[row["instance"]][row["solver"]]
+            t.append(float(row["seconds"]))
+            v.append(max((float(row["objective"]) - best) / abs(best), 1e-16))
+    for instance, series in instances.items():
+        fig, ax = plt.subplots(figsize=(5.5, 4))
+        for name, (t, v) in series.items():
+            ax.semilogy(t, v, label=name)
+        ax.axhline(1e-8, color="gray", linestyle=":", linewidth=1)
+        ax.set_xlabel("seconds")
+        ax.set_ylabel("(f - f*) / f*, f* the best of all runs")
+        ax.set_title(instance)
+        ax.legend(fontsize=8)
+        ax.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(target / f"fw_variants_{instance}.png", dpi=110)
+        plt.close(fig)
 
 
 def nomad_plots(source, target):

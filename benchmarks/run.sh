@@ -5,6 +5,9 @@
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
 #   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          (paper 002 Table I, Fig. 2,
 #                                                                            memory and time vs N)
+#   bash benchmarks/run.sh variants [seconds per solver] [seeds]           (away-step and pairwise
+#                                                                            Frank-Wolfe against vanilla
+#                                                                            and projected gradient)
 #   bash benchmarks/run.sh nomad [n_max] [fashion outer iterations]        (paper 003: the peer
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run)
@@ -37,12 +40,21 @@ case "$which" in
     ./build/benchmarks/bench_merit scale 10000 20
     ./build/benchmarks/bench_merit scale 100000 "${2:-3}"
     exit 0 ;;
+  variants)
+    bash cmake/install-deps.sh python3-sklearn  # the 8 x 8 digits
+    cmake --build build -j"$(nproc)" --target bench_frank_wolfe_variants >/dev/null
+    rm -f "$results/fw_variants.csv"
+    ./build/benchmarks/bench_frank_wolfe_variants merit -1 "${1:-20}" "$results/fw_variants.csv"
+    ./build/benchmarks/bench_frank_wolfe_variants symnmf satimage 2000 "${1:-20}" "${2:-3}" "$results/fw_variants.csv"
+    ./build/benchmarks/bench_frank_wolfe_variants symnmf digits 0 "${1:-20}" "${2:-3}" "$results/fw_variants.csv"
+    ./build/benchmarks/bench_frank_wolfe_variants symnmf orl 0 "${1:-20}" "${2:-3}" "$results/fw_variants.csv"
+    ./build/benchmarks/bench_frank_wolfe_variants symnmf satimage 0 60 1 "$results/fw_variants.csv" ;;
   nomad)
     bash cmake/install-deps.sh coinor-csdp dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
     ./build/benchmarks/bench_nomad rings
     ./build/benchmarks/bench_nomad scale "${1:-4000}" 100 "$results/nomad_fig15.csv"
     ./build/benchmarks/bench_nomad fashion 0 128 "${2:-300}" "$results/nomad_fashion_embedding.csv" ;;
-  *) echo "usage: $0 simplicial|symnmf|edm|merit|nomad [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 simplicial|symnmf|edm|merit|variants|nomad [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"
