@@ -17,8 +17,9 @@
 //
 // The away and pairwise variants always take exact steps ("auto" or "line_search"), row by row: the
 // rows in turn, each moved by the exact minimizer of its own quartic at the current W, within its bound
-// (block-coordinate Frank-Wolfe with exact block steps; P W and W^T W follow each move, O(n) for a
-// pairwise row). An iteration is one pass over the rows. docs/architecture.md says why the rows move
+// (block-coordinate Frank-Wolfe with exact block steps). W^T W follows each move; P W follows in
+// chunks of rows (a row's P W row is corrected for its chunk's earlier moves from the chunk's block of
+// P), so P is read once per pass, on `threads` threads. An iteration is one pass over the rows. docs/architecture.md says why the rows move
 // in turn rather than together. The stationarity reported is the Frank-Wolfe gap; output "gaps" adds
 // the away and pairwise gaps.
 #pragma once

@@ -6,6 +6,7 @@
 #include <xtensor/xnoalias.hpp>
 
 #include "facto/frank_wolfe.hpp"
+#include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"
 
 namespace facto {
@@ -47,31 +48,53 @@ double FrankWolfe::sweep_rows()
     Matrix& A = point_.WtW;
     const Matrix& P = symnmf_->P();
     const std::size_t n = W.shape()[0], k = W.shape()[1];
-    xt::noalias(work_) = xt::transpose(point_.PW);  // (P W)^T: a row's move updates k rows of length n
+    const std::size_t threads = resolve_threads(params().get_int("threads"));
+    xt::noalias(work_) = xt::transpose(point_.PW);  // (P W)^T, k x n: brought up to date after each chunk
     std::vector<double> g(k), pw(k), d(k);
     double largest = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-        double* w = &W(i, 0);
-        for (std::size_t j = 0; j < k; ++j) {
-            pw[j] = work_(j, i);
-            g[j] = -pw[j];
-            for (std::size_t l = 0; l < k; ++l) g[j] += A(j, l) * w[l];  // row i of eq. (7) at the current W
+    // Rows go in chunks of kChunk. Within a chunk, row i's P W row is (P W)^T's column i plus the moves
+    // of the chunk's earlier rows j, sum_j P(i, j) gamma_j d_j; after the chunk, every row of (P W)^T
+    // takes the chunk's moves in one pass over the chunk's rows of P, split over threads by columns (so
+    // each entry is summed in the same order whatever the thread count).
+    constexpr std::size_t kChunk = 256;
+    Matrix moves({kChunk, k});  // gamma_j d_j of the chunk's rows
+    for (std::size_t c0 = 0; c0 < n; c0 += kChunk) {
+        const std::size_t c1 = std::min(n, c0 + kChunk);
+        moves.fill(0.0);
+        bool moved = false;
+        for (std::size_t i = c0; i < c1; ++i) {
+            double* w = &W(i, 0);
+            const double* p = &P(i, 0);
+            for (std::size_t j = 0; j < k; ++j) {
+                pw[j] = work_(j, i);
+                for (std::size_t e = c0; e < i; ++e) pw[j] += p[e] * moves(e - c0, j);
+            }
+            for (std::size_t j = 0; j < k; ++j) {
+                g[j] = -pw[j];
+                for (std::size_t l = 0; l < k; ++l) g[j] += A(j, l) * w[l];  // row i of eq. (7) at the current W
+            }
+            BlockDirection choice;
+            const double gamma = row_step(i, g.data(), pw.data(), choice, d.data());
+            if (!(gamma > 0.0)) continue;
+            // W^T W += gamma (w d^T + d w^T) + gamma^2 d d^T; P W += gamma P(:, i) d^T after the chunk
+            for (std::size_t j = 0; j < k; ++j)
+                for (std::size_t l = 0; l < k; ++l) A(j, l) += gamma * (w[j] * d[l] + d[j] * w[l] + gamma * d[j] * d[l]);
+            for (std::size_t j = 0; j < k; ++j) moves(i - c0, j) = gamma * d[j];
+            move_row(w, d.data(), k, gamma, gamma == choice.max_step, choice);
+            largest = std::max(largest, gamma);
+            moved = true;
         }
-        BlockDirection choice;
-        const double gamma = row_step(i, g.data(), pw.data(), choice, d.data());
-        if (!(gamma > 0.0)) continue;
-        // W^T W += gamma (w d^T + d w^T) + gamma^2 d d^T, and P W += gamma P(:, i) d^T
-        for (std::size_t j = 0; j < k; ++j)
-            for (std::size_t l = 0; l < k; ++l) A(j, l) += gamma * (w[j] * d[l] + d[j] * w[l] + gamma * d[j] * d[l]);
-        const double* p = &P(i, 0);
-        for (std::size_t j = 0; j < k; ++j) {
-            if (d[j] == 0.0) continue;
-            const double scale = gamma * d[j];
-            double* column = &work_(j, 0);
-            for (std::size_t r = 0; r < n; ++r) column[r] += scale * p[r];
-        }
-        move_row(w, d.data(), k, gamma, gamma == choice.max_step, choice);
-        largest = std::max(largest, gamma);
+        if (!moved) continue;
+        parallel_for(n, 1024, threads, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = c0; i < c1; ++i)
+                for (std::size_t j = 0; j < k; ++j) {
+                    const double scale = moves(i - c0, j);
+                    if (scale == 0.0) continue;
+                    const double* p = &P(i, 0);
+                    double* column = &work_(j, 0);
+                    for (std::size_t r = begin; r < end; ++r) column[r] += scale * p[r];
+                }
+        });
     }
     // P W follows the rows' moves to rounding; a GEMM every 16 sweeps keeps the drift from accumulating
     if (++since_exact_ >= 16) {

@@ -161,9 +161,10 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
                         : d.kind == BlockDirection::away ? rl[k] + xl[k] - xa[k]
                                                          : xs[k] - xa[k];
             const double xd2 = blas::dot(xd.data(), xd.data(), m), rd = blas::dot(rl, xd.data(), m);
-            // the exact minimizer of the column's residual term, rd g + xd2 g^2 / 2, on [0, max_step]
-            double step = xd2 > 0.0 ? std::clamp(-d.slope / xd2, 0.0, d.max_step) : d.max_step;
-            if (lambda > 0.0) step = column_step_with_phi(column, d, rd, xd2, entries);
+            // lambda = 0: the exact minimizer of the column's residual term, rd g + xd2 g^2 / 2, on [0, max_step]
+            const double step = lambda > 0.0 ? column_step_with_phi(column, d, rd, xd2, entries)
+                                : xd2 > 0.0  ? std::clamp(-rd / xd2, 0.0, d.max_step)
+                                             : d.max_step;
             moves_[l] = Move{d, step};
             slopes[l] = step * rd;
             curvatures[l] = 0.5 * step * step * xd2;
@@ -233,8 +234,7 @@ double Merit::common_factor(double slope, double curvature) const
         return theta * (slope + theta * curvature) + lambda * dictionary_->row_softmax(moved(theta), threads_).phi;
     };
     // theta = 1 (the columns' own steps, drop steps included) whenever f still falls just before it
-    const double at_one = h(1.0);
-    if (at_one <= h(1.0 - 1e-6)) return 1.0;
+    if (h(1.0) <= h(1.0 - 1e-6)) return 1.0;
     const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
     double lo = 0.0, hi = 1.0, x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo), h1 = h(x1), h2 = h(x2);
     while (hi - lo > 1e-12) {

@@ -197,6 +197,20 @@ BOOST_AUTO_TEST_CASE(gaps_output_reports_the_frank_wolfe_away_and_pairwise_gaps)
     BOOST_TEST(gaps.doubles[2] == toward + away, boost::test_tools::tolerance(1e-9));
 }
 
+BOOST_AUTO_TEST_CASE(rows_in_turn_give_the_same_iterates_on_any_number_of_threads)
+{
+    // n = 2100: the pass that brings P W up to date after each chunk of rows is split over two threads
+    const auto problem = make_problem(random_affinity(2100, 3, 12), 5);
+    Matrix iterates[2];
+    for (int threads : {1, 2}) {
+        auto fw = make_variant(problem, "pairwise");
+        fw->mutable_params().set_int("threads", threads);
+        for (int t = 0; t < 4; ++t) fw->step();
+        iterates[threads - 1] = fw->iterate();
+    }
+    BOOST_TEST(xt::amax(xt::abs(iterates[0] - iterates[1]))() == 0.0);
+}
+
 BOOST_AUTO_TEST_CASE(open_loop_or_curvature_steps_are_refused_for_away_and_pairwise)
 {
     const auto problem = make_problem(random_affinity(10, 2, 9), 2);
