@@ -20,16 +20,16 @@ struct SimplexVertices {
 };
 SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k);
 
-// LMO over the product of simplices at gradient G (Alg. 2, lines 1-4 and 8): vertex[i] is the column
-// of the smallest entry of row i of G (the LMO's one-hot row), and the returned value is the
-// Frank-Wolfe gap  <G, W> - sum_i min_j G_ij >= 0.  O(nk) time.
-double row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex);
-
-// The away-step counterpart of the LMO (Lacoste-Julien & Jaggi 2015): on a simplex the active set is
-// the support, so away[i] is the column of the largest entry of row i of G among those where W > 0,
-// and the returned value is the away gap  sum_i max_{j: W_ij > 0} G_ij - <G, W> >= 0. The pairwise gap
-// is the Frank-Wolfe gap plus this one. O(nk) time.
-double row_simplex_away(const Matrix& G, const Matrix& W, std::vector<int64_t>& away);
+// The Frank-Wolfe gap  <G, W> - sum_i min_j G_ij >= 0  and the away gap
+// sum_i max_{j: W_ij > 0} G_ij - <G, W> >= 0  (the pairwise gap is their sum) over the product of
+// simplices, with each row's LMO vertex (Alg. 2, lines 1-4 and 8: the column of the smallest entry of
+// row i of G) in vertex[i] and its away vertex (the largest entry where W > 0; Lacoste-Julien & Jaggi
+// 2015: on a simplex the active set is the support) in away[i]. O(nk) time.
+struct RowSimplexGaps {
+    double frank_wolfe, away;
+};
+RowSimplexGaps row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex,
+                               std::vector<int64_t>& away);
 
 // Frank-Wolfe variants on a product of simplices: the classic step toward the LMO vertex only, the
 // away-step variant (toward, or away from the worst support vertex, whichever gap is larger) and the

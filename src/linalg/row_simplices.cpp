@@ -21,30 +21,21 @@ SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k
     return v;
 }
 
-double row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex)
+RowSimplexGaps row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex,
+                               std::vector<int64_t>& away)
 {
     const std::size_t n = G.shape()[0], k = G.shape()[1];
     vertex.resize(n);
-    double gap = 0.0;
+    away.resize(n);
+    RowSimplexGaps gaps{0.0, 0.0};
     for (std::size_t i = 0; i < n; ++i) {
         const SimplexVertices v = simplex_vertices(&G(i, 0), &W(i, 0), k);
         vertex[i] = static_cast<int64_t>(v.s);
-        gap += v.g_w - G(i, v.s);  // Alg. 2 line 3
-    }
-    return gap;
-}
-
-double row_simplex_away(const Matrix& G, const Matrix& W, std::vector<int64_t>& away)
-{
-    const std::size_t n = G.shape()[0], k = G.shape()[1];
-    away.resize(n);
-    double gap = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const SimplexVertices v = simplex_vertices(&G(i, 0), &W(i, 0), k);
         away[i] = static_cast<int64_t>(v.a);
-        if (W(i, v.a) > 0.0) gap += G(i, v.a) - v.g_w;  // a row without a positive entry is outside the set
+        gaps.frank_wolfe += v.g_w - G(i, v.s);                  // Alg. 2 line 3
+        if (W(i, v.a) > 0.0) gaps.away += G(i, v.a) - v.g_w;  // a row without a positive entry is outside the set
     }
-    return gap;
+    return gaps;
 }
 
 FrankWolfeVariant frank_wolfe_variant(const std::string& name)

@@ -22,8 +22,9 @@ void SymNMFPoint::refresh(const SimplicialSymNMF& problem)
     blas::gram(W, WtW);
     f = problem.objective(W, PW, WtW);
     problem.gradient(W, PW, WtW, G);
-    gap = row_simplex_lmo(G, W, vertex);  // Alg. 1 lines 2-4 via Alg. 2
-    away_gap = row_simplex_away(G, W, away);
+    const RowSimplexGaps gaps = row_simplex_lmo(G, W, vertex, away);  // Alg. 1 lines 2-4 via Alg. 2
+    gap = gaps.frank_wolfe;
+    away_gap = gaps.away;
 }
 
 std::vector<OutputSpec> SimplicialSymNMFSolver::output_specs() const

@@ -21,8 +21,8 @@ BOOST_AUTO_TEST_CASE(lmo_and_gap_match_brute_force_over_all_vertices)
     for (uint64_t seed = 0; seed < 5; ++seed) {
         const Matrix G = random_matrix(n, k, 100 + seed);
         const Matrix W = row_simplex_random(n, k, 200 + seed);
-        std::vector<int64_t> vertex;
-        const double gap = row_simplex_lmo(G, W, vertex);
+        std::vector<int64_t> vertex, away;
+        const double gap = row_simplex_lmo(G, W, vertex, away).frank_wolfe;
 
         // Enumerate the k^n vertices of the product of simplices: min_S <G, S>.
         double best = std::numeric_limits<double>::infinity();
@@ -48,10 +48,13 @@ BOOST_AUTO_TEST_CASE(gap_is_zero_at_the_minimizing_vertex_of_a_linear_function)
 {
     const Matrix G = random_matrix(5, 3, 7);
     Matrix W = xt::zeros<double>({5, 3});
-    std::vector<int64_t> vertex;
-    row_simplex_lmo(G, W, vertex);
+    std::vector<int64_t> vertex, away;
+    row_simplex_lmo(G, W, vertex, away);
     for (std::size_t i = 0; i < 5; ++i) W(i, static_cast<std::size_t>(vertex[i])) = 1.0;
-    BOOST_TEST(row_simplex_lmo(G, W, vertex) == 0.0);
+    const RowSimplexGaps gaps = row_simplex_lmo(G, W, vertex, away);
+    BOOST_TEST(gaps.frank_wolfe == 0.0);
+    BOOST_TEST(gaps.away == 0.0);  // one vertex per row: the away vertex is the LMO vertex
+    BOOST_TEST(away == vertex);
 }
 
 BOOST_AUTO_TEST_CASE(projection_lands_on_the_simplex_and_is_optimal)
