@@ -17,14 +17,15 @@ namespace {
 
 // Q + ridge I factored and solved against B (n x nrhs, right-hand sides one after another); the ridge,
 // 1e-13 max Q_ii at first, grows when Q is singular to working precision (more anchors than
-// features, duplicated picks), which moves the minimizer by about that much.
+// features, duplicated picks), which moves the minimizer by about that much. A Q that is 0 to working
+// precision (W = 0: every h on the simplex fits equally) gets ridge 1, hence the uniform h.
 void solve_ridged(const double* Q, std::size_t n, std::size_t stride, const std::vector<std::size_t>& index,
                   double* B, std::size_t nrhs, std::vector<double>& factor, std::vector<double>& copy)
 {
     double diagonal = 0.0;
     for (std::size_t i : index) diagonal = std::max(diagonal, Q[i * stride + i]);
     copy.assign(B, B + n * nrhs);
-    for (double ridge = 1e-13 * std::max(diagonal, 1e-300);; ridge *= 100.0) {
+    for (double ridge = diagonal > 1e-280 ? 1e-13 * diagonal : 1.0;; ridge *= 100.0) {
         factor.resize(n * n);
         for (std::size_t a = 0; a < n; ++a)
             for (std::size_t c = 0; c < n; ++c) factor[a * n + c] = Q[index[a] * stride + index[c]] + (a == c ? ridge : 0.0);

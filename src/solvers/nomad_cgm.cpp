@@ -112,6 +112,15 @@ void NomadCgm::inner_step(double accuracy)
     // Alg. 2 line 6: the smallest eigenvector of A = J G J with v^T 1 = 0. The operator adds
     // shift (1^T x / n) 1, which moves the eigenvector 1 (A 1 = 0) above the rest of the spectrum.
     const double shift = form_gradient();
+    if (nomad_->K() == 1) {
+        // H = (K - 1) v v^T = 0 whatever v is (and n = 1 leaves no v with v^T 1 = 0): the step only
+        // shrinks P toward 0, the one feasible point Q = 1 1^T / n
+        inner_gap_ = inner(G_, P_);
+        const double alpha = 2.0 / (static_cast<double>(steps_) + 2.0);
+        for (double& x : P_.values) x *= 1.0 - alpha;
+        ++steps_;
+        return;
+    }
     std::vector<double> centred(n), product(n);
     const auto apply = [&](const double* x, double* y) {
         const double centre = mean(x, n);
