@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Every test: a -Werror Release build and its CTest suite (Boost.Test core tests, C ABI tests,
-# examples, CLI), then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+# examples, CLI, bindings; the C examples and the CLI also under valgrind memcheck), then the same suite
+# under AddressSanitizer + UndefinedBehaviorSanitizer, with the ABI check on that build's debug
+# information.
 # FACTO_SKIP_SANITIZERS=1 skips the second pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv cargo rustc \
-  r-base-core r-base-dev r-cran-testthat coinor-csdp
+  r-base-core r-base-dev r-cran-testthat coinor-csdp valgrind abi-dumper abi-compliance-checker
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_WERROR=ON -DFACTO_SANITIZE=OFF -DFACTO_BUILD_TESTS=ON \
