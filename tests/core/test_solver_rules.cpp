@@ -2,10 +2,16 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
+#include <thread>
 
+#include "facto/data.hpp"
+#include "facto/edm_completion.hpp"
 #include "facto/error.hpp"
+#include "facto/nomad.hpp"
 #include "facto/registry.hpp"
+#include "facto/symnmf.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;
@@ -16,9 +22,81 @@ std::unique_ptr<Solver> solver_for(const char* algorithm, uint64_t seed = 1)
 {
     return make_solver(make_problem(random_affinity(40, 3, seed), 4), algorithm);
 }
+// A small instance of every problem kind.
+std::vector<std::shared_ptr<const Problem>> one_of_each_kind()
+{
+    const Matrix P = random_affinity(30, 3, 5);
+    const Matrix X = random_matrix(30, 3, 6);
+    const ObservedPairs pairs = sample_pairs(X, 0.5, 7);
+    return {make_problem(P, 3), std::make_shared<const SymNMF>(P, 3),
+            std::make_shared<const EdmCompletion>(30, 3, pairs.i.data(), pairs.j.data(), pairs.d.data(),
+                                                  static_cast<int64_t>(pairs.d.size())),
+            std::make_shared<const SelfDictionary>(separable_dirichlet(10, 30, 3, 20.0, 8).X, 3, -1.0, 1e-5),
+            std::make_shared<const Nomad>(nomad_gram(X), 3)};
+}
+
+// Every solver of every problem kind, with no stopping rule but the budget of iterations.
+template <class F>
+void for_every_solver(F&& f)
+{
+    for (const auto& problem : one_of_each_kind())
+        for (const char* algorithm : algorithms_for(problem->kind())) {
+            BOOST_TEST_CONTEXT(problem->kind() << " / " << algorithm)
+            {
+                auto solver = make_solver(problem, algorithm);
+                solver->mutable_params().set_double("objective_tolerance", 0.0);
+                solver->mutable_params().set_double("tolerance", 0.0);
+                solver->mutable_params().set_int("max_iterations", 1000000);
+                f(*solver);
+            }
+        }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(solver_rules)
+
+BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_end_every_solver_within_one_iteration)
+{
+    for_every_solver([](Solver& solver) {
+        // a request made before the solve ends it after one iteration
+        solver.request_stop();
+        BOOST_TEST(solver.solve() == FACTO_STOPPED_BY_REQUEST);
+        BOOST_TEST(solver.progress().iteration == 1);
+        // a request from another thread, once the solve is running, ends it within one iteration (SPA,
+        // a finite method, may finish its K picks first)
+        std::atomic<int64_t> seen{0};
+        std::atomic<bool> done{false};
+        solver.set_callback([&](const Progress& p) {
+            seen.store(p.iteration);
+            return false;
+        });
+        const int64_t from = solver.progress().iteration;
+        std::atomic<int64_t> requested_at{0};
+        std::thread stopper([&] {
+            while (seen.load() < from + 3 && !done.load()) std::this_thread::yield();
+            if (done.load()) return;
+            requested_at.store(seen.load());
+            solver.request_stop();
+        });
+        const int32_t reason = solver.solve();
+        done.store(true);
+        stopper.join();
+        if (requested_at.load() == 0) {
+            BOOST_TEST(reason == FACTO_CONVERGED);
+            BOOST_TEST(std::string(solver.algorithm()) == "spa");
+            return;
+        }
+        BOOST_TEST(reason == FACTO_STOPPED_BY_REQUEST);
+        BOOST_TEST(solver.progress().iteration <= requested_at.load() + 2);  // the request may land mid-iteration
+        // a time limit already spent ends the next solve after one iteration
+        solver.set_callback(nullptr);
+        solver.mutable_params().set_double("time_limit", 1e-12);
+        const int64_t before = solver.progress().iteration;
+        BOOST_TEST(solver.solve() == FACTO_TIME_LIMIT);
+        BOOST_TEST(solver.progress().iteration == before + 1);
+    });
+}
 
 BOOST_AUTO_TEST_CASE(max_iterations_then_resume_after_raising_it)
 {
