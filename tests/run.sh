@@ -2,7 +2,7 @@
 # Every test: a -Werror Release build and its CTest suite (Boost.Test core tests, C ABI tests,
 # examples, CLI, bindings; the C examples and the CLI also under valgrind memcheck), then the same suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer, with the ABI check on that build's debug
-# information.
+# information, then the threaded tests under ThreadSanitizer.
 # FACTO_SKIP_SANITIZERS=1 skips the second pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,4 +21,8 @@ if [ "${FACTO_SKIP_SANITIZERS:-0}" != 1 ]; then
   cmake --build build-sanitize -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-sanitize --output-on-failure --no-tests=error -j"$jobs"
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFACTO_WERROR=ON -DFACTO_TSAN=ON \
+    -DFACTO_BUILD_TESTS=ON -DFACTO_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build build-tsan -j"$jobs" --target test_core
+  ctest --test-dir build-tsan --output-on-failure --no-tests=error
 fi

@@ -11,9 +11,12 @@
 
 #include "data/random.hpp"
 #include "facto/data.hpp"
+#include "facto/edm_completion.hpp"
 #include "facto/error.hpp"
+#include "facto/nomad.hpp"
 #include "facto/self_dictionary.hpp"
 #include "facto/simplicial_symnmf.hpp"
+#include "facto/symnmf.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto::test {
@@ -98,6 +101,19 @@ facto_status status_of(F&& f)
 inline std::shared_ptr<const SimplicialSymNMF> make_problem(Matrix P, int64_t k)
 {
     return std::make_shared<const SimplicialSymNMF>(std::move(P), k);
+}
+
+// A small instance of every problem kind.
+inline std::vector<std::shared_ptr<const Problem>> one_of_each_kind()
+{
+    const Matrix P = random_affinity(30, 3, 5);
+    const Matrix X = random_matrix(30, 3, 6);
+    const ObservedPairs pairs = sample_pairs(X, 0.5, 7);
+    return {make_problem(P, 3), std::make_shared<const SymNMF>(P, 3),
+            std::make_shared<const EdmCompletion>(30, 3, pairs.i.data(), pairs.j.data(), pairs.d.data(),
+                                                  static_cast<int64_t>(pairs.d.size())),
+            std::make_shared<const SelfDictionary>(separable_dirichlet(10, 30, 3, 20.0, 8).X, 3, -1.0, 1e-5),
+            std::make_shared<const Nomad>(nomad_gram(X), 3)};
 }
 
 }  // namespace facto::test

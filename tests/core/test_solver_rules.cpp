@@ -6,12 +6,8 @@
 #include <string>
 #include <thread>
 
-#include "facto/data.hpp"
-#include "facto/edm_completion.hpp"
 #include "facto/error.hpp"
-#include "facto/nomad.hpp"
 #include "facto/registry.hpp"
-#include "facto/symnmf.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;
@@ -22,19 +18,6 @@ std::unique_ptr<Solver> solver_for(const char* algorithm, uint64_t seed = 1)
 {
     return make_solver(make_problem(random_affinity(40, 3, seed), 4), algorithm);
 }
-// A small instance of every problem kind.
-std::vector<std::shared_ptr<const Problem>> one_of_each_kind()
-{
-    const Matrix P = random_affinity(30, 3, 5);
-    const Matrix X = random_matrix(30, 3, 6);
-    const ObservedPairs pairs = sample_pairs(X, 0.5, 7);
-    return {make_problem(P, 3), std::make_shared<const SymNMF>(P, 3),
-            std::make_shared<const EdmCompletion>(30, 3, pairs.i.data(), pairs.j.data(), pairs.d.data(),
-                                                  static_cast<int64_t>(pairs.d.size())),
-            std::make_shared<const SelfDictionary>(separable_dirichlet(10, 30, 3, 20.0, 8).X, 3, -1.0, 1e-5),
-            std::make_shared<const Nomad>(nomad_gram(X), 3)};
-}
-
 // Every solver of every problem kind, with no stopping rule but the budget of iterations.
 template <class F>
 void for_every_solver(F&& f)
