@@ -18,6 +18,9 @@ public:
     SymNMF(Matrix M, int64_t r);
     // Sparse M: square, every stored entry mirrored to 1e-10 relative (entries are used as given).
     SymNMF(CsrMatrix M, int64_t r);
+    // 1 <= r <= n (else Error DIMENSION), and memory for a solver's n x r arrays (else OUT_OF_MEMORY):
+    // checked by the constructors, and by callers before they build a large M.
+    static void require_rank_and_memory(int64_t n, int64_t r);
 
     const char* kind() const override { return "symnmf"; }
     std::array<int64_t, 2> iterate_shape() const override { return {n(), r_}; }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <limits>
 #include <string>
 
@@ -10,6 +12,23 @@
 #include "facto/error.hpp"
 
 namespace facto {
+
+void require_memory(double bytes, const std::string& what)
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kib = 0.0, available = 0.0;
+    bool known = false;
+    while (meminfo >> key >> kib) {
+        if (key == "MemAvailable:" || key == "SwapFree:") available += 1024.0 * kib, known = true;
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    if (!known || bytes <= available) return;
+    char text[160];
+    std::snprintf(text, sizeof text, " needs about %.3g GiB, and %.3g GiB are available", bytes / 1073741824.0,
+                  available / 1073741824.0);
+    throw Error(FACTO_ERROR_OUT_OF_MEMORY, what + text);
+}
 
 Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what)
 {
@@ -25,6 +44,8 @@ Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32
     // rows * cols * sizeof(double) must not overflow (it would wrap to a small allocation).
     require(rows == 0 || cols <= std::numeric_limits<int64_t>::max() / 8 / rows, FACTO_ERROR_OUT_OF_MEMORY,
             name + ": " + std::to_string(rows) + " x " + std::to_string(cols) + " doubles cannot be addressed");
+    require_memory(8.0 * static_cast<double>(rows) * static_cast<double>(cols), name + ": a copy of " +
+                   std::to_string(rows) + " x " + std::to_string(cols));
     Matrix M({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)

@@ -22,6 +22,10 @@ CsrMatrix csr_from_triplets(int64_t rows, int64_t cols, const int64_t* row, cons
 {
     require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: negative shape or nnz");
     require(nnz == 0 || (row && col && value), FACTO_ERROR_NULL_POINTER, "sparse matrix: index or value array is NULL");
+    // the offsets, the order, the indices and the values
+    require_memory(8.0 * (static_cast<double>(rows) + 1.0) + 24.0 * static_cast<double>(nnz),
+                   "sparse matrix " + std::to_string(rows) + " x " + std::to_string(cols) + " with " +
+                       std::to_string(nnz) + " entries");
     for (int64_t k = 0; k < nnz; ++k) {
         if (row[k] < 0 || row[k] >= rows || col[k] < 0 || col[k] >= cols)
             throw Error(FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: " + entry_name(k, row[k], col[k]) +

@@ -31,6 +31,10 @@ EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64
     require(r >= 1, FACTO_ERROR_DIMENSION, "rank r = " + std::to_string(r) + " must be >= 1");
     require(count >= 1, FACTO_ERROR_INVALID_ARGUMENT, "no observed pairs");
     require(i != nullptr && j != nullptr && d != nullptr, FACTO_ERROR_NULL_POINTER, "pair arrays are NULL");
+    // the pairs by rows (indices, values, offsets) and a solver's n x r arrays (iterate, gradient, steps)
+    require_memory(8.0 * (static_cast<double>(n) + 1.0 + 4.0 * static_cast<double>(count)) +
+                       64.0 * static_cast<double>(n) * static_cast<double>(r),
+                   "edm_completion with n = " + std::to_string(n) + ", r = " + std::to_string(r));
     indptr_.assign(static_cast<std::size_t>(n) + 1, 0);
     double d_squares = 0.0, d_sum = 0.0;
     for (int64_t k = 0; k < count; ++k) {

@@ -20,6 +20,9 @@ Nomad::Nomad(Matrix D, int64_t K) : K_(K)
             "K = " + std::to_string(K) + " must satisfy 1 <= K <= n = " + std::to_string(rows));
     require_finite(D, "D");
     require_symmetric(D, "D");
+    // packed D, and nomad_cgm's packed P, Gamma and gradient: four upper triangles
+    const double n = static_cast<double>(rows);
+    require_memory(4.0 * 8.0 * n * (n + 1.0) / 2.0, "nomad with n = " + std::to_string(rows));
     D_ = PackedSymmetric::from_upper(D);
 }
 

@@ -49,10 +49,15 @@ SymNMF::SymNMF(CsrMatrix M, int64_t r) : sparse_M_(std::move(M)), sparse_(true),
     M_norm_ = std::sqrt(frobenius_norm_squared(sparse_M_));
 }
 
-void SymNMF::validate_rank() const
+void SymNMF::validate_rank() const { require_rank_and_memory(n_, r_); }
+
+void SymNMF::require_rank_and_memory(int64_t n, int64_t r)
 {
-    require(r_ >= 1 && r_ <= n_, FACTO_ERROR_DIMENSION,
-            "rank r = " + std::to_string(r_) + " must satisfy 1 <= r <= n = " + std::to_string(n_));
+    require(r >= 1 && r <= n, FACTO_ERROR_DIMENSION,
+            "rank r = " + std::to_string(r) + " must satisfy 1 <= r <= n = " + std::to_string(n));
+    // a solver's n x r arrays (iterate, M X, gradient, steps): eight of them at most
+    require_memory(64.0 * static_cast<double>(n) * static_cast<double>(r),
+                   "symnmf with n = " + std::to_string(n) + ", r = " + std::to_string(r));
 }
 
 double SymNMF::objective(const Matrix& X) const

@@ -782,6 +782,26 @@ static void test_edm_and_sparse_helpers(void)
     CHECK_STATUS(facto_sparse_read("/nonexistent/m.mtx", &graph), FACTO_ERROR_IO, facto_last_error());
 }
 
+/* A problem too large for memory fails with OUT_OF_MEMORY before anything is allocated: the
+ * constructors estimate what they and a solver will need. */
+static void test_out_of_memory(void)
+{
+    const int64_t i[1] = {0}, j[1] = {1};
+    const double d[1] = {1.0};
+    facto_problem* p = (facto_problem*)1;
+    CHECK_STATUS(facto_problem_new_edm_completion(4000000000LL, 1000, 1, i, j, d, &p), FACTO_ERROR_OUT_OF_MEMORY,
+                 facto_last_error());
+    CHECK(p == NULL && strstr(facto_last_error(), "GiB") != NULL);
+    const int64_t ptr[2] = {0, 0};
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, 3000000000LL, 3000000000LL, 0, ptr, ptr, d, 100000, &p),
+                 FACTO_ERROR_OUT_OF_MEMORY, facto_last_error());
+    CHECK(p == NULL);
+    /* a caller matrix whose copy would not fit: checked before copying (the data pointer is never read) */
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(d, 3000000, 3000000, 3000000, FACTO_ROW_MAJOR, 3, &p),
+                 FACTO_ERROR_OUT_OF_MEMORY, facto_last_error());
+    CHECK(p == NULL && strstr(facto_last_error(), "P") != NULL);
+}
+
 int main(void)
 {
     test_version();
@@ -797,6 +817,7 @@ int main(void)
     test_edm_and_sparse_helpers();
     test_self_dictionary();
     test_nomad();
+    test_out_of_memory();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }
