@@ -2,12 +2,14 @@
 # Every test: a -Werror Release build and its CTest suite (Boost.Test core tests, C ABI tests,
 # examples, CLI, bindings; the C examples and the CLI also under valgrind memcheck), then the same suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer, with the ABI check on that build's debug
-# information, then the threaded tests under ThreadSanitizer.
+# information, then the threaded tests under ThreadSanitizer, then a bounded libFuzzer run of the C ABI
+# (clang) from the committed corpus.
 # FACTO_SKIP_SANITIZERS=1 skips the second pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv cargo rustc \
-  r-base-core r-base-dev r-cran-testthat coinor-csdp valgrind abi-dumper abi-compliance-checker
+  r-base-core r-base-dev r-cran-testthat coinor-csdp valgrind abi-dumper abi-compliance-checker clang \
+  libclang-rt-14-dev
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_WERROR=ON -DFACTO_SANITIZE=OFF -DFACTO_BUILD_TESTS=ON \
@@ -25,4 +27,8 @@ if [ "${FACTO_SKIP_SANITIZERS:-0}" != 1 ]; then
     -DFACTO_BUILD_TESTS=ON -DFACTO_BUILD_EXAMPLES=OFF >/dev/null
   cmake --build build-tsan -j"$jobs" --target test_core
   ctest --test-dir build-tsan --output-on-failure --no-tests=error
+  cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DFACTO_WERROR=ON -DFACTO_FUZZ=ON -DFACTO_BUILD_TESTS=ON -DFACTO_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build build-fuzz -j"$jobs" --target fuzz_capi
+  ctest --test-dir build-fuzz --output-on-failure --no-tests=error
 fi

@@ -36,7 +36,11 @@ void copy_out(const T* source, int64_t rows, int64_t cols, T* out, int64_t capac
 // then sets P := (P + P^T) / 2 exactly. Walks 64 x 64 tiles so the transposed reads stay in cache.
 void require_symmetric(Matrix& P, const char* what);
 
-// Throws Error(NOT_FINITE) naming `what` and the first offending entry when X has NaN or Inf.
+// The largest magnitude facto accepts in input data: squares and sums of n^2 of them stay finite.
+constexpr double kMaxMagnitude = 1e100;
+
+// Throws Error(NOT_FINITE) naming `what` and the first NaN or Inf entry, or Error(OUT_OF_RANGE) for the
+// first entry above kMaxMagnitude in magnitude (its products would overflow).
 void require_finite(const Matrix& X, const char* what);
 
 }  // namespace facto

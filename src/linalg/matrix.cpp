@@ -96,9 +96,13 @@ void require_finite(const Matrix& X, const char* what)
 {
     for (std::size_t i = 0; i < X.shape()[0]; ++i)
         for (std::size_t j = 0; j < X.shape()[1]; ++j)
-            if (!std::isfinite(X(i, j)))
-                throw Error(FACTO_ERROR_NOT_FINITE, std::string(what) + ": entry (" + std::to_string(i) + ", " +
-                                                        std::to_string(j) + ") is " + std::to_string(X(i, j)));
+            if (!(std::fabs(X(i, j)) <= kMaxMagnitude)) {
+                char value[32];
+                std::snprintf(value, sizeof value, "%g", X(i, j));
+                throw Error(std::isfinite(X(i, j)) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
+                            std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
+                                value + (std::isfinite(X(i, j)) ? ", above 1e100 in magnitude: rescale the data" : ""));
+            }
 }
 
 }  // namespace facto

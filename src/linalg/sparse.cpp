@@ -31,9 +31,10 @@ CsrMatrix csr_from_triplets(int64_t rows, int64_t cols, const int64_t* row, cons
             throw Error(FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: " + entry_name(k, row[k], col[k]) +
                                                           " is outside " + std::to_string(rows) + " x " +
                                                           std::to_string(cols));
-        if (!std::isfinite(value[k]))
-            throw Error(FACTO_ERROR_NOT_FINITE,
-                        "sparse matrix: " + entry_name(k, row[k], col[k]) + " is " + std::to_string(value[k]));
+        if (!(std::fabs(value[k]) <= kMaxMagnitude))
+            throw Error(std::isfinite(value[k]) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
+                        "sparse matrix: " + entry_name(k, row[k], col[k]) + " is " + std::to_string(value[k]) +
+                            (std::isfinite(value[k]) ? ", above 1e100 in magnitude: rescale the data" : ""));
     }
     // Order by (row, col), then sum duplicates.
     std::vector<int64_t> order(static_cast<std::size_t>(nnz));

@@ -43,6 +43,9 @@ EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64
                                                           std::to_string(j[k]) + "): need two distinct indices in [0, " +
                                                           std::to_string(n) + ")");
         if (!std::isfinite(d[k])) throw Error(FACTO_ERROR_NOT_FINITE, "d of pair " + std::to_string(k) + " is not finite");
+        if (d[k] > kMaxMagnitude)
+            throw Error(FACTO_ERROR_OUT_OF_RANGE,
+                        "d of pair " + std::to_string(k) + " is above 1e100: its products would overflow; rescale");
         if (d[k] < 0.0)
             throw Error(FACTO_ERROR_INVALID_ARGUMENT,
                         "d of pair " + std::to_string(k) + " is negative: d holds squared distances");

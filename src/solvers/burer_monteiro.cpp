@@ -196,8 +196,12 @@ const Matrix& BurerMonteiro::current() const
 
 std::vector<OutputSpec> BurerMonteiro::output_specs() const
 {
+    // the rank in use once started; before, the parameter's when valid (a bad one is reported by the
+    // first step, not by a question about the outputs)
+    const int64_t n = nomad_->n(), K = nomad_->K(), r = params().get_int("rank");
+    const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : r >= K && r <= n ? r : std::min(n, 2 * K);
     std::vector<OutputSpec> specs = Solver::output_specs();
-    specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(rank())});
+    specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, n, columns});
     return specs;
 }
 

@@ -177,11 +177,32 @@ static void test_edm(void)
     }
 }
 
+/* Entries above 1e100 in magnitude are refused (OUT_OF_RANGE, the entry named): their products would
+ * overflow (found by the fuzzer: X with 1e300 entries gave H = NaN). NaN stays NOT_FINITE. */
+static void test_huge_entries(void)
+{
+    double P[4] = {1.0, 0.5, 0.5, 1e300};
+    facto_problem* p = NULL;
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(P, 2, 2, 2, FACTO_ROW_MAJOR, 1, &p), FACTO_ERROR_OUT_OF_RANGE,
+                 facto_last_error());
+    CHECK(strstr(facto_last_error(), "(1, 1)") != NULL);
+    P[3] = NAN;
+    CHECK_STATUS(facto_problem_new_self_dictionary(P, 2, 2, 2, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &p), FACTO_ERROR_NOT_FINITE,
+                 facto_last_error());
+    const int64_t i[1] = {0}, j[1] = {1};
+    const double d[1] = {-1e300 * -1.0};
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, 2, 2, 1, i, j, d, 1, &p), FACTO_ERROR_OUT_OF_RANGE,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_edm_completion(2, 1, 1, i, j, d, &p), FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    CHECK(p == NULL);
+}
+
 int main(void)
 {
     test_square_problems();
     test_self_dictionary();
     test_edm();
+    test_huge_entries();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

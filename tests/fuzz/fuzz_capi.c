@@ -1,0 +1,202 @@
+/* libFuzzer harness of the C ABI: the input bytes choose a problem kind, its (small) shape, layout and
+ * leading dimension, its entries (NaN, Inf and huge values included), a solver (or a name that does not
+ * exist), parameter settings by index and value, a few steps, the outputs and iterate copied into
+ * buffers of chosen capacity, and the order the handles are freed in. Any crash, leak, sanitizer
+ * report, or a successful step with a non-finite objective or iterate, is a finding.
+ * Build: cmake -DFACTO_FUZZ=ON with clang (tests/run.sh); corpus in tests/fuzz/corpus. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <facto/facto.h>
+
+typedef struct {
+    const uint8_t* p;
+    size_t n;
+} Bytes;
+
+static unsigned take(Bytes* b)
+{
+    if (!b->n) return 0;
+    b->n--;
+    return *b->p++;
+}
+
+static double value(Bytes* b)
+{
+    const unsigned c = take(b);
+    switch (c) {
+    case 255: return NAN;
+    case 254: return INFINITY;
+    case 253: return -1e300;
+    case 252: return 1e300;
+    case 251: return 1e-300;
+    default: return ((double)c - 100.0) / 16.0;
+    }
+}
+
+/* A finding: say which invariant failed (and where), then stop as a crash so that libFuzzer keeps the input. */
+#define require(condition) \
+    ((condition) ? (void)0 : (fprintf(stderr, "fuzz_capi: %s (%s)\n", #condition, context), __builtin_trap()))
+static const char* context = "";
+
+static const char* pick_algorithm(const char* kind, unsigned c)
+{
+    static const char* all[] = {"frank_wolfe", "projected_gradient", "nolips", "beta_snmf", "coordinate_descent",
+                                "sym_hals", "gradient_descent", "merit", "spa", "nomad_cgm", "burer_monteiro",
+                                "no_such_solver"};
+    /* mostly a solver of the kind (the first ones listed for it), sometimes any name */
+    if (c % 4 == 0) return all[(c / 4) % 12];
+    if (!strcmp(kind, "simplicial_symnmf")) return all[c % 2];
+    if (!strcmp(kind, "symnmf")) return all[1 + c % 5];
+    if (!strcmp(kind, "edm_completion")) return c % 2 ? "nolips" : "gradient_descent";
+    if (!strcmp(kind, "self_dictionary")) return c % 2 ? "merit" : "spa";
+    return c % 2 ? "nomad_cgm" : "burer_monteiro";
+}
+
+static facto_problem* make_problem(Bytes* b)
+{
+    const unsigned kind = take(b) % 6;
+    const int64_t rows = take(b) % 8, cols = kind == 4 ? take(b) % 8 : rows;
+    const int64_t k = (int64_t)(take(b) % 10) - 1;
+    const int32_t layout = (int32_t)(take(b) % 3);
+    const int64_t ld = (layout == FACTO_COL_MAJOR ? rows : cols) + (int64_t)(take(b) % 3) - 1;
+    const int symmetric = take(b) % 4 != 0;
+    double data[8 * 9];
+    for (int64_t i = 0; i < 8 * 9; ++i) data[i] = 0.0;
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) data[i * 9 + j] = value(b);
+    if (symmetric)
+        for (int64_t i = 0; i < rows; ++i)
+            for (int64_t j = 0; j < i && j < cols; ++j) data[j * 9 + i] = data[i * 9 + j];
+    facto_problem* p = NULL;
+    facto_status st;
+    switch (kind) {
+    case 0: st = facto_problem_new_simplicial_symnmf(data, rows, cols, ld < 0 ? 0 : 9, layout, k, &p); break;
+    case 1: st = facto_problem_new_symnmf(data, rows, cols, 9, layout, k, &p); break;
+    case 2: {
+        int64_t r[16], c[16];
+        double v[16];
+        const int64_t nnz = take(b) % 16;
+        for (int64_t e = 0; e < nnz; ++e) {
+            r[e] = (int64_t)(take(b) % 10) - 1;
+            c[e] = (int64_t)(take(b) % 10) - 1;
+            v[e] = value(b);
+        }
+        st = facto_problem_new_symnmf_sparse((int32_t)(take(b) % 4) == 3 ? 7 : FACTO_SPARSE_COO, rows, cols, nnz, r, c,
+                                             v, k, &p);
+        break;
+    }
+    case 3: {
+        int64_t i[16], j[16];
+        double d[16];
+        const int64_t count = take(b) % 16;
+        for (int64_t e = 0; e < count; ++e) {
+            i[e] = (int64_t)(take(b) % 10) - 1;
+            j[e] = (int64_t)(take(b) % 10) - 1;
+            d[e] = value(b);
+        }
+        st = facto_problem_new_edm_completion(rows, k, count, i, j, d, &p);
+        break;
+    }
+    case 4: st = facto_problem_new_self_dictionary(data, rows, cols, 9, layout, k, value(b), fabs(value(b)), &p); break;
+    default: st = facto_problem_new_nomad(data, rows, cols, 9, layout, k, &p); break;
+    }
+    require((st == FACTO_OK) == (p != NULL));
+    require(st == FACTO_OK || facto_last_error()[0] != '\0');
+    return p;
+}
+
+static void set_parameter(facto_solver* s, Bytes* b)
+{
+    int64_t count = 0;
+    require(facto_solver_param_count(s, &count) == FACTO_OK);
+    facto_param_info info;
+    info.struct_size = sizeof info;
+    const int64_t index = (int64_t)(take(b) % (unsigned)(count + 2)) - 1; /* -1 and count: out of range */
+    if (facto_solver_param_info(s, index, &info) != FACTO_OK) return;
+    const unsigned how = take(b) % 4;
+    if (how == 0) {
+        facto_solver_set_double(s, info.name, value(b));
+    } else if (how == 1) {
+        facto_solver_set_int(s, info.name, (int64_t)take(b) - 10);
+    } else if (info.choices) { /* a listed choice, or a word that is not one */
+        char choice[64] = "nonsense";
+        unsigned which = take(b) % 5;
+        const char* start = info.choices;
+        while (which-- && strchr(start, '|')) start = strchr(start, '|') + 1;
+        const size_t length = strchr(start, '|') ? (size_t)(strchr(start, '|') - start) : strlen(start);
+        if (take(b) % 4 && length < sizeof choice) {
+            memcpy(choice, start, length);
+            choice[length] = '\0';
+        }
+        facto_solver_set_string(s, info.name, choice);
+    } else {
+        facto_solver_set_string(s, info.name, "1");
+    }
+}
+
+static void check_results(facto_solver* s, Bytes* b)
+{
+    int64_t count = 0;
+    require(facto_solver_output_count(s, &count) == FACTO_OK);
+    for (int64_t o = 0; o < count; ++o) {
+        const char* name = NULL;
+        int32_t type = 0;
+        int64_t rows = 0, cols = 0;
+        require(facto_solver_output_name(s, o, &name) == FACTO_OK);
+        context = name;
+        if (facto_solver_output_shape(s, name, &type, &rows, &cols) != FACTO_OK || rows * cols > 4096) continue;
+        const int64_t capacity = rows * cols - (int64_t)(take(b) % 2); /* sometimes one too small */
+        void* buffer = malloc(sizeof(double) * (size_t)(rows * cols + 1));
+        const facto_status st = type == FACTO_OUTPUT_DOUBLE
+                                    ? facto_solver_copy_output_double(s, name, buffer, capacity, (int32_t)(take(b) % 2))
+                                    : facto_solver_copy_output_int64(s, name, buffer, capacity, (int32_t)(take(b) % 2));
+        require(capacity >= rows * cols || st < 0); /* never OK into a buffer that is too small */
+        require(st == FACTO_OK || facto_solver_last_error(s)[0] != '\0');
+        if (st == FACTO_OK && type == FACTO_OUTPUT_DOUBLE)
+            for (int64_t i = 0; i < rows * cols; ++i) require(isfinite(((double*)buffer)[i]));
+        free(buffer);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    Bytes b = {data, size};
+    facto_problem* p = make_problem(&b);
+    if (!p) return 0;
+    facto_solver* s = NULL;
+    const char* algorithm = pick_algorithm(facto_problem_kind(p), take(&b));
+    context = algorithm;
+    const facto_status made = facto_solver_new(p, algorithm, &s);
+    require((made == FACTO_OK) == (s != NULL));
+    if (s) {
+        for (unsigned op = take(&b) % 6; op > 0; --op) set_parameter(s, &b);
+        for (unsigned step = take(&b) % 6; step > 0; --step) {
+            const facto_status st = facto_solver_step(s);
+            if (st < 0) {
+                require(facto_solver_last_error(s)[0] != '\0');
+                break;
+            }
+            facto_progress progress;
+            progress.struct_size = sizeof progress;
+            require(facto_solver_progress(s, &progress) == FACTO_OK);
+            require(isfinite(progress.objective)); /* a non-finite objective must come back as an error */
+        }
+        check_results(s, &b);
+        if (take(&b) % 2) { /* the next layer of NOMAD from this solver */
+            facto_problem* layer = NULL;
+            if (facto_problem_new_nomad_layer(s, (int64_t)(take(&b) % 4), &layer) == FACTO_OK) facto_problem_free(layer);
+        }
+    }
+    if (take(&b) % 2) { /* either free order */
+        facto_problem_free(p);
+        facto_solver_free(s);
+    } else {
+        facto_solver_free(s);
+        facto_problem_free(p);
+    }
+    return 0;
+}
