@@ -56,6 +56,18 @@ static const char* pick_algorithm(const char* kind, unsigned c)
     return c % 2 ? "nomad_cgm" : "burer_monteiro";
 }
 
+/* Up to 15 (row, column, value) triplets, indices in [-1, 8] (so sometimes out of range); returns the count. */
+static int64_t triplets(Bytes* b, int64_t* r, int64_t* c, double* v)
+{
+    const int64_t count = take(b) % 16;
+    for (int64_t e = 0; e < count; ++e) {
+        r[e] = (int64_t)(take(b) % 10) - 1;
+        c[e] = (int64_t)(take(b) % 10) - 1;
+        v[e] = value(b);
+    }
+    return count;
+}
+
 static facto_problem* make_problem(Bytes* b)
 {
     const unsigned kind = take(b) % 6;
@@ -73,32 +85,20 @@ static facto_problem* make_problem(Bytes* b)
             for (int64_t j = 0; j < i && j < cols; ++j) data[j * 9 + i] = data[i * 9 + j];
     facto_problem* p = NULL;
     facto_status st;
+    int64_t r[16], c[16];
+    double v[16];
     switch (kind) {
     case 0: st = facto_problem_new_simplicial_symnmf(data, rows, cols, ld < 0 ? 0 : 9, layout, k, &p); break;
     case 1: st = facto_problem_new_symnmf(data, rows, cols, 9, layout, k, &p); break;
     case 2: {
-        int64_t r[16], c[16];
-        double v[16];
-        const int64_t nnz = take(b) % 16;
-        for (int64_t e = 0; e < nnz; ++e) {
-            r[e] = (int64_t)(take(b) % 10) - 1;
-            c[e] = (int64_t)(take(b) % 10) - 1;
-            v[e] = value(b);
-        }
+        const int64_t nnz = triplets(b, r, c, v);
         st = facto_problem_new_symnmf_sparse((int32_t)(take(b) % 4) == 3 ? 7 : FACTO_SPARSE_COO, rows, cols, nnz, r, c,
                                              v, k, &p);
         break;
     }
     case 3: {
-        int64_t i[16], j[16];
-        double d[16];
-        const int64_t count = take(b) % 16;
-        for (int64_t e = 0; e < count; ++e) {
-            i[e] = (int64_t)(take(b) % 10) - 1;
-            j[e] = (int64_t)(take(b) % 10) - 1;
-            d[e] = value(b);
-        }
-        st = facto_problem_new_edm_completion(rows, k, count, i, j, d, &p);
+        const int64_t count = triplets(b, r, c, v);
+        st = facto_problem_new_edm_completion(rows, k, count, r, c, v, &p);
         break;
     }
     case 4: st = facto_problem_new_self_dictionary(data, rows, cols, 9, layout, k, value(b), fabs(value(b)), &p); break;
