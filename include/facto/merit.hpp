@@ -56,8 +56,8 @@ private:
     };
     // lambda > 0: the exact step of f along d in column l alone (the others fixed), residual term
     // rd g + xd2 g^2 / 2; `entries` is a buffer.
-    double column_step_with_phi(const std::vector<SimplexColumns::Entry>& column, const BlockDirection& d, double rd,
-                                double xd2, std::vector<DirectionEntry>& entries) const;
+    double column_step_with_phi(std::size_t l, const BlockDirection& d, double rd, double xd2,
+                                std::vector<DirectionEntry>& entries) const;
     // argmin over theta in [0, 1] of f(C + theta D), D the combined direction of moves_.
     double common_factor(double slope, double curvature) const;
     // C + theta D.

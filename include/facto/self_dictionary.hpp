@@ -28,6 +28,8 @@ struct SimplexColumns {
     std::vector<std::vector<Entry>> columns;
 
     int64_t nnz() const;
+    // C(row, l), 0 where it is not stored. O(log nnz(c_l)).
+    double value(std::size_t l, int64_t row) const;
     // Column l := (1 - alpha) column l + alpha e_row (eq. 21; alpha = 1 replaces the column); a new
     // row goes to its place in the column.
     void frank_wolfe_update(std::size_t l, int64_t row, double alpha);

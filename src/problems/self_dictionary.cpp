@@ -31,6 +31,37 @@ int64_t SimplexColumns::nnz() const
     return count;
 }
 
+namespace {
+// The place of `row` in a column (rows increasing): its entry, or where it would go.
+template <class Column>
+auto find_row(Column& column, int64_t row)
+{
+    return std::lower_bound(column.begin(), column.end(), row,
+                            [](const SimplexColumns::Entry& e, int64_t r) { return e.row < r; });
+}
+
+// column(row) += amount, a new entry going to its place
+void add_at(std::vector<SimplexColumns::Entry>& column, int64_t row, double amount)
+{
+    const auto at = find_row(column, row);
+    if (at != column.end() && at->row == row) {
+        at->value += amount;
+        return;
+    }
+    // grow by an eighth, not by doubling: columns only ever gain one entry per iteration, and a
+    // doubled capacity would leave up to half of C's memory unused
+    const auto position = at - column.begin();
+    if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
+    column.insert(column.begin() + position, SimplexColumns::Entry{row, amount});
+}
+}  // namespace
+
+double SimplexColumns::value(std::size_t l, int64_t row) const
+{
+    const auto at = find_row(columns[l], row);
+    return at != columns[l].end() && at->row == row ? at->value : 0.0;
+}
+
 void SimplexColumns::frank_wolfe_update(std::size_t l, int64_t row, double alpha)
 {
     auto& column = columns[l];
@@ -39,39 +70,18 @@ void SimplexColumns::frank_wolfe_update(std::size_t l, int64_t row, double alpha
         return;
     }
     for (Entry& e : column) e.value *= 1.0 - alpha;
-    const auto at =
-        std::lower_bound(column.begin(), column.end(), row, [](const Entry& e, int64_t r) { return e.row < r; });
-    if (at != column.end() && at->row == row) {
-        at->value += alpha;
-        return;
-    }
-    // grow by an eighth, not by doubling: columns only ever gain one entry per iteration, and a
-    // doubled capacity would leave up to half of C's memory unused
-    const auto position = at - column.begin();
-    if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
-    column.insert(column.begin() + position, Entry{row, alpha});
+    add_at(column, row, alpha);
 }
 
 void SimplexColumns::away_or_pairwise_update(std::size_t l, const BlockDirection& direction, double step, bool dropped)
 {
     auto& column = columns[l];
-    const auto find = [&](int64_t row) {
-        return std::lower_bound(column.begin(), column.end(), row, [](const Entry& e, int64_t r) { return e.row < r; });
-    };
     if (direction.kind == BlockDirection::away)
         for (Entry& e : column) e.value *= 1.0 + step;
-    const auto a = find(direction.a);
+    const auto a = find_row(column, direction.a);
     a->value = std::max(a->value - step, 0.0);
     if (dropped || a->value == 0.0) column.erase(a);
-    if (direction.kind != BlockDirection::pairwise) return;
-    const auto s = find(direction.s);
-    if (s != column.end() && s->row == direction.s) {
-        s->value += step;
-        return;
-    }
-    const auto position = s - column.begin();
-    if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
-    column.insert(column.begin() + position, Entry{direction.s, step});
+    if (direction.kind == BlockDirection::pairwise) add_at(column, direction.s, step);
 }
 
 SimplexColumns SimplexColumns::from_dense(const Matrix& C)
@@ -331,8 +341,7 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
     // search's answer); else found among the support's entries (a column about to gain a row). The
     // largest (the away vertex, when asked for) is found among all of them: g_l = shift + x_i^T r
     // outside the near entries, O(M) each.
-    const auto at = std::lower_bound(column.begin(), column.end(), static_cast<int64_t>(argmin),
-                                     [](const SimplexColumns::Entry& e, int64_t row) { return e.row < row; });
+    const auto at = find_row(column, static_cast<int64_t>(argmin));
     const bool argmin_in_support = argmin < n && at != column.end() && at->row == static_cast<int64_t>(argmin);
     const bool search_support = !argmin_in_support && !(near_min < minimum);
     double support_min = near_min, support_max = near_max;

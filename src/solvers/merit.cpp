@@ -142,13 +142,9 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
         std::vector<double> r(m), xd(m);
         std::vector<DirectionEntry> entries;
         for (std::size_t l = begin; l < end; ++l) {
-            const auto& column = C_.columns[l];
             const int64_t a = work_.away[l];
-            double w_a = 0.0;
-            for (const auto& e : column)
-                if (e.row == a) w_a = e.value;
             const BlockDirection d = block_direction(variant, vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
-                                                     work_.inner[l], w_a);
+                                                     work_.inner[l], a >= 0 ? C_.value(l, a) : 0.0);
             if (d.kind == BlockDirection::none) continue;
             const double* rl = &r[0];
             if (keep_residual_) rl = &R_(l, 0);
@@ -162,7 +158,7 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
                                                          : xs[k] - xa[k];
             const double xd2 = blas::dot(xd.data(), xd.data(), m), rd = blas::dot(rl, xd.data(), m);
             // lambda = 0: the exact minimizer of the column's residual term, rd g + xd2 g^2 / 2, on [0, max_step]
-            const double step = lambda > 0.0 ? column_step_with_phi(column, d, rd, xd2, entries)
+            const double step = lambda > 0.0 ? column_step_with_phi(l, d, rd, xd2, entries)
                                 : xd2 > 0.0  ? std::clamp(-rd / xd2, 0.0, d.max_step)
                                              : d.max_step;
             moves_[l] = Move{d, step};
@@ -173,20 +169,18 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
     return {std::accumulate(slopes.begin(), slopes.end(), 0.0), std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
 }
 
-double Merit::column_step_with_phi(const std::vector<SimplexColumns::Entry>& column, const BlockDirection& d,
-                                   double rd, double xd2, std::vector<DirectionEntry>& entries) const
+double Merit::column_step_with_phi(std::size_t l, const BlockDirection& d, double rd, double xd2,
+                                   std::vector<DirectionEntry>& entries) const
 {
     // the rows the direction moves, with C(n, l) before the step and d_n
+    const auto& column = C_.columns[l];
     entries.clear();
     if (d.kind != BlockDirection::pairwise)
         for (const auto& e : column) entries.push_back({e.row, e.value, d.kind == BlockDirection::away ? e.value : -e.value});
     const auto add = [&](int64_t row, double weight) {
         for (auto& e : entries)
             if (e.row == row) return void(e.direction += weight);
-        double before = 0.0;
-        for (const auto& e : column)
-            if (e.row == row) before = e.value;
-        entries.push_back({row, before, weight});
+        entries.push_back({row, C_.value(l, row), weight});
     };
     if (d.kind != BlockDirection::away) add(d.s, 1.0);
     if (d.kind != BlockDirection::toward) add(d.a, -1.0);
