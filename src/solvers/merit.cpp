@@ -91,20 +91,15 @@ void Merit::resweep(bool residual_moved)
 double Merit::open_loop_step()
 {
     const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
-    const Matrix& Xt = dictionary_->Xt();
-    const std::size_t m = Xt.shape()[1];
-    // R follows C, except every 32nd iteration, when it is recomputed from C
+    // line 18: every column toward its vertex by alpha (R moves with C, except every 32nd iteration,
+    // when it is recomputed from C)
+    moves_.resize(vertex_.size());
+    for (std::size_t l = 0; l < vertex_.size(); ++l) {
+        moves_[l].direction = BlockDirection{BlockDirection::toward, vertex_[l], vertex_[l], 0.0, 1.0};
+        moves_[l].step = alpha;
+    }
     const bool move_residual = keep_residual_ && ++since_exact_ < 32;
-    parallel_for(vertex_.size(), grain_for(m), threads_, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t l = begin; l < end; ++l) {
-            C_.frank_wolfe_update(l, vertex_[l], alpha);  // line 18
-            if (!move_residual) continue;
-            // X c_l moves the same way: r_l := (1 - alpha) r_l + alpha (x_j - x_l)
-            const double *xj = &Xt(static_cast<std::size_t>(vertex_[l]), 0), *xl = &Xt(l, 0);
-            double* r = &R_(l, 0);
-            for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 - alpha) * r[k] + alpha * (xj[k] - xl[k]);
-        }
-    });
+    move(1.0, move_residual);
     t_ += 1.0;
     resweep(move_residual);
     return alpha;
