@@ -48,6 +48,10 @@ public:
     // weighted sums of rows of P (P symmetric), one pass over P, on up to `threads` threads. `work` is
     // a k x n buffer.
     void multiply_sparse(const Matrix& D, Matrix& PD, Matrix& work, std::size_t threads = 1) const;
+    // PDt(j, :) += sum_{i < count} D(i, j) P(first + i, :): rows first .. first + count - 1 of P
+    // weighted by the first `count` rows of D (k columns), zero weights skipped. Threads split the
+    // columns of PDt, so every entry is summed in the same order whatever `threads` is.
+    void add_rows(std::size_t first, std::size_t count, const Matrix& D, Matrix& PDt, std::size_t threads) const;
     // Objective by the trace identity from W, PW = P W and WtW = W^T W.
     double objective(const Matrix& W, const Matrix& PW, const Matrix& WtW) const;
     // Gradient (eq. 7): G = W (W^T W) - P W.

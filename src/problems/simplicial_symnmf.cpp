@@ -63,22 +63,27 @@ void SimplicialSymNMF::multiply(const Matrix& W, Matrix& PW) const { blas::gemm(
 
 void SimplicialSymNMF::multiply_sparse(const Matrix& D, Matrix& PD, Matrix& work, std::size_t threads) const
 {
-    const std::size_t nn = P_.shape()[0], k = D.shape()[1];
+    // (P D)(:, j) = sum_i D(i, j) P(:, i) = (P symmetric) the sum of the rows i weighted by D(i, j)
     work.fill(0.0);
-    // (P D)(:, j) = sum_i D(i, j) P(:, i) = (P symmetric) the sum of the rows i weighted by D(i, j).
-    // Threads split the columns r, so every entry is summed over i in the same order.
+    add_rows(0, D.shape()[0], D, work, threads);
+    xt::noalias(PD) = xt::transpose(work);
+}
+
+void SimplicialSymNMF::add_rows(std::size_t first, std::size_t count, const Matrix& D, Matrix& PDt,
+                                std::size_t threads) const
+{
+    const std::size_t nn = P_.shape()[0], k = D.shape()[1];
     parallel_for(nn, 1024, threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = 0; i < nn; ++i) {
-            const double* row = &P_(i, 0);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double* row = &P_(first + i, 0);
             for (std::size_t j = 0; j < k; ++j) {
                 const double weight = D(i, j);
                 if (weight == 0.0) continue;
-                double* acc = &work(j, 0);
+                double* acc = &PDt(j, 0);
                 for (std::size_t r = begin; r < end; ++r) acc[r] += weight * row[r];
             }
         }
     });
-    xt::noalias(PD) = xt::transpose(work);
 }
 
 double SimplicialSymNMF::objective(const Matrix& W, const Matrix& PW, const Matrix& WtW) const

@@ -84,17 +84,7 @@ double FrankWolfe::sweep_rows()
             largest = std::max(largest, gamma);
             moved = true;
         }
-        if (!moved) continue;
-        parallel_for(n, 1024, threads, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = c0; i < c1; ++i)
-                for (std::size_t j = 0; j < k; ++j) {
-                    const double scale = moves(i - c0, j);
-                    if (scale == 0.0) continue;
-                    const double* p = &P(i, 0);
-                    double* column = &work_(j, 0);
-                    for (std::size_t r = begin; r < end; ++r) column[r] += scale * p[r];
-                }
-        });
+        if (moved) symnmf_->add_rows(c0, c1 - c0, moves, work_, threads);
     }
     // P W follows the rows' moves to rounding; a GEMM every 16 sweeps keeps the drift from accumulating
     if (++since_exact_ >= 16) {
