@@ -102,4 +102,9 @@ std::vector<ParamSpec> common_params();
 // at an infeasible iterate (NOMAD's); a solver's spec of a common name replaces the common one.
 ParamSpec objective_tolerance_off();
 
+// The output "gaps" of the Frank-Wolfe solvers: 1 x 3, the Frank-Wolfe gap, the away gap and their sum,
+// the pairwise gap.
+OutputSpec gaps_spec();
+Output gaps_output(double frank_wolfe_gap, double away_gap);
+
 }  // namespace facto

@@ -19,11 +19,9 @@ double FrankWolfe::row_step(std::size_t i, const double* g, const double* pw, Bl
     const std::size_t s = v.s, a = v.a;
     choice = block_direction(variant_, static_cast<int64_t>(s), static_cast<int64_t>(a), g[s], g[a], v.g_w, w[a]);
     if (choice.kind == BlockDirection::none) return 0.0;
-    for (std::size_t j = 0; j < k; ++j) d[j] = 0.0;
-    if (choice.kind == BlockDirection::toward)
-        for (std::size_t j = 0; j < k; ++j) d[j] = -w[j];
-    if (choice.kind == BlockDirection::away)
-        for (std::size_t j = 0; j < k; ++j) d[j] = w[j];
+    // toward e_s - w, away w - e_a, pairwise e_s - e_a
+    for (std::size_t j = 0; j < k; ++j)
+        d[j] = choice.kind == BlockDirection::toward ? -w[j] : choice.kind == BlockDirection::away ? w[j] : 0.0;
     if (choice.kind != BlockDirection::away) d[s] += 1.0;
     if (choice.kind != BlockDirection::toward) d[a] -= 1.0;
     // the exact minimizer of the row's quartic on [0, max_step], by scaling gamma = max_step t

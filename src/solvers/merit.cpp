@@ -267,7 +267,7 @@ void Merit::move(double theta, bool move_residual)
 std::vector<OutputSpec> Merit::output_specs() const
 {
     std::vector<OutputSpec> specs = SelfDictionarySolver::output_specs();
-    specs.push_back({"gaps", FACTO_OUTPUT_DOUBLE, 1, 3});
+    specs.push_back(gaps_spec());
     return specs;
 }
 
@@ -282,7 +282,7 @@ Output Merit::output(const std::string& name) const
         std::vector<int64_t> vertex;
         sweep = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex, params().get_int("block"), threads_, work);
     }
-    return Output{{"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}, {sweep.gap, sweep.away_gap, sweep.gap + sweep.away_gap}, {}};
+    return gaps_output(sweep.gap, sweep.away_gap);
 }
 
 }  // namespace facto

@@ -30,7 +30,7 @@ void SymNMFPoint::refresh(const SimplicialSymNMF& problem)
 std::vector<OutputSpec> SimplicialSymNMFSolver::output_specs() const
 {
     std::vector<OutputSpec> specs = problem().output_specs();
-    specs.push_back({"gaps", FACTO_OUTPUT_DOUBLE, 1, 3});
+    specs.push_back(gaps_spec());
     return specs;
 }
 
@@ -38,7 +38,7 @@ Output SimplicialSymNMFSolver::output(const std::string& name) const
 {
     if (name != "gaps") return Solver::output(name);
     require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-    return Output{output_specs().back(), {point_.gap, point_.away_gap, point_.gap + point_.away_gap}, {}};
+    return gaps_output(point_.gap, point_.away_gap);
 }
 
 }  // namespace facto

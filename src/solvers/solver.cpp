@@ -42,6 +42,13 @@ ParamSpec objective_tolerance_off()
                       "(stop on tolerance or max_iterations)");
 }
 
+OutputSpec gaps_spec() { return {"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}; }
+
+Output gaps_output(double frank_wolfe_gap, double away_gap)
+{
+    return Output{gaps_spec(), {frank_wolfe_gap, away_gap, frank_wolfe_gap + away_gap}, {}};
+}
+
 Solver::Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSpec>& specific_params)
     : problem_(std::move(problem)), params_([&] {
           // a specific spec with a common name replaces the common one (another default for this solver)
