@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CTest driver of the R binding: installs libfacto from BUILD_DIR into a temporary prefix, runs
 # `R CMD INSTALL` against that installed library (found through pkg-config), then the testthat tests.
-# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate)
+# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate; FACTO_PRELOAD and
+# FACTO_SANITIZER_FLAGS, set by the sanitizer build's CTest, name the runtime to preload and the glue's flags)
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -10,12 +11,16 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 libdir=$(dirname "$(ls "$work"/prefix/lib*/libfacto.so.0)")
 export PKG_CONFIG_PATH="$libdir/pkgconfig" LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -n "${FACTO_SANITIZER_FLAGS:-}" ]; then  # instrument the glue too (configure reads these)
+  export FACTO_CFLAGS="$(pkg-config --cflags facto) $FACTO_SANITIZER_FLAGS"
+  export FACTO_LIBS="$(pkg-config --libs facto) $FACTO_SANITIZER_FLAGS"
+fi
 cp -r "$here" "$work/facto"  # R CMD INSTALL builds in the source tree: keep the checkout clean
 mkdir "$work/library"
 R CMD INSTALL --no-test-load --library="$work/library" "$work/facto" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log"; exit 1; }
 export FACTO_TEST_DATA="$here/../../tests/data"
 cd "$work/facto/tests"
-R_LIBS="$work/library" Rscript -e 'library(testthat); library(facto);
+R_LIBS="$work/library" env ${FACTO_PRELOAD:+LD_PRELOAD="$FACTO_PRELOAD"} Rscript -e 'library(testthat); library(facto);
   r <- as.data.frame(test_dir("testthat", reporter = "summary", stop_on_failure = TRUE))
   cat(sprintf("%d passed, %d failed\n", sum(r$nb) - sum(r$failed), sum(r$failed)))'

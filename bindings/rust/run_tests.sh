@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # CTest driver of the Rust binding: Debian's cargo and rustc (1.63), offline, against the built library.
-# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate)
+# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate; FACTO_PRELOAD,
+# set by the sanitizer build's CTest, names the sanitizer runtime to preload)
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc CARGO_TARGET_DIR="$build/rust-target" FACTO_LIB_DIR="$build"
 export LD_LIBRARY_PATH="$build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ -n "${FACTO_PRELOAD:-}" ]; then  # sanitizer runtime for the test binaries only, not for cargo and rustc
+  host=$(/usr/bin/rustc -vV | sed -n 's/^host: //p' | tr 'a-z-' 'A-Z_')
+  export "CARGO_TARGET_${host}_RUNNER=env LD_PRELOAD=$FACTO_PRELOAD"
+fi
 cd "$here"
 /usr/bin/cargo test --offline --quiet
