@@ -180,7 +180,7 @@ facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, i
         facto::require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE,
                        FACTO_ERROR_INVALID_ARGUMENT,
                        "kind must be FACTO_SIMILARITY_GAUSSIAN or _COSINE, got " + std::to_string(kind));
-        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1)");
+        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
         const facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
         *out = wrap<facto_sparse>(facto::knn_similarity(features, k, static_cast<facto::Similarity>(kind))).release();
         return FACTO_OK;
@@ -236,9 +236,12 @@ facto_status facto_separable_data(int32_t kind, int64_t M, int64_t N, int64_t K,
 {
     return guarded(nullptr, [&] {
         facto::require(kind == FACTO_SEPARABLE_MIDPOINTS || kind == FACTO_SEPARABLE_DIRICHLET,
-                       FACTO_ERROR_INVALID_ARGUMENT, "kind must be FACTO_SEPARABLE_MIDPOINTS or _DIRICHLET");
+                       FACTO_ERROR_INVALID_ARGUMENT,
+                       "kind must be FACTO_SEPARABLE_MIDPOINTS or _DIRICHLET, got " + std::to_string(kind));
         facto::require(kind != FACTO_SEPARABLE_MIDPOINTS || K < 1 || N == K + K * (K - 1) / 2,
-                       FACTO_ERROR_DIMENSION, "midpoint data has N = K + K (K - 1) / 2 columns");
+                       FACTO_ERROR_DIMENSION,
+                       "midpoint data has N = K + K (K - 1) / 2 columns, got N = " + std::to_string(N) + " for K = " +
+                           std::to_string(K));
         facto::require_out_buffer(X, M, N, capacity, layout);
         facto::require_out_buffer(anchors, K, 1, anchors_capacity, FACTO_ROW_MAJOR);
         const facto::SeparableData data = kind == FACTO_SEPARABLE_MIDPOINTS

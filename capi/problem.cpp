@@ -58,7 +58,9 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
         require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
                 FACTO_ERROR_INVALID_ARGUMENT,
                 "format must be FACTO_SPARSE_CSR, _CSC or _COO, got " + std::to_string(format));
-        require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT, "negative rows, cols or nnz");
+        require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+                "negative size: rows = " + std::to_string(rows) + ", cols = " + std::to_string(cols) +
+                    ", nnz = " + std::to_string(nnz));
         facto::SymNMF::require_rank_and_memory(rows, r);  // before M is built
         facto::CsrMatrix M;
         if (format == FACTO_SPARSE_COO) {

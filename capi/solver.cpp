@@ -33,10 +33,23 @@ facto_progress to_c(const facto::Progress& p)
                           p.step_size, p.relative_change, p.elapsed_seconds};
 }
 
-facto::Output output_of(const facto_solver* s, const char* name)
+// The spec of the solver's output `name`; UNKNOWN_PARAMETER listing the outputs when there is none.
+facto::OutputSpec spec_of(const facto_solver* s, const char* name)
 {
     require_pointer(s, "solver");
     require_pointer(name, "name");
+    std::string known;
+    for (const facto::OutputSpec& spec : s->solver->output_specs()) {
+        if (std::strcmp(spec.name, name) == 0) return spec;
+        known += std::string(known.empty() ? "" : ", ") + spec.name;
+    }
+    throw facto::Error(FACTO_ERROR_UNKNOWN_PARAMETER,
+                       std::string("unknown output '") + name + "' (this solver has: " + known + ")");
+}
+
+facto::Output output_of(const facto_solver* s, const char* name)
+{
+    spec_of(s, name);
     return s->solver->output(name);
 }
 
@@ -303,19 +316,14 @@ facto_status facto_solver_output_shape(const facto_solver* s, const char* name, 
                                        int64_t* cols)
 {
     return guarded(sink(s), [&] {
-        require_pointer(s, "solver");
-        require_pointer(name, "name");
         require_pointer(type, "type");
         require_pointer(rows, "rows");
         require_pointer(cols, "cols");
-        for (const facto::OutputSpec& spec : s->solver->output_specs())
-            if (std::strcmp(spec.name, name) == 0) {
-                *type = spec.type;
-                *rows = spec.rows;
-                *cols = spec.cols;
-                return FACTO_OK;
-            }
-        throw facto::Error(FACTO_ERROR_UNKNOWN_PARAMETER, std::string("unknown output '") + name + "'");
+        const facto::OutputSpec spec = spec_of(s, name);
+        *type = spec.type;
+        *rows = spec.rows;
+        *cols = spec.cols;
+        return FACTO_OK;
     });
 }
 

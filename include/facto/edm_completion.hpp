@@ -45,8 +45,6 @@ public:
     int64_t pairs() const { return static_cast<int64_t>(neighbor_.size() / 2); }
 
 private:
-    void require_shape(const Matrix& X, const char* what) const;
-
     int64_t n_, r_;
     std::vector<int64_t> indptr_;    // n + 1 offsets into neighbor_ / distance_
     std::vector<uint32_t> neighbor_;  // the other endpoint of each incidence

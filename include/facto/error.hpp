@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,14 @@ private:
 inline void require(bool condition, facto_status status, const std::string& message)
 {
     if (!condition) throw Error(status, message);
+}
+
+// A value for an error message, in the shortest of %g's forms ("0.5", "1e+300", "nan", "-inf").
+inline std::string value_text(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
 }
 
 }  // namespace facto

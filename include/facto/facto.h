@@ -13,6 +13,8 @@
  *     a thread-local message read by facto_last_error(). A failed call leaves handles usable and
  *     unchanged.
  *   - Sizes and indices are int64_t, values are double, enum-like arguments are int32_t.
+ *   - Input values must be finite (NaN or Inf is NOT_FINITE) and at most 1e100 in magnitude (above is
+ *     OUT_OF_RANGE: products of such values overflow); the message names the entry and its value.
  *   - Input arrays are copied; facto never keeps a pointer to caller memory after a call returns.
  *     Dense matrices are passed as (data, rows, cols, ld, layout): with FACTO_ROW_MAJOR element (i, j)
  *     is data[i * ld + j] and ld >= cols; with FACTO_COL_MAJOR it is data[i + j * ld] and ld >= rows.
@@ -113,7 +115,8 @@ typedef struct facto_solver facto_solver; /* see "Solvers" below */
  * W of shape n x k. P is n x n, symmetric (to a relative tolerance of 1e-10 of its largest entry) and
  * finite; it is copied (and symmetrized exactly). 1 <= k <= n.
  * Errors: NULL_POINTER (P or out), INVALID_ARGUMENT (layout, ld), DIMENSION (rows != cols, k out of
- * range), NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL. */
+ * range), NOT_FINITE, OUT_OF_RANGE (an entry above 1e100), NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out
+ * is set to NULL. */
 FACTO_API facto_status facto_problem_new_simplicial_symnmf(const double* P, int64_t rows, int64_t cols,
                                                            int64_t ld, int32_t layout, int64_t k,
                                                            facto_problem** out);
@@ -146,7 +149,8 @@ FACTO_API facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t r
  * pair listed twice counts twice. Arrays are copied (12 bytes per pair and endpoint). Solvers: "nolips"
  * (kernel "universal" or "gram") and "gradient_descent".
  * Errors: NULL_POINTER, DIMENSION (n < 2, n >= 2^32, r < 1), INVALID_ARGUMENT (count < 1, an index out
- * of range or i == j, d < 0; the message names the pair), NOT_FINITE, OUT_OF_MEMORY. On error *out is
+ * of range or i == j; the message names the pair), NOT_FINITE, OUT_OF_RANGE (d < 0 or above 1e100),
+ * OUT_OF_MEMORY. On error *out is
  * set to NULL; on success the caller owns *out (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i,
                                                         const int64_t* j, const double* d, facto_problem** out);
@@ -161,8 +165,9 @@ FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, in
  * 0.5). lambda >= 0, or negative for the paper's heuristic ||X - X C0||_F / K with C0 the SPA warm start
  * (needs K); lambda = 0 is MERIT(0). mu > 0 (the paper: 1e-5). With K given, SPA and the simplex least
  * squares run here once (the warm start). Solvers: "merit" (Frank-Wolfe, Alg. 1) and "spa" (needs K).
- * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld, mu <= 0 or not finite, lambda < 0 without K),
- * DIMENSION (M < 1, N < 2, K outside [0, N]), NOT_FINITE, OUT_OF_MEMORY. On error *out is set to NULL;
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld, lambda < 0 without K), DIMENSION (M < 1, N < 2,
+ * K outside [0, N]), NOT_FINITE (X, mu or lambda), OUT_OF_RANGE (mu <= 0; mu, lambda or an entry above
+ * 1e100), OUT_OF_MEMORY. On error *out is set to NULL;
  * on success the caller owns *out (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                          int32_t layout, int64_t K, double lambda, double mu,

@@ -43,4 +43,7 @@ constexpr double kMaxMagnitude = 1e100;
 // first entry above kMaxMagnitude in magnitude (its products would overflow).
 void require_finite(const Matrix& X, const char* what);
 
+// Throws Error(DIMENSION) "`what` must be rows x cols, got ..." unless X has that shape.
+void require_shape(const Matrix& X, int64_t rows, int64_t cols, const char* what);
+
 }  // namespace facto

@@ -36,7 +36,7 @@ void scale_columns(Matrix& X, Scaling scaling)
 Matrix gaussian_affinity(const Matrix& X, double bandwidth)
 {
     require(std::isfinite(bandwidth) && bandwidth > 0.0, FACTO_ERROR_OUT_OF_RANGE,
-            "bandwidth must be positive and finite, got " + std::to_string(bandwidth));
+            "bandwidth must be positive and finite, got " + value_text(bandwidth));
     require_finite(X, "X");
     const std::size_t n = X.shape()[0];
     // ||x_i - x_j||^2 = ||x_i||^2 + ||x_j||^2 - 2 <x_i, x_j>, the inner products from one GEMM.

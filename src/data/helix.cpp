@@ -24,7 +24,7 @@ Matrix helix_points(int64_t n, uint64_t seed)
 
 ObservedPairs sample_pairs(const Matrix& X, double fraction, uint64_t seed)
 {
-    require(fraction > 0.0 && fraction <= 1.0, FACTO_ERROR_INVALID_ARGUMENT, "fraction must be in (0, 1]");
+    require(fraction > 0.0 && fraction <= 1.0, FACTO_ERROR_INVALID_ARGUMENT, "fraction must be in (0, 1], got " + value_text(fraction));
     const int64_t n = static_cast<int64_t>(X.shape()[0]);
     const std::size_t r = X.shape()[1];
     Rng rng(seed);

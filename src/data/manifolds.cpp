@@ -18,7 +18,7 @@ constexpr double kTwoPi = 6.283185307179586;
 void add_noise(Matrix& X, double noise, uint64_t seed)
 {
     require(noise >= 0.0 && std::isfinite(noise), FACTO_ERROR_INVALID_ARGUMENT,
-            "noise must be finite and >= 0, got " + std::to_string(noise));
+            "noise must be finite and >= 0, got " + value_text(noise));
     if (noise == 0.0) return;
     Rng rng(seed);
     for (double& x : X) x += noise * rng.normal();
@@ -35,7 +35,8 @@ void require_points(int64_t n, int64_t at_least, const char* what)
 LabeledPoints two_rings(int64_t n, double factor, double noise, uint64_t seed)
 {
     require_points(n, 2, "two_rings");
-    require(factor > 0.0 && factor < 1.0, FACTO_ERROR_INVALID_ARGUMENT, "two_rings: factor must be in (0, 1)");
+    require(factor > 0.0 && factor < 1.0, FACTO_ERROR_INVALID_ARGUMENT,
+            "two_rings: factor must be in (0, 1), got " + value_text(factor));
     // n / 2 points evenly spaced on the unit circle, the rest on the circle of radius `factor`
     const std::size_t outer = static_cast<std::size_t>(n) / 2, inner = static_cast<std::size_t>(n) - outer;
     LabeledPoints p{Matrix({static_cast<std::size_t>(n), 2}), std::vector<int64_t>(static_cast<std::size_t>(n))};
@@ -89,7 +90,7 @@ LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation,
     require(centers.shape()[0] >= 1 && centers.shape()[1] >= 1, FACTO_ERROR_DIMENSION,
             "gaussian_blobs: give at least one center");
     require(deviation >= 0.0 && std::isfinite(deviation), FACTO_ERROR_INVALID_ARGUMENT,
-            "gaussian_blobs: deviation must be finite and >= 0");
+            "gaussian_blobs: deviation must be finite and >= 0, got " + value_text(deviation));
     // the points split as evenly as they can between the centers, in center order
     const std::size_t blobs = centers.shape()[0], d = centers.shape()[1], points = static_cast<std::size_t>(n);
     LabeledPoints p{Matrix({points, d}), std::vector<int64_t>(points)};

@@ -23,7 +23,7 @@ void require_sizes(int64_t M, int64_t N, int64_t K)
 void require_snr(double snr_db)
 {
     require(!std::isnan(snr_db) && snr_db > -HUGE_VAL, FACTO_ERROR_INVALID_ARGUMENT,
-            "snr_db must be a number (+inf = no noise)");
+            "snr_db must be a number above -inf (+inf = no noise), got " + value_text(snr_db));
 }
 
 // Data with X = W H + noise: the columns permuted at random (H's too), the anchors' new places.

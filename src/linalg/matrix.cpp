@@ -92,17 +92,23 @@ void require_symmetric(Matrix& P, const char* what)
                 }
 }
 
+void require_shape(const Matrix& X, int64_t rows, int64_t cols, const char* what)
+{
+    require(static_cast<int64_t>(X.shape()[0]) == rows && static_cast<int64_t>(X.shape()[1]) == cols,
+            FACTO_ERROR_DIMENSION,
+            std::string(what) + " must be " + std::to_string(rows) + " x " + std::to_string(cols) + ", got " +
+                std::to_string(X.shape()[0]) + " x " + std::to_string(X.shape()[1]));
+}
+
 void require_finite(const Matrix& X, const char* what)
 {
     for (std::size_t i = 0; i < X.shape()[0]; ++i)
         for (std::size_t j = 0; j < X.shape()[1]; ++j)
-            if (!(std::fabs(X(i, j)) <= kMaxMagnitude)) {
-                char value[32];
-                std::snprintf(value, sizeof value, "%g", X(i, j));
+            if (!(std::fabs(X(i, j)) <= kMaxMagnitude))
                 throw Error(std::isfinite(X(i, j)) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
                             std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
-                                value + (std::isfinite(X(i, j)) ? ", above 1e100 in magnitude: rescale the data" : ""));
-            }
+                                value_text(X(i, j)) +
+                                (std::isfinite(X(i, j)) ? ", above 1e100 in magnitude: rescale the data" : ""));
 }
 
 }  // namespace facto

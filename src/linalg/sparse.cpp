@@ -20,8 +20,12 @@ std::string entry_name(int64_t k, int64_t i, int64_t j)
 CsrMatrix csr_from_triplets(int64_t rows, int64_t cols, const int64_t* row, const int64_t* col, const double* value,
                             int64_t nnz)
 {
-    require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: negative shape or nnz");
-    require(nnz == 0 || (row && col && value), FACTO_ERROR_NULL_POINTER, "sparse matrix: index or value array is NULL");
+    require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "sparse matrix: negative size: rows = " + std::to_string(rows) + ", cols = " + std::to_string(cols) +
+                ", nnz = " + std::to_string(nnz));
+    for (const auto& [array, name] : {std::pair<const void*, const char*>{row, "row"}, {col, "column"}, {value, "value"}})
+        require(nnz == 0 || array != nullptr, FACTO_ERROR_NULL_POINTER,
+                std::string("sparse matrix: the ") + name + " array is NULL (nnz = " + std::to_string(nnz) + ")");
     // the offsets, the order, the indices and the values
     require_memory(8.0 * (static_cast<double>(rows) + 1.0) + 24.0 * static_cast<double>(nnz),
                    "sparse matrix " + std::to_string(rows) + " x " + std::to_string(cols) + " with " +
@@ -33,7 +37,7 @@ CsrMatrix csr_from_triplets(int64_t rows, int64_t cols, const int64_t* row, cons
                                                           std::to_string(cols));
         if (!(std::fabs(value[k]) <= kMaxMagnitude))
             throw Error(std::isfinite(value[k]) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
-                        "sparse matrix: " + entry_name(k, row[k], col[k]) + " is " + std::to_string(value[k]) +
+                        "sparse matrix: " + entry_name(k, row[k], col[k]) + " is " + value_text(value[k]) +
                             (std::isfinite(value[k]) ? ", above 1e100 in magnitude: rescale the data" : ""));
     }
     // Order by (row, col), then sum duplicates.
@@ -63,13 +67,18 @@ CsrMatrix csr_from_compressed(int64_t rows, int64_t cols, const int64_t* indptr,
                               const double* values, bool by_columns)
 {
     const int64_t outer = by_columns ? cols : rows;
-    require(rows >= 0 && cols >= 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: negative shape");
+    require(rows >= 0 && cols >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "sparse matrix: negative shape " + std::to_string(rows) + " x " + std::to_string(cols));
     require(indptr != nullptr, FACTO_ERROR_NULL_POINTER, "sparse matrix: indptr is NULL");
-    require(indptr[0] == 0, FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: indptr[0] must be 0");
+    require(indptr[0] == 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "sparse matrix: indptr[0] must be 0, got " + std::to_string(indptr[0]));
     for (int64_t i = 0; i < outer; ++i)
         if (indptr[i + 1] < indptr[i])
-            throw Error(FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: indptr decreases at " + std::to_string(i));
+            throw Error(FACTO_ERROR_INVALID_ARGUMENT, "sparse matrix: indptr decreases at " + std::to_string(i) + ": " +
+                                                          std::to_string(indptr[i]) + " then " +
+                                                          std::to_string(indptr[i + 1]));
     const int64_t nnz = indptr[outer];
+    require_memory(8.0 * static_cast<double>(nnz), "sparse matrix with " + std::to_string(nnz) + " entries");
     std::vector<int64_t> major(static_cast<std::size_t>(nnz));
     for (int64_t i = 0; i < outer; ++i)
         std::fill(major.begin() + indptr[i], major.begin() + indptr[i + 1], i);

@@ -27,7 +27,7 @@ double distance_nrmse(const Matrix& X, const Matrix& X_true, int64_t max_pairs, 
     require(X_true.shape()[0] == n && n >= 2, FACTO_ERROR_DIMENSION,
             "distance_nrmse: X and X_true need the same number (>= 2) of points, got " + std::to_string(n) + " and " +
                 std::to_string(X_true.shape()[0]));
-    require(max_pairs >= 1, FACTO_ERROR_INVALID_ARGUMENT, "distance_nrmse: max_pairs must be >= 1");
+    require(max_pairs >= 1, FACTO_ERROR_INVALID_ARGUMENT, "distance_nrmse: max_pairs must be >= 1, got " + std::to_string(max_pairs));
     double error = 0.0, norm = 0.0;
     const auto add = [&](std::size_t i, std::size_t j) {
         const double truth = squared_distance(X_true, i, j);

@@ -29,8 +29,10 @@ EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64
     require(n >= 2 && n <= std::numeric_limits<uint32_t>::max(), FACTO_ERROR_DIMENSION,
             "n = " + std::to_string(n) + " points: need 2 <= n < 2^32");
     require(r >= 1, FACTO_ERROR_DIMENSION, "rank r = " + std::to_string(r) + " must be >= 1");
-    require(count >= 1, FACTO_ERROR_INVALID_ARGUMENT, "no observed pairs");
-    require(i != nullptr && j != nullptr && d != nullptr, FACTO_ERROR_NULL_POINTER, "pair arrays are NULL");
+    require(count >= 1, FACTO_ERROR_INVALID_ARGUMENT,
+            "count = " + std::to_string(count) + " observed pairs: need at least 1");
+    for (const auto& [array, name] : {std::pair<const void*, const char*>{i, "i"}, {j, "j"}, {d, "d"}})
+        require(array != nullptr, FACTO_ERROR_NULL_POINTER, std::string("the pair array ") + name + " is NULL");
     // the pairs by rows (indices, values, offsets) and a solver's n x r arrays (iterate, gradient, steps)
     require_memory(8.0 * (static_cast<double>(n) + 1.0 + 4.0 * static_cast<double>(count)) +
                        64.0 * static_cast<double>(n) * static_cast<double>(r),
@@ -42,13 +44,12 @@ EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64
             throw Error(FACTO_ERROR_INVALID_ARGUMENT, "pair " + std::to_string(k) + " = (" + std::to_string(i[k]) + ", " +
                                                           std::to_string(j[k]) + "): need two distinct indices in [0, " +
                                                           std::to_string(n) + ")");
-        if (!std::isfinite(d[k])) throw Error(FACTO_ERROR_NOT_FINITE, "d of pair " + std::to_string(k) + " is not finite");
-        if (d[k] > kMaxMagnitude)
-            throw Error(FACTO_ERROR_OUT_OF_RANGE,
-                        "d of pair " + std::to_string(k) + " is above 1e100: its products would overflow; rescale");
-        if (d[k] < 0.0)
-            throw Error(FACTO_ERROR_INVALID_ARGUMENT,
-                        "d of pair " + std::to_string(k) + " is negative: d holds squared distances");
+        if (!std::isfinite(d[k]))
+            throw Error(FACTO_ERROR_NOT_FINITE, "d of pair " + std::to_string(k) + " is " + value_text(d[k]));
+        if (d[k] > kMaxMagnitude || d[k] < 0.0)
+            throw Error(FACTO_ERROR_OUT_OF_RANGE, "d of pair " + std::to_string(k) + " is " + value_text(d[k]) +
+                                                      (d[k] < 0.0 ? ": d holds squared distances, which are >= 0"
+                                                                  : ", above 1e100: its products would overflow; rescale"));
         ++indptr_[static_cast<std::size_t>(i[k]) + 1];
         ++indptr_[static_cast<std::size_t>(j[k]) + 1];
         d_squares += d[k] * d[k];
@@ -74,16 +75,9 @@ EdmCompletion::EdmCompletion(int64_t n, int64_t r, const int64_t* i, const int64
     mean_d_ = d_sum / static_cast<double>(count);
 }
 
-void EdmCompletion::require_shape(const Matrix& X, const char* what) const
-{
-    require(static_cast<int64_t>(X.shape()[0]) == n_ && static_cast<int64_t>(X.shape()[1]) == r_,
-            FACTO_ERROR_DIMENSION, std::string(what) + " must be " + std::to_string(n_) + " x " + std::to_string(r_) +
-                                       ", got " + std::to_string(X.shape()[0]) + " x " + std::to_string(X.shape()[1]));
-}
-
 double EdmCompletion::objective(const Matrix& X) const
 {
-    require_shape(X, "X");
+    require_shape(X, n_, r_, "X");
     Evaluation e;
     return evaluate(X, e, 1);
 }
@@ -100,7 +94,7 @@ Matrix EdmCompletion::random_point(uint64_t seed) const
 
 Matrix EdmCompletion::feasible_point(const Matrix& X) const
 {
-    require_shape(X, "iterate");
+    require_shape(X, n_, r_, "iterate");
     require_finite(X, "iterate");
     return X;
 }

@@ -28,8 +28,7 @@ Nomad::Nomad(Matrix D, int64_t K) : K_(K)
 
 double Nomad::objective(const Matrix& Q) const
 {
-    require(Q.shape()[0] == D_.n && Q.shape()[1] == D_.n, FACTO_ERROR_DIMENSION,
-            "Q must be " + std::to_string(D_.n) + " x " + std::to_string(D_.n));
+    require_shape(Q, static_cast<int64_t>(D_.n), static_cast<int64_t>(D_.n), "Q");
     double sum = 0.0;
     for (std::size_t i = 0; i < D_.n; ++i)
         for (std::size_t j = 0; j < D_.n; ++j) sum += D_(i, j) * Q(i, j);
@@ -50,9 +49,7 @@ Matrix Nomad::random_point(uint64_t) const
 Matrix Nomad::feasible_point(const Matrix& Q) const
 {
     const std::size_t n = D_.n;
-    require(Q.shape()[0] == n && Q.shape()[1] == n, FACTO_ERROR_DIMENSION,
-            "iterate must be " + std::to_string(n) + " x " + std::to_string(n) + ", got " +
-                std::to_string(Q.shape()[0]) + " x " + std::to_string(Q.shape()[1]));
+    require_shape(Q, static_cast<int64_t>(n), static_cast<int64_t>(n), "iterate");
     require_finite(Q, "Q");
     Matrix S = Q;
     require_symmetric(S, "Q");

@@ -120,16 +120,27 @@ Matrix SimplexColumns::to_dense() const
     return C;
 }
 
+namespace {
+// X^T, once X is known finite (the message names X's own entry).
+Matrix finite_transpose(const Matrix& X)
+{
+    require_finite(X, "X");
+    return xt::transpose(X);
+}
+}  // namespace
+
 SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
-    : Xt_(xt::transpose(X)), K_(K), lambda_(lambda), mu_(mu)
+    : Xt_(finite_transpose(X)), K_(K), lambda_(lambda), mu_(mu)
 {
     require(N() >= 2 && M() >= 1, FACTO_ERROR_DIMENSION,
             "X must be M x N with M >= 1 and N >= 2, got " + std::to_string(M()) + " x " + std::to_string(N()));
     require(K >= 0 && K <= N(), FACTO_ERROR_DIMENSION,
             "K = " + std::to_string(K) + " must be 0 (unknown) or satisfy 1 <= K <= N = " + std::to_string(N()));
-    require(mu > 0.0 && std::isfinite(mu), FACTO_ERROR_INVALID_ARGUMENT, "mu must be positive and finite");
-    require(std::isfinite(lambda), FACTO_ERROR_INVALID_ARGUMENT, "lambda must be finite (negative = heuristic)");
-    require_finite(Xt_, "X");
+    require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
+            "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
+    require(mu > 0.0 && mu <= kMaxMagnitude && lambda <= kMaxMagnitude, FACTO_ERROR_OUT_OF_RANGE,
+            "mu = " + value_text(mu) + " must be in (0, 1e100] and lambda = " + value_text(lambda) +
+                " at most 1e100 (negative = heuristic)");
     x_norm_.resize(static_cast<std::size_t>(N()));
     for (std::size_t l = 0; l < x_norm_.size(); ++l) {
         double sum = 0.0;
@@ -380,8 +391,7 @@ void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& so
 
 double SelfDictionary::objective(const Matrix& C) const
 {
-    require(C.shape()[0] == static_cast<std::size_t>(N()) && C.shape()[1] == static_cast<std::size_t>(N()),
-            FACTO_ERROR_DIMENSION, "C must be " + std::to_string(N()) + " x " + std::to_string(N()));
+    require_shape(C, N(), N(), "C");
     const SimplexColumns S = SimplexColumns::from_dense(C);
     return 0.5 * residual_squared(S) + lambda_ * row_softmax(S).phi;
 }
@@ -397,9 +407,7 @@ Matrix SelfDictionary::random_point(uint64_t seed) const
 
 Matrix SelfDictionary::feasible_point(const Matrix& C) const
 {
-    require(C.shape()[0] == static_cast<std::size_t>(N()) && C.shape()[1] == static_cast<std::size_t>(N()),
-            FACTO_ERROR_DIMENSION, "iterate must be " + std::to_string(N()) + " x " + std::to_string(N()) + ", got " +
-                                       std::to_string(C.shape()[0]) + " x " + std::to_string(C.shape()[1]));
+    require_shape(C, N(), N(), "iterate");
     return xt::transpose(row_simplex_feasible(xt::transpose(C), 1e-8));
 }
 

@@ -29,8 +29,7 @@ SimplicialSymNMF::SimplicialSymNMF(Matrix P, int64_t k) : P_(std::move(P)), k_(k
 
 double SimplicialSymNMF::objective(const Matrix& W) const
 {
-    require(W.shape()[0] == P_.shape()[0] && static_cast<int64_t>(W.shape()[1]) == k_, FACTO_ERROR_DIMENSION,
-            "W must be " + std::to_string(n()) + " x " + std::to_string(k_));
+    require_shape(W, n(), k_, "W");
     Matrix PW(W.shape()), WtW({W.shape()[1], W.shape()[1]});
     multiply(W, PW);
     blas::gram(W, WtW);
@@ -41,9 +40,7 @@ Matrix SimplicialSymNMF::random_point(uint64_t seed) const { return row_simplex_
 
 Matrix SimplicialSymNMF::feasible_point(const Matrix& W) const
 {
-    require(W.shape()[0] == P_.shape()[0] && static_cast<int64_t>(W.shape()[1]) == k_, FACTO_ERROR_DIMENSION,
-            "iterate must be " + std::to_string(n()) + " x " + std::to_string(k_) + ", got " +
-                std::to_string(W.shape()[0]) + " x " + std::to_string(W.shape()[1]));
+    require_shape(W, n(), k_, "iterate");
     return row_simplex_feasible(W, 1e-9);
 }
 

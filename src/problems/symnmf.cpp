@@ -62,8 +62,7 @@ void SymNMF::require_rank_and_memory(int64_t n, int64_t r)
 
 double SymNMF::objective(const Matrix& X) const
 {
-    require(static_cast<int64_t>(X.shape()[0]) == n_ && static_cast<int64_t>(X.shape()[1]) == r_,
-            FACTO_ERROR_DIMENSION, "X must be " + std::to_string(n_) + " x " + std::to_string(r_));
+    require_shape(X, n_, r_, "X");
     Evaluation e;
     return evaluate(X, e, 1);
 }
@@ -85,9 +84,7 @@ Matrix SymNMF::random_point(uint64_t seed) const
 
 Matrix SymNMF::feasible_point(const Matrix& X) const
 {
-    require(static_cast<int64_t>(X.shape()[0]) == n_ && static_cast<int64_t>(X.shape()[1]) == r_,
-            FACTO_ERROR_DIMENSION, "iterate must be " + std::to_string(n_) + " x " + std::to_string(r_) + ", got " +
-                std::to_string(X.shape()[0]) + " x " + std::to_string(X.shape()[1]));
+    require_shape(X, n_, r_, "iterate");
     require_finite(X, "iterate");
     require(xt::amin(X)() >= 0.0, FACTO_ERROR_INFEASIBLE, "iterate: symnmf needs X >= 0");
     return X;

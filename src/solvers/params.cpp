@@ -1,7 +1,6 @@
 #include "facto/params.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "facto/error.hpp"
 
@@ -58,12 +57,6 @@ const char* type_name(ParamType t)
     return "?";
 }
 
-std::string format(double v)
-{
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
 }  // namespace
 
 std::size_t Params::index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const
@@ -86,8 +79,8 @@ void Params::set_double(std::string_view name, double value)
     const std::size_t i = index_of(name, ParamType::Double, false);
     const ParamSpec& s = specs_[i];
     require(value >= s.lower_double && value <= s.upper_double, FACTO_ERROR_OUT_OF_RANGE,
-            "parameter '" + std::string(name) + "' = " + format(value) + " is outside [" + format(s.lower_double) +
-                ", " + format(s.upper_double) + "]");
+            "parameter '" + std::string(name) + "' = " + value_text(value) + " is outside [" + value_text(s.lower_double) +
+                ", " + value_text(s.upper_double) + "]");
     values_[i].d = value;
 }
 

@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(bad_pairs_are_rejected_by_name)
     BOOST_TEST(status_of([&] { EdmCompletion(3, 2, i, j, d, 2); }) == FACTO_OK);
     BOOST_TEST(status_of([&] { EdmCompletion(3, 2, i, self, d, 2); }) == FACTO_ERROR_INVALID_ARGUMENT);
     BOOST_TEST(status_of([&] { EdmCompletion(3, 2, i, far, d, 2); }) == FACTO_ERROR_INVALID_ARGUMENT);
-    BOOST_TEST(status_of([&] { EdmCompletion(3, 2, i, j, negative, 2); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    BOOST_TEST(status_of([&] { EdmCompletion(3, 2, i, j, negative, 2); }) == FACTO_ERROR_OUT_OF_RANGE);
     BOOST_TEST(status_of([&] { EdmCompletion(3, 2, i, j, nan, 2); }) == FACTO_ERROR_NOT_FINITE);
     BOOST_TEST(status_of([&] { EdmCompletion(3, 0, i, j, d, 2); }) == FACTO_ERROR_DIMENSION);
 }

@@ -359,7 +359,7 @@ BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
     const Matrix X = random_matrix(4, 10, 1);
     BOOST_TEST(status_of([&] { SelfDictionary(X, 0, -1.0, 1e-5); }) == FACTO_ERROR_INVALID_ARGUMENT);
     BOOST_TEST(status_of([&] { SelfDictionary(X, 11, 0.0, 1e-5); }) == FACTO_ERROR_DIMENSION);
-    BOOST_TEST(status_of([&] { SelfDictionary(X, 2, 0.0, 0.0); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    BOOST_TEST(status_of([&] { SelfDictionary(X, 2, 0.0, 0.0); }) == FACTO_ERROR_OUT_OF_RANGE);
     Matrix bad = X;
     bad(1, 1) = std::nan("");
     BOOST_TEST(status_of([&] { SelfDictionary(bad, 2, 0.0, 1e-5); }) == FACTO_ERROR_NOT_FINITE);
