@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "facto/error.hpp"
 #include "facto/matrix.hpp"
@@ -49,6 +50,7 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
     std::vector<double> Q(m * n), w(n), alpha(m), beta(m), s;
     Eigenpair result{0.0, HUGE_VAL, 0, false};
     double scale = 0.0;
+    const double floor = std::max(tolerance, static_cast<double>(n) * std::numeric_limits<double>::epsilon());
     for (;;) {
         const double norm = std::sqrt(blas::dot(v.data(), v.data(), n));
         require(norm > 0.0 && std::isfinite(norm), FACTO_ERROR_NUMERICAL,
@@ -68,7 +70,9 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
             scale = std::max(scale, largest);
             // ||A y - theta y|| = beta_j |s_j| for the Ritz vector y = Q^T s (Paige)
             result.residual = beta[j] * std::fabs(s[j]);
-            result.converged = result.residual <= tolerance * scale;
+            // a residual below n eps ||A|| is rounding, and n vectors span the whole space (the pair is
+            // then exact up to rounding): a tolerance below that (0 included) would chase it through restarts
+            result.converged = result.residual <= floor * scale || k == n;
             if (result.converged || j + 1 == m || result.products >= max_products) break;
             if (!(beta[j] > 0.0)) break;  // an invariant subspace: the Ritz pair is exact
             for (std::size_t i = 0; i < n; ++i) Q[(j + 1) * n + i] = w[i] / beta[j];

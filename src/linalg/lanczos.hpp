@@ -20,8 +20,9 @@ struct Eigenpair {
 
 // Lanczos with full reorthogonalization, restarted from the current Ritz vector every `steps`
 // products: v (n values, nonzero; normalized here) is the start vector on entry and the unit Ritz
-// vector on exit. Stops once ||A v - value v|| <= tolerance * scale, scale being the largest |Ritz
-// value| seen (an estimate of ||A||), or after max_products. apply(x, y) sets y = A x; A must be
+// vector on exit. Stops once ||A v - value v|| <= max(tolerance, n eps) * scale, scale being the
+// largest |Ritz value| seen (an estimate of ||A||), once n vectors span the space (the pair is then
+// exact up to rounding), or after max_products. apply(x, y) sets y = A x; A must be
 // symmetric. Deterministic: the same start vector gives the same result.
 Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const double*, double*)>& apply,
                              std::vector<double>& v, double tolerance, std::size_t steps = 40,

@@ -137,10 +137,11 @@ BOOST_AUTO_TEST_CASE(product_column_argmin_skips_nan_and_reports_columns_with_ev
 
 BOOST_AUTO_TEST_CASE(lanczos_finds_the_smallest_eigenpair_that_lapack_finds)
 {
-    // with and without restarts (steps 5 and 40), a tight and a loose tolerance
+    // with and without restarts (steps 5 and 40), a tight and a loose tolerance, and 0 (below rounding:
+    // converges at rounding level instead of restarting until max_products)
     for (std::size_t n : {1, 7, 60, 300})
         for (std::size_t steps : {5, 40})
-            for (double tolerance : {1e-10, 1e-3}) {
+            for (double tolerance : {1e-10, 1e-3, 0.0}) {
                 const Matrix B = random_matrix(n, n, 3 * n + steps);
                 Matrix A = B + xt::transpose(B), P = A;
                 Vector lambda;
@@ -162,6 +163,7 @@ BOOST_AUTO_TEST_CASE(lanczos_finds_the_smallest_eigenpair_that_lapack_finds)
                 BOOST_TEST_CONTEXT("n " << n << " steps " << steps << " tolerance " << tolerance) {
                     BOOST_TEST(pair.converged);
                     BOOST_TEST(pair.products == calls);
+                    BOOST_TEST(calls <= static_cast<int64_t>(n > steps ? 20 * n : n));
                     // the true residual of the returned unit vector, and the eigenvalue it bounds
                     double residual = 0.0, length = 0.0;
                     for (std::size_t i = 0; i < n; ++i) {
