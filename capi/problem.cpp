@@ -2,6 +2,8 @@
 #include "handles.hpp"
 
 #include "facto/edm_completion.hpp"
+#include <cmath>
+
 #include "facto/multilayer_nomad.hpp"
 #include "facto/nomad.hpp"
 #include "facto/self_dictionary.hpp"
@@ -136,7 +138,10 @@ facto_status facto_problem_objective(const facto_problem* problem, const double*
         require_pointer(value, "value");
         const facto::Matrix point = facto::copy_in(X, rows, cols, ld, layout, "X");
         facto::require_finite(point, "X");
-        *value = problem->problem->objective(point);
+        const double objective = problem->problem->objective(point);
+        facto::require(std::isfinite(objective), FACTO_ERROR_NUMERICAL,
+                       "the objective at X is " + facto::value_text(objective) + " (it overflows): scale X down");
+        *value = objective;
         return FACTO_OK;
     });
 }

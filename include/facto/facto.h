@@ -218,7 +218,8 @@ FACTO_API facto_status facto_problem_iterate_shape(const facto_problem* problem,
                                                    int64_t* cols);
 
 /* Objective value of the problem at a given point X of the iterate's shape (copied in; it need not be
- * feasible). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION, NOT_FINITE. */
+ * feasible). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION, NOT_FINITE, NUMERICAL (the value
+ * overflows; *value is left unchanged). */
 FACTO_API facto_status facto_problem_objective(const facto_problem* problem, const double* X, int64_t rows,
                                                int64_t cols, int64_t ld, int32_t layout,
                                                double* value);

@@ -22,7 +22,7 @@ static facto_sparse* out_sparse;
 static double P[16] = {4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4};
 static double P_nan[16], P_huge[16], P_asymmetric[16];
 static double W_infeasible[8] = {0.7, 0.7, 0, 1, 0.5, 0.5, 1, 0}, W_negative[8] = {1, -1, 0, 1, 0.5, 0.5, 1, 0};
-static double W_nan[8] = {NAN, 0, 0, 1, 0.5, 0.5, 1, 0};
+static double W_nan[8] = {NAN, 0, 0, 1, 0.5, 0.5, 1, 0}, W_huge[8] = {1e90, 0, 0, 1, 0.5, 0.5, 1, 0};
 static double X36[18] = {1, 0, 0, 1, 0.5, 0.2, 0, 1, 0, 0.5, 0.5, 0.3, 0, 0, 1, 0, 0, 0.5}; /* 3 x 6 */
 static double X36_inf[18];
 static double zeros[8];
@@ -277,6 +277,9 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_problem_last_error(simplicial))                                                                          \
     X(objective_not_finite, FACTO_ERROR_NOT_FINITE, "X: entry (0, 0)", "nan",                                        \
       facto_problem_objective(simplicial, W_nan, 4, 2, 2, FACTO_ROW_MAJOR, buffer),                                  \
+      facto_problem_last_error(simplicial))                                                                          \
+    X(objective_overflow, FACTO_ERROR_NUMERICAL, "objective at X is inf", "overflows",                            \
+      facto_problem_objective(simplicial, W_huge, 4, 2, 2, FACTO_ROW_MAJOR, buffer),                                 \
       facto_problem_last_error(simplicial))                                                                          \
     X(objective_null_value, FACTO_ERROR_NULL_POINTER, "value", "NULL",                                               \
       facto_problem_objective(simplicial, W_infeasible, 4, 2, 2, FACTO_ROW_MAJOR, NULL),                             \
