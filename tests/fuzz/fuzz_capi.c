@@ -1,8 +1,11 @@
 /* libFuzzer harness of the C ABI: the input bytes choose a problem kind, its (small) shape, layout and
  * leading dimension, its entries (NaN, Inf and huge values included), a solver (or a name that does not
- * exist), parameter settings by index and value, a few steps, the outputs and iterate copied into
- * buffers of chosen capacity, and the order the handles are freed in. Any crash, leak, sanitizer
- * report, or a successful step with a non-finite objective or iterate, is a finding.
+ * exist), then a sequence of calls on it: parameter settings by index and value, steps (some after a
+ * request to stop), solves with a small iteration limit, iterates set from the bytes (of the right shape
+ * or not), the iterate, the outputs and the objective copied into buffers of chosen capacity, callbacks
+ * installed and removed; finally the outputs, NOMAD's next layer and the order the handles are freed in.
+ * Any crash, leak, sanitizer report, a successful call with a non-finite result, a mutating call that
+ * succeeds inside the callback, or a stop request or callback not honoured by the step is a finding.
  * Build: cmake -DFACTO_FUZZ=ON with clang (tests/run.sh); corpus in tests/fuzz/corpus. */
 #include <math.h>
 #include <stdint.h>
@@ -162,6 +165,127 @@ static void check_results(facto_solver* s, Bytes* b)
     }
 }
 
+/* The iteration callback: const getters must work inside it and every mutating call must return
+ * BAD_STATE; it asks to stop once `left` reaches 0. user_data is malloc'ed and freed by the destroy
+ * function (the sanitizers' leak check sees a missed destroy). */
+typedef struct {
+    facto_solver* solver;
+    int left;
+    int stopped; /* it returned nonzero during the last step */
+} Hook;
+
+static int32_t hook(const facto_solver* solver, const facto_progress* progress, void* user_data)
+{
+    Hook* h = (Hook*)user_data;
+    require(solver == h->solver);
+    require(isfinite(progress->objective));
+    facto_progress copy;
+    copy.struct_size = sizeof copy;
+    require(facto_solver_progress(solver, &copy) == FACTO_OK && copy.iteration == progress->iteration);
+    int64_t rows = 0, cols = 0;
+    require(facto_solver_iterate_shape(solver, &rows, &cols) == FACTO_OK);
+    require(facto_solver_step(h->solver) == FACTO_ERROR_BAD_STATE);
+    require(facto_solver_solve(h->solver) == FACTO_ERROR_BAD_STATE);
+    require(facto_solver_set_int(h->solver, "max_iterations", 1) == FACTO_ERROR_BAD_STATE);
+    require(facto_solver_reset_params(h->solver) == FACTO_ERROR_BAD_STATE);
+    require(facto_solver_set_callback(h->solver, NULL, NULL, NULL) == FACTO_ERROR_BAD_STATE);
+    h->stopped = --h->left <= 0;
+    return h->stopped;
+}
+
+/* Set the iterate from the input bytes: the iterate's shape, or one row or column off. */
+static void set_iterate(facto_solver* s, Bytes* b)
+{
+    int64_t rows = 0, cols = 0;
+    require(facto_solver_iterate_shape(s, &rows, &cols) == FACTO_OK);
+    const unsigned off = take(b) % 4;
+    rows += off == 1 ? -1 : off == 2 ? 1 : 0;
+    cols += off == 3 ? 1 : 0;
+    if (rows < 0 || cols < 0 || rows * cols > 4096) return;
+    double* X = malloc(sizeof(double) * (size_t)(rows * cols + 1));
+    for (int64_t i = 0; i < rows * cols; ++i) X[i] = value(b) * (take(b) % 2 ? 1.0 : 0.0);
+    const int32_t layout = (int32_t)(take(b) % 2);
+    const facto_status st = facto_solver_set_iterate(s, X, rows, cols, layout == FACTO_ROW_MAJOR ? cols : rows, layout);
+    require(st == FACTO_OK || facto_solver_last_error(s)[0] != '\0');
+    if (st == FACTO_OK) {
+        facto_progress progress;
+        progress.struct_size = sizeof progress;
+        require(facto_solver_progress(s, &progress) == FACTO_OK && progress.iteration == 0);
+    }
+    free(X);
+}
+
+/* Copy the iterate into a buffer of its size or one too small; an OK copy is finite. */
+static void copy_iterate(facto_solver* s, Bytes* b)
+{
+    int64_t rows = 0, cols = 0;
+    require(facto_solver_iterate_shape(s, &rows, &cols) == FACTO_OK);
+    if (rows * cols > 4096) return;
+    const int64_t capacity = rows * cols - (int64_t)(take(b) % 2);
+    double* X = malloc(sizeof(double) * (size_t)(rows * cols + 1));
+    const facto_status st = facto_solver_copy_iterate(s, X, capacity, (int32_t)(take(b) % 2));
+    require(capacity >= rows * cols || st < 0);
+    require(st == FACTO_OK || facto_solver_last_error(s)[0] != '\0');
+    if (st == FACTO_OK)
+        for (int64_t i = 0; i < rows * cols; ++i) require(isfinite(X[i]));
+    free(X);
+}
+
+/* One step (after a request to stop, sometimes); a successful one has a finite objective. */
+static int step(facto_solver* s, Hook* h, Bytes* b)
+{
+    const int stop = take(b) % 4 == 0;
+    if (stop) require(facto_solver_request_stop(s) == FACTO_OK);
+    if (h) h->stopped = 0;
+    const facto_status st = facto_solver_step(s);
+    if (st < 0) {
+        require(facto_solver_last_error(s)[0] != '\0');
+        return 0;
+    }
+    require(!stop || st != FACTO_OK);           /* the request is honoured by this step */
+    require(!(h && h->stopped) || st != FACTO_OK); /* and so is the callback's */
+    facto_progress progress;
+    progress.struct_size = sizeof progress;
+    require(facto_solver_progress(s, &progress) == FACTO_OK);
+    require(isfinite(progress.objective)); /* a non-finite objective must come back as an error */
+    require(progress.stop_reason == st);
+    return 1;
+}
+
+/* Solve with a small iteration limit: it ends at the limit at the latest. */
+static int solve(facto_solver* s, Bytes* b)
+{
+    const int64_t limit = (int64_t)(take(b) % 8);
+    if (facto_solver_set_int(s, "max_iterations", limit) != FACTO_OK) return 1;
+    facto_progress before, after;
+    before.struct_size = after.struct_size = sizeof before;
+    require(facto_solver_progress(s, &before) == FACTO_OK);
+    const facto_status st = facto_solver_solve(s);
+    require(st != FACTO_OK);
+    if (st < 0) {
+        require(facto_solver_last_error(s)[0] != '\0');
+        return 0;
+    }
+    require(facto_solver_progress(s, &after) == FACTO_OK);
+    require(after.iteration <= (before.iteration > limit ? before.iteration : limit));
+    require(isfinite(after.objective));
+    return 1;
+}
+
+/* The objective of the problem at a point from the input bytes: OK means a finite value. */
+static void objective(facto_problem* p, Bytes* b)
+{
+    int64_t rows = 0, cols = 0;
+    require(facto_problem_iterate_shape(p, &rows, &cols) == FACTO_OK);
+    if (rows * cols > 4096) return;
+    double* X = malloc(sizeof(double) * (size_t)(rows * cols + 1));
+    for (int64_t i = 0; i < rows * cols; ++i) X[i] = value(b);
+    double f = NAN;
+    const facto_status st = facto_problem_objective(p, X, rows, cols, cols, FACTO_ROW_MAJOR, &f);
+    require(st == FACTO_OK ? isfinite(f) : facto_problem_last_error(p)[0] != '\0');
+    free(X);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     Bytes b = {data, size};
@@ -172,19 +296,33 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     context = algorithm;
     const facto_status made = facto_solver_new(p, algorithm, &s);
     require((made == FACTO_OK) == (s != NULL));
-    if (s) {
-        for (unsigned op = take(&b) % 6; op > 0; --op) set_parameter(s, &b);
-        for (unsigned step = take(&b) % 6; step > 0; --step) {
-            const facto_status st = facto_solver_step(s);
-            if (st < 0) {
-                require(facto_solver_last_error(s)[0] != '\0');
-                break;
+    Hook* h = NULL; /* the installed callback's data, owned by the solver */
+    /* a sequence of up to 15 calls, then the outputs; at most 8 steps or solves, which end it on an error */
+    for (unsigned op = s ? take(&b) % 16 : 0, iterations = 0; op > 0 && iterations < 8; --op) {
+        switch (take(&b) % 9) {
+        case 0: set_parameter(s, &b); break;
+        case 1: iterations += 1; op = step(s, h, &b) ? op : 1; break;
+        case 2: iterations += 1; op = solve(s, &b) ? op : 1; break;
+        case 3: set_iterate(s, &b); break;
+        case 4: copy_iterate(s, &b); break;
+        case 5: check_results(s, &b); break;
+        case 6: objective(p, &b); break;
+        case 7: require(facto_solver_reset_params(s) == FACTO_OK); break;
+        default: /* install a callback that stops after a few calls, or remove it */
+            if (take(&b) % 4) {
+                Hook* next = malloc(sizeof *next);
+                next->solver = s;
+                next->left = (int)(take(&b) % 4) + 1;
+                next->stopped = 0;
+                require(facto_solver_set_callback(s, hook, next, free) == FACTO_OK);
+                h = next;
+            } else {
+                require(facto_solver_set_callback(s, NULL, NULL, NULL) == FACTO_OK);
+                h = NULL;
             }
-            facto_progress progress;
-            progress.struct_size = sizeof progress;
-            require(facto_solver_progress(s, &progress) == FACTO_OK);
-            require(isfinite(progress.objective)); /* a non-finite objective must come back as an error */
         }
+    }
+    if (s) {
         check_results(s, &b);
         if (take(&b) % 2) { /* the next layer of NOMAD from this solver */
             facto_problem* layer = NULL;
