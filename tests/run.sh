@@ -2,8 +2,8 @@
 # Every test: a -Werror Release build and its CTest suite (Boost.Test core tests, C ABI tests,
 # examples, CLI, bindings; the C examples and the CLI also under valgrind memcheck), then the same suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer, with the ABI check on that build's debug
-# information, then the threaded tests under ThreadSanitizer, then a bounded libFuzzer run of the C ABI
-# (clang) from the committed corpus.
+# information, then the threaded tests under ThreadSanitizer, then bounded libFuzzer runs (clang) of the
+# C ABI and of the file readers from the committed corpora.
 # FACTO_SKIP_SANITIZERS=1 skips the second pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,6 @@ if [ "${FACTO_SKIP_SANITIZERS:-0}" != 1 ]; then
   ctest --test-dir build-tsan --output-on-failure --no-tests=error
   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DFACTO_WERROR=ON -DFACTO_FUZZ=ON -DFACTO_BUILD_TESTS=ON -DFACTO_BUILD_EXAMPLES=OFF >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target fuzz_capi
+  cmake --build build-fuzz -j"$jobs" --target fuzz_capi fuzz_readers
   ctest --test-dir build-fuzz --output-on-failure --no-tests=error
 fi

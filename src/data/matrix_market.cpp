@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "data/bytes_left.hpp"
 #include "facto/data.hpp"
 #include "facto/error.hpp"
+#include "facto/matrix.hpp"
 
 namespace facto {
 
@@ -50,12 +52,22 @@ CsrMatrix read_matrix_market(const std::string& path)
     if (format == "coordinate") size_line >> entries;
     require(rows >= 0 && cols >= 0 && (format == "array" || entries >= 0), FACTO_ERROR_PARSE,
             path + ": line " + std::to_string(line_number) + ": bad size line");
-    if (format == "array") entries = rows * cols;
+    // every entry but the last takes two characters at least ("1\n"): a size line declaring more than
+    // the rest of the file holds is refused before anything is allocated (and rows * cols cannot overflow)
+    const double declared = format == "array" ? static_cast<double>(rows) * static_cast<double>(cols)
+                                              : static_cast<double>(entries);
+    const std::size_t room = (bytes_left(in) + 1) / 2;
+    require(declared <= static_cast<double>(room), FACTO_ERROR_PARSE,
+            path + ": line " + std::to_string(line_number) + ": the size line declares " + value_text(declared) +
+                " entries, but the rest of the file holds " + std::to_string(room) + " at most");
+    entries = static_cast<int64_t>(declared);
+    const std::size_t stored = static_cast<std::size_t>(entries) * (symmetry == "symmetric" ? 2 : 1);
+    require_memory(24.0 * static_cast<double>(stored), path + ": " + std::to_string(entries) + " entries");
     std::vector<int64_t> row, col;
     std::vector<double> value;
-    row.reserve(static_cast<std::size_t>(entries));
-    col.reserve(static_cast<std::size_t>(entries));
-    value.reserve(static_cast<std::size_t>(entries));
+    row.reserve(stored);
+    col.reserve(stored);
+    value.reserve(stored);
     for (int64_t k = 0; k < entries; ++k) {
         int64_t i = 0, j = 0;
         double v = 1.0;

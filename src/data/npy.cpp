@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "data/bytes_left.hpp"
 #include "facto/data.hpp"
 #include "facto/error.hpp"
 
@@ -84,10 +85,7 @@ Matrix read_npy(const std::string& path)
             "'" + path + "': dtype " + descr + " is not supported (use little-endian float64/float32/int64/int32)");
     // The header's shape must fit in the bytes that follow it (checked without overflow before
     // anything is allocated).
-    const std::streamoff data_start = in.tellg();
-    in.seekg(0, std::ios::end);
-    const std::size_t available = static_cast<std::size_t>(in.tellg() - data_start);
-    in.seekg(data_start);
+    const std::size_t available = bytes_left(in);
     require(cols == 0 || rows <= available / width / cols, FACTO_ERROR_PARSE,
             "'" + path + "': data shorter than the header's shape");
     std::vector<char> raw(rows * cols * width);

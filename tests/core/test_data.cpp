@@ -179,6 +179,27 @@ BOOST_AUTO_TEST_CASE(matrix_market_coordinate_symmetric_pattern_and_array)
     BOOST_TEST(status_of([] { read_matrix_market("no_such_file.mtx"); }) == FACTO_ERROR_IO);
 }
 
+BOOST_AUTO_TEST_CASE(matrix_market_sizes_beyond_the_file_are_refused_before_allocating)
+{
+    // a small file cannot hold 6.7e12 entries (which once went to reserve()), nor a 1e10 x 1e10 array
+    // (whose rows * cols overflows int64)
+    write_text(temp_path("mm_many.mtx"), "%%MatrixMarket matrix coordinate real symmetric\n3 3 6666660000001\n1 1 1\n");
+    write_text(temp_path("mm_huge_array.mtx"), "%%MatrixMarket matrix array real general\n10000000000 10000000000\n1\n");
+    write_text(temp_path("mm_exact.mtx"), "%%MatrixMarket matrix array real general\n2 1\n1\n2");
+    try {
+        read_matrix_market(temp_path("mm_many.mtx"));
+        BOOST_FAIL("no error");
+    } catch (const Error& e) {
+        BOOST_TEST(e.status() == FACTO_ERROR_PARSE);
+        BOOST_TEST(std::string(e.what()).find("line 2: the size line declares 6.66666e+12 entries, but the rest of "
+                                              "the file holds 3 at most") != std::string::npos,
+                   e.what());
+    }
+    BOOST_TEST(status_of([] { read_matrix_market(temp_path("mm_huge_array.mtx")); }) == FACTO_ERROR_PARSE);
+    const CsrMatrix exact = read_matrix_market(temp_path("mm_exact.mtx"));  // "1\n2": two entries in three bytes
+    BOOST_TEST(exact.nnz() == 2);
+}
+
 BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
 {
     // Kuang et al. Sec. 7.1 built by hand (full distance matrix, sort each row) on a small point set.

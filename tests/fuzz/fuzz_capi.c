@@ -6,7 +6,7 @@
  * installed and removed; finally the outputs, NOMAD's next layer and the order the handles are freed in.
  * Any crash, leak, sanitizer report, a successful call with a non-finite result, a mutating call that
  * succeeds inside the callback, or a stop request or callback not honoured by the step is a finding.
- * Build: cmake -DFACTO_FUZZ=ON with clang (tests/run.sh); corpus in tests/fuzz/corpus. */
+ * Build: cmake -DFACTO_FUZZ=ON with clang (tests/run.sh); corpus in tests/fuzz/corpus/capi. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
