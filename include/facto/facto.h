@@ -25,6 +25,10 @@
  *   - Threads: distinct handles may be used from distinct threads at once (several solvers may share
  *     one problem). One handle must be used by one thread at a time, except facto_solver_request_stop,
  *     which any thread may call at any time.
+ *   - Memory: before a large allocation facto estimates what it needs and fails with OUT_OF_MEMORY
+ *     when that exceeds MemAvailable + SwapFree, or the environment variable FACTO_MEMORY_LIMIT_MB
+ *     (a host process's budget for facto, in MiB) when it is set and smaller. A value that is not a
+ *     positive number makes those calls fail with INVALID_ARGUMENT naming it.
  *   - Nothing is ever printed; nothing ever aborts or throws across this boundary.
  */
 #ifndef FACTO_FACTO_H
@@ -85,7 +89,7 @@ typedef int32_t facto_status;
 #define FACTO_ERROR_BUFFER_TOO_SMALL (-9) /* caller's output capacity is below the size needed */
 #define FACTO_ERROR_UNSUPPORTED (-10)     /* no such solver for this problem, or unsupported file format */
 #define FACTO_ERROR_BAD_STATE (-11)       /* call not allowed now (e.g. step inside its own callback) */
-#define FACTO_ERROR_OUT_OF_MEMORY (-12)
+#define FACTO_ERROR_OUT_OF_MEMORY (-12) /* the estimate exceeds the memory available (see Memory above) */
 #define FACTO_ERROR_IO (-13)              /* a file could not be opened, read or written */
 #define FACTO_ERROR_PARSE (-14)           /* a file's contents are malformed */
 #define FACTO_ERROR_NUMERICAL (-15)       /* the computation broke down (non-finite objective, ...) */

@@ -14,9 +14,10 @@ using Matrix = xt::xtensor<double, 2>;  // row-major
 using Vector = xt::xtensor<double, 1>;
 
 // Throws Error(OUT_OF_MEMORY) naming `what` when `bytes` exceed the memory the system can still give
-// (MemAvailable + SwapFree of /proc/meminfo; no check where that file is unreadable). Called with an
-// estimate before large allocations, because Linux grants more than it has and kills the process
-// when the pages are touched.
+// (MemAvailable + SwapFree of /proc/meminfo; no check where that file is unreadable), or the budget
+// FACTO_MEMORY_LIMIT_MB (MiB) of the environment when that is smaller (INVALID_ARGUMENT when it is not a
+// positive number). Called with an estimate before large allocations, because Linux grants more than it
+// has and kills the process when the pages are touched.
 void require_memory(double bytes, const std::string& what);
 
 // Copy a caller matrix into a new row-major Matrix, validating layout and leading dimension.

@@ -50,8 +50,11 @@ CsrMatrix read_matrix_market(const std::string& path)
     int64_t rows = -1, cols = -1, entries = -1;
     size_line >> rows >> cols;
     if (format == "coordinate") size_line >> entries;
-    require(rows >= 0 && cols >= 0 && (format == "array" || entries >= 0), FACTO_ERROR_PARSE,
-            path + ": line " + std::to_string(line_number) + ": bad size line");
+    require(!size_line.fail() && (size_line >> std::ws).eof() && rows >= 0 && cols >= 0 &&
+                (format == "array" || entries >= 0),
+            FACTO_ERROR_PARSE,
+            path + ": line " + std::to_string(line_number) + ": bad size line (want " +
+                (format == "array" ? "rows cols" : "rows cols entries") + ", nonnegative integers only)");
     // every entry but the last takes two characters at least ("1\n"): a size line declaring more than
     // the rest of the file holds is refused before anything is allocated (and rows * cols cannot overflow)
     const double declared = format == "array" ? static_cast<double>(rows) * static_cast<double>(cols)

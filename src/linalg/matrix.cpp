@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -23,10 +24,22 @@ void require_memory(double bytes, const std::string& what)
         if (key == "MemAvailable:" || key == "SwapFree:") available += 1024.0 * kib, known = true;
         meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
     }
+    // a host's budget for facto, in MiB
+    const char* budget = std::getenv("FACTO_MEMORY_LIMIT_MB");
+    std::string source = "available";
+    if (budget && *budget) {
+        char* end = nullptr;
+        const double mib = std::strtod(budget, &end);
+        require(*end == '\0' && mib > 0.0 && std::isfinite(mib), FACTO_ERROR_INVALID_ARGUMENT,
+                std::string("FACTO_MEMORY_LIMIT_MB is '") + budget + "', not a positive number of MiB");
+        available = known ? std::min(available, 1048576.0 * mib) : 1048576.0 * mib;
+        known = true;
+        source = "allowed (FACTO_MEMORY_LIMIT_MB)";
+    }
     if (!known || bytes <= available) return;
-    char text[160];
-    std::snprintf(text, sizeof text, " needs about %.3g GiB, and %.3g GiB are available", bytes / 1073741824.0,
-                  available / 1073741824.0);
+    char text[200];
+    std::snprintf(text, sizeof text, " needs about %.3g GiB, and %.3g GiB are %s", bytes / 1073741824.0,
+                  available / 1073741824.0, source.c_str());
     throw Error(FACTO_ERROR_OUT_OF_MEMORY, what + text);
 }
 

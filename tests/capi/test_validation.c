@@ -3,6 +3,7 @@
  * checks. Each case asserts the check's own status, that the message contains the fragments naming the
  * argument and the offending value or index, and that a failed constructor leaves *out NULL. Writes
  * its scratch files into the working directory. Prints "N passed, M failed". */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,15 @@ static const char* keep(const char* message)
 
 /* Cases that need more than one call: each returns the status of the call under test, its message in
  * `kept`. */
+static facto_status with_budget(const char* mib)
+{
+    setenv("FACTO_MEMORY_LIMIT_MB", mib, 1);
+    const facto_status status = facto_problem_new_nomad(P, 4, 4, 4, FACTO_ROW_MAJOR, 2, &out_problem);
+    keep(facto_last_error());
+    unsetenv("FACTO_MEMORY_LIMIT_MB");
+    return status;
+}
+
 static facto_status step_with(facto_problem* problem, const char* algorithm, const char* name, const char* value)
 {
     facto_solver* s = NULL;
@@ -266,6 +276,10 @@ static void write_file(const char* path, const char* text, size_t size)
     X(nomad_out_of_memory, FACTO_ERROR_OUT_OF_MEMORY, "D", "GiB are available",                                      \
       facto_problem_new_nomad(P, 1LL << 24, 1LL << 24, 1LL << 24, FACTO_ROW_MAJOR, 2, &out_problem),                 \
       facto_last_error())                                                                                            \
+    X(memory_budget, FACTO_ERROR_OUT_OF_MEMORY, "needs about", "are allowed (FACTO_MEMORY_LIMIT_MB)",               \
+      with_budget("0.000001"), kept)                                                                                 \
+    X(memory_budget_invalid, FACTO_ERROR_INVALID_ARGUMENT, "FACTO_MEMORY_LIMIT_MB is 'lots'", "positive number",     \
+      with_budget("lots"), kept)                                                                                     \
     X(layer_null, FACTO_ERROR_NULL_POINTER, "previous", "NULL", facto_problem_new_nomad_layer(NULL, 1, &out_problem), facto_last_error())         \
     X(layer_kind, FACTO_ERROR_INVALID_ARGUMENT, "nomad solver", "simplicial_symnmf", facto_problem_new_nomad_layer(fw, 1, &out_problem),          \
       facto_last_error())                                                                                            \

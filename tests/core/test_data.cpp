@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -196,6 +197,20 @@ BOOST_AUTO_TEST_CASE(matrix_market_sizes_beyond_the_file_are_refused_before_allo
                    e.what());
     }
     BOOST_TEST(status_of([] { read_matrix_market(temp_path("mm_huge_array.mtx")); }) == FACTO_ERROR_PARSE);
+    // a size line that is not two (three) integers: once read as 0 x 0, or as 2222222222 x 0 (whose
+    // row pointers took 18 GB)
+    for (const char* size : {"abc", "3 3 2 junk", "2222222222\x01 7", "3 -1 0", "3 3"}) {
+        write_text(temp_path("mm_size.mtx"), std::string("%%MatrixMarket matrix coordinate real general\n") + size +
+                                                 "\n1 1 1\n2 2 1\n");
+        BOOST_TEST(status_of([] { read_matrix_market(temp_path("mm_size.mtx")); }) == FACTO_ERROR_PARSE, size);
+    }
+    // and the same empty rows within a memory budget
+    write_text(temp_path("mm_tall.mtx"), "%%MatrixMarket matrix array real general\n2222222222 0\n");
+    setenv("FACTO_MEMORY_LIMIT_MB", "64", 1);
+    BOOST_TEST(status_of([] { read_matrix_market(temp_path("mm_tall.mtx")); }) == FACTO_ERROR_OUT_OF_MEMORY);
+    setenv("FACTO_MEMORY_LIMIT_MB", "-3", 1);
+    BOOST_TEST(status_of([] { read_matrix_market(temp_path("mm_tall.mtx")); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    unsetenv("FACTO_MEMORY_LIMIT_MB");
     const CsrMatrix exact = read_matrix_market(temp_path("mm_exact.mtx"));  // "1\n2": two entries in three bytes
     BOOST_TEST(exact.nnz() == 2);
 }

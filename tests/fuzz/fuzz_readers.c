@@ -4,8 +4,9 @@
  * columns in range and increasing within a row), and a dense matrix must come back unchanged through
  * facto_write_csv and facto_matrix_read; a failed one must leave *out NULL and give a message. Any
  * crash, leak, sanitizer report, or allocation beyond -rss_limit_mb (a size in a header trusted before
- * the memory estimate) is a finding.
+ * the memory estimate, which is held to FACTO_MEMORY_LIMIT_MB = 256 here) is a finding.
  * Build: cmake -DFACTO_FUZZ=ON with clang (tests/run.sh); corpus in tests/fuzz/corpus/readers. */
+#define _POSIX_C_SOURCE 200809L /* setenv, getpid */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,6 +105,16 @@ static void check_sparse(const char* path)
     free(indices);
     free(values);
     facto_sparse_free(m);
+}
+
+/* facto's memory budget: a header may declare a legitimate matrix too large for the fuzzer's 2 GB (an
+ * array of 2e9 empty rows needs 16 GB of row pointers), which must then be OUT_OF_MEMORY */
+int LLVMFuzzerInitialize(int* argc, char*** argv)
+{
+    (void)argc;
+    (void)argv;
+    setenv("FACTO_MEMORY_LIMIT_MB", "256", 1);
+    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A bounded libFuzzer run: fuzz_capi from the corpus for `seconds` (at most 2,000,000 executions), new
+# A bounded libFuzzer run: a harness from its corpus for `seconds` (at most 2,000,000 executions), new
 # inputs into a temporary directory; exits non-zero on any finding (crash, sanitizer report, leak).
-# Usage: run.sh <fuzz_capi> <corpus dir> <seconds>
+# Usage: run.sh <fuzz_capi|fuzz_readers> <corpus dir> <seconds>
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$1" -max_total_time="$3" -runs=2000000 -max_len=512 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-  -artifact_prefix="$work/" "$work" "$2" 2>&1 | tail -n 12
+mkdir "$work/corpus" "$work/scratch" # the readers' harness writes its files to TMPDIR
+TMPDIR="$work/scratch" "$1" -max_total_time="$3" -runs=2000000 -max_len=512 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  -artifact_prefix="$work/" "$work/corpus" "$2" 2>&1 | tail -n 12
