@@ -30,14 +30,29 @@ std::string header_field(const std::string& header, const std::string& key, cons
     return header.substr(p, q - p);
 }
 
+// A shape tuple as numpy writes it: "(3,)", "(2, 4)" (Python 2's "(2L, 4L)" too); 1-D or 2-D.
 std::vector<std::size_t> parse_shape(const std::string& text, const std::string& path)
 {
+    const auto bad = [&](const std::string& why) {
+        return Error(FACTO_ERROR_PARSE, "'" + path + "': npy shape " + text + " " + why);
+    };
+    if (text.size() < 2 || text.front() != '(' || text.back() != ')') throw bad("is not a tuple");
     std::vector<std::size_t> shape;
-    std::size_t p = 0;
-    while ((p = text.find_first_of("0123456789", p)) != std::string::npos) {
-        std::size_t used = 0;
-        shape.push_back(std::stoull(text.substr(p), &used));
-        p += used;
+    std::size_t p = 1;
+    const std::size_t end = text.size() - 1;
+    const auto skip_spaces = [&] {
+        while (p < end && text[p] == ' ') ++p;
+    };
+    for (skip_spaces(); p < end; skip_spaces()) {
+        const std::size_t start = p;
+        while (p < end && text[p] >= '0' && text[p] <= '9') ++p;
+        if (p == start) throw bad("has a dimension that is not a nonnegative integer");
+        if (p - start > 15) throw bad("has a dimension above 10^15");
+        shape.push_back(std::stoull(text.substr(start, p - start)));
+        if (p < end && text[p] == 'L') ++p;
+        skip_spaces();
+        if (p < end && text[p] != ',') throw bad("has a dimension that is not a nonnegative integer");
+        ++p;
     }
     require(shape.size() == 1 || shape.size() == 2, FACTO_ERROR_UNSUPPORTED,
             "'" + path + "': only 1-D and 2-D arrays are supported, shape is " + text);
@@ -99,6 +114,7 @@ Matrix read_npy(const std::string& path)
     if (descr == "'<i4'") convert<int32_t>(raw, values);
 
     Matrix X({rows, cols});
+    if (X.size() == 0) return X;  // (10^15, 0) is empty: no loop over its rows
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j = 0; j < cols; ++j) X(i, j) = fortran ? values[i + j * rows] : values[i * cols + j];
     return X;

@@ -101,6 +101,17 @@ BOOST_AUTO_TEST_CASE(npy_dtypes_and_orders)
     BOOST_TEST(status_of([] { read_matrix(temp_path("huge.npy")); }) == FACTO_ERROR_PARSE);
     write_text(temp_path("not.npy"), "just text");
     BOOST_TEST(status_of([] { read_matrix(temp_path("not.npy")); }) == FACTO_ERROR_PARSE);
+    // shapes that are not numpy's tuples (the first was read as digits picked anywhere; the last threw
+    // std::out_of_range, an INTERNAL error)
+    for (const char* shape : {"22200000038655PY", "(2 3)", "(-1, 2)", "(2, x)", "(,)", "(99999999999999999999,)"}) {
+        write_npy(temp_path("shape.npy"), "<f8", false, shape, d, sizeof d);
+        BOOST_TEST(status_of([] { read_matrix(temp_path("shape.npy")); }) == FACTO_ERROR_PARSE, shape);
+    }
+    write_npy(temp_path("py2.npy"), "<f8", false, "(3L, 2L)", d, sizeof d);
+    BOOST_TEST(read_matrix(temp_path("py2.npy")).shape()[0] == 3u);
+    // an empty array with 10^15 - 1 rows is read at once (a loop over its rows timed out under the fuzzer)
+    write_npy(temp_path("empty.npy"), "<f8", false, "(999999999999999, 0)", d, 0);
+    BOOST_TEST(read_matrix(temp_path("empty.npy")).shape()[0] == 999999999999999u);
 }
 
 BOOST_AUTO_TEST_CASE(gaussian_affinity_matches_its_definition)
