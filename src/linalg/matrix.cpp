@@ -115,6 +115,7 @@ void require_shape(const Matrix& X, int64_t rows, int64_t cols, const char* what
 
 void require_finite(const Matrix& X, const char* what)
 {
+    if (X.size() == 0) return;  // no loop over the rows of a (10^15, 0) matrix
     for (std::size_t i = 0; i < X.shape()[0]; ++i)
         for (std::size_t j = 0; j < X.shape()[1]; ++j)
             if (!(std::fabs(X(i, j)) <= kMaxMagnitude))
