@@ -1,9 +1,9 @@
 // facto_problem_*: creating problems from caller data.
 #include "handles.hpp"
 
-#include "facto/edm_completion.hpp"
 #include <cmath>
 
+#include "facto/edm_completion.hpp"
 #include "facto/multilayer_nomad.hpp"
 #include "facto/nomad.hpp"
 #include "facto/self_dictionary.hpp"

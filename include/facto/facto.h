@@ -89,7 +89,7 @@ typedef int32_t facto_status;
 #define FACTO_ERROR_BUFFER_TOO_SMALL (-9) /* caller's output capacity is below the size needed */
 #define FACTO_ERROR_UNSUPPORTED (-10)     /* no such solver for this problem, or unsupported file format */
 #define FACTO_ERROR_BAD_STATE (-11)       /* call not allowed now (e.g. step inside its own callback) */
-#define FACTO_ERROR_OUT_OF_MEMORY (-12) /* the estimate exceeds the memory available (see Memory above) */
+#define FACTO_ERROR_OUT_OF_MEMORY (-12) /* an allocation would exceed the memory available (see Memory above) */
 #define FACTO_ERROR_IO (-13)              /* a file could not be opened, read or written */
 #define FACTO_ERROR_PARSE (-14)           /* a file's contents are malformed */
 #define FACTO_ERROR_NUMERICAL (-15)       /* the computation broke down (non-finite objective, ...) */

@@ -26,7 +26,7 @@ void require_memory(double bytes, const std::string& what)
     }
     // a host's budget for facto, in MiB
     const char* budget = std::getenv("FACTO_MEMORY_LIMIT_MB");
-    std::string source = "available";
+    const char* source = "available";
     if (budget && *budget) {
         char* end = nullptr;
         const double mib = std::strtod(budget, &end);
@@ -39,7 +39,7 @@ void require_memory(double bytes, const std::string& what)
     if (!known || bytes <= available) return;
     char text[200];
     std::snprintf(text, sizeof text, " needs about %.3g GiB, and %.3g GiB are %s", bytes / 1073741824.0,
-                  available / 1073741824.0, source.c_str());
+                  available / 1073741824.0, source);
     throw Error(FACTO_ERROR_OUT_OF_MEMORY, what + text);
 }
 

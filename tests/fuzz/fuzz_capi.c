@@ -141,6 +141,16 @@ static void set_parameter(facto_solver* s, Bytes* b)
     }
 }
 
+/* A copy of `size` elements into a buffer of `capacity`: never OK into a buffer that is too small, a
+ * message with every error, and finite values (doubles is NULL for an int64 copy) when it succeeded. */
+static void check_copy(const facto_solver* s, facto_status st, int64_t capacity, int64_t size, const double* doubles)
+{
+    require(capacity >= size || st < 0);
+    require(st == FACTO_OK || facto_solver_last_error(s)[0] != '\0');
+    if (st == FACTO_OK && doubles)
+        for (int64_t i = 0; i < size; ++i) require(isfinite(doubles[i]));
+}
+
 static void check_results(facto_solver* s, Bytes* b)
 {
     int64_t count = 0;
@@ -157,10 +167,7 @@ static void check_results(facto_solver* s, Bytes* b)
         const facto_status st = type == FACTO_OUTPUT_DOUBLE
                                     ? facto_solver_copy_output_double(s, name, buffer, capacity, (int32_t)(take(b) % 2))
                                     : facto_solver_copy_output_int64(s, name, buffer, capacity, (int32_t)(take(b) % 2));
-        require(capacity >= rows * cols || st < 0); /* never OK into a buffer that is too small */
-        require(st == FACTO_OK || facto_solver_last_error(s)[0] != '\0');
-        if (st == FACTO_OK && type == FACTO_OUTPUT_DOUBLE)
-            for (int64_t i = 0; i < rows * cols; ++i) require(isfinite(((double*)buffer)[i]));
+        check_copy(s, st, capacity, rows * cols, type == FACTO_OUTPUT_DOUBLE ? (const double*)buffer : NULL);
         free(buffer);
     }
 }
@@ -223,11 +230,7 @@ static void copy_iterate(facto_solver* s, Bytes* b)
     if (rows * cols > 4096) return;
     const int64_t capacity = rows * cols - (int64_t)(take(b) % 2);
     double* X = malloc(sizeof(double) * (size_t)(rows * cols + 1));
-    const facto_status st = facto_solver_copy_iterate(s, X, capacity, (int32_t)(take(b) % 2));
-    require(capacity >= rows * cols || st < 0);
-    require(st == FACTO_OK || facto_solver_last_error(s)[0] != '\0');
-    if (st == FACTO_OK)
-        for (int64_t i = 0; i < rows * cols; ++i) require(isfinite(X[i]));
+    check_copy(s, facto_solver_copy_iterate(s, X, capacity, (int32_t)(take(b) % 2)), capacity, rows * cols, X);
     free(X);
 }
 
