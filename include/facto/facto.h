@@ -324,8 +324,10 @@ FACTO_API facto_status facto_solver_step(facto_solver* solver);
 FACTO_API facto_status facto_solver_solve(facto_solver* solver);
 
 /* Ask a running solve to stop after the current iteration (it then returns FACTO_STOPPED_BY_REQUEST).
- * Callable from any thread, including signal handlers' helper threads; atomic. The request is
- * consumed by the step that honours it. Errors: NULL_POINTER. */
+ * nomad_cgm and burer_monteiro, whose iteration is up to inner_iterations inner steps, end the running
+ * iteration after its current inner step (as they do when time_limit runs out). Callable from any
+ * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
+ * honours it. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);
 
 /* Progress of the solver. The caller sets struct_size = sizeof(facto_progress); the library fills the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -79,6 +80,11 @@ protected:
     // One iteration; returns the step size it used.
     virtual double iterate_once() = 0;
     virtual const Matrix& current() const = 0;
+    // True once a stop was requested or time_limit is reached, counting the running step. An algorithm
+    // whose one iteration runs many inner steps checks it between them and ends the iteration early,
+    // so that request_stop and time_limit act within one inner step; the request itself stays pending
+    // for step's stopping rules.
+    bool interrupted() const;
 
 private:
     Progress progress_;
@@ -92,6 +98,7 @@ private:
     Callback callback_;
     std::deque<double> recent_objectives_;  // the last objective_window + 1 objectives
     std::atomic<bool> stop_requested_{false};
+    std::chrono::steady_clock::time_point step_start_{};
     bool started_ = false;
     bool in_callback_ = false;
 };

@@ -52,9 +52,12 @@ LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
         }
         if (!starts_with(task, "NEW_X")) break;
         result.iterations = isave[29];  // the iteration count (isave(30))
-        if (result.iterations >= settings.max_iterations) {
+        const char* stop = result.iterations >= settings.max_iterations           ? "STOP: iteration limit"
+                           : settings.interrupted && settings.interrupted() ? "STOP: interrupted"
+                                                                            : nullptr;
+        if (stop) {
             std::memset(task, ' ', text);
-            std::memcpy(task, "STOP: iteration limit", 21);
+            std::memcpy(task, stop, std::strlen(stop));
             break;
         }
     }

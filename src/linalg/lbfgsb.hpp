@@ -15,6 +15,7 @@ struct LbfgsbSettings {
     int max_iterations = 1000;     // L-BFGS-B iterations
     double factr = 1e7;            // stop when the relative decrease of f is below factr * eps
     double pgtol = 1e-8;           // ... or the projected gradient's largest entry is below this
+    std::function<bool()> interrupted;  // if set, checked at each new iterate: true stops there
 };
 
 struct LbfgsbResult {

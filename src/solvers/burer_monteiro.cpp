@@ -23,7 +23,9 @@ std::vector<ParamSpec> burer_monteiro_params()
         real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
         real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),
         real_param("dual_step", 1.0, 0.0, inf, "eta of the multiplier updates (33b-c) (the paper: 1)"),
-        int_param("inner_iterations", 1000, 1, 1000000, "L-BFGS-B iterations per outer iteration, at most"),
+        int_param("inner_iterations", 1000, 1, 1000000,
+                  "L-BFGS-B iterations per outer iteration, at most; "
+                  "a stop request or time limit ends them early"),
         real_param("inner_tolerance", 1e-8, 0.0, inf,
                    "L-BFGS-B stops when the projected gradient of L (D / ||D||_F) is at most this"),
         real_param("inner_decrease", 1e7, 0.0, inf,
@@ -149,6 +151,7 @@ double BurerMonteiro::iterate_once()
     settings.max_iterations = static_cast<int>(params().get_int("inner_iterations"));
     settings.pgtol = params().get_double("inner_tolerance");
     settings.factr = params().get_double("inner_decrease") / static_cast<double>(outer_ + 1);
+    settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
     minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings);
     double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator

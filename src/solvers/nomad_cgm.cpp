@@ -42,7 +42,9 @@ std::vector<ParamSpec> nomad_cgm_params()
     constexpr double inf = std::numeric_limits<double>::infinity();
     return {
         objective_tolerance_off(),
-        int_param("inner_iterations", 10, 1, 1000000, "conditional gradient steps per multiplier update (N_inner)"),
+        int_param("inner_iterations", 10, 1, 1000000,
+                  "conditional gradient steps per multiplier update (N_inner); "
+                  "a stop request or time limit ends them early"),
         real_param("penalty", 1.0, 0.0, inf, "gamma of the augmented Lagrangian (13)"),
         choice_param("penalty_growth", "sqrt", "sqrt|none",
                      "sqrt: gamma sqrt(t + 1) at outer iteration t (the authors' code; converges); none: gamma fixed "
@@ -200,7 +202,7 @@ double NomadCgm::iterate_once()
     const bool grow = params().get_string("penalty_growth") == "sqrt";
     penalty_ = scale_ * params().get_double("penalty") * (grow ? std::sqrt(static_cast<double>(outer_) + 1.0) : 1.0);
     const int64_t inner_iterations = params().get_int("inner_iterations");
-    for (int64_t k = 0; k < inner_iterations; ++k) inner_step(accuracy);
+    for (int64_t k = 0; k < inner_iterations && (k == 0 || !interrupted()); ++k) inner_step(accuracy);
     // line 10: Gamma := [Gamma + tau (P + E)]_-
     const double tau = scale_ * params().get_double("dual_step"), e = 1.0 / static_cast<double>(P_.n);
     for (std::size_t k = 0; k < Gamma_.values.size(); ++k)

@@ -140,11 +140,18 @@ int32_t Solver::stopping_rule() const
     return FACTO_OK;
 }
 
+bool Solver::interrupted() const
+{
+    if (stop_requested_.load(std::memory_order_relaxed)) return true;
+    const double time_limit = params_.get_double("time_limit");
+    return time_limit > 0.0 && progress_.elapsed_seconds + seconds_since(step_start_) >= time_limit;
+}
+
 int32_t Solver::step()
 {
     require_not_in_callback("step");
     initialize();
-    const auto t0 = Clock::now();
+    const auto t0 = step_start_ = Clock::now();
     const double previous = progress_.objective;
     progress_.stop_reason = FACTO_OK;
     progress_.step_size = iterate_once();

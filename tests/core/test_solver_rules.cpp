@@ -81,6 +81,37 @@ BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_end_every_solver_within_one_ite
     });
 }
 
+// NOMAD's iteration is inner_iterations conditional-gradient steps, Burer-Monteiro's an L-BFGS-B run
+// of up to inner_iterations: a request or a spent time limit ends it after its first inner step, so
+// the iterate is the one inner_iterations = 1 gives (without the check: 10^6 inner steps).
+BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_cut_long_inner_loops)
+{
+    for (const auto& problem : one_of_each_kind()) {
+        if (problem->kind() != std::string("nomad")) continue;
+        for (const char* algorithm : algorithms_for(problem->kind()))
+            for (const bool by_request : {true, false}) {
+                BOOST_TEST_CONTEXT(algorithm << (by_request ? " / request" : " / time limit"))
+                {
+                    auto cut = make_solver(problem, algorithm), one = make_solver(problem, algorithm);
+                    if (std::string(algorithm) == "burer_monteiro")
+                        for (auto* s : {cut.get(), one.get()}) {  // no L-BFGS-B stop but the budget
+                            s->mutable_params().set_double("inner_tolerance", 0.0);
+                            s->mutable_params().set_double("inner_decrease", 0.0);
+                        }
+                    cut->mutable_params().set_int("inner_iterations", 1000000);
+                    one->mutable_params().set_int("inner_iterations", 1);
+                    if (by_request)
+                        cut->request_stop();
+                    else
+                        cut->mutable_params().set_double("time_limit", 1e-12);
+                    BOOST_TEST(cut->step() == (by_request ? FACTO_STOPPED_BY_REQUEST : FACTO_TIME_LIMIT));
+                    one->step();
+                    BOOST_TEST(cut->iterate() == one->iterate());
+                }
+            }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(max_iterations_then_resume_after_raising_it)
 {
     for (const char* algorithm : {"frank_wolfe", "projected_gradient"}) {
