@@ -89,6 +89,7 @@ protected:
 private:
     Progress progress_;
     int32_t stopping_rule() const;
+    bool time_is_up(double elapsed_seconds) const;  // time_limit set and reached
     bool objective_settled() const;
     void fill_initial_progress();
     void require_not_in_callback(const char* what) const;

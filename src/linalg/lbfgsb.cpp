@@ -52,10 +52,9 @@ LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
         }
         if (!starts_with(task, "NEW_X")) break;
         result.iterations = isave[29];  // the iteration count (isave(30))
-        const char* stop = result.iterations >= settings.max_iterations           ? "STOP: iteration limit"
-                           : settings.interrupted && settings.interrupted() ? "STOP: interrupted"
-                                                                            : nullptr;
-        if (stop) {
+        const bool limit = result.iterations >= settings.max_iterations;
+        if (limit || (settings.interrupted && settings.interrupted())) {
+            const char* stop = limit ? "STOP: iteration limit" : "STOP: interrupted";
             std::memset(task, ' ', text);
             std::memcpy(task, stop, std::strlen(stop));
             break;

@@ -135,23 +135,27 @@ int32_t Solver::stopping_rule() const
     if (p.stationarity <= params_.get_double("tolerance")) return FACTO_CONVERGED;
     if (objective_settled()) return FACTO_CONVERGED;
     if (p.iteration >= params_.get_int("max_iterations")) return FACTO_ITERATION_LIMIT;
-    const double time_limit = params_.get_double("time_limit");
-    if (time_limit > 0.0 && p.elapsed_seconds >= time_limit) return FACTO_TIME_LIMIT;
+    if (time_is_up(p.elapsed_seconds)) return FACTO_TIME_LIMIT;
     return FACTO_OK;
+}
+
+bool Solver::time_is_up(double elapsed_seconds) const
+{
+    const double time_limit = params_.get_double("time_limit");
+    return time_limit > 0.0 && elapsed_seconds >= time_limit;
 }
 
 bool Solver::interrupted() const
 {
-    if (stop_requested_.load(std::memory_order_relaxed)) return true;
-    const double time_limit = params_.get_double("time_limit");
-    return time_limit > 0.0 && progress_.elapsed_seconds + seconds_since(step_start_) >= time_limit;
+    return stop_requested_.load(std::memory_order_relaxed) ||
+           time_is_up(progress_.elapsed_seconds + seconds_since(step_start_));
 }
 
 int32_t Solver::step()
 {
     require_not_in_callback("step");
     initialize();
-    const auto t0 = step_start_ = Clock::now();
+    step_start_ = Clock::now();
     const double previous = progress_.objective;
     progress_.stop_reason = FACTO_OK;
     progress_.step_size = iterate_once();
@@ -160,7 +164,7 @@ int32_t Solver::step()
     progress_.iteration += 1;
     progress_.relative_change =
         std::fabs(previous - progress_.objective) / std::max(std::fabs(previous), std::numeric_limits<double>::min());
-    progress_.elapsed_seconds += seconds_since(t0);
+    progress_.elapsed_seconds += seconds_since(step_start_);
     require(std::isfinite(progress_.objective), FACTO_ERROR_NUMERICAL,
             "the objective became non-finite at iteration " + std::to_string(progress_.iteration));
 
