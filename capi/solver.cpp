@@ -30,7 +30,7 @@ void copy_versioned(T full, T* out)
 facto_progress to_c(const facto::Progress& p)
 {
     return facto_progress{sizeof(facto_progress), p.stop_reason, p.iteration, p.objective, p.stationarity,
-                          p.step_size, p.relative_change, p.elapsed_seconds};
+                          p.step_size, p.relative_change, p.elapsed_seconds, p.feasibility};
 }
 
 // The spec of the solver's output `name`; UNKNOWN_PARAMETER listing the outputs when there is none.

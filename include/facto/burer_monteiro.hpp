@@ -12,8 +12,11 @@
 //
 // The problem is not convex: the Y reached is a local solution, whose Tr(D Q) is at most NOMAD's
 // optimum (r = K gives hard clusterings; larger r approaches the convex solution, Sec. 4, Fig. 12).
-// Progress: objective Tr(D Q); stationarity the larger of max_i |(Q 1)_i - 1| and |Tr Q - K| / K;
-// step size the relative change of Y. The solver keeps a dense D (n^2 values) and its state is O(n r).
+// Progress: objective Tr(D Q); stationarity the largest entry of the projected gradient of L at the
+// end of (33a) (L-BFGS-B's measure, D / ||D||_F: the KKT residual at the updated multipliers);
+// feasibility the larger of max_i |(Q 1)_i - 1| and |Tr Q - K| / K; step size the relative change
+// of Y (0 does not end the solve: the multipliers still move). The solver keeps a dense D (n^2 values)
+// and its state is O(n r).
 #pragma once
 
 #include <memory>
@@ -44,7 +47,11 @@ private:
     void start_default(uint64_t seed) override;
     double iterate_once() override;
     double current_objective() const override { return objective_; }
-    double current_stationarity() const override { return residual_; }
+    double current_stationarity() const override { return inner_gradient_; }
+    double current_feasibility() const override { return feasibility_; }
+    bool stuck() const override { return false; }
+    // Refuses a rank outside [K, n] (0 = the default).
+    void check_params(const Params& p) const override;
     const Matrix& current() const override;
 
     std::size_t rank() const;
@@ -56,7 +63,7 @@ private:
     void factor_start(const Matrix& M, uint64_t seed);
     // YtD_ := Y^T D; returns Tr(Y^T D Y).
     double product(const double* Y);
-    // objective_, residual_, row_sums_ and squares_ at Y_.
+    // objective_, feasibility_, row_sums_ and squares_ at Y_.
     void measure();
 
     std::shared_ptr<const Nomad> nomad_;
@@ -64,7 +71,8 @@ private:
     double scale_ = 1.0;  // ||D||_F
     Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
     std::vector<double> mu_, row_sums_, u_, w_;
-    double lambda_ = 0.0, objective_ = 0.0, residual_ = 0.0, squares_ = 0.0;  // squares_ = ||Y||_F^2 = Tr Q
+    double lambda_ = 0.0, objective_ = 0.0, feasibility_ = 0.0, squares_ = 0.0;  // squares_ = ||Y||_F^2 = Tr Q
+    double inner_gradient_ = 0.0;  // the projected gradient at the end of the last (33a)
     int64_t outer_ = 0;
     mutable Matrix dense_;
 };

@@ -39,6 +39,7 @@ public:
     // alpha = 6 L_EDM with L_EDM = 9 max_i |{j : (i, j) in Omega}|; sigma = 2 ||P_Omega(D)||.
     double default_alpha() const override { return 6.0 * 9.0 * static_cast<double>(max_degree_); }
     double default_sigma() const override { return 2.0 * d_norm_; }
+    double data_norm() const override { return d_norm_; }
 
     int64_t n() const { return n_; }
     int64_t r() const { return r_; }

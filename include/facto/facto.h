@@ -53,7 +53,7 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------- */
 
 #define FACTO_VERSION_MAJOR 0
-#define FACTO_VERSION_MINOR 1
+#define FACTO_VERSION_MINOR 2
 #define FACTO_VERSION_PATCH 0
 /* FACTO_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define FACTO_VERSION_NUMBER (FACTO_VERSION_MAJOR * 10000 + FACTO_VERSION_MINOR * 100 + FACTO_VERSION_PATCH)
@@ -72,11 +72,14 @@ typedef int32_t facto_status;
 
 #define FACTO_OK 0
 /* Positive: success, and why iterating stopped (the same values are the facto_progress stop_reason). */
-#define FACTO_CONVERGED 1                /* stationarity (gap) or relative objective change below tolerance */
+#define FACTO_CONVERGED 1                /* stationarity <= tolerance (and feasibility <= feasibility_tolerance) */
 #define FACTO_ITERATION_LIMIT 2          /* max_iterations reached */
 #define FACTO_TIME_LIMIT 3               /* time_limit seconds spent in the solver */
 #define FACTO_STOPPED_BY_CALLBACK 4      /* the iteration callback returned nonzero */
 #define FACTO_STOPPED_BY_REQUEST 5       /* facto_solver_request_stop was called */
+#define FACTO_STALLED 6                  /* no progress is possible (no step accepted, or the objective stayed in
+                                            the objective_tolerance band) while stationarity > tolerance: the
+                                            iterate is NOT certified stationary */
 /* Negative: errors. */
 #define FACTO_ERROR_INVALID_ARGUMENT (-1) /* a malformed argument (bad layout, ld, negative size, ...) */
 #define FACTO_ERROR_NULL_POINTER (-2)     /* a required pointer or handle is NULL */
@@ -338,10 +341,14 @@ typedef struct facto_progress {
     int32_t stop_reason;     /* 0 while running, else the positive status that stopped the last solve/step */
     int64_t iteration;       /* iterations performed since the iterate was set */
     double objective;        /* objective at the current iterate */
-    double stationarity;     /* Frank-Wolfe gap (or the algorithm's stationarity measure) at the iterate */
-    double step_size;        /* step size used by the last iteration */
+    double stationarity;     /* the solver's stationarity measure, relative to the problem's scale (each solver's
+                                parameter "tolerance" says how): what "tolerance" bounds */
+    double step_size;        /* step size used by the last iteration (0: no step was accepted) */
     double relative_change;  /* |f_prev - f| / max(|f_prev|, tiny) of the last iteration */
     double elapsed_seconds;  /* wall time spent inside step/solve since the iterate was set */
+    /* since 0.2.0: */
+    double feasibility;      /* violation of the constraints the iterates need not satisfy (nomad_cgm,
+                                burer_monteiro; what "feasibility_tolerance" bounds), else 0 */
 } facto_progress;
 
 /* Copy the progress into *progress (see struct_size). Allowed inside the callback.

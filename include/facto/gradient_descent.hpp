@@ -4,7 +4,9 @@
 // is tested against the Armijo condition
 //     f(X+) - f(X) <= sigma <G, X+ - X>;
 // if it holds, t grows by 1/beta while it keeps holding; otherwise t shrinks by beta until it does
-// (Lin 2007, Alg. 4). Pi is the projection onto X >= 0 for SymNMF and the identity otherwise.
+// (Lin 2007, Alg. 4). Pi is the projection onto X >= 0 for SymNMF and the identity otherwise. The
+// stationarity measure is relative_residual's; an iteration that finds no admissible step within
+// max_backtracks is a step of 0, and the solve ends STALLED.
 #pragma once
 
 #include <memory>

@@ -41,6 +41,9 @@ public:
     // sigma = 2 ||P_Omega(D)|| (Sec. 4.2).
     virtual double default_alpha() const = 0;
     virtual double default_sigma() const = 0;
+    // The size of the data: ||M||_F for SymNMF, ||P_Omega(D)|| (each observed pair once) for EDM
+    // completion. Scales the stationarity measure (relative_residual).
+    virtual double data_norm() const = 0;
 
     // Optional structure: f(X) = phi(L X, X^T X) with L linear and symmetric, Evaluation::first = L X
     // (SymNMF: L = M). A solver that evaluates Y = a X + b Z + D, with X and Z evaluated and D
@@ -51,6 +54,15 @@ public:
     // f(X) when e.first already holds L X: fills the rest of e; only when linear_product().
     virtual double evaluate_given_product(const Matrix& X, Evaluation& e, std::size_t threads) const;
 };
+
+// The stationarity measure every solver of the class reports and `tolerance` bounds: the residual of
+// LowRankProblem::gradient relative to 2 ||data|| ||X||_F, the size of the terms of grad f (SymNMF:
+// grad f = 2 (X X^T - M) X), so that scaling the data by c (and X by sqrt(c)) leaves it unchanged and
+// it does not depend on the start. 0 when the residual is 0 (X = 0 with data 0).
+inline double relative_residual(const LowRankProblem& problem, double residual, double x_norm)
+{
+    return residual == 0.0 ? 0.0 : residual / (2.0 * problem.data_norm() * x_norm);
+}
 
 // The square of one entry of the stationarity measure (see LowRankProblem::gradient).
 inline double stationarity_term(bool nonnegative, double x, double g)

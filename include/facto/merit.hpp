@@ -39,8 +39,11 @@ private:
     void start(Matrix C0) override;
     void start_default(uint64_t seed) override;
     double iterate_once() override;
+    // Refuses warm_start 'spa' when the problem has no K.
+    void check_params(const Params& p) const override;
     double current_objective() const override { return sweep_.objective; }
-    double current_stationarity() const override { return sweep_.gap; }
+    // The Frank-Wolfe gap relative to the objective at the start (relative_gap).
+    double current_stationarity() const override { return relative_gap(sweep_.gap, start_objective_); }
     // t_init from the parameter, or round(1 / RMSE) at C_.
     void begin(bool warm);
     double open_loop_step();
@@ -78,6 +81,7 @@ private:
     bool keep_residual_ = false;
     Matrix R_;  // (X C - X)^T when kept
     int64_t since_exact_ = 0;  // iterations since R_ was computed from C_
+    double start_objective_ = 0.0;  // f at the start, the scale of the stationarity measure
     SelfDictionary::SweepWork work_;
     SelfDictionary::Sweep sweep_{0.0, 0.0, 0.0};
     double t_ = 0.0;

@@ -9,7 +9,9 @@
 // kernel and a problem whose f has a linear product (SymNMF's M X), a halved trial combines that
 // product from the rejected trial's instead of multiplying again (universal_trial). D_h is computed
 // as a sum of nonnegative terms, so the test stays meaningful for tiny steps. The stationarity
-// measure is ||X - Pi_+(X - grad f(X))||_F (||grad f(X)||_F for unconstrained problems).
+// measure is ||X - Pi_+(X - grad f(X))||_F (||grad f(X)||_F for unconstrained problems) relative to
+// 2 ||data|| ||X||_F (relative_residual). An iteration in which no trial passes (22) is a step of 0:
+// the solve ends STALLED.
 #pragma once
 
 #include <memory>
@@ -35,6 +37,8 @@ public:
 private:
     void start(Matrix X0) override;
     double iterate_once() override;
+    // Refuses kernel 'gram' on a problem with X >= 0.
+    void check_params(const Params& p) const override;
     double current_objective() const override { return f_; }
     double current_stationarity() const override { return residual_; }
     const Matrix& current() const override { return X_; }

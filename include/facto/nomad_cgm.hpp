@@ -19,14 +19,18 @@
 // exactly, in exact arithmetic), or with step_rule "line_search" the larger of that and the exact
 // minimizer of g along the step. P, Gamma and the gradient are kept as upper triangles.
 //
-// Progress: objective Tr(D Q); stationarity the larger of max_ij [Q_ij]_- n / K, the largest violation
-// of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping measure), and
-// the last inner step's Frank-Wolfe gap relative to max(1, |Tr(D Q)|) (+inf before the first step);
-// the RMS of the negative part and the equality residuals are the "feasibility" output.
+// Progress: objective Tr(D Q); stationarity the last inner step's Frank-Wolfe gap relative to
+// |Tr(D Q)| (+inf before the first step); feasibility the larger of max_ij [Q_ij]_- n / K, the largest
+// violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping
+// measure), and the equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both
+// below their tolerances. The RMS of the negative part is in the "feasibility" output, the dual bound
+// in "upper_bound". The solver takes no iterate (set_iterate is UNSUPPORTED): its first step replaces
+// any start.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -34,6 +38,8 @@
 #include "facto/solver.hpp"
 
 namespace facto {
+
+struct Eigenpair;  // linalg/lanczos.hpp
 
 class NomadCgm final : public Solver {
 public:
@@ -46,17 +52,28 @@ public:
     double inner_gap() const { return inner_gap_; }
     // Products with the gradient made by the Lanczos steps so far.
     int64_t products() const { return products_; }
-    // The problem's outputs; all but "Q" from the packed iterate, without an n x n dense copy.
+    // An upper bound of NOMAD's optimum max Tr(D Q) from the Lagrangian dual at the current multiplier
+    // of Q >= 0 (see dual_bound), valid whatever the iterate: with the objective of a nearly feasible Q
+    // it brackets the optimum.
+    double upper_bound() const { return bound_; }
+    // The problem's outputs, all but "Q" from the packed iterate without an n x n dense copy, and
+    // "upper_bound" (1 x 1).
+    std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name) const override;
 
 private:
     void start(Matrix Q0) override;
+    void start_default(uint64_t seed) override;
     double iterate_once() override;
     double current_objective() const override { return objective_; }
+    // The relative duality gap |bound - Tr(D Q)| / max(|bound|, |Tr(D Q)|) (see dual_bound; Tr(D Q) can
+    // exceed the bound while Q's negative entries inflate it).
     double current_stationarity() const override
     {
-        return std::max(violation_, inner_gap_ / std::max(1.0, std::fabs(objective_)));
+        const double scale = std::max(std::fabs(bound_), std::fabs(objective_));
+        return scale > 0.0 ? std::fabs(bound_ - objective_) / scale : 0.0;
     }
+    double current_feasibility() const override { return violation_; }
     const Matrix& current() const override;
 
     // G = -D + Gamma + gamma [P + E]_- (Alg. 2 line 4); returns ||G||_F.
@@ -67,14 +84,22 @@ private:
     double along(double eta, double& curvature) const;
     // The minimizer over [0, 1] of g along that segment, given g'(0) = slope.
     double exact_step(double slope) const;
-    // objective_ and violation_ at the current P.
+    // objective_, violation_ and bound_ at the current P and Gamma.
     void measure();
+    // The smallest eigenpair of J A J on 1-perp, A given by its products (uncentred x) and norm >= ||A||,
+    // from v (which returns the unit eigenvector, v^T 1 = 0) to `accuracy`.
+    Eigenpair smallest_on_complement(const std::function<void(const double*, double*)>& product_with, double norm,
+                                     std::vector<double>& v, double accuracy);
+    // An upper bound of NOMAD's optimum from the multiplier Gamma (Lagrangian duality).
+    double dual_bound();
 
     std::shared_ptr<const Nomad> nomad_;
     PackedSymmetric P_, Gamma_, G_;
-    std::vector<double> v_;  // the last eigenvector: the next Lanczos start
+    std::vector<double> v_;       // the last eigenvector: the next Lanczos start
+    std::vector<double> dual_v_;  // the same for the dual bound's eigenproblem
     int64_t steps_ = 0, outer_ = 0, products_ = 0;
     double objective_ = 0.0, violation_ = 0.0, inner_gap_ = 0.0, mean_D_ = 0.0, penalty_ = 1.0, scale_ = 1.0;
+    double bound_ = 0.0, D_norm_ = 0.0;  // the dual bound at Gamma_, ||D||_F
     std::size_t threads_ = 1;
     mutable Matrix dense_;
 };

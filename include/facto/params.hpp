@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,11 +28,18 @@ ParamSpec choice_param(const char* name, const char* def, const char* choices, c
 
 class Params {
 public:
+    // Refuses a combination of values by throwing Error (see set_check).
+    using Check = std::function<void(const Params&)>;
+
     explicit Params(std::vector<ParamSpec> specs);
 
     const std::vector<ParamSpec>& specs() const { return specs_; }
+    bool has(std::string_view name) const;
 
-    // Setters validate type and bounds and throw Error naming the parameter.
+    // Runs after every set and reset; when it throws, the change is undone and the error passes on.
+    void set_check(Check check) { check_ = std::move(check); }
+
+    // Setters validate type and bounds (and the check) and throw Error naming the parameter.
     void set_double(std::string_view name, double value);
     void set_int(std::string_view name, int64_t value);  // also accepted by Double parameters
     void set_string(std::string_view name, std::string_view value);
@@ -48,9 +56,12 @@ private:
         std::string s;
     };
     std::size_t index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const;
+    // values_[i] = value, undone when the check throws.
+    void commit(std::size_t i, Value value);
 
     std::vector<ParamSpec> specs_;
     std::vector<Value> values_;
+    Check check_;
 };
 
 }  // namespace facto

@@ -11,9 +11,14 @@
 
 namespace facto {
 
+// Weights at most this count as zero in a block's support (the away vertex): a block sums to 1, and an
+// entry below the rounding unit of that sum is no vertex a step could take mass from (projected
+// gradient leaves entries of 1e-300, which made away gaps of 5e3 beside a Frank-Wolfe gap of 4e-3).
+constexpr double kNegligibleWeight = 2.220446049250313e-16;  // DBL_EPSILON
+
 // One simplex block's vertices at gradient g and weights w (k entries each): s the first smallest
-// entry of g (the LMO vertex, Alg. 2 line 8), a the largest entry of g where w > 0 (the away vertex;
-// s when w has no positive entry), and <g, w>.
+// entry of g (the LMO vertex, Alg. 2 line 8), a the largest entry of g where w > kNegligibleWeight (the
+// away vertex; s when no entry is above it), and <g, w>.
 struct SimplexVertices {
     std::size_t s, a;
     double g_w;
@@ -21,7 +26,7 @@ struct SimplexVertices {
 SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k);
 
 // The Frank-Wolfe gap  <G, W> - sum_i min_j G_ij >= 0  and the away gap
-// sum_i max_{j: W_ij > 0} G_ij - <G, W> >= 0  (the pairwise gap is their sum) over the product of
+// sum_i max_{j: W_ij > kNegligibleWeight} G_ij - <G, W>  (the pairwise gap is their sum) over the product of
 // simplices, with each row's LMO vertex (Alg. 2, lines 1-4 and 8: the column of the smallest entry of
 // row i of G) in vertex[i] and its away vertex (the largest entry where W > 0; Lacoste-Julien & Jaggi
 // 2015: on a simplex the active set is the support) in away[i]. O(nk) time.

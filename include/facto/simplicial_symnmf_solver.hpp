@@ -35,11 +35,15 @@ protected:
     {
     }
     double current_objective() const override { return point_.f; }
-    double current_stationarity() const override { return point_.gap; }
+    // The Frank-Wolfe gap relative to the objective at the start (relative_gap).
+    double current_stationarity() const override { return relative_gap(point_.gap, start_objective_); }
     const Matrix& current() const override { return point_.W; }
+    // point_ := W0 with its products; its objective becomes the scale of the stationarity measure.
+    void reset_point(Matrix W0);
 
     std::shared_ptr<const SimplicialSymNMF> symnmf_;
     SymNMFPoint point_;
+    double start_objective_ = 0.0;
 };
 
 }  // namespace facto

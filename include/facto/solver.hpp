@@ -26,6 +26,7 @@ struct Progress {
     double step_size = std::numeric_limits<double>::quiet_NaN();
     double relative_change = std::numeric_limits<double>::quiet_NaN();
     double elapsed_seconds = 0.0;
+    double feasibility = 0.0;  // constraint violation; 0 where iterates are feasible by construction
 };
 
 class Solver {
@@ -75,8 +76,19 @@ protected:
     // Build it when the caller gave no iterate: by default at the problem's random point for `seed`.
     virtual void start_default(uint64_t seed) { start(problem_->random_point(seed)); }
     // Objective and stationarity measure at the current iterate (from the state, no recomputation).
+    // The stationarity measure is the one `tolerance` bounds: scale-free, relative to the problem's own
+    // scale as each solver documents.
     virtual double current_objective() const = 0;
     virtual double current_stationarity() const = 0;
+    // The violation of the constraints the iterates need not satisfy (NOMAD's), bounded by the
+    // parameter feasibility_tolerance where the solver has one; 0 by default.
+    virtual double current_feasibility() const { return 0.0; }
+    // True when the last iteration could not move the iterate and the next one cannot either: by
+    // default a step of 0 (no trial step was accepted).
+    virtual bool stuck() const { return progress_.step_size == 0.0; }
+    // Refuses a combination of parameter values (throws Error naming them); runs after every set and
+    // reset, which are undone when it throws.
+    virtual void check_params(const Params&) const {}
     // One iteration; returns the step size it used.
     virtual double iterate_once() = 0;
     virtual const Matrix& current() const = 0;
@@ -88,6 +100,8 @@ protected:
 
 private:
     Progress progress_;
+    // CONVERGED: stationarity at most tolerance and feasibility at most feasibility_tolerance.
+    bool converged() const;
     int32_t stopping_rule() const;
     bool time_is_up(double elapsed_seconds) const;  // time_limit set and reached
     bool objective_settled() const;
@@ -110,8 +124,17 @@ std::vector<ParamSpec> common_params();
 // at an infeasible iterate (NOMAD's); a solver's spec of a common name replaces the common one.
 ParamSpec objective_tolerance_off();
 
+// The stationarity measure of the Frank-Wolfe solvers (and of projected gradient on the same sets): the
+// Frank-Wolfe gap relative to the objective at the start of the run, `start_objective` (the gap itself
+// when that is 0: the start was then a global minimum of a nonnegative objective). The gap bounds
+// f - f* on a convex problem, so this bounds the suboptimality relative to where the run began.
+inline double relative_gap(double gap, double start_objective)
+{
+    return start_objective > 0.0 ? gap / start_objective : gap;
+}
+
 // The output "gaps" of the Frank-Wolfe solvers: 1 x 3, the Frank-Wolfe gap, the away gap and their sum,
-// the pairwise gap.
+// the pairwise gap (absolute, in the objective's units).
 OutputSpec gaps_spec();
 Output gaps_output(double frank_wolfe_gap, double away_gap);
 

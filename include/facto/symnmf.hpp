@@ -50,6 +50,7 @@ public:
     double evaluate_given_product(const Matrix& X, Evaluation& e, std::size_t threads) const override;
     double default_alpha() const override { return 6.0; }  // 6 L_F with L_F = 1
     double default_sigma() const override { return 2.0 * M_norm_; }
+    double data_norm() const override { return M_norm_; }
 
     // MX = M X: one GEMM (OpenBLAS threads), or one SpMM on `threads` threads.
     void multiply(const Matrix& X, Matrix& MX, std::size_t threads = 1) const;

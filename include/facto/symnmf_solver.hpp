@@ -1,6 +1,7 @@
 // The state every SymNMF-specific baseline shares (beta_snmf, coordinate_descent, sym_hals): the
 // iterate X >= 0, its products M X and X^T X, f(X) and the projected-gradient residual
-// ||min(X, grad f(X))||, all refreshed by measure() after each iteration (one product M X).
+// ||min(X, grad f(X))|| relative to 2 ||M||_F ||X||_F (relative_residual), all refreshed by measure()
+// after each iteration (one product M X).
 #pragma once
 
 #include <memory>

@@ -51,7 +51,8 @@ LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
             continue;
         }
         if (!starts_with(task, "NEW_X")) break;
-        result.iterations = isave[29];  // the iteration count (isave(30))
+        result.iterations = isave[29];           // the iteration count (isave(30))
+        result.projected_gradient = dsave[12];  // its infinity norm at the new x (dsave(13))
         const bool limit = result.iterations >= settings.max_iterations;
         if (limit || (settings.interrupted && settings.interrupted())) {
             const char* stop = limit ? "STOP: iteration limit" : "STOP: interrupted";

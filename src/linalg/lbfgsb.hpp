@@ -20,6 +20,7 @@ struct LbfgsbSettings {
 
 struct LbfgsbResult {
     int iterations = 0;
+    double projected_gradient = 0.0;  // the largest entry of the projected gradient at the final x
     std::string message;  // the library's final task string (CONVERGENCE: ..., or the limit)
 };
 

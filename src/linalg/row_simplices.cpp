@@ -15,7 +15,7 @@ SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k
     for (std::size_t j = 0; j < k; ++j) {
         v.g_w += g[j] * w[j];                                    // Alg. 2 line 1: <grad, x>
         if (g[j] < g[v.s]) v.s = j;                              // Alg. 2 line 8: argmin_j grad_ij
-        if (w[j] > 0.0 && (v.a == k || g[j] > g[v.a])) v.a = j;  // the support's worst
+        if (w[j] > kNegligibleWeight && (v.a == k || g[j] > g[v.a])) v.a = j;  // the support's worst
     }
     if (v.a == k) v.a = v.s;
     return v;
@@ -33,7 +33,7 @@ RowSimplexGaps row_simplex_lmo(const Matrix& G, const Matrix& W, std::vector<int
         vertex[i] = static_cast<int64_t>(v.s);
         away[i] = static_cast<int64_t>(v.a);
         gaps.frank_wolfe += v.g_w - G(i, v.s);                  // Alg. 2 line 3
-        if (W(i, v.a) > 0.0) gaps.away += G(i, v.a) - v.g_w;  // a row without a positive entry is outside the set
+        if (W(i, v.a) > kNegligibleWeight) gaps.away += G(i, v.a) - v.g_w;  // else no entry counts as support
     }
     return gaps;
 }
@@ -76,6 +76,10 @@ void project_rows_onto_simplex(Matrix& X)
     std::vector<double> sorted(k);
     for (std::size_t i = 0; i < n; ++i) {
         double* x = &X(i, 0);
+        // the projection commutes with adding a constant to the row: relative to its largest entry,
+        // entries of 1e200 (a long projected-gradient trial) do not swallow the 1 of the sum
+        const double top = *std::max_element(x, x + k);
+        for (std::size_t j = 0; j < k; ++j) x[j] -= top;
         std::copy(x, x + k, sorted.begin());
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
         // theta = (sum of the r largest - 1) / r for the largest r with sorted[r-1] > theta.

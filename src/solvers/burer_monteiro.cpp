@@ -19,6 +19,11 @@ std::vector<ParamSpec> burer_monteiro_params()
     constexpr double inf = std::numeric_limits<double>::infinity();
     return {
         objective_tolerance_off(),
+        real_param("tolerance", 1e-4, 0.0, inf,
+                   "CONVERGED when L-BFGS-B's projected gradient of L (D / ||D||_F) at the end of an outer "
+                   "iteration is at most this, and feasibility_tolerance holds"),
+        real_param("feasibility_tolerance", 1e-5, 0.0, inf,
+                   "CONVERGED needs max_i |(Q 1)_i - 1| and |Tr Q - K| / K at most this"),
         int_param("rank", 0, 0, 1000000, "r, the columns of Y, in [K, n]; 0 = min(n, 2 K)"),
         real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
         real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),
@@ -42,14 +47,18 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
 {
 }
 
+void BurerMonteiro::check_params(const Params& p) const
+{
+    const int64_t n = nomad_->n(), K = nomad_->K(), r = p.get_int("rank");
+    require(r == 0 || (r >= K && r <= n), FACTO_ERROR_OUT_OF_RANGE,
+            "burer_monteiro: rank must be in [K, n] = [" + std::to_string(K) + ", " + std::to_string(n) + "], got " +
+                std::to_string(r));
+}
+
 std::size_t BurerMonteiro::rank() const
 {
     const int64_t n = nomad_->n(), K = nomad_->K(), r = params().get_int("rank");
-    if (r == 0) return static_cast<std::size_t>(std::min(n, 2 * K));
-    require(r >= K && r <= n, FACTO_ERROR_OUT_OF_RANGE,
-            "burer_monteiro: rank must be in [K, n] = [" + std::to_string(K) + ", " + std::to_string(n) + "], got " +
-                std::to_string(r));
-    return static_cast<std::size_t>(r);
+    return static_cast<std::size_t>(r == 0 ? std::min(n, 2 * K) : r);
 }
 
 void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
@@ -103,6 +112,7 @@ void BurerMonteiro::begin()
     mu_.assign(n, 0.0);
     lambda_ = 0.0;
     outer_ = 0;
+    inner_gradient_ = std::numeric_limits<double>::infinity();  // no inner solve yet
     measure();
 }
 
@@ -153,7 +163,9 @@ double BurerMonteiro::iterate_once()
     settings.factr = params().get_double("inner_decrease") / static_cast<double>(outer_ + 1);
     settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
-    minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings);
+    inner_gradient_ =
+        minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings)
+            .projected_gradient;
     double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator
     for (std::size_t k = 0; k < y.size(); ++k) {
         change += (y[k] - Y_.data()[k]) * (y[k] - Y_.data()[k]);
@@ -183,7 +195,7 @@ void BurerMonteiro::measure()
     }
     const double K = static_cast<double>(nomad_->K());
     squares_ = blas::dot(Y_.data(), Y_.data(), Y_.size());
-    residual_ = std::max(residual, std::fabs(squares_ - K) / K);
+    feasibility_ = std::max(residual, std::fabs(squares_ - K) / K);
     dense_ = Matrix{};
 }
 
@@ -199,10 +211,9 @@ const Matrix& BurerMonteiro::current() const
 
 std::vector<OutputSpec> BurerMonteiro::output_specs() const
 {
-    // the rank in use once started; before, the parameter's when valid (a bad one is reported by the
-    // first step, not by a question about the outputs)
-    const int64_t n = nomad_->n(), K = nomad_->K(), r = params().get_int("rank");
-    const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : r >= K && r <= n ? r : std::min(n, 2 * K);
+    // the rank in use once started; before, the parameter's
+    const int64_t n = nomad_->n();
+    const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : static_cast<int64_t>(rank());
     std::vector<OutputSpec> specs = Solver::output_specs();
     specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, n, columns});
     return specs;

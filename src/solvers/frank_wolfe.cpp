@@ -15,12 +15,13 @@ namespace facto {
 std::vector<ParamSpec> frank_wolfe_params()
 {
     return {
-        choice_param("variant", "vanilla", "vanilla|away|pairwise",
-                     "direction: toward the LMO vertex (Alg. 1), away-step, or pairwise (rows move mass between "
-                     "their LMO and away vertices)"),
+        choice_param("variant", "pairwise", "vanilla|away|pairwise",
+                     "pairwise: rows move mass from their away vertex to their LMO vertex, exact steps (converges "
+                     "linearly, docs/benchmarks.md); vanilla: toward the LMO vertex, the paper's Alg. 1; away: "
+                     "away-step"),
         choice_param("step_rule", "auto", "auto|open_loop|line_search|curvature",
                      "vanilla's step: 2/(t+2), exact quartic line search on [0, 1], or min(gap/C, 1) (Alg. 1); "
-                     "auto = open_loop. Away and pairwise steps are exact (auto or line_search)"),
+                     "auto = open_loop. Away and pairwise steps are exact (auto or line_search only)"),
         real_param("curvature", 0.0, 0.0, std::numeric_limits<double>::infinity(),
                    "C of the curvature rule; 0 = the Thm. 3 bound 2n(3n + ||P||_2)"),
     };
@@ -38,7 +39,7 @@ void FrankWolfe::start(Matrix W0)
     PD_ = Matrix({n, k});
     work_ = Matrix({k, n});
     since_exact_ = 0;
-    point_.reset(*symnmf_, std::move(W0));
+    reset_point(std::move(W0));
 }
 
 // D = S - W (Alg. 1 line 3) and PD = P S - P W, S the LMO vertex.
@@ -66,14 +67,18 @@ double FrankWolfe::curvature_constant()
     return curvature_;
 }
 
+void FrankWolfe::check_params(const Params& p) const
+{
+    const std::string& variant = p.get_string("variant"), &rule = p.get_string("step_rule");
+    require(variant == "vanilla" || rule == "auto" || rule == "line_search", FACTO_ERROR_INVALID_ARGUMENT,
+            "step_rule '" + rule + "' is for variant 'vanilla', not '" + variant +
+                "': away and pairwise steps are exact (step_rule auto or line_search); set variant first");
+}
+
 double FrankWolfe::iterate_once()
 {
     variant_ = frank_wolfe_variant(params().get_string("variant"));
-    const std::string& rule = params().get_string("step_rule");
-    if (variant_ == FrankWolfeVariant::vanilla) return vanilla_step();
-    require(rule == "auto" || rule == "line_search", FACTO_ERROR_INVALID_ARGUMENT,
-            "step_rule '" + rule + "' is for the vanilla variant; away and pairwise steps are exact (auto or line_search)");
-    return sweep_rows();
+    return variant_ == FrankWolfeVariant::vanilla ? vanilla_step() : sweep_rows();
 }
 
 double FrankWolfe::vanilla_step()

@@ -57,7 +57,8 @@ bool GradientDescent::try_step(double t)
 // Makes the trial point current (at start: computes the gradient of X).
 void GradientDescent::accept()
 {
-    residual_ = low_rank_->gradient(X_, eval_, G_, threads_);
+    residual_ = relative_residual(*low_rank_, low_rank_->gradient(X_, eval_, G_, threads_),
+                                  std::sqrt(blas::frobenius_dot(X_, X_)));
     g_dot_x_ = blas::frobenius_dot(G_, X_);
 }
 

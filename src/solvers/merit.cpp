@@ -19,12 +19,14 @@ std::vector<ParamSpec> merit_params()
                      "start without a given iterate: SPA + simplex least squares (Sec. V-B), C = 0 (Alg. 1), or "
                      "auto = spa when K is known"),
         int_param("t_init", -1, -1, std::numeric_limits<int64_t>::max() / 4,
-                  "first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm start, 0 otherwise"),
+                  "variant vanilla: first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm "
+                  "start, 0 otherwise"),
         int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
                   "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
-        choice_param("variant", "vanilla", "vanilla|away|pairwise",
-                     "direction: toward the LMO vertex with steps 2 / (t + 2) (Alg. 1), or away-step / pairwise "
-                     "with exact column steps"),
+        choice_param("variant", "pairwise", "vanilla|away|pairwise",
+                     "pairwise: columns move mass from their away vertex to their LMO vertex with exact steps "
+                     "(converges linearly, docs/benchmarks.md); vanilla: toward the LMO vertex with steps "
+                     "2 / (t + 2), the paper's Alg. 1; away: away-step"),
     };
 }
 }  // namespace
@@ -45,6 +47,7 @@ void Merit::begin(bool warm)
     keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
     work_.find_away = params().get_string("variant") != "vanilla";
     resweep(false);
+    start_objective_ = sweep_.objective;
 }
 
 void Merit::start(Matrix C0)
@@ -53,11 +56,15 @@ void Merit::start(Matrix C0)
     begin(true);
 }
 
+void Merit::check_params(const Params& p) const
+{
+    require(p.get_string("warm_start") != "spa" || dictionary_->K() > 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "warm_start 'spa' needs K (give K to the problem, or use warm_start 'none')");
+}
+
 void Merit::start_default(uint64_t)
 {
     const std::string mode = params().get_string("warm_start");
-    require(mode != "spa" || dictionary_->K() > 0, FACTO_ERROR_INVALID_ARGUMENT,
-            "warm_start 'spa' needs K (give K to the problem, or use warm_start 'none')");
     const bool warm = mode == "spa" || (mode == "auto" && dictionary_->K() > 0);
     if (warm) {
         C_ = dictionary_->warm_start(resolve_threads(params().get_int("threads")));

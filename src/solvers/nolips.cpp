@@ -59,12 +59,16 @@ double NoLips::sigma() const
     return s > 0.0 ? s : low_rank_->default_sigma();
 }
 
+void NoLips::check_params(const Params& p) const
+{
+    require(!(p.get_string("kernel") == "gram" && low_rank_->nonnegative()), FACTO_ERROR_UNSUPPORTED,
+            std::string("kernel 'gram' needs an unconstrained problem; ") + low_rank_->kind() +
+                " has X >= 0 (use kernel 'universal')");
+}
+
 void NoLips::start(Matrix X0)
 {
     gram_ = params().get_string("kernel") == "gram";
-    require(!(gram_ && low_rank_->nonnegative()), FACTO_ERROR_UNSUPPORTED,
-            std::string("kernel 'gram' needs an unconstrained problem; ") + low_rank_->kind() +
-                " has X >= 0 (use kernel 'universal')");
     threads_ = resolve_threads(params().get_int("threads"));
     reuse_ = !gram_ && params().get_int("reuse_products") == 1 && low_rank_->linear_product();
     const std::size_t r = X0.shape()[1];
@@ -89,7 +93,7 @@ void NoLips::start(Matrix X0)
 // The gradient, the stationarity residual and, for the Gram kernel, X^T X at the current X.
 void NoLips::refresh_gradient()
 {
-    residual_ = low_rank_->gradient(X_, eval_, G_, threads_);
+    residual_ = relative_residual(*low_rank_, low_rank_->gradient(X_, eval_, G_, threads_), std::sqrt(x_norm2_));
     if (gram_) blas::gram(X_, XtX_);  // only the Gram kernel needs X^T X; h_u needs ||X||^2
 }
 

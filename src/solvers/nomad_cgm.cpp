@@ -42,6 +42,12 @@ std::vector<ParamSpec> nomad_cgm_params()
     constexpr double inf = std::numeric_limits<double>::infinity();
     return {
         objective_tolerance_off(),
+        real_param("tolerance", 5e-3, 0.0, inf,
+                   "CONVERGED when the relative duality gap |bound - Tr(D Q)| / max(|bound|, |Tr(D Q)|) is at most "
+                   "this (bound: the Lagrangian dual at the multiplier of Q >= 0), and feasibility_tolerance holds"),
+        real_param("feasibility_tolerance", 5e-3, 0.0, inf,
+                   "CONVERGED needs Q's largest negative entry relative to the entries' mean K / n (the reference "
+                   "code's measure, which it stops at 1e-2) and the equality residuals at most this"),
         int_param("inner_iterations", 10, 1, 1000000,
                   "conditional gradient steps per multiplier update (N_inner); "
                   "a stop request or time limit ends them early"),
@@ -69,8 +75,16 @@ NomadCgm::NomadCgm(std::shared_ptr<const Nomad> problem)
 {
 }
 
-void NomadCgm::start(Matrix Q0)
+void NomadCgm::start(Matrix)
 {
+    throw Error(FACTO_ERROR_UNSUPPORTED,
+                "nomad_cgm takes no iterate: its first conditional-gradient step (length 1, Alg. 1) replaces any "
+                "start (burer_monteiro starts from a given Q)");
+}
+
+void NomadCgm::start_default(uint64_t seed)
+{
+    Matrix Q0 = nomad_->random_point(seed);
     const std::size_t n = static_cast<std::size_t>(nomad_->n());
     threads_ = resolve_threads(params().get_int("threads"));
     const double e = 1.0 / static_cast<double>(n);
@@ -80,6 +94,8 @@ void NomadCgm::start(Matrix Q0)
     G_ = PackedSymmetric(n, 0.0);
     v_.assign(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) v_[i] = std::cos(static_cast<double>(i + 1));
+    dual_v_ = v_;
+    D_norm_ = std::sqrt(inner(nomad_->D(), nomad_->D()));
     steps_ = outer_ = products_ = 0;
     penalty_ = params().get_double("penalty");
     inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
@@ -107,12 +123,38 @@ double NomadCgm::form_gradient()
     return std::sqrt(norm2);
 }
 
+Eigenpair NomadCgm::smallest_on_complement(const std::function<void(const double*, double*)>& product_with,
+                                           double norm, std::vector<double>& v, double accuracy)
+{
+    // J A J plus norm (1^T x / n) 1, which moves the eigenvector 1 (J A J 1 = 0) above the rest of the
+    // spectrum (norm >= ||A||)
+    const std::size_t n = P_.n;
+    std::vector<double> centred(n), product(n);
+    const auto apply = [&](const double* x, double* y) {
+        const double centre = mean(x, n);
+        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - centre;
+        product_with(centred.data(), product.data());
+        const double back = mean(product.data(), n);
+        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + norm * centre;
+    };
+    double centre = mean(v.data(), n);  // start orthogonal to 1
+    for (double& x : v) x -= centre;
+    const auto steps = static_cast<std::size_t>(params().get_int("lanczos_steps"));
+    const Eigenpair pair = smallest_eigenpair(n, apply, v, accuracy, steps);
+    products_ += pair.products;
+    // the eigenvector stays in 1^T v = 0 up to rounding; remove what is left
+    centre = mean(v.data(), n);
+    for (double& x : v) x -= centre;
+    const double length = std::sqrt(blas::dot(v.data(), v.data(), n));
+    for (double& x : v) x /= length;
+    return pair;
+}
+
 void NomadCgm::inner_step(double accuracy)
 {
     const std::size_t n = P_.n;
     const double K = static_cast<double>(nomad_->K());
-    // Alg. 2 line 6: the smallest eigenvector of A = J G J with v^T 1 = 0. The operator adds
-    // shift (1^T x / n) 1, which moves the eigenvector 1 (A 1 = 0) above the rest of the spectrum.
+    // Alg. 2 line 6: the smallest eigenvector of J G J with v^T 1 = 0
     const double shift = form_gradient();
     if (nomad_->K() == 1) {
         // H = (K - 1) v v^T = 0 whatever v is (and n = 1 leaves no v with v^T 1 = 0): the step only
@@ -123,26 +165,10 @@ void NomadCgm::inner_step(double accuracy)
         ++steps_;
         return;
     }
-    std::vector<double> centred(n), product(n);
-    const auto apply = [&](const double* x, double* y) {
-        const double centre = mean(x, n);
-        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - centre;
-        multiply(G_, centred.data(), product.data(), threads_);
-        const double back = mean(product.data(), n);
-        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + shift * centre;
-    };
-    double centre = mean(v_.data(), n);  // start orthogonal to 1
-    for (double& x : v_) x -= centre;
-    const auto steps = static_cast<std::size_t>(params().get_int("lanczos_steps"));
-    const Eigenpair pair = smallest_eigenpair(n, apply, v_, accuracy, steps);
-    products_ += pair.products;
-    // the eigenvector stays in 1^T v = 0 up to rounding; remove what is left so that P 1 = 0 holds
-    centre = mean(v_.data(), n);
-    for (double& x : v_) x -= centre;
-    const double length = std::sqrt(blas::dot(v_.data(), v_.data(), n));
-    for (double& x : v_) x /= length;
-    // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T
-    apply(v_.data(), product.data());
+    smallest_on_complement([&](const double* x, double* y) { multiply(G_, x, y, threads_); }, shift, v_, accuracy);
+    // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T (v^T J G J v = v^T G v: v^T 1 = 0)
+    std::vector<double> product(n);
+    multiply(G_, v_.data(), product.data(), threads_);
     inner_gap_ = inner(G_, P_) - (K - 1.0) * blas::dot(v_.data(), product.data(), n);
     // lines 7-9: P := (1 - alpha) P + alpha (K - 1) v v^T, alpha = 2 / (k + 2) or, with the line search,
     // the larger of that and the exact minimizer of g along the segment
@@ -212,18 +238,66 @@ double NomadCgm::iterate_once()
     return 2.0 / (static_cast<double>(steps_) + 1.0);
 }
 
+// The Lagrangian dual of NOMAD for the multiplier Gamma <= 0 of Q >= 0: for every feasible Q,
+// Tr(D Q) <= Tr((D - Gamma) Q) <= max over {Q psd, Q 1 = 1, Tr Q = K} of Tr((D - Gamma) Q)
+//          = <D - Gamma, E> + (K - 1) lambda_max(J (D - Gamma) J on 1-perp),
+// and the smallest eigenvalue of J (Gamma - D) J is at least the Ritz value minus its residual.
+double NomadCgm::dual_bound()
+{
+    const std::size_t n = P_.n;
+    const double e = 1.0 / static_cast<double>(n), K = static_cast<double>(nomad_->K());
+    const double gamma_total = total(Gamma_), gamma_norm = std::sqrt(inner(Gamma_, Gamma_));
+    const double mean = mean_D_ - gamma_total * e;
+    if (nomad_->K() == 1 || n == 1) return mean;
+    std::vector<double> d(n);
+    const Eigenpair pair = smallest_on_complement(
+        [&](const double* x, double* y) {
+            multiply(Gamma_, x, y, threads_);
+            multiply(nomad_->D(), x, d.data(), threads_);
+            for (std::size_t i = 0; i < n; ++i) y[i] -= d[i];
+        },
+        D_norm_ + gamma_norm, dual_v_, 1e-6);
+    return mean - (K - 1.0) * (pair.value - pair.residual);
+}
+
 void NomadCgm::measure()
 {
     objective_ = inner(nomad_->D(), P_) + mean_D_;
-    const double e = 1.0 / static_cast<double>(P_.n);
-    double worst = 0.0;
-    for (double p : P_.values) worst = std::max(worst, -(p + e));
-    violation_ = worst / (static_cast<double>(nomad_->K()) * e);
+    bound_ = dual_bound();
+    const std::size_t n = P_.n;
+    const double e = 1.0 / static_cast<double>(n), K = static_cast<double>(nomad_->K());
+    // Q = P + E: its largest negative entry relative to K / n, and P 1 = 0, Tr P = K - 1 (which the
+    // steps keep up to rounding)
+    double worst = 0.0, trace = 0.0;
+    std::vector<double> rows(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* row = &P_.values[P_.start(i)];
+        trace += row[0];
+        for (std::size_t j = i; j < n; ++j) {
+            worst = std::max(worst, -(row[j - i] + e));
+            rows[i] += row[j - i];
+            if (j != i) rows[j] += row[j - i];
+        }
+    }
+    double equality = std::fabs(trace - (K - 1.0)) / K;
+    for (double r : rows) equality = std::max(equality, std::fabs(r));
+    violation_ = std::max(worst / (K * e), equality);
     dense_ = Matrix{};
+}
+
+std::vector<OutputSpec> NomadCgm::output_specs() const
+{
+    std::vector<OutputSpec> specs = Solver::output_specs();
+    specs.push_back({"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1});
+    return specs;
 }
 
 Output NomadCgm::output(const std::string& name) const
 {
+    if (name == "upper_bound") {
+        require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
+        return Output{output_specs().back(), {bound_}, {}};
+    }
     if (name == "Q" || !started()) return Solver::output(name);
     PackedSymmetric Q = P_;
     const double e = 1.0 / static_cast<double>(P_.n);

@@ -39,10 +39,35 @@ Params::Params(std::vector<ParamSpec> specs) : specs_(std::move(specs)), values_
 
 void Params::reset()
 {
+    const std::vector<Value> before = values_;
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         values_[i].d = specs_[i].default_double;
         values_[i].i = specs_[i].default_int;
         values_[i].s = specs_[i].default_string ? specs_[i].default_string : "";
+    }
+    try {
+        if (check_) check_(*this);
+    } catch (...) {
+        values_ = before;
+        throw;
+    }
+}
+
+bool Params::has(std::string_view name) const
+{
+    for (const auto& s : specs_)
+        if (name == s.name) return true;
+    return false;
+}
+
+void Params::commit(std::size_t i, Value value)
+{
+    std::swap(values_[i], value);
+    try {
+        if (check_) check_(*this);
+    } catch (...) {
+        std::swap(values_[i], value);
+        throw;
     }
 }
 
@@ -81,7 +106,7 @@ void Params::set_double(std::string_view name, double value)
     require(value >= s.lower_double && value <= s.upper_double, FACTO_ERROR_OUT_OF_RANGE,
             "parameter '" + std::string(name) + "' = " + value_text(value) + " is outside [" + value_text(s.lower_double) +
                 ", " + value_text(s.upper_double) + "]");
-    values_[i].d = value;
+    commit(i, Value{value, values_[i].i, {}});
 }
 
 void Params::set_int(std::string_view name, int64_t value)
@@ -93,8 +118,7 @@ void Params::set_int(std::string_view name, int64_t value)
     require(value >= s.lower_int && value <= s.upper_int, FACTO_ERROR_OUT_OF_RANGE,
             "parameter '" + std::string(name) + "' = " + std::to_string(value) + " is outside [" +
                 std::to_string(s.lower_int) + ", " + std::to_string(s.upper_int) + "]");
-    values_[i].i = value;
-    values_[i].d = static_cast<double>(value);
+    commit(i, Value{static_cast<double>(value), value, {}});
 }
 
 void Params::set_string(std::string_view name, std::string_view value)
@@ -105,7 +129,7 @@ void Params::set_string(std::string_view name, std::string_view value)
     while (start <= choices.size()) {
         const std::size_t end = std::min(choices.find('|', start), choices.size());
         if (value == std::string_view(choices).substr(start, end - start)) {
-            values_[i].s = std::string(value);
+            commit(i, Value{0.0, 0, std::string(value)});
             return;
         }
         start = end + 1;

@@ -32,7 +32,7 @@ void ProjectedGradient::start(Matrix W0)
     trial_W_ = Matrix({n, k});
     trial_PW_ = Matrix({n, k});
     trial_WtW_ = Matrix({k, k});
-    point_.reset(*symnmf_, std::move(W0));
+    reset_point(std::move(W0));
     const double initial = params().get_double("initial_step");
     step_ = initial > 0.0 ? initial : 1.0 / static_cast<double>(n);
     step_ *= params().get_double("beta");  // the first trial is step_ / beta

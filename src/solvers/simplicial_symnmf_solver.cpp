@@ -27,6 +27,12 @@ void SymNMFPoint::refresh(const SimplicialSymNMF& problem)
     away_gap = gaps.away;
 }
 
+void SimplicialSymNMFSolver::reset_point(Matrix W0)
+{
+    point_.reset(*symnmf_, std::move(W0));
+    start_objective_ = point_.f;
+}
+
 std::vector<OutputSpec> SimplicialSymNMFSolver::output_specs() const
 {
     std::vector<OutputSpec> specs = problem().output_specs();

@@ -19,15 +19,18 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 std::vector<ParamSpec> common_params()
 {
     return {
-        int_param("max_iterations", 1000, 0, int_max, "stop after this many iterations"),
+        int_param("max_iterations", 10000, 0, int_max,
+                  "stop (ITERATION_LIMIT) after this many iterations: a safety net, not the rule that normally ends a "
+                  "solve"),
         real_param("time_limit", 0.0, 0.0, inf, "stop after this many seconds inside the solver; 0 = no limit"),
         real_param("tolerance", 1e-6, 0.0, inf,
-                   "stop when the stationarity measure (Frank-Wolfe gap) is at most this (absolute)"),
-        real_param("objective_tolerance", 1e-6, 0.0, inf,
-                   "stop when the objective stayed within this relative band over the last objective_window "
-                   "iterations; 0 = off"),
+                   "CONVERGED when the stationarity measure, relative to the problem's own scale (see the solver), "
+                   "is at most this"),
+        real_param("objective_tolerance", 1e-12, 0.0, inf,
+                   "STALLED when the objective stayed within this relative band over the last objective_window "
+                   "iterations while the stationarity measure is above tolerance; 0 = off"),
         int_param("objective_window", 10, 1, 1000000,
-                  "iterations the objective_tolerance band must hold (1 = consecutive values, as in the paper)"),
+                  "iterations the objective_tolerance band must hold (1 = consecutive values)"),
         int_param("seed", 0, 0, int_max, "seed of the random initial point (used when no iterate is set)"),
         int_param("callback_every", 1, 1, int_max, "call the iteration callback every this many iterations"),
         int_param("threads", 0, 0, 1024,
@@ -39,7 +42,7 @@ ParamSpec objective_tolerance_off()
 {
     return real_param("objective_tolerance", 0.0, 0.0, inf,
                       "as for every solver, but off by default: the objective of an infeasible iterate can settle "
-                      "(stop on tolerance or max_iterations)");
+                      "while the iterate is still moving toward the feasible set");
 }
 
 OutputSpec gaps_spec() { return {"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}; }
@@ -61,6 +64,7 @@ Solver::Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSp
           return specs;
       }())
 {
+    params_.set_check([this](const Params& p) { check_params(p); });
 }
 
 void Solver::require_not_in_callback(const char* what) const
@@ -109,6 +113,7 @@ void Solver::fill_initial_progress()
     recent_objectives_.assign(1, current_objective());
     progress_.objective = current_objective();
     progress_.stationarity = current_stationarity();
+    progress_.feasibility = current_feasibility();
 }
 
 Output Solver::output(const std::string& name) const
@@ -129,11 +134,18 @@ bool Solver::objective_settled() const
     return *hi - *lo <= tolerance * std::fabs(*lo);
 }
 
+bool Solver::converged() const
+{
+    const double feasibility_tolerance =
+        params_.has("feasibility_tolerance") ? params_.get_double("feasibility_tolerance") : inf;
+    return progress_.stationarity <= params_.get_double("tolerance") && progress_.feasibility <= feasibility_tolerance;
+}
+
 int32_t Solver::stopping_rule() const
 {
     const Progress& p = progress_;
-    if (p.stationarity <= params_.get_double("tolerance")) return FACTO_CONVERGED;
-    if (objective_settled()) return FACTO_CONVERGED;
+    if (converged()) return FACTO_CONVERGED;
+    if (stuck() || objective_settled()) return FACTO_STALLED;
     if (p.iteration >= params_.get_int("max_iterations")) return FACTO_ITERATION_LIMIT;
     if (time_is_up(p.elapsed_seconds)) return FACTO_TIME_LIMIT;
     return FACTO_OK;
@@ -161,6 +173,7 @@ int32_t Solver::step()
     progress_.step_size = iterate_once();
     progress_.objective = current_objective();
     progress_.stationarity = current_stationarity();
+    progress_.feasibility = current_feasibility();
     progress_.iteration += 1;
     progress_.relative_change =
         std::fabs(previous - progress_.objective) / std::max(std::fabs(previous), std::numeric_limits<double>::min());
@@ -193,7 +206,7 @@ int32_t Solver::solve()
 {
     require_not_in_callback("solve");
     initialize();
-    if (progress_.stationarity <= params_.get_double("tolerance")) return progress_.stop_reason = FACTO_CONVERGED;
+    if (converged()) return progress_.stop_reason = FACTO_CONVERGED;
     if (progress_.iteration >= params_.get_int("max_iterations")) return progress_.stop_reason = FACTO_ITERATION_LIMIT;
     for (;;) {
         const int32_t reason = step();

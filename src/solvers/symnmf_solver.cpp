@@ -1,5 +1,8 @@
 #include "facto/symnmf_solver.hpp"
 
+#include <cmath>
+
+#include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
@@ -20,7 +23,8 @@ void SymNMFSolver::start(Matrix X0)
 void SymNMFSolver::measure()
 {
     f_ = symnmf_->evaluate(X_, eval_, threads_);
-    residual_ = symnmf_->gradient(X_, eval_, G_, threads_);
+    residual_ = relative_residual(*symnmf_, symnmf_->gradient(X_, eval_, G_, threads_),
+                                  std::sqrt(blas::frobenius_dot(X_, X_)));
 }
 
 }  // namespace facto
