@@ -194,13 +194,14 @@ static void test_solver_errors(void)
     CHECK_STATUS(facto_solver_output_name(s, 2, &name), FACTO_ERROR_OUT_OF_RANGE, facto_solver_last_error(s));
     CHECK_STATUS(facto_solver_output_shape(s, "labels", &type, &rows, &cols), FACTO_OK, "");
     CHECK(type == FACTO_OUTPUT_INT64 && rows == N && cols == 1);
-    /* gaps: the Frank-Wolfe gap (the reported stationarity), the away gap, their sum the pairwise gap */
+    /* gaps: the Frank-Wolfe gap (the reported stationarity times the objective at the start), the away
+     * gap, the pairwise gap; each a sum of nonnegative terms, each term up to rounding */
     double gaps[3];
     facto_progress gp;
     gp.struct_size = sizeof gp;
     CHECK_STATUS(facto_solver_copy_output_double(s, "gaps", gaps, 3, FACTO_ROW_MAJOR), FACTO_OK, "");
     CHECK_STATUS(facto_solver_progress(s, &gp), FACTO_OK, "");
-    CHECK(gaps[0] == gp.stationarity && gaps[1] >= 0.0 && fabs(gaps[2] - (gaps[0] + gaps[1])) <= 1e-12 * gaps[2]);
+    CHECK(gp.stationarity >= 0.0 && gaps[0] >= 0.0 && gaps[1] >= -1e-12 * gp.objective && gaps[2] >= gaps[0] - 1e-12 * gp.objective);
 
     /* Iterates: infeasible, wrong shape, NaN; then a valid one is taken and copied back in both layouts. */
     for (int i = 0; i < N * K; ++i) W[i] = 1.0 / K;
@@ -561,8 +562,8 @@ static void test_self_dictionary(void)
                          facto_solver_last_error(s));
             CHECK_STATUS(facto_solver_set_string(s, "variant", variants[a]), FACTO_OK, "");
         }
-        const facto_status st = facto_solver_solve(s);
-        CHECK(st == FACTO_ITERATION_LIMIT || st == FACTO_CONVERGED);
+        const facto_status st = facto_solver_solve(s); /* away-step MERIT may stall at its rounding floor */
+        CHECK(st == FACTO_ITERATION_LIMIT || st == FACTO_CONVERGED || st == FACTO_STALLED);
         int32_t type = 0;
         int64_t rows = 0, cols = 0;
         CHECK_STATUS(facto_solver_output_shape(s, "selected", &type, &rows, &cols), FACTO_OK, "");
@@ -580,7 +581,13 @@ static void test_self_dictionary(void)
         double gaps[3]; /* MERIT: Frank-Wolfe, away and pairwise gaps */
         CHECK_STATUS(facto_solver_copy_output_double(s, "gaps", gaps, 3, FACTO_ROW_MAJOR),
                      variants[a] ? FACTO_OK : FACTO_ERROR_UNKNOWN_PARAMETER, facto_solver_last_error(s));
-        if (variants[a]) CHECK(gaps[0] >= 0.0 && gaps[1] >= 0.0 && fabs(gaps[2] - gaps[0] - gaps[1]) <= 1e-12 * gaps[2]);
+        facto_progress mp;
+        mp.struct_size = sizeof mp;
+        facto_solver_progress(s, &mp);
+        /* sums of terms that are nonnegative up to rounding, zero at convergence */
+        if (variants[a])
+            CHECK(gaps[0] >= -1e-12 * fabs(mp.objective) && gaps[1] >= -1e-12 * fabs(mp.objective) &&
+                  gaps[2] >= gaps[0] - 1e-12 * fabs(mp.objective));
         facto_solver_free(s);
     }
     facto_problem_free(p);
@@ -607,15 +614,23 @@ static void test_nomad(void)
     CHECK(strcmp(facto_problem_kind(p), "nomad") == 0);
     facto_solver* s = NULL;
     CHECK_STATUS(facto_solver_new(p, "nomad_cgm", &s), FACTO_OK, "");
-    facto_solver_set_int(s, "max_iterations", 200);
-    const facto_status st = facto_solver_solve(s);
-    CHECK(st == FACTO_ITERATION_LIMIT || st == FACTO_CONVERGED);
+    CHECK(facto_solver_solve(s) == FACTO_CONVERGED);
+    facto_progress np;
+    np.struct_size = sizeof np;
+    double tolerance = 0.0, feasibility_tolerance = 0.0, bound = 0.0;
+    CHECK_STATUS(facto_solver_progress(s, &np), FACTO_OK, "");
+    facto_solver_get_double(s, "tolerance", &tolerance);
+    facto_solver_get_double(s, "feasibility_tolerance", &feasibility_tolerance);
+    CHECK(np.stationarity <= tolerance && np.feasibility <= feasibility_tolerance);
+    CHECK_STATUS(facto_solver_copy_output_double(s, "upper_bound", &bound, 1, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK(fabs(bound - np.objective) <= tolerance * fmax(fabs(bound), fabs(np.objective)));
     double feasibility[4], Q[NN * NN];
     CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
     CHECK(feasibility[2] < 1e-10 && feasibility[3] < 1e-10);
-    /* the two groups: Q has (numerically) no mass between them */
+    /* the two groups: entries ~1/4 within a group, none between them at the optimum; a sixteenth of
+     * the within entries is far above what the tolerances leave */
     CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
-    CHECK(Q[0 * NN + NN - 1] < 1e-3 && Q[0 * NN + 1] > 0.1);
+    CHECK(Q[0 * NN + NN - 1] < 0.25 / 16 && Q[0 * NN + 1] > 0.1);
 
     /* multi-layer NOMAD: the next layer's D is this Q; K must not grow */
     facto_problem* layer = (facto_problem*)1;
@@ -636,13 +651,14 @@ static void test_nomad(void)
                  facto_solver_last_error(s));
     CHECK(facto_solver_solve(s) == FACTO_CONVERGED);
     CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
-    CHECK(feasibility[0] == 0.0 && feasibility[2] <= 1e-6 && feasibility[3] <= 2e-6);
+    facto_solver_get_double(s, "feasibility_tolerance", &feasibility_tolerance);
+    CHECK(feasibility[0] == 0.0 && feasibility[2] <= feasibility_tolerance && feasibility[3] <= 2 * feasibility_tolerance);
     CHECK_STATUS(facto_solver_copy_output_double(s, "factor", Y, NN * 4, FACTO_ROW_MAJOR), FACTO_OK, "");
     CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
     for (int k = 0; k < NN * 4; ++k) CHECK(Y[k] >= 0.0 && Y[k] <= 1.0);
     double q07 = 0.0;
     for (int k = 0; k < 4; ++k) q07 += Y[k] * Y[(NN - 1) * 4 + k];
-    CHECK(fabs(q07 - Q[NN - 1]) < 1e-14 && Q[NN - 1] < 1e-3 && Q[1] > 0.1);
+    CHECK(fabs(q07 - Q[NN - 1]) < 1e-14 && Q[NN - 1] < 0.25 / 16 && Q[1] > 0.1);
     facto_solver_free(s);
     facto_problem_free(p);
 
@@ -773,8 +789,12 @@ static void test_edm_and_sparse_helpers(void)
     }
     facto_solver* g = NULL;
     CHECK_STATUS(facto_solver_new(symnmf, "nolips", &g), FACTO_OK, "");
-    CHECK_STATUS(facto_solver_set_string(g, "kernel", "gram"), FACTO_OK, "");
-    CHECK_STATUS(facto_solver_step(g), FACTO_ERROR_UNSUPPORTED, facto_solver_last_error(g));
+    /* refused when set (not at the first step), and the kernel stays universal */
+    CHECK_STATUS(facto_solver_set_string(g, "kernel", "gram"), FACTO_ERROR_UNSUPPORTED, facto_solver_last_error(g));
+    const char* kernel = NULL;
+    CHECK_STATUS(facto_solver_get_string(g, "kernel", &kernel), FACTO_OK, "");
+    CHECK(kernel && strcmp(kernel, "universal") == 0);
+    CHECK_STATUS(facto_solver_step(g), FACTO_OK, "");
     facto_solver_free(g);
     facto_problem_free(symnmf);
     free(indices);

@@ -37,7 +37,7 @@ static const double coo_value[2] = {1, 1}, coo_nan[2] = {1, NAN}, coo_huge[2] = 
 static const int64_t csr_ptr[5] = {0, 1, 2, 2, 2}, csr_ptr_start[5] = {1, 1, 2, 2, 2};
 static const int64_t csr_ptr_decreasing[5] = {0, 2, 1, 2, 2};
 static const int64_t assigned[3] = {0, 1, 1};
-static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0};
+static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0, 0};
 
 /* The message of a case that made and freed its own handles. */
 static char kept[1024];
@@ -58,18 +58,39 @@ static facto_status with_budget(const char* mib)
     return status;
 }
 
-static facto_status step_with(facto_problem* problem, const char* algorithm, const char* name, const char* value)
+static facto_status step_with(facto_problem* problem, const char* algorithm)
 {
     facto_solver* s = NULL;
     facto_status status = facto_solver_new(problem, algorithm, &s);
     if (status != FACTO_OK) return status;
-    if (name && strcmp(name, "rank") == 0) {
-        facto_solver_set_int(s, name, atoi(value));
-    } else if (name) {
-        facto_solver_set_string(s, name, value);
-    }
-    if (name && strcmp(name, "variant") == 0) facto_solver_set_string(s, "step_rule", "open_loop");
     status = facto_solver_step(s);
+    keep(facto_solver_last_error(s));
+    facto_solver_free(s);
+    return status;
+}
+
+/* A parameter a solver refuses when set (a conflict with the problem or another parameter), not at the
+ * first step: the set fails, and the solver still steps with the value it had. */
+static facto_status set_refused(facto_problem* problem, const char* algorithm, const char* name, const char* value)
+{
+    facto_solver* s = NULL;
+    facto_status status = facto_solver_new(problem, algorithm, &s);
+    if (status != FACTO_OK) return status;
+    status = strcmp(name, "rank") == 0 ? facto_solver_set_int(s, name, atoi(value))
+                                       : facto_solver_set_string(s, name, value);
+    keep(facto_solver_last_error(s));
+    const facto_status after = facto_solver_step(s);
+    facto_solver_free(s);
+    return after < 0 ? after : status;
+}
+
+static facto_status nomad_cgm_set_iterate(void)
+{
+    facto_solver* s = NULL;
+    facto_solver_new(nomad, "nomad_cgm", &s);
+    double Q[16];
+    for (int i = 0; i < 16; ++i) Q[i] = i % 5 == 0 ? 0.5 : (i / 4 < 2) == (i % 4 < 2) ? 0.5 : 0.0; /* feasible, K = 2 */
+    const facto_status status = facto_solver_set_iterate(s, Q, 4, 4, 4, FACTO_ROW_MAJOR);
     keep(facto_solver_last_error(s));
     facto_solver_free(s);
     return status;
@@ -344,16 +365,17 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_solver_output_name(fw, -1, (const char**)(void*)buffer), facto_solver_last_error(fw))                    \
     X(step_in_callback, FACTO_ERROR_BAD_STATE, "step", "callback", step_in_callback(), kept)                         \
     X(step_rule_for_variant, FACTO_ERROR_INVALID_ARGUMENT, "open_loop", "pairwise",                                  \
-      step_with(simplicial, "frank_wolfe", "variant", "pairwise"), kept)                                             \
-    X(spa_needs_K, FACTO_ERROR_INVALID_ARGUMENT, "spa", "K", step_with(dictionary_no_K, "spa", NULL, NULL), kept)    \
+      set_refused(simplicial, "frank_wolfe", "step_rule", "open_loop"), kept)                                        \
+    X(spa_needs_K, FACTO_ERROR_INVALID_ARGUMENT, "spa", "K", step_with(dictionary_no_K, "spa"), kept)    \
     X(spa_takes_no_iterate, FACTO_ERROR_UNSUPPORTED, "spa", "iterate", spa_set_iterate(), kept)                      \
     X(merit_warm_start_needs_K, FACTO_ERROR_INVALID_ARGUMENT, "spa", "K",                                            \
-      step_with(dictionary_no_K, "merit", "warm_start", "spa"), kept)                                                \
+      set_refused(dictionary_no_K, "merit", "warm_start", "spa"), kept)                                              \
+    X(nomad_cgm_takes_no_iterate, FACTO_ERROR_UNSUPPORTED, "nomad_cgm", "iterate", nomad_cgm_set_iterate(), kept)    \
     X(dense_iterate_too_large, FACTO_ERROR_UNSUPPORTED, "11600 x 11600", "selected", huge_dense_iterate(), kept)                 \
     X(burer_monteiro_rank, FACTO_ERROR_OUT_OF_RANGE, "rank must be in [K, n] = [2, 4]", "got 1",                     \
-      step_with(nomad, "burer_monteiro", "rank", "1"), kept)                                                         \
+      set_refused(nomad, "burer_monteiro", "rank", "1"), kept)                                                       \
     X(gram_kernel_constrained, FACTO_ERROR_UNSUPPORTED, "kernel 'gram'", "X >= 0",                                   \
-      step_with(symnmf, "nolips", "kernel", "gram"), kept)                                                           \
+      set_refused(symnmf, "nolips", "kernel", "gram"), kept)                                                         \
     /* files */                                                                                                      \
     X(read_missing, FACTO_ERROR_IO, "facto_validation_missing.csv", "cannot open",                                   \
       facto_matrix_read("facto_validation_missing.csv", &out_matrix), facto_last_error())                            \

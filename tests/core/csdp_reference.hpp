@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "facto/matrix.hpp"
 
@@ -46,6 +48,39 @@ inline double csdp_objective(const Matrix& D, int64_t K, const std::string& base
     for (std::string line; std::getline(out, line);)
         if (line.rfind("Primal objective value:", 0) == 0) return std::stod(line.substr(23));
     return NAN;
+}
+
+// csdp's dual solution of the run above (its .sol file's first line): y for the constraints in order,
+// (Q 1)_i = 1 (n), Tr Q = K, Q_ij - s_ij = 0 (the pairs i < j row by row). Empty when unreadable.
+inline std::vector<double> csdp_dual(const std::string& base)
+{
+    std::ifstream in(base + ".sol");
+    std::string line;
+    std::getline(in, line);
+    std::istringstream values(line);
+    std::vector<double> y;
+    for (double v; values >> v;) y.push_back(v);
+    return y;
+}
+
+// Weak duality with csdp's y: for every X = diag(Q, S), Q psd, S >= 0 (here S_ij = [Q_ij]_+),
+//     Tr(D Q) = sum_k y_k tr(A_k X) - tr(Z X) <= a^T y + sum_k |y_k| |tr(A_k X) - a_k|,
+// which bounds Tr(D Q) by the dual objective plus the constraint residuals of Q weighted by |y|:
+// an upper bound of what an approximately feasible psd Q can reach, on every machine.
+inline double csdp_certified_bound(const std::vector<double>& y, const Matrix& Q, int64_t K)
+{
+    const std::size_t n = Q.shape()[0];
+    double bound = y[n] * static_cast<double>(K), trace = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        double row = 0.0;
+        for (std::size_t j = 0; j < n; ++j) row += Q(i, j);
+        bound += y[i] + std::fabs(y[i]) * std::fabs(row - 1.0);
+        trace += Q(i, i);
+    }
+    bound += std::fabs(y[n]) * std::fabs(trace - static_cast<double>(K));
+    for (std::size_t i = 0, p = n + 1; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j, ++p) bound += std::fabs(y[p]) * std::max(-Q(i, j), 0.0);
+    return bound;
 }
 
 }  // namespace facto::test

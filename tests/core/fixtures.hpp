@@ -16,6 +16,7 @@
 #include "facto/nomad.hpp"
 #include "facto/self_dictionary.hpp"
 #include "facto/simplicial_symnmf.hpp"
+#include "facto/solver.hpp"
 #include "facto/symnmf.hpp"
 #include "linalg/blas.hpp"
 
@@ -84,6 +85,21 @@ inline Matrix finite_difference_gradient(const Problem& problem, const Matrix& X
             G(i, j) = (problem.objective(plus) - problem.objective(minus)) / (2 * h);
         }
     return G;
+}
+
+// The absolute Frank-Wolfe gap of a Frank-Wolfe solver (output "gaps"; the progress reports it relative
+// to the objective at the start).
+inline double frank_wolfe_gap(const Solver& solver) { return solver.output("gaps").doubles[0]; }
+
+// A bound of the rounding error of the trace-identity objective 1/4 (||P||^2 - 2 <P W, W> + ||W^T W||^2)
+// (n x k W, one GEMM of length n, dot products of length n k and k^2): each term carries at most
+// (n k + n + k^2) eps of its own size.
+inline double objective_rounding(const SimplicialSymNMF& problem, const Matrix& W)
+{
+    const std::size_t n = W.shape()[0], k = W.shape()[1];
+    const Matrix PW = xt::linalg::dot(problem.P(), W), WtW = xt::linalg::dot(xt::transpose(W), W);
+    const double terms = problem.P_norm_squared() + 2.0 * std::fabs(xt::sum(PW * W)()) + xt::sum(WtW * WtW)();
+    return static_cast<double>(n * k + n + k * k) * 2.220446049250313e-16 * terms / 4.0;
 }
 
 // The status of the facto::Error that f() throws, or FACTO_OK when it throws nothing.

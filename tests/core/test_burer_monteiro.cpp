@@ -58,7 +58,8 @@ BOOST_AUTO_TEST_CASE(gradient_matches_finite_differences)
         Y[k] = y - h;
         const double down = bm.lagrangian(Y.data(), ignored.data());
         Y[k] = y;
-        BOOST_TEST(G[k] == (up - down) / (2.0 * h), boost::test_tools::tolerance(1e-6));
+        // central differences: O(h^2) truncation plus eps |L| / h of rounding, absolute
+        BOOST_TEST(std::fabs(G[k] - (up - down) / (2.0 * h)) <= 1e-6 * std::max(1.0, std::fabs(G[k])));
     }
 }
 
@@ -72,52 +73,59 @@ BOOST_AUTO_TEST_CASE(q_is_feasible_and_below_the_exact_optimum)
     BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
     auto solver = burer_monteiro(std::make_shared<const Nomad>(D, 4));
     BOOST_TEST(solver->solve() == FACTO_CONVERGED);
-    const double tolerance = solver->params().get_double("tolerance");
+    const double tolerance = solver->params().get_double("feasibility_tolerance");
     const std::vector<double> f = solver->output("feasibility").doubles;
     BOOST_TEST(f[1] == 0.0);                // no negative entry
     BOOST_TEST(f[2] <= tolerance);          // max_i |(Q 1)_i - 1|
-    BOOST_TEST(f[3] <= 4.0 * tolerance);    // |Tr Q - K|
+    BOOST_TEST(f[3] <= 4.0 * tolerance);    // |Tr Q - K| <= K tolerance
     BOOST_TEST(smallest_eigenvalue(solver->iterate()) > -1e-12);
+    // weak duality with csdp's dual solution: what a psd Q with these residuals can reach (1e-6 of
+    // csdp's own accuracy added)
     const double objective = solver->progress().objective;
-    BOOST_TEST(objective <= exact * (1.0 + 1e-5));
-    BOOST_TEST(objective == exact, boost::test_tools::tolerance(2e-3));  // measured: -6.6e-4
+    BOOST_TEST(objective <= csdp_certified_bound(csdp_dual("bm_csdp"), solver->iterate(), 4) + 1e-6 * exact);
+    // a local solution, near the optimum on this instance (2e-3: three times the deviation measured on
+    // every BLAS kernel, -6.6e-4)
+    BOOST_TEST(objective >= exact * (1.0 - 2e-3));
 }
 
 BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones)
 {
-    // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is 120.32): with r = K every
-    // row of Y has one nonzero entry, so Q is a hard clustering (Kulis et al.'s observation); with
-    // r = 2 K the rows share clusters, Q puts no mass between the rings and its objective is within
-    // 1e-3 of the optimum
+    // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is about 120.32): with r = K, Q
+    // is a hard clustering (Kulis et al.'s observation); with r = 2 K the rows share clusters, Q puts no
+    // mass between the rings and its objective is near the optimum.
+    // Hard: Q = Y Y^T >= 0 with row sums <= 1 + delta has lambda_max <= 1 + delta (Perron); the K
+    // eigenvalues mu of Y^T Y then lie in [0, 1 + delta] and sum to K +- tau (tau = |Tr Q - K|), so
+    // ||Y^T Y - I||_F^2 = sum (mu - 1)^2 <= sum |mu - 1| <= tau + 2 K delta: the columns of Y >= 0 are
+    // nearly orthonormal, i.e. nearly disjoint. Soft: Tr Q - ||Q||_F^2 = sum mu (1 - mu), at most
+    // (tau + 2 K delta)(1 + delta) for a hard clustering, is far above that.
     const LabeledPoints rings = two_rings(200, 0.5, 0.0, 0);
     auto problem = std::make_shared<const Nomad>(nomad_gram(rings.X), 16);
     double objective[2];
     for (int64_t r : {16, 32}) {
         auto solver = burer_monteiro(problem, r);
-        solver->solve();
+        BOOST_TEST(solver->solve() == FACTO_CONVERGED);
         const Matrix& Y = dynamic_cast<const BurerMonteiro&>(*solver).factor();
-        std::size_t shared = 0;
-        for (std::size_t i = 0; i < 200; ++i) {
-            std::size_t nonzero = 0;
-            for (std::size_t k = 0; k < static_cast<std::size_t>(r); ++k) nonzero += Y(i, k) > 1e-6;
-            shared += nonzero > 1;
-        }
-        objective[r / 16 - 1] = solver->progress().objective;
         const Matrix& Q = solver->iterate();
+        const std::vector<double> f = solver->output("feasibility").doubles;
+        const double hard_limit = f[3] + 2.0 * 16.0 * f[2];
+        objective[r / 16 - 1] = solver->progress().objective;
         double across = 0.0;
         for (std::size_t i = 0; i < 200; ++i)
             for (std::size_t j = 0; j < 200; ++j)
                 if (rings.labels[i] != rings.labels[j]) across = std::max(across, Q(i, j));
         BOOST_TEST_CONTEXT("r = " << r) {
             if (r == 16) {
-                BOOST_TEST(shared == 0u);
+                Matrix YtY({16, 16});
+                blas::gram(Y, YtY);
+                BOOST_TEST(xt::sum(xt::square(YtY - xt::eye<double>(16)))() <= hard_limit + 1e-12);
             } else {
-                BOOST_TEST(shared > 100u);  // measured: 164
-                BOOST_TEST(across < 1e-8);
+                BOOST_TEST(xt::sum(xt::diagonal(Q))() - xt::sum(Q * Q)() >= 100.0 * hard_limit);
+                BOOST_TEST(across < 1e-6);  // entries within a ring are ~ K / n = 0.08
             }
         }
     }
-    BOOST_TEST(objective[1] == 120.32, boost::test_tools::tolerance(1e-3));
+    // the authors' code's value (not certified); -4e-4 measured on every BLAS kernel
+    BOOST_TEST(objective[1] == 120.32, boost::test_tools::tolerance(2e-3));
     BOOST_TEST(objective[0] < 0.95 * objective[1]);
 }
 
@@ -129,15 +137,19 @@ BOOST_AUTO_TEST_CASE(starts_from_a_given_q_reproducibly_and_rejects_bad_settings
     for (double& value : objective) {
         auto solver = burer_monteiro(problem);
         solver->set_iterate(problem->random_point(0));
-        solver->solve();
+        BOOST_TEST(solver->solve() == FACTO_CONVERGED);
         value = solver->progress().objective;
-        BOOST_TEST(solver->output("feasibility").doubles[2] <= 1e-6);
+        BOOST_TEST(solver->output("feasibility").doubles[2] <= solver->params().get_double("feasibility_tolerance"));
         BOOST_TEST(solver->output("factor").spec.cols == 8);  // r = 2 K
     }
     BOOST_TEST(objective[0] == objective[1]);
-    auto solver = burer_monteiro(problem, 3);
+    auto solver = burer_monteiro(problem);
     BOOST_CHECK_EXCEPTION(solver->output("factor"), Error, [](const Error& e) { return e.status() == FACTO_ERROR_BAD_STATE; });
-    BOOST_CHECK_EXCEPTION(solver->step(), Error, [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
+    // a rank outside [K, n] is refused when set, and the rank in use stays
+    BOOST_CHECK_EXCEPTION(solver->mutable_params().set_int("rank", 3), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
+    BOOST_TEST(solver->params().get_int("rank") == 0);
+    BOOST_CHECK_NO_THROW(solver->step());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

