@@ -8,7 +8,9 @@
  * selected anchors. nomad: reads the data points (rows) and forms the paper's Gram matrix, or reads it
  * (--affinity), or generates two rings (--rings N); prints the feasibility of Q.
  * Runs the chosen solver; shows progress on stderr (a live line on a terminal, plain lines
- * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout. */
+ * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout.
+ * Exit status: 0 after a solve that ended (whatever its stop reason, which the summary gives), 1 when
+ * anything failed (no summary then), 2 for bad options. */
 #include <facto/facto.h>
 
 #include <errno.h>
@@ -109,12 +111,12 @@ static int32_t on_progress(const facto_solver* solver, const facto_progress* p, 
         const double t = now_seconds();
         if (t - state->last_print < 0.1 && p->stop_reason == 0) return 0;
         state->last_print = t;
-        fprintf(stderr, "\r  iteration %7lld   objective %.10e   gap %.4e   %7.2f s ", (long long)p->iteration,
+        fprintf(stderr, "\r  iteration %7lld   objective %.10e   stationarity %.4e   %7.2f s ", (long long)p->iteration,
                 p->objective, p->stationarity, p->elapsed_seconds);
         fflush(stderr);
     } else if (p->iteration % state->every == 0 || p->stop_reason != 0) {
-        fprintf(stderr, "iteration %lld objective %.10e gap %.4e step %.4e seconds %.3f\n", (long long)p->iteration,
-                p->objective, p->stationarity, p->step_size, p->elapsed_seconds);
+        fprintf(stderr, "iteration %lld objective %.10e stationarity %.4e step %.4e seconds %.3f\n",
+                (long long)p->iteration, p->objective, p->stationarity, p->step_size, p->elapsed_seconds);
     }
     return 0;
 }
@@ -241,10 +243,15 @@ static int parse_options(int argc, char** argv, options* o)
                     : !strcmp(o->problem, "nomad")           ? "nomad_cgm"
                                                               : "nolips";
     if (o->list_params) return 1;
-    if ((!o->file && !o->helix && !o->separable && !o->rings) || o->k < 1) {
-        fputs(usage, stderr);
-        return 0;
-    }
+    if (!o->file && !o->helix && !o->separable && !o->rings)
+        return fprintf(stderr, "facto: no input: give FILE, or --helix N, --separable N or --rings N "
+                               "(facto --help lists the options)\n"),
+               0;
+    if (o->k < 1)
+        return fprintf(stderr, "facto: -k is required: the number of clusters (simplicial_symnmf, nomad), the rank "
+                               "(symnmf), the embedding dimension (edm_completion) or the number of anchors "
+                               "(self_dictionary)\n"),
+               0;
     return 1;
 }
 
@@ -349,6 +356,29 @@ static facto_problem* symnmf_from_sparse(facto_sparse* M, int64_t r)
     facto_sparse_free(M);
     if (st < 0) fail("problem", st, facto_last_error());
     return problem;
+}
+
+/* Refuses features that look like an affinity: a square matrix symmetric to 1e-10 of its largest entry
+ * (n points in n dimensions are not symmetric but by accident), read without --affinity. */
+static int check_features(const options* o, const facto_matrix* m)
+{
+    int64_t rows = 0, cols = 0;
+    facto_matrix_shape(m, &rows, &cols);
+    if (rows != cols || rows < 2) return 1;
+    const double* a = facto_matrix_data(m);
+    double largest = 0.0, asymmetry = 0.0;
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+            const double x = a[i * cols + j], d = x - a[j * cols + i];
+            if (x > largest || -x > largest) largest = x > 0 ? x : -x;
+            if (d > asymmetry || -d > asymmetry) asymmetry = d > 0 ? d : -d;
+        }
+    if (asymmetry > 1e-10 * largest) return 1;
+    fprintf(stderr,
+            "facto: %s is a symmetric %lld x %lld matrix: pass --affinity if it is the affinity (nomad: D) itself; "
+            "without it every row is read as a point\n",
+            o->file, (long long)rows, (long long)cols);
+    return 0;
 }
 
 static int ends_with(const char* s, const char* suffix)
@@ -457,6 +487,7 @@ static facto_problem* build_nomad(const options* o)
         if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
         if (!o->affinity) {
             facto_matrix* points = m;
+            if (!check_features(o, points)) return facto_matrix_free(points), NULL;
             facto_matrix_shape(points, &n, &dim);
             st = facto_nomad_gram(facto_matrix_data(points), n, dim, dim, FACTO_ROW_MAJOR, &m);
             facto_matrix_free(points);
@@ -490,6 +521,7 @@ static facto_problem* build_problem(const options* o, double* affinity_seconds, 
     facto_matrix* data = NULL;
     st = facto_matrix_read(o->file, &data);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    if (!o->affinity && !check_features(o, data)) return facto_matrix_free(data), NULL;
     int64_t rows = 0, cols = 0;
     facto_matrix_shape(data, &rows, &cols);
     if (symnmf && !o->affinity) {
@@ -667,7 +699,7 @@ int main(int argc, char** argv)
         if (!o.quiet) facto_solver_set_callback(solver, on_progress, &state, NULL);
         reason = facto_solver_solve(solver);
         if (!o.quiet && state.tty) fputc('\n', stderr);
-        if (reason < 0) ok = fail("solve", reason, facto_solver_last_error(solver));
+        if (reason < 0) ok = !fail("solve", reason, facto_solver_last_error(solver));
     }
 
     int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
@@ -677,13 +709,16 @@ int main(int argc, char** argv)
         p.struct_size = sizeof p;
         facto_solver_progress(solver, &p);
         printf("{\"solver\": \"%s\", \"n\": %lld, \"k\": %lld, \"stop_reason\": \"%s\", \"iterations\": %lld, "
-               "\"objective\": %.17g, \"gap\": %.17g, \"seconds\": %.6f, \"affinity_seconds\": %.6f, "
+               "\"objective\": %.17g, \"stationarity\": %.6e, \"seconds\": %.6f, \"affinity_seconds\": %.6f, "
                "\"total_seconds\": %.6f",
                facto_solver_algorithm(solver), (long long)n,
                (long long)(o.n_layers ? o.layers[o.n_layers - 1] : dictionary || nomad ? o.k : k),
                facto_status_string(reason),
                (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, affinity_seconds,
                now_seconds() - t_start);
+        double tolerance = 0.0;
+        facto_solver_get_double(solver, "tolerance", &tolerance);
+        printf(", \"tolerance\": %.1e", tolerance);
         if (o.n_layers) printf(", \"earlier_layers\": [%s]", layers_json);
         if (truth && labels) {
             double accuracy = 0.0;
@@ -699,13 +734,18 @@ int main(int argc, char** argv)
             free(X);
         }
         if (dictionary) print_selected(solver, o.k, anchors);
-        double gaps[3]; /* Frank-Wolfe solvers: the away and pairwise gaps beside the Frank-Wolfe gap */
+        double gaps[3]; /* Frank-Wolfe solvers: the Frank-Wolfe, away and pairwise gaps (absolute) */
         if (facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0)
-            printf(", \"away_gap\": %.17g, \"pairwise_gap\": %.17g", gaps[1], gaps[2]);
+            printf(", \"gap\": %.6e, \"away_gap\": %.6e, \"pairwise_gap\": %.6e", gaps[0], gaps[1], gaps[2]);
+        double limit = 0.0; /* solvers with constraints their iterates may violate: the measure and its bound */
+        if (facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0)
+            printf(", \"feasibility\": %.6e, \"feasibility_tolerance\": %.1e", p.feasibility, limit);
         double feasibility[4];
+        const double K = (double)(o.n_layers ? o.layers[o.n_layers - 1] : o.k);
         if (nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0)
-            printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.3e, \"trace_error\": %.3e",
-                   feasibility[0], feasibility[1], feasibility[2], feasibility[3]);
+            printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.6e, "
+                   "\"relative_trace_error\": %.6e",
+                   feasibility[0], feasibility[1], feasibility[2], feasibility[3] / K);
         printf("}\n");
     }
     free(labels);
