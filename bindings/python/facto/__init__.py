@@ -17,7 +17,7 @@ from .data import (clustering_accuracy, distance_nrmse, gaussian_affinity, helix
                    separable_data, write_csv)
 from ._lib import lib as _lib_handle
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 library_version = _lib_handle.facto_version().decode()
 
 __all__ = ["CsrMatrix", "FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError",

@@ -36,6 +36,7 @@ class Progress(ctypes.Structure):
         ("step_size", ctypes.c_double),
         ("relative_change", ctypes.c_double),
         ("elapsed_seconds", ctypes.c_double),
+        ("feasibility", ctypes.c_double),
     ]
 
 

@@ -14,14 +14,17 @@ class SimplicialSymNMF:
     affinity : "rbf" (P = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X) or "precomputed"
         (X is P itself).
     bandwidth, scaling : of the rbf affinity (scaling "minmax" maps each feature to [-1, 1]).
-    max_iter, tol, random_state : the solver's max_iterations, tolerance (Frank-Wolfe gap), seed.
-    **solver_params : any other solver parameter by its facto name (e.g. step_rule="line_search").
+    max_iter, tol, random_state : the solver's max_iterations, tolerance (on the Frank-Wolfe gap relative
+        to the objective at the start), seed.
+    **solver_params : any other solver parameter by its facto name (e.g. variant="vanilla" for the
+        paper's Frank-Wolfe).
 
-    Attributes after fit: labels_, membership_ (W), n_iter_, objective_, gap_, stop_reason_.
+    Attributes after fit: labels_, membership_ (W), n_iter_, objective_, gap_ (the Frank-Wolfe gap),
+    stationarity_ (the measure tol bounds), stop_reason_.
     """
 
     def __init__(self, n_clusters=2, solver="frank_wolfe", affinity="rbf", bandwidth=1.0, scaling="minmax",
-                 max_iter=1000, tol=1e-6, random_state=0, **solver_params):
+                 max_iter=10000, tol=1e-6, random_state=0, **solver_params):
         self.n_clusters = n_clusters
         self.solver = solver
         self.affinity = affinity
@@ -61,9 +64,10 @@ class SimplicialSymNMF:
             progress = solver.progress
             self.membership_ = solver.iterate
             self.labels_ = solver.labels
+            self.gap_ = float(solver.output("gaps")[0, 0])
         self.n_iter_ = progress.iteration
         self.objective_ = progress.objective
-        self.gap_ = progress.stationarity
+        self.stationarity_ = progress.stationarity
         return self
 
     def fit_transform(self, X, y=None, callback=None):

@@ -18,11 +18,14 @@ class StopReason(enum.IntEnum):
     TIME_LIMIT = 3
     STOPPED_BY_CALLBACK = 4
     STOPPED_BY_REQUEST = 5
+    STALLED = 6
 
 
 Progress = namedtuple("Progress", "iteration objective stationarity step_size relative_change "
-                                  "elapsed_seconds stop_reason")
-Progress.__doc__ = "Progress of a solver: iteration count, objective, Frank-Wolfe gap, last step, timing."
+                                  "elapsed_seconds stop_reason feasibility")
+Progress.__doc__ = ("Progress of a solver: iteration count, objective, the stationarity measure its tolerance "
+                    "bounds (relative to the problem's scale), last step, timing, stop reason, and the "
+                    "violation of constraints its iterates need not meet (NOMAD; 0 otherwise).")
 
 ParamInfo = namedtuple("ParamInfo", "name type default lower upper choices description")
 
@@ -58,7 +61,7 @@ def _as_matrix(array, name):
 
 def _progress_tuple(p):
     return Progress(p.iteration, p.objective, p.stationarity, p.step_size, p.relative_change,
-                    p.elapsed_seconds, StopReason(p.stop_reason))
+                    p.elapsed_seconds, StopReason(p.stop_reason), p.feasibility)
 
 
 class _Handle:

@@ -51,7 +51,8 @@ def test_parameters_by_name(affinity):
 
 
 def test_step_once_then_solve_with_a_callback_that_stops_early(affinity):
-    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, facto.Solver(problem, objective_tolerance=0) as s:
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, \
+            facto.Solver(problem, variant="vanilla", objective_tolerance=0) as s:
         assert s.step() == facto.StopReason.RUNNING
         assert s.progress.iteration == 1 and s.progress.step_size == 1.0  # open loop: 2/(0+2)
         seen = []
@@ -247,7 +248,7 @@ def test_self_dictionary_outputs_and_errors():
 def test_away_and_pairwise_frank_wolfe_reach_the_stationary_point(affinity, blobs):
     budget = dict(max_iterations=300, tolerance=1e-12, objective_tolerance=0)
     with facto.Problem.simplicial_symnmf(affinity, 3) as problem:
-        with facto.Solver(problem, "frank_wolfe", **budget) as vanilla:
+        with facto.Solver(problem, "frank_wolfe", variant="vanilla", **budget) as vanilla:
             vanilla.solve()
             assert vanilla.progress.stationarity > 1e-8  # open-loop steps zig-zag
             vanilla_objective = vanilla.progress.objective
@@ -255,15 +256,17 @@ def test_away_and_pairwise_frank_wolfe_reach_the_stationary_point(affinity, blob
             with facto.Solver(problem, "frank_wolfe", variant=variant, **budget) as s:
                 assert s.solve() == facto.StopReason.CONVERGED
                 toward, away, pairwise = s.output("gaps").ravel()
-                assert toward == s.progress.stationarity <= 1e-12
-                assert away >= 0 and pairwise == pytest.approx(toward + away, rel=1e-12)
+                assert s.progress.stationarity <= 1e-12 and toward >= 0
+                scale = 1e-12 * s.progress.objective  # each gap a sum of terms nonnegative up to rounding
+                assert away >= -scale and pairwise >= toward - scale
                 assert s.progress.objective <= vanilla_objective
-        with facto.Solver(problem, "frank_wolfe", variant="pairwise", step_rule="open_loop") as s:
-            with pytest.raises(facto.FactoValueError, match="exact"):
-                s.step()
+        # a step rule that the variant cannot take is refused when set
+        with pytest.raises(facto.FactoValueError, match="vanilla"):
+            facto.Solver(problem, "frank_wolfe", variant="pairwise", step_rule="open_loop")
     model = facto.SimplicialSymNMF(n_clusters=3, bandwidth=4.0, scaling="none", tol=1e-9, variant="pairwise",
                                    objective_tolerance=0).fit(blobs[0])
-    assert facto.clustering_accuracy(model.labels_, blobs[1]) == 1.0 and model.gap_ <= 1e-6
+    assert facto.clustering_accuracy(model.labels_, blobs[1]) == 1.0 and model.stationarity_ <= 1e-9
+    assert model.stop_reason_ == facto.StopReason.CONVERGED
 
 
 def test_pairwise_merit_with_lambda_zero_fits_each_column_exactly():
@@ -283,11 +286,11 @@ def test_nomad_separates_two_rings():
     assert X.shape == (200, 2) and list(labels[:100]) == [0] * 100 and list(labels[100:]) == [1] * 100
     D = facto.nomad_gram(X)
     assert np.allclose(D, D.T) and np.allclose(D.sum(axis=1), 0.0)
-    Q, feasibility = facto.nomad(X, 16, max_iterations=700)
+    Q, feasibility = facto.nomad(X, 16)
     assert Q.shape == (200, 200)
-    assert abs(np.trace(D @ Q) - 120.32) < 0.3  # the reference implementation's optimum
+    assert abs(np.trace(D @ Q) - 120.32) < 0.6  # the reference implementation's, within the duality gap 5e-3
     assert feasibility[2] < 1e-10 and feasibility[3] < 1e-10  # Q 1 = 1, Tr Q = K
-    assert Q[:100, 100:].max() < 1e-3  # no mass between the rings (Fig. 4)
+    assert Q[:100, 100:].max() < 0.08 / 16  # no mass between the rings (Fig. 4): entries within are ~0.08
     with facto.Problem.nomad(D, 16) as problem:
         assert problem.kind == "nomad" and problem.iterate_shape == (200, 200)
     with pytest.raises(facto.FactoValueError):
@@ -299,21 +302,25 @@ def test_nomad_separates_two_rings():
 def test_burer_monteiro_and_multilayer_nomad():
     X, labels = facto.manifold_points("two_rings", 100, 0.5)
     # Burer-Monteiro's Q = Y Y^T (Y >= 0, r = 2 K): nonnegative and psd by construction, the equalities
-    # to the tolerance; a local solution, below the convex optimum (54.654 by nomad_cgm, 2000 iterations)
+    # to the feasibility tolerance (1e-5); a local solution near the convex optimum 54.649526 (coinor-csdp),
+    # which a Q feasible to 1e-5 can exceed by the multipliers times that, ~1e-5 relative
     Q, feasibility = facto.nomad(X, 8, solver="burer_monteiro")
-    assert feasibility[0] == 0.0 and feasibility[2] <= 1e-6 and feasibility[3] <= 8e-6
+    assert feasibility[0] == 0.0 and feasibility[2] <= 1e-5 and feasibility[3] <= 8e-5
     assert np.linalg.eigvalsh(Q).min() > -1e-12
-    assert 54.0 < np.sum(facto.nomad_gram(X) * Q) < 54.66
+    assert 54.649526 * (1 - 5e-3) < np.sum(facto.nomad_gram(X) * Q) < 54.649526 * (1 + 1e-3)
     with facto.Problem.nomad(facto.nomad_gram(X), 8) as problem, \
             facto.Solver(problem, "burer_monteiro", rank=8) as s:  # r = K: a hard clustering
-        s.solve()
+        assert s.solve() == facto.StopReason.CONVERGED
         Y = s.output("factor")
-        assert Y.shape == (100, 8) and ((Y > 1e-6).sum(axis=1) == 1).all()
+        f = s.output("feasibility").ravel()
+        # Y^T Y's eigenvalues lie in [0, 1 + delta] (Perron) and sum to K +- tau: ||Y^T Y - I||^2 <= tau + 2 K delta,
+        # nearly orthonormal nonnegative columns, i.e. nearly disjoint supports
+        assert Y.shape == (100, 8) and np.sum((Y.T @ Y - np.eye(8)) ** 2) <= f[3] + 2 * 8 * f[2] + 1e-12
         with pytest.raises(facto.FactoValueError):
             facto.Problem.nomad_layer(s, 9)  # K must not grow
     # two layers: the second's D is the first's Q
     layers = facto.multilayer_nomad(X, [8, 4], solver="burer_monteiro")
     assert len(layers) == 2 and layers[1][0].shape == (100, 100)
-    assert abs(np.trace(layers[1][0]) - 4) < 1e-4 and layers[1][1][2] <= 1e-6
+    assert abs(np.trace(layers[1][0]) - 4) < 1e-4 and layers[1][1][2] <= 1e-5
     with pytest.raises(facto.FactoValueError):
         facto.multilayer_nomad(X, [4, 8])

@@ -3,7 +3,7 @@
 # conditions of class "facto_error" carrying status and status_name.
 
 STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stopped_by_callback",
-                  "stopped_by_request")
+                  "stopped_by_request", "stalled")
 SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L)
 
 facto_condition <- function(failure, call = sys.call(-1)) {
@@ -167,8 +167,8 @@ facto_solver <- function(problem, algorithm = "frank_wolfe", ..., callback = NUL
 
 print.facto_solver <- function(x, ...) {
   p <- facto_progress(x)
-  cat(sprintf("<facto solver: iteration %d, objective %g, gap %g>\n", as.integer(p$iteration), p$objective,
-              p$gap))
+  cat(sprintf("<facto solver: iteration %d, objective %g, stationarity %g>\n", as.integer(p$iteration), p$objective,
+              p$stationarity))
   invisible(x)
 }
 

@@ -22,7 +22,7 @@ const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
 const PARAM_DOUBLE, PARAM_INT, PARAM_STRING = Int32(1), Int32(2), Int32(3)
 const STOP_REASONS = (:running, :converged, :iteration_limit, :time_limit, :stopped_by_callback,
-                      :stopped_by_request)
+                      :stopped_by_request, :stalled)
 
 # ---- loading: symbols are resolved at run time so that FACTO_LIBRARY works without recompiling ----
 
@@ -70,6 +70,7 @@ struct Progress
     step_size::Float64
     relative_change::Float64
     elapsed_seconds::Float64
+    feasibility::Float64  # since 0.2.0
 end
 
 struct ParamInfo
@@ -87,7 +88,7 @@ struct ParamInfo
     choices::Cstring
 end
 
-empty_progress() = Progress(UInt32(sizeof(Progress)), 0, 0, NaN, NaN, NaN, NaN, 0.0)
+empty_progress() = Progress(UInt32(sizeof(Progress)), 0, 0, NaN, NaN, NaN, NaN, 0.0, 0.0)
 
 # ---- problems ----
 

@@ -169,21 +169,24 @@ test_that("MERIT and SPA find the anchors of noiseless separable data", {
 
 test_that("away-step and pairwise Frank-Wolfe reach the stationary point and report their gaps", {
   problem <- facto_simplicial_symnmf(affinity(), 3)
-  gap <- function(variant) {
+  stationarity <- function(variant) {
     solver <- facto_solver(problem, variant = variant, max_iterations = 300, tolerance = 1e-12,
                            objective_tolerance = 0)
     facto_solve(solver)
     gaps <- facto_output(solver, "gaps")
+    p <- facto_progress(solver)
     expect_equal(dim(gaps), c(1, 3))
-    expect_identical(gaps[1, 1], facto_progress(solver)$gap)
-    expect_equal(gaps[1, 3], gaps[1, 1] + gaps[1, 2], tolerance = 1e-12)
-    gaps[1, 1]
+    # each gap a sum of terms nonnegative up to rounding
+    expect_gte(gaps[1, 1], 0)
+    expect_gte(gaps[1, 2], -1e-12 * p$objective)
+    expect_gte(gaps[1, 3], gaps[1, 1] - 1e-12 * p$objective)
+    p$stationarity
   }
-  expect_gt(gap("vanilla"), 1e-8)
-  expect_lte(gap("away"), 1e-12)
-  expect_lte(gap("pairwise"), 1e-12)
-  solver <- facto_solver(problem, variant = "pairwise", step_rule = "open_loop")
-  expect_error(facto_step(solver), class = "facto_error")
+  expect_gt(stationarity("vanilla"), 1e-8)
+  expect_lte(stationarity("away"), 1e-12)
+  expect_lte(stationarity("pairwise"), 1e-12)
+  # a step rule the variant cannot take is refused when set
+  expect_error(facto_solver(problem, variant = "pairwise", step_rule = "open_loop"), class = "facto_invalid_argument")
 })
 
 test_that("NOMAD separates two rings", {
@@ -192,11 +195,11 @@ test_that("NOMAD separates two rings", {
   D <- facto_nomad_gram(X)
   expect_equal(D, t(D))
   expect_equal(unname(rowSums(D)), rep(0, 200), tolerance = 1e-12)
-  solver <- facto_solver(facto_nomad(D, 16), "nomad_cgm", max_iterations = 700)
-  facto_solve(solver)
+  solver <- facto_solver(facto_nomad(D, 16), "nomad_cgm")
+  expect_equal(facto_solve(solver), "converged")
   Q <- facto_iterate(solver)
-  expect_lt(abs(sum(D * Q) - 120.32), 0.3)  # the reference implementation's optimum
-  expect_lt(max(Q[1:100, 101:200]), 1e-3)   # no mass between the rings
+  expect_lt(abs(sum(D * Q) - 120.32), 0.6)  # the reference implementation's, within the duality gap 5e-3
+  expect_lt(max(Q[1:100, 101:200]), 0.08 / 16)  # no mass between the rings: entries within are ~0.08
   feasibility <- facto_output(solver, "feasibility")
   expect_lt(feasibility[3], 1e-10)
   expect_lt(feasibility[4], 1e-10)
@@ -213,7 +216,8 @@ test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers"
   expect_true(all(Y >= 0))
   expect_equal(facto_iterate(solver), Y %*% t(Y), tolerance = 1e-12)
   feasibility <- facto_output(solver, "feasibility")
-  expect_lte(feasibility[3], 1e-6)
+  expect_lte(feasibility[3], facto_get(solver, "feasibility_tolerance"))
+  expect_lte(facto_progress(solver)$feasibility, facto_get(solver, "feasibility_tolerance"))
   expect_error(facto_nomad_layer(solver, 9), class = "facto_error")  # K must not grow
   layers <- facto_multilayer_nomad(D, c(8, 4), "burer_monteiro")
   expect_length(layers, 2)

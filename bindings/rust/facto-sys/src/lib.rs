@@ -15,6 +15,7 @@ pub const FACTO_ITERATION_LIMIT: facto_status = 2;
 pub const FACTO_TIME_LIMIT: facto_status = 3;
 pub const FACTO_STOPPED_BY_CALLBACK: facto_status = 4;
 pub const FACTO_STOPPED_BY_REQUEST: facto_status = 5;
+pub const FACTO_STALLED: facto_status = 6;
 pub const FACTO_ERROR_INVALID_ARGUMENT: facto_status = -1;
 pub const FACTO_ERROR_NULL_POINTER: facto_status = -2;
 pub const FACTO_ERROR_NOT_FINITE: facto_status = -3;
@@ -100,6 +101,7 @@ pub struct facto_progress {
     pub step_size: f64,
     pub relative_change: f64,
     pub elapsed_seconds: f64,
+    pub feasibility: f64,
 }
 
 pub type facto_callback =

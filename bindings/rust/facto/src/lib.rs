@@ -179,6 +179,8 @@ pub enum StopReason {
     TimeLimit,
     StoppedByCallback,
     StoppedByRequest,
+    /// No progress was possible while the stationarity measure was above tolerance: not certified.
+    Stalled,
 }
 
 impl StopReason {
@@ -189,6 +191,7 @@ impl StopReason {
             sys::FACTO_TIME_LIMIT => StopReason::TimeLimit,
             sys::FACTO_STOPPED_BY_CALLBACK => StopReason::StoppedByCallback,
             sys::FACTO_STOPPED_BY_REQUEST => StopReason::StoppedByRequest,
+            sys::FACTO_STALLED => StopReason::Stalled,
             _ => StopReason::Running,
         }
     }
@@ -199,12 +202,14 @@ impl StopReason {
 pub struct Progress {
     pub iteration: i64,
     pub objective: f64,
-    /// The Frank-Wolfe gap (or the algorithm's stationarity measure).
+    /// The stationarity measure `tolerance` bounds, relative to the problem's scale (see the solver).
     pub stationarity: f64,
     pub step_size: f64,
     pub relative_change: f64,
     pub elapsed_seconds: f64,
     pub stop_reason: StopReason,
+    /// The violation of the constraints the iterates need not meet (NOMAD's solvers; 0 otherwise).
+    pub feasibility: f64,
 }
 
 impl From<&sys::facto_progress> for Progress {
@@ -217,6 +222,7 @@ impl From<&sys::facto_progress> for Progress {
             relative_change: p.relative_change,
             elapsed_seconds: p.elapsed_seconds,
             stop_reason: StopReason::from_raw(p.stop_reason),
+            feasibility: p.feasibility,
         }
     }
 }

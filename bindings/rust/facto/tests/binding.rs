@@ -288,17 +288,18 @@ fn away_and_pairwise_frank_wolfe_reach_the_stationary_point_and_report_their_gap
         s.set("objective_tolerance", 0.0).unwrap();
         s.solve().unwrap();
         let gaps = s.output_f64("gaps", Layout::RowMajor).unwrap();
-        assert_eq!(gaps.get(0, 0), s.progress().stationarity);
-        assert!((gaps.get(0, 2) - gaps.get(0, 0) - gaps.get(0, 1)).abs() <= 1e-12 * gaps.get(0, 2));
+        // each gap a sum of terms nonnegative up to rounding
+        let slack = 1e-12 * s.progress().objective;
+        assert!(gaps.get(0, 0) >= 0.0 && gaps.get(0, 1) >= -slack && gaps.get(0, 2) >= gaps.get(0, 0) - slack);
         s.progress().stationarity
     };
     assert!(run("vanilla") > 1e-8);
     assert!(run("away") <= 1e-12);
     assert!(run("pairwise") <= 1e-12);
+    // a step rule the variant cannot take is refused when set
     let mut s = Solver::new(&problem, "frank_wolfe").unwrap();
     s.set("variant", "pairwise").unwrap();
-    s.set("step_rule", "curvature").unwrap();
-    assert_eq!(s.step().unwrap_err().status_name(), "FACTO_ERROR_INVALID_ARGUMENT");
+    assert_eq!(s.set("step_rule", "curvature").unwrap_err().status_name(), "FACTO_ERROR_INVALID_ARGUMENT");
 }
 
 #[test]
@@ -311,11 +312,16 @@ fn nomad_by_both_solvers_and_in_layers() {
     assert_eq!(problem.kind(), "nomad");
     for name in ["nomad_cgm", "burer_monteiro"] {
         let mut solver = Solver::new(&problem, name).unwrap();
-        solver.set("max_iterations", 500).unwrap();
-        solver.solve().unwrap();
+        assert_eq!(solver.solve().unwrap(), facto::StopReason::Converged, "{}", name);
+        let limit = match solver.get("feasibility_tolerance").unwrap() {
+            facto::Value::F64(v) => v,
+            other => panic!("{:?}", other),
+        };
+        assert!(solver.progress().feasibility <= limit, "{}", name);
         let q = solver.iterate(Layout::RowMajor).unwrap();
         let f = solver.output_f64("feasibility", Layout::RowMajor).unwrap();
-        let tolerance = if name == "nomad_cgm" { 1e-10 } else { 1e-6 };
+        // nomad_cgm keeps the equalities by construction; burer_monteiro to its feasibility tolerance
+        let tolerance = if name == "nomad_cgm" { 1e-10 } else { limit };
         assert!(f.data[2] <= tolerance && f.data[3] <= 8.0 * tolerance, "{}: {:?}", name, f.data);
         let row: f64 = (0..100).map(|j| q.get(3, j)).sum();
         assert!((row - 1.0).abs() <= tolerance, "{}", name);
