@@ -720,8 +720,8 @@ int main(int argc, char** argv)
         facto_solver_get_double(solver, "tolerance", &tolerance);
         printf(", \"tolerance\": %.1e", tolerance);
         if (o.n_layers) printf(", \"earlier_layers\": [%s]", layers_json);
+        double accuracy = -1.0;
         if (truth && labels) {
-            double accuracy = 0.0;
             facto_clustering_accuracy(labels, truth, n, &accuracy);
             printf(", \"accuracy\": %.6f", accuracy);
         }
@@ -747,6 +747,14 @@ int main(int argc, char** argv)
                    "\"relative_trace_error\": %.6e",
                    feasibility[0], feasibility[1], feasibility[2], feasibility[3] / K);
         printf("}\n");
+        if (!o.quiet) { /* the same in a sentence */
+            fprintf(stderr, "facto: %s after %lld iterations, %.2f s: stationarity %.2e (tolerance %.0e)",
+                    facto_status_string(reason), (long long)p.iteration, p.elapsed_seconds, p.stationarity, tolerance);
+            if (facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0)
+                fprintf(stderr, ", feasibility %.2e (tolerance %.0e)", p.feasibility, limit);
+            if (accuracy >= 0.0) fprintf(stderr, ", clustering accuracy %.4f", accuracy);
+            fputc('\n', stderr);
+        }
     }
     free(labels);
     free(anchors);

@@ -315,6 +315,7 @@ static void test_callback(void)
     facto_problem* p = make_problem();
     facto_solver* s = make_solver(p, "frank_wolfe");
     callback_log log = {0, 0, 0, 0, 0};
+    facto_solver_set_string(s, "variant", "vanilla"); /* never stationary: only the callback stops it */
     facto_solver_set_double(s, "objective_tolerance", 0.0);
     facto_solver_set_double(s, "tolerance", 0.0);
     CHECK_STATUS(facto_solver_set_callback(s, stop_at_five, &log, destroy_log), FACTO_OK, "");
@@ -418,6 +419,8 @@ static void test_request_stop_from_another_thread(void)
 {
     facto_problem* p = make_problem();
     facto_solver* s = make_solver(p, "frank_wolfe");
+    /* open-loop steps never reach a floor where the solve stalls: only the request can end it */
+    facto_solver_set_string(s, "variant", "vanilla");
     facto_solver_set_double(s, "tolerance", 0.0);
     facto_solver_set_double(s, "objective_tolerance", 0.0);
     facto_solver_set_int(s, "max_iterations", 1000000000);
