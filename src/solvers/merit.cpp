@@ -15,6 +15,9 @@ namespace {
 std::vector<ParamSpec> merit_params()
 {
     return {
+        real_param("tolerance", 1e-3, 0.0, std::numeric_limits<double>::infinity(),
+                   "CONVERGED when the Frank-Wolfe gap, relative to f at the start, is at most this (it bounds "
+                   "f - f*: f is convex)"),
         choice_param("warm_start", "auto", "auto|spa|none",
                      "start without a given iterate: SPA + simplex least squares (Sec. V-B), C = 0 (Alg. 1), or "
                      "auto = spa when K is known"),
@@ -23,10 +26,10 @@ std::vector<ParamSpec> merit_params()
                   "start, 0 otherwise"),
         int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
                   "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
-        choice_param("variant", "pairwise", "vanilla|away|pairwise",
-                     "pairwise: columns move mass from their away vertex to their LMO vertex with exact steps "
-                     "(converges linearly, docs/benchmarks.md); vanilla: toward the LMO vertex with steps "
-                     "2 / (t + 2), the paper's Alg. 1; away: away-step"),
+        choice_param("variant", "vanilla", "vanilla|away|pairwise",
+                     "vanilla: toward the LMO vertex with steps 2 / (t + 2), the paper's Alg. 1; pairwise / away: "
+                     "exact column steps (linear on lambda = 0, but they creep where mu makes Phi nearly "
+                     "nonsmooth: docs/benchmarks.md)"),
     };
 }
 }  // namespace
