@@ -4,12 +4,25 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "check.h"
+
+/* The versioned structs only grow at their end (their struct_size tells the library how much a caller
+ * has): the fields of 0.1.0 keep their offsets. The ABI check leaves these two types to this. */
+_Static_assert(offsetof(facto_progress, stop_reason) == 4 && offsetof(facto_progress, iteration) == 8 &&
+                   offsetof(facto_progress, objective) == 16 && offsetof(facto_progress, stationarity) == 24 &&
+                   offsetof(facto_progress, step_size) == 32 && offsetof(facto_progress, relative_change) == 40 &&
+                   offsetof(facto_progress, elapsed_seconds) == 48 && offsetof(facto_progress, feasibility) == 56,
+               "facto_progress: 0.1.0's fields moved");
+_Static_assert(offsetof(facto_param_info, type) == 4 && offsetof(facto_param_info, name) == 8 &&
+                   offsetof(facto_param_info, description) == 16 && offsetof(facto_param_info, default_double) == 24 &&
+                   offsetof(facto_param_info, choices) == 80,
+               "facto_param_info: 0.1.0's fields moved");
 
 #define N 24
 #define K 3
