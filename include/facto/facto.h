@@ -289,9 +289,13 @@ FACTO_API facto_status facto_solver_param_info(const facto_solver* solver, int64
                                                facto_param_info* info);
 
 /* Set a parameter by name. A DOUBLE parameter also accepts set_int. Takes effect at the next step.
- * Errors: NULL_POINTER, UNKNOWN_PARAMETER, PARAMETER_TYPE, OUT_OF_RANGE (value outside the bounds,
- * NaN, or a string not among the choices), BAD_STATE (inside the callback). The message names the
- * parameter and its bounds. */
+ * A value that conflicts with another parameter or with the problem is refused here, and the previous
+ * value stays (frank_wolfe's step_rule open_loop or curvature is for variant vanilla: set the variant
+ * first; nolips' kernel gram needs a problem without X >= 0; merit's warm_start spa needs K;
+ * burer_monteiro's rank lies in [K, n]). Errors: NULL_POINTER, UNKNOWN_PARAMETER, PARAMETER_TYPE,
+ * OUT_OF_RANGE (value outside the bounds, NaN, or a string not among the choices), INVALID_ARGUMENT or
+ * UNSUPPORTED (a conflict; the message names both sides), BAD_STATE (inside the callback). The message
+ * names the parameter and its bounds. */
 FACTO_API facto_status facto_solver_set_double(facto_solver* solver, const char* name, double value);
 FACTO_API facto_status facto_solver_set_int(facto_solver* solver, const char* name, int64_t value);
 FACTO_API facto_status facto_solver_set_string(facto_solver* solver, const char* name, const char* value);
@@ -311,8 +315,9 @@ FACTO_API facto_status facto_solver_reset_params(facto_solver* solver);
 
 /* Start from the given point (copied in), discarding the solver's state and progress. For
  * simplicial_symnmf the point must be n x k, nonnegative, with rows summing to 1 within 1e-9 (rows
- * are then renormalized exactly). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION, NOT_FINITE,
- * INFEASIBLE, BAD_STATE (inside the callback). */
+ * are then renormalized exactly). spa and nomad_cgm take no start (UNSUPPORTED: SPA starts from the
+ * data, nomad_cgm's first step would replace it). Errors: NULL_POINTER, INVALID_ARGUMENT, DIMENSION,
+ * NOT_FINITE, INFEASIBLE, UNSUPPORTED, BAD_STATE (inside the callback). */
 FACTO_API facto_status facto_solver_set_iterate(facto_solver* solver, const double* X, int64_t rows,
                                                 int64_t cols, int64_t ld, int32_t layout);
 
@@ -323,7 +328,10 @@ FACTO_API facto_status facto_solver_set_iterate(facto_solver* solver, const doub
 FACTO_API facto_status facto_solver_step(facto_solver* solver);
 
 /* Step until a stopping rule fires and return its positive reason; returns at once if a rule already
- * holds (max_iterations reached, gap below tolerance). Errors as facto_solver_step. */
+ * holds (max_iterations reached, stationarity and feasibility within tolerance). FACTO_CONVERGED means
+ * the solver's stationarity measure is at most its "tolerance" (and, where it has one, the constraint
+ * violation at most "feasibility_tolerance"); FACTO_STALLED that no progress is possible short of that.
+ * Errors as facto_solver_step. */
 FACTO_API facto_status facto_solver_solve(facto_solver* solver);
 
 /* Ask a running solve to stop after the current iteration (it then returns FACTO_STOPPED_BY_REQUEST).
@@ -388,7 +396,11 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
 /* Named outputs of a solver, derived from its iterate. simplicial_symnmf and symnmf solvers have
  * "labels" (int64, n x 1: index of the first largest entry of each row, the cluster of each point);
  * self_dictionary solvers have "selected", "H" and "nnz" (see facto_problem_new_self_dictionary; their
- * shapes follow the current iterate, and spa's are defined once it has picked K columns).
+ * shapes follow the current iterate, and spa's are defined once it has picked K columns). The
+ * Frank-Wolfe solvers (frank_wolfe, projected_gradient on simplicial_symnmf, merit) add "gaps" (1 x 3:
+ * the Frank-Wolfe, away and pairwise gaps, absolute); nomad solvers have "Q", "embedding" and
+ * "feasibility", nomad_cgm adds "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian
+ * dual at its current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */
