@@ -738,7 +738,8 @@ int main(int argc, char** argv)
         if (facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0)
             printf(", \"gap\": %.6e, \"away_gap\": %.6e, \"pairwise_gap\": %.6e", gaps[0], gaps[1], gaps[2]);
         double limit = 0.0; /* solvers with constraints their iterates may violate: the measure and its bound */
-        if (facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0)
+        const int constrained = facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0;
+        if (constrained)
             printf(", \"feasibility\": %.6e, \"feasibility_tolerance\": %.1e", p.feasibility, limit);
         double feasibility[4];
         const double K = (double)(o.n_layers ? o.layers[o.n_layers - 1] : o.k);
@@ -750,8 +751,7 @@ int main(int argc, char** argv)
         if (!o.quiet) { /* the same in a sentence */
             fprintf(stderr, "facto: %s after %lld iterations, %.2f s: stationarity %.2e (tolerance %.0e)",
                     facto_status_string(reason), (long long)p.iteration, p.elapsed_seconds, p.stationarity, tolerance);
-            if (facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0)
-                fprintf(stderr, ", feasibility %.2e (tolerance %.0e)", p.feasibility, limit);
+            if (constrained) fprintf(stderr, ", feasibility %.2e (tolerance %.0e)", p.feasibility, limit);
             if (accuracy >= 0.0) fprintf(stderr, ", clustering accuracy %.4f", accuracy);
             fputc('\n', stderr);
         }

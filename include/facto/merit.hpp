@@ -5,8 +5,8 @@
 // and moves with C, r_l := (1 - alpha) r_l + alpha (x_j - x_l), O(M) per column instead of
 // O(M nnz(c_l)) (a quarter of an iteration at N = 200), recomputed exactly every 32 iterations; above,
 // each block's residuals are formed on the way (K / N of the GEMM's cost) and nothing the size of X is
-// added. Progress reports f(C) and the Frank-Wolfe gap
-// sum_l <g_l, c_l - e_j> at the current C.
+// added. Progress reports f(C) and the Frank-Wolfe gap sum_l <g_l, c_l - e_j> at the current C,
+// relative to f at the start (output "gaps" gives it absolute).
 //
 // Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1. "away" and "pairwise" move each
 // column toward its LMO vertex or away from its away vertex (the support's row of largest g_l), or

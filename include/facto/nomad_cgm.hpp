@@ -19,8 +19,8 @@
 // exactly, in exact arithmetic), or with step_rule "line_search" the larger of that and the exact
 // minimizer of g along the step. P, Gamma and the gradient are kept as upper triangles.
 //
-// Progress: objective Tr(D Q); stationarity the last inner step's Frank-Wolfe gap relative to
-// |Tr(D Q)| (+inf before the first step); feasibility the larger of max_ij [Q_ij]_- n / K, the largest
+// Progress: objective Tr(D Q); stationarity the relative duality gap against the Lagrangian dual bound
+// at the multiplier Gamma (dual_bound); feasibility the larger of max_ij [Q_ij]_- n / K, the largest
 // violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping
 // measure), and the equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both
 // below their tolerances. The RMS of the negative part is in the "feasibility" output, the dual bound
@@ -50,7 +50,8 @@ public:
     // The Frank-Wolfe gap <grad g, P - H> of the last inner step (before it was taken; +inf before
     // the first).
     double inner_gap() const { return inner_gap_; }
-    // Products with the gradient made by the Lanczos steps so far.
+    // Products with the gradient made by the inner steps' Lanczos solves so far (the dual bound's are
+    // not counted).
     int64_t products() const { return products_; }
     // An upper bound of NOMAD's optimum max Tr(D Q) from the Lagrangian dual at the current multiplier
     // of Q >= 0 (see dual_bound), valid whatever the iterate: with the objective of a nearly feasible Q

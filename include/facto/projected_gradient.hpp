@@ -2,7 +2,8 @@
 // step projected row-wise onto the simplex, with a backtracking (Armijo) search along the projection
 // arc,  f(W(t)) <= f(W) + sigma <grad f(W), W(t) - W>,  t shrunk by beta. Each trial costs one product
 // P W(t); the accepted one is reused for the next gradient. Monotone by construction. Its stationarity
-// measure is the Frank-Wolfe gap, as for Frank-Wolfe, so that tolerances compare like with like.
+// measure is the Frank-Wolfe gap relative to f at the start, as for Frank-Wolfe, so that tolerances
+// compare like with like; an iteration that accepts no trial is a step of 0, and the solve ends STALLED.
 #pragma once
 
 #include "facto/simplicial_symnmf_solver.hpp"

@@ -28,7 +28,7 @@ SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k
 // The Frank-Wolfe gap  <G, W> - sum_i min_j G_ij >= 0  and the away gap
 // sum_i max_{j: W_ij > kNegligibleWeight} G_ij - <G, W>  (the pairwise gap is their sum) over the product of
 // simplices, with each row's LMO vertex (Alg. 2, lines 1-4 and 8: the column of the smallest entry of
-// row i of G) in vertex[i] and its away vertex (the largest entry where W > 0; Lacoste-Julien & Jaggi
+// row i of G) in vertex[i] and its away vertex (the largest entry where W > kNegligibleWeight; Lacoste-Julien & Jaggi
 // 2015: on a simplex the active set is the support) in away[i]. O(nk) time.
 struct RowSimplexGaps {
     double frank_wolfe, away;

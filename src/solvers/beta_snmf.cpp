@@ -19,7 +19,8 @@ double BetaSNMF::iterate_once()
     const Matrix& MX = eval_.first;
     const double tiny = std::numeric_limits<double>::min();
     for (std::size_t p = 0; p < X_.size(); ++p) {
-        // a zero entry stays zero (its (X X^T X) entry is 0 too: the ratio would be 0 * inf)
+        // a zero entry stays zero; where its (X X^T X) entry is 0 too (a zero row) the ratio is inf and
+        // the update would make 0 * inf = NaN
         if (X_.data()[p] == 0.0) continue;
         const double ratio = MX.data()[p] / std::max(XXtX_.data()[p], tiny);
         X_.data()[p] *= 1.0 - beta + beta * ratio;

@@ -141,7 +141,6 @@ Eigenpair NomadCgm::smallest_on_complement(const std::function<void(const double
     for (double& x : v) x -= centre;
     const auto steps = static_cast<std::size_t>(params().get_int("lanczos_steps"));
     const Eigenpair pair = smallest_eigenpair(n, apply, v, accuracy, steps);
-    products_ += pair.products;
     // the eigenvector stays in 1^T v = 0 up to rounding; remove what is left
     centre = mean(v.data(), n);
     for (double& x : v) x -= centre;
@@ -165,7 +164,9 @@ void NomadCgm::inner_step(double accuracy)
         ++steps_;
         return;
     }
-    smallest_on_complement([&](const double* x, double* y) { multiply(G_, x, y, threads_); }, shift, v_, accuracy);
+    products_ +=
+        smallest_on_complement([&](const double* x, double* y) { multiply(G_, x, y, threads_); }, shift, v_, accuracy)
+            .products;
     // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T (v^T J G J v = v^T G v: v^T 1 = 0)
     std::vector<double> product(n);
     multiply(G_, v_.data(), product.data(), threads_);

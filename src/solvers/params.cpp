@@ -106,7 +106,7 @@ void Params::set_double(std::string_view name, double value)
     require(value >= s.lower_double && value <= s.upper_double, FACTO_ERROR_OUT_OF_RANGE,
             "parameter '" + std::string(name) + "' = " + value_text(value) + " is outside [" + value_text(s.lower_double) +
                 ", " + value_text(s.upper_double) + "]");
-    commit(i, Value{value, values_[i].i, {}});
+    commit(i, Value{value, 0, {}});
 }
 
 void Params::set_int(std::string_view name, int64_t value)
