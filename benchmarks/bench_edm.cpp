@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "facto/data.hpp"
-#include "facto/edm_completion.hpp"
-#include "facto/metrics.hpp"
-#include "facto/registry.hpp"
+#include "data/data.hpp"
+#include "problems/edm_completion.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/registry.hpp"
 
 using namespace facto;
 using Clock = std::chrono::steady_clock;

@@ -27,14 +27,14 @@
 
 #include <xtensor/xview.hpp>
 
-#include "facto/data.hpp"
-#include "facto/frank_wolfe.hpp"
-#include "facto/merit.hpp"
-#include "facto/projected_gradient.hpp"
-#include "facto/row_simplices.hpp"
+#include "data/data.hpp"
+#include "solvers/frank_wolfe.hpp"
+#include "solvers/merit.hpp"
+#include "solvers/projected_gradient.hpp"
+#include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
-#include "data/random.hpp"
+#include "base/random.hpp"
 #include "measure.hpp"
 
 using namespace facto;
@@ -162,7 +162,7 @@ Run merit_projected_gradient(const SelfDictionary& problem, const Matrix& C0, do
         bool accepted = false;
         for (double t = step / 0.5; t > 1e-20; t *= 0.5) {
             Matrix Ct = xt::transpose(C - t * G);  // columns of C are rows of C^T
-            project_rows_onto_simplex(Ct);
+            RowSimplices::project(Ct);
             trial = xt::transpose(Ct);
             const double f_trial = problem.objective(trial);
             if (f_trial <= f + 0.01 * xt::sum(G * (trial - C))()) {

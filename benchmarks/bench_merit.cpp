@@ -28,11 +28,11 @@
 #include <string>
 #include <vector>
 
-#include "facto/data.hpp"
+#include "data/data.hpp"
 #include "facto/facto.h"
-#include "facto/metrics.hpp"
-#include "facto/registry.hpp"
-#include "facto/self_dictionary.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/registry.hpp"
+#include "problems/self_dictionary.hpp"
 #include "linalg/blas.hpp"
 #include "measure.hpp"
 

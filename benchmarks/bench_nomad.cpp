@@ -25,12 +25,12 @@
 #include <string>
 
 #include "csdp_reference.hpp"
-#include "facto/data.hpp"
+#include "data/data.hpp"
 #include "facto/facto.h"
-#include "facto/nomad.hpp"
-#include "facto/nomad_cgm.hpp"
-#include "facto/registry.hpp"
-#include "facto/symmetric.hpp"
+#include "problems/nomad.hpp"
+#include "solvers/nomad_cgm.hpp"
+#include "solvers/registry.hpp"
+#include "linalg/symmetric.hpp"
 #include "linalg/parallel.hpp"
 #include "measure.hpp"
 

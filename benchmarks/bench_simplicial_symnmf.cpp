@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "facto/data.hpp"
-#include "facto/frank_wolfe.hpp"
-#include "facto/projected_gradient.hpp"
+#include "data/data.hpp"
+#include "solvers/frank_wolfe.hpp"
+#include "solvers/projected_gradient.hpp"
 #include "linalg/blas.hpp"
 #include "measure.hpp"
 

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "facto/data.hpp"
-#include "facto/metrics.hpp"
-#include "facto/registry.hpp"
-#include "facto/row_simplices.hpp"
-#include "facto/symnmf.hpp"
+#include "data/data.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/registry.hpp"
+#include "sets/row_simplices.hpp"
+#include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
 
 using namespace facto;

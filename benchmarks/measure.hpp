@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "facto/solver.hpp"
+#include "solvers/solver.hpp"
 
 namespace facto::bench {
 

@@ -5,8 +5,8 @@
 
 #include "handles.hpp"
 
-#include "facto/data.hpp"
-#include "facto/metrics.hpp"
+#include "data/data.hpp"
+#include "metrics/metrics.hpp"
 
 using facto::capi::guarded;
 using facto::capi::require_pointer;

@@ -6,11 +6,11 @@
 #include <new>
 #include <string>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "facto/facto.h"
-#include "facto/problem.hpp"
-#include "facto/solver.hpp"
-#include "facto/sparse.hpp"
+#include "problems/problem.hpp"
+#include "solvers/solver.hpp"
+#include "linalg/sparse.hpp"
 
 struct facto_problem {
     std::shared_ptr<const facto::Problem> problem;

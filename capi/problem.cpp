@@ -3,13 +3,13 @@
 
 #include <cmath>
 
-#include "facto/edm_completion.hpp"
-#include "facto/multilayer_nomad.hpp"
-#include "facto/nomad.hpp"
-#include "facto/self_dictionary.hpp"
-#include "facto/simplicial_symnmf.hpp"
-#include "facto/sparse.hpp"
-#include "facto/symnmf.hpp"
+#include "problems/edm_completion.hpp"
+#include "solvers/multilayer_nomad.hpp"
+#include "problems/nomad.hpp"
+#include "problems/self_dictionary.hpp"
+#include "problems/simplicial_symnmf.hpp"
+#include "linalg/sparse.hpp"
+#include "problems/symnmf.hpp"
 
 using facto::capi::guarded;
 using facto::capi::require_pointer;

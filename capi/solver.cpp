@@ -5,7 +5,7 @@
 
 #include "handles.hpp"
 
-#include "facto/registry.hpp"
+#include "solvers/registry.hpp"
 
 using facto::capi::guarded;
 using facto::capi::require_pointer;

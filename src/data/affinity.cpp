@@ -4,8 +4,8 @@
 #include <xtensor/xnoalias.hpp>
 #include <xtensor/xview.hpp>
 
-#include "facto/data.hpp"
-#include "facto/error.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "facto/data.hpp"
-#include "facto/error.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

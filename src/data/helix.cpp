@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "data/random.hpp"
-#include "facto/data.hpp"
-#include "facto/error.hpp"
+#include "base/random.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "data/bytes_left.hpp"
-#include "facto/data.hpp"
-#include "facto/error.hpp"
-#include "facto/matrix.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
+#include "linalg/matrix.hpp"
 
 namespace facto {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "data/bytes_left.hpp"
-#include "facto/data.hpp"
-#include "facto/error.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

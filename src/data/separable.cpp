@@ -4,9 +4,9 @@
 
 #include <xtensor/xview.hpp>
 
-#include "data/random.hpp"
-#include "facto/data.hpp"
-#include "facto/error.hpp"
+#include "base/random.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {

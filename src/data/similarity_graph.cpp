@@ -7,8 +7,8 @@
 
 #include <xtensor/xview.hpp>
 
-#include "facto/data.hpp"
-#include "facto/error.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
                        double* work, const int* lwork, int* info, std::size_t jobz_len, std::size_t uplo_len);

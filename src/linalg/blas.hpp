@@ -3,7 +3,7 @@
 // only file that includes <cblas.h> (it clashes with xtensor-blas's own declarations).
 #pragma once
 
-#include "facto/matrix.hpp"
+#include "linalg/matrix.hpp"
 
 namespace facto::blas {
 

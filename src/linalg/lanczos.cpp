@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "facto/error.hpp"
-#include "facto/matrix.hpp"
+#include "base/error.hpp"
+#include "linalg/matrix.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {

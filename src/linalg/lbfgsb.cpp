@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 // L-BFGS-B 3.0's driver. gfortran passes the lengths of the two CHARACTER*60 arguments last.
 extern "C" void setulb_(const int* n, const int* m, double* x, const double* l, const double* u, const int* nbd,

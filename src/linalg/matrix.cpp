@@ -1,4 +1,4 @@
-#include "facto/matrix.hpp"
+#include "linalg/matrix.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include <xtensor/xmath.hpp>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

@@ -1,7 +1,7 @@
 // Largest-magnitude eigenvalue of a symmetric matrix by power iteration.
 #pragma once
 
-#include "facto/matrix.hpp"
+#include "linalg/matrix.hpp"
 
 namespace facto {
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "facto/self_dictionary.hpp"
+#include "linalg/simplex_least_squares.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 

@@ -1,11 +1,11 @@
-#include "facto/sparse.hpp"
+#include "linalg/sparse.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <string>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {

@@ -1,8 +1,8 @@
-#include "facto/symmetric.hpp"
+#include "linalg/symmetric.hpp"
 
 #include <algorithm>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {

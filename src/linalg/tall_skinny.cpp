@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 #include "linalg/target_clones.hpp"

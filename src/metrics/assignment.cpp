@@ -1,7 +1,7 @@
 #include <limits>
 
-#include "facto/error.hpp"
-#include "facto/metrics.hpp"
+#include "base/error.hpp"
+#include "metrics/metrics.hpp"
 
 namespace facto {
 

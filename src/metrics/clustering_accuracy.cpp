@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <map>
 
-#include "facto/error.hpp"
-#include "facto/metrics.hpp"
+#include "base/error.hpp"
+#include "metrics/metrics.hpp"
 
 namespace facto {
 

@@ -1,9 +1,9 @@
 #include <cmath>
 #include <string>
 
-#include "data/random.hpp"
-#include "facto/error.hpp"
-#include "facto/metrics.hpp"
+#include "base/random.hpp"
+#include "base/error.hpp"
+#include "metrics/metrics.hpp"
 
 namespace facto {
 

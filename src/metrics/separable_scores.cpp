@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "facto/error.hpp"
-#include "facto/metrics.hpp"
+#include "base/error.hpp"
+#include "metrics/metrics.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {

@@ -1,11 +1,11 @@
-#include "facto/edm_completion.hpp"
+#include "problems/edm_completion.hpp"
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "data/random.hpp"
-#include "facto/error.hpp"
+#include "base/random.hpp"
+#include "base/error.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {

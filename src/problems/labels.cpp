@@ -1,6 +1,6 @@
-#include "facto/error.hpp"
-#include "facto/problem.hpp"
-#include "facto/row_simplices.hpp"
+#include "base/error.hpp"
+#include "problems/problem.hpp"
+#include "sets/row_simplices.hpp"
 
 namespace facto {
 

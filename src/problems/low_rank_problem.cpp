@@ -1,6 +1,6 @@
-#include "facto/low_rank_problem.hpp"
+#include "problems/low_rank_problem.hpp"
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

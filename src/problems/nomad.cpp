@@ -1,10 +1,10 @@
-#include "facto/nomad.hpp"
+#include "problems/nomad.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "facto/facto.h"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"

@@ -1,4 +1,4 @@
-#include "facto/self_dictionary.hpp"
+#include "problems/self_dictionary.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,13 +8,14 @@
 
 #include <xtensor/xmath.hpp>
 
-#include "data/random.hpp"
-#include "facto/error.hpp"
+#include "base/random.hpp"
+#include "base/error.hpp"
 #include "facto/facto.h"
-#include "facto/row_simplices.hpp"
+#include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
-#include "linalg/product_argmin.hpp"
+#include "linalg/simplex_least_squares.hpp"
+#include "linalg/successive_projection.hpp"
 
 namespace facto {
 
@@ -23,102 +24,6 @@ namespace {
 // softmax are far below -745, where exp is 0 in double.
 double exp_nonpositive(double a) { return a < -746.0 ? 0.0 : std::exp(a); }
 }  // namespace
-
-int64_t SimplexColumns::nnz() const
-{
-    int64_t count = 0;
-    for (const auto& column : columns) count += static_cast<int64_t>(column.size());
-    return count;
-}
-
-namespace {
-// The place of `row` in a column (rows increasing): its entry, or where it would go.
-template <class Column>
-auto find_row(Column& column, int64_t row)
-{
-    return std::lower_bound(column.begin(), column.end(), row,
-                            [](const SimplexColumns::Entry& e, int64_t r) { return e.row < r; });
-}
-
-// column(row) += amount, a new entry going to its place
-void add_at(std::vector<SimplexColumns::Entry>& column, int64_t row, double amount)
-{
-    const auto at = find_row(column, row);
-    if (at != column.end() && at->row == row) {
-        at->value += amount;
-        return;
-    }
-    // grow by an eighth, not by doubling: columns only ever gain one entry per iteration, and a
-    // doubled capacity would leave up to half of C's memory unused
-    const auto position = at - column.begin();
-    if (column.size() == column.capacity()) column.reserve(column.size() + std::max<std::size_t>(4, column.size() / 8));
-    column.insert(column.begin() + position, SimplexColumns::Entry{row, amount});
-}
-}  // namespace
-
-double SimplexColumns::value(std::size_t l, int64_t row) const
-{
-    const auto at = find_row(columns[l], row);
-    return at != columns[l].end() && at->row == row ? at->value : 0.0;
-}
-
-void SimplexColumns::frank_wolfe_update(std::size_t l, int64_t row, double alpha)
-{
-    auto& column = columns[l];
-    if (alpha >= 1.0) {
-        column.assign(1, Entry{row, 1.0});
-        return;
-    }
-    for (Entry& e : column) e.value *= 1.0 - alpha;
-    add_at(column, row, alpha);
-}
-
-void SimplexColumns::away_or_pairwise_update(std::size_t l, const BlockDirection& direction, double step, bool dropped)
-{
-    auto& column = columns[l];
-    if (direction.kind == BlockDirection::away)
-        for (Entry& e : column) e.value *= 1.0 + step;
-    const auto a = find_row(column, direction.a);
-    a->value = std::max(a->value - step, 0.0);
-    if (dropped || a->value == 0.0) column.erase(a);
-    if (direction.kind == BlockDirection::pairwise) add_at(column, direction.s, step);
-}
-
-SimplexColumns SimplexColumns::from_dense(const Matrix& C)
-{
-    SimplexColumns S;
-    S.columns.resize(C.shape()[1]);
-    for (std::size_t i = 0; i < C.shape()[0]; ++i)
-        for (std::size_t l = 0; l < C.shape()[1]; ++l)
-            if (C(i, l) != 0.0) S.columns[l].push_back(Entry{static_cast<int64_t>(i), C(i, l)});
-    return S;
-}
-
-SimplexColumns SimplexColumns::from_selected(const std::vector<int64_t>& selected, const Matrix& Ht)
-{
-    std::vector<std::size_t> order(selected.size());  // the selected rows in increasing order
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return selected[a] < selected[b]; });
-    SimplexColumns S;
-    S.columns.resize(Ht.shape()[0]);
-    for (std::size_t l = 0; l < S.columns.size(); ++l) {
-        const double* h = &Ht(l, 0);
-        const auto positive = std::count_if(h, h + selected.size(), [](double v) { return v > 0.0; });
-        S.columns[l].reserve(static_cast<std::size_t>(positive));
-        for (std::size_t k : order)
-            if (h[k] > 0.0) S.columns[l].push_back(Entry{selected[k], h[k]});
-    }
-    return S;
-}
-
-Matrix SimplexColumns::to_dense() const
-{
-    const std::size_t n = columns.size();
-    Matrix C = xt::zeros<double>({n, n});
-    for (std::size_t l = 0; l < n; ++l)
-        for (const Entry& e : columns[l]) C(static_cast<std::size_t>(e.row), l) = e.value;
-    return C;
-}
 
 namespace {
 // X^T, once X is known finite (the message names X's own entry).
@@ -273,122 +178,6 @@ void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& s
         shift[static_cast<std::size_t>(r)] = lambda_ * (softmax.zero[static_cast<std::size_t>(r)] - inverse_n);
 }
 
-SelfDictionary::Sweep SelfDictionary::sweep(const SimplexColumns& C, const Matrix* R, std::vector<int64_t>& vertex,
-                                            int64_t block, std::size_t threads, SweepWork& work) const
-{
-    const std::size_t m = static_cast<std::size_t>(M());
-    const std::size_t n = static_cast<std::size_t>(N());
-    const std::size_t b = static_cast<std::size_t>(std::clamp<int64_t>(block, 1, N()));
-    work.softmax = row_softmax(C, threads);
-    const RowSoftmax& softmax = work.softmax;
-    row_shift(softmax, work.shift);
-    work.near_values.resize(softmax.near_rows.size());
-    vertex.assign(n, 0);
-    work.gap.assign(n, 0.0);
-    work.argmin.resize(n);
-    work.minimum.resize(n);
-    work.residual2.assign(n, 0.0);
-    work.away.assign(n, -1);
-    work.away_value.assign(n, 0.0);
-    work.vertex_value.assign(n, 0.0);
-    work.inner.assign(n, 0.0);
-    for (std::size_t c0 = 0; c0 < n; c0 += b) {
-        const Range columns{c0, std::min(n, c0 + b)};
-        const std::size_t width = columns.end - columns.begin;
-        // the block's residual rows: R's, or formed here in O(M nnz) (a sliver of the block's
-        // product when N is large)
-        const double* R_columns = R ? &(*R)(c0, 0) : nullptr;
-        if (!R) {
-            if (work.Rb.shape()[0] != b || work.Rb.shape()[1] != m) work.Rb = Matrix({b, m});
-            residual_rows(C, columns, work.Rb.data(), threads);
-            R_columns = work.Rb.data();
-        }
-        // Alg. 1 line 17: the first row of smallest g_l, X^T R never written. The kernel's entries are
-        // shift + X^T R, which is g_l wherever lambda (Y - Y_zero) is 0 in double: everywhere but at
-        // the softmax's near entries, which are left out of the search and come back as values.
-        product_column_argmin(Xt_.data(), n, work.shift.data(), R_columns, width, m,
-                              {&softmax.near_start[c0], softmax.near_rows.data(), work.near_values.data()},
-                              &work.argmin[c0], &work.minimum[c0], threads);
-        parallel_for(width, grain_for(4 * m), threads, [&](std::size_t lo, std::size_t hi) {
-            for (std::size_t c = lo; c < hi; ++c) finish_column(C, softmax, R_columns + c * m, c0 + c, vertex, work);
-        });
-    }
-    const double residual2 = std::accumulate(work.residual2.begin(), work.residual2.end(), 0.0);
-    double away_gap = work.find_away ? 0.0 : std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t l = 0; work.find_away && l < n; ++l)
-        if (work.away[l] >= 0) away_gap += work.away_value[l] - work.inner[l];
-    return {0.5 * residual2 + lambda_ * softmax.phi, std::accumulate(work.gap.begin(), work.gap.end(), 0.0), away_gap};
-}
-
-void SelfDictionary::finish_column(const SimplexColumns& C, const RowSoftmax& softmax, const double* r, std::size_t l,
-                                   std::vector<int64_t>& vertex, SweepWork& work) const
-{
-    const std::size_t m = static_cast<std::size_t>(M()), n = static_cast<std::size_t>(N());
-    const auto& column = C.columns[l];
-    const std::size_t near_begin = softmax.near_start[l], near_end = softmax.near_start[l + 1];
-    // <g_l, c_l> = (X c_l)^T r_l + sum_n c_nl (shift_n + lambda (Y - Y_zero)(n, l)), X c_l = r_l + x_l:
-    // O(M + nnz(c_l)), no row of X read
-    const double* x = &Xt_(l, 0);
-    const double residual2 = blas::dot(r, r, m);
-    double inner = residual2 + blas::dot(x, r, m), mass = 0.0, fit = x_norm_[l];
-    // the near entries, left out of the search, with lambda (Y - Y_zero) added
-    double near_min = HUGE_VAL, near_max = -HUGE_VAL;
-    std::size_t near_row = n, near_max_row = n;
-    for (std::size_t k = near_begin, e = 0; e < column.size(); ++e) {
-        const auto i = static_cast<std::size_t>(column[e].row);
-        inner += column[e].value * work.shift[i];
-        mass += column[e].value;
-        fit += column[e].value * x_norm_[i];
-        if (k == near_end || softmax.near_rows[k] != column[e].row) continue;
-        const double excess = lambda_ * softmax_excess(softmax, k), g = work.near_values[k++] + excess;
-        inner += column[e].value * excess;
-        if (g < near_min || (g == near_min && i < near_row)) near_min = g, near_row = i;
-        if (g > near_max) near_max = g, near_max_row = i;
-    }
-    std::size_t argmin = work.argmin[l];
-    double minimum = work.minimum[l];
-    // The support's smallest entry: the search's answer when that row is in the support, or the
-    // smallest near entry when it is smaller (every support entry searched is at least as large as the
-    // search's answer); else found among the support's entries (a column about to gain a row). The
-    // largest (the away vertex, when asked for) is found among all of them: g_l = shift + x_i^T r
-    // outside the near entries, O(M) each.
-    const auto at = find_row(column, static_cast<int64_t>(argmin));
-    const bool argmin_in_support = argmin < n && at != column.end() && at->row == static_cast<int64_t>(argmin);
-    const bool search_support = !argmin_in_support && !(near_min < minimum);
-    double support_min = near_min, support_max = near_max;
-    std::size_t support_row = near_row, away_row = near_max_row;
-    const auto offer = [&](double g, std::size_t row) {
-        if (g < support_min || (g == support_min && row < support_row)) support_min = g, support_row = row;
-    };
-    if (argmin_in_support) offer(minimum, argmin);
-    for (std::size_t k = near_begin, e = 0; (search_support || work.find_away) && e < column.size(); ++e) {
-        if (k < near_end && softmax.near_rows[k] == column[e].row) {
-            ++k;
-            continue;
-        }
-        const auto i = static_cast<std::size_t>(column[e].row);
-        const double g = i == argmin ? minimum : work.shift[i] + blas::dot(&Xt_(i, 0), r, m);
-        if (search_support) offer(g, i);
-        if (g > support_max) support_max = g, away_row = i;
-    }
-    if (near_min < minimum || (near_min == minimum && near_row < argmin))
-        argmin = near_row, minimum = near_min;
-    // A vertex of the support that ties with the minimum up to the rounding of x_n^T (X c_l - x_l)
-    // is an exact LMO answer too; preferring it keeps rounding noise from adding rows to C when the
-    // column is already fitted (g_l ~ 0, Thm. 1).
-    const double rounding = 16.0 * static_cast<double>(m) * std::numeric_limits<double>::epsilon() * x_norm_max_ * fit;
-    const bool support = support_row < n && support_min <= minimum + rounding;
-    vertex[l] = static_cast<int64_t>(support ? support_row : (argmin < n ? argmin : 0));
-    // the gap <g_l, c_l> - min g_l; the dropped lambda/N shift adds lambda/N (1^T c_l - 1), zero on the
-    // simplex, kept for the infeasible C = 0 start
-    work.gap[l] = inner - minimum + lambda_ / static_cast<double>(n) * (mass - 1.0);
-    work.residual2[l] = residual2;
-    work.away[l] = away_row < n ? static_cast<int64_t>(away_row) : -1;
-    work.away_value[l] = support_max;
-    work.vertex_value[l] = support ? support_min : minimum;
-    work.inner[l] = inner;
-}
-
 double SelfDictionary::objective(const Matrix& C) const
 {
     require_shape(C, N(), N(), "C");
@@ -396,20 +185,9 @@ double SelfDictionary::objective(const Matrix& C) const
     return 0.5 * residual_squared(S) + lambda_ * row_softmax(S).phi;
 }
 
-Matrix SelfDictionary::random_point(uint64_t seed) const
-{
-    const std::size_t n = static_cast<std::size_t>(N());
-    Matrix C = xt::zeros<double>({n, n});
-    Rng rng(seed);
-    for (std::size_t l = 0; l < n; ++l) C(static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)), l) = 1.0;
-    return C;
-}
+Matrix SelfDictionary::random_point(uint64_t seed) const { return set().random_point(seed); }
 
-Matrix SelfDictionary::feasible_point(const Matrix& C) const
-{
-    require_shape(C, N(), N(), "iterate");
-    return xt::transpose(row_simplex_feasible(xt::transpose(C), 1e-8));
-}
+Matrix SelfDictionary::feasible_point(const Matrix& C) const { return set().feasible_point(C, 1e-8); }
 
 std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double threshold) const
 {

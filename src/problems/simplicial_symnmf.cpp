@@ -1,4 +1,4 @@
-#include "facto/simplicial_symnmf.hpp"
+#include "problems/simplicial_symnmf.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,7 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/error.hpp"
-#include "facto/row_simplices.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 #include "linalg/power_iteration.hpp"
@@ -36,12 +35,11 @@ double SimplicialSymNMF::objective(const Matrix& W) const
     return objective(W, PW, WtW);
 }
 
-Matrix SimplicialSymNMF::random_point(uint64_t seed) const { return row_simplex_random(n(), k_, seed); }
+Matrix SimplicialSymNMF::random_point(uint64_t seed) const { return set().random_point(seed); }
 
 Matrix SimplicialSymNMF::feasible_point(const Matrix& W) const
 {
-    require_shape(W, n(), k_, "iterate");
-    return row_simplex_feasible(W, 1e-9);
+    return set().feasible_point(W, 1e-9);
 }
 
 std::vector<OutputSpec> SimplicialSymNMF::output_specs() const { return {labels_spec(n())}; }

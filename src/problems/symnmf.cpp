@@ -1,4 +1,4 @@
-#include "facto/symnmf.hpp"
+#include "problems/symnmf.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 
-#include "data/random.hpp"
-#include "facto/error.hpp"
+#include "base/random.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 

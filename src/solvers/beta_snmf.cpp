@@ -1,4 +1,4 @@
-#include "facto/beta_snmf.hpp"
+#include "solvers/beta_snmf.hpp"
 
 #include <limits>
 

@@ -1,13 +1,13 @@
-#include "facto/burer_monteiro.hpp"
+#include "solvers/burer_monteiro.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "facto/coordinate_descent.hpp"
-#include "facto/error.hpp"
-#include "facto/symnmf.hpp"
+#include "solvers/coordinate_descent.hpp"
+#include "base/error.hpp"
+#include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lbfgsb.hpp"
 

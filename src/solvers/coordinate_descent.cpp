@@ -1,4 +1,4 @@
-#include "facto/coordinate_descent.hpp"
+#include "solvers/coordinate_descent.hpp"
 
 #include <vector>
 

@@ -1,11 +1,11 @@
-#include "facto/frank_wolfe.hpp"
+#include "solvers/frank_wolfe.hpp"
 
 #include <algorithm>
 #include <limits>
 
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"

@@ -5,7 +5,7 @@
 
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/frank_wolfe.hpp"
+#include "solvers/frank_wolfe.hpp"
 #include "linalg/parallel.hpp"
 #include "linalg/polynomial.hpp"
 

@@ -1,4 +1,4 @@
-#include "facto/gradient_descent.hpp"
+#include "solvers/gradient_descent.hpp"
 
 #include <cmath>
 #include <limits>

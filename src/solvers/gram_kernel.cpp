@@ -1,4 +1,4 @@
-#include "facto/gram_kernel.hpp"
+#include "solvers/gram_kernel.hpp"
 
 #include <cmath>
 #include <limits>
@@ -6,7 +6,7 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/universal_kernel.hpp"
+#include "solvers/universal_kernel.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {

@@ -1,11 +1,11 @@
-#include "facto/merit.hpp"
+#include "solvers/merit.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 
@@ -95,7 +95,7 @@ void Merit::resweep(bool residual_moved)
         dictionary_->residual(C_, R_, threads_);
         since_exact_ = 0;
     }
-    sweep_ = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
+    sweep_ = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
 }
 
 double Merit::open_loop_step()
@@ -285,12 +285,12 @@ Output Merit::output(const std::string& name) const
 {
     if (name != "gaps") return SelfDictionarySolver::output(name);
     require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-    SelfDictionary::Sweep sweep = sweep_;
+    Sweep sweep = sweep_;
     if (!work_.find_away) {  // vanilla steps do not look for away vertices: one sweep that does
-        SelfDictionary::SweepWork work;
+        SweepWork work;
         work.find_away = true;
         std::vector<int64_t> vertex;
-        sweep = dictionary_->sweep(C_, keep_residual_ ? &R_ : nullptr, vertex, params().get_int("block"), threads_, work);
+        sweep = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex, params().get_int("block"), threads_, work);
     }
     return gaps_output(sweep.gap, sweep.away_gap);
 }

@@ -1,9 +1,9 @@
-#include "facto/multilayer_nomad.hpp"
+#include "solvers/multilayer_nomad.hpp"
 
 #include <string>
 
-#include "facto/error.hpp"
-#include "facto/registry.hpp"
+#include "base/error.hpp"
+#include "solvers/registry.hpp"
 
 namespace facto {
 

@@ -1,4 +1,4 @@
-#include "facto/nolips.hpp"
+#include "solvers/nolips.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/error.hpp"
-#include "facto/universal_kernel.hpp"
+#include "base/error.hpp"
+#include "solvers/universal_kernel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 

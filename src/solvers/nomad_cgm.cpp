@@ -1,11 +1,11 @@
-#include "facto/nomad_cgm.hpp"
+#include "solvers/nomad_cgm.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"

@@ -1,8 +1,8 @@
-#include "facto/params.hpp"
+#include "solvers/params.hpp"
 
 #include <cmath>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

@@ -1,11 +1,11 @@
-#include "facto/projected_gradient.hpp"
+#include "solvers/projected_gradient.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <xtensor/xnoalias.hpp>
 
-#include "facto/row_simplices.hpp"
+#include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {
@@ -45,7 +45,7 @@ double ProjectedGradient::iterate_once()
     double t = step_ / beta;
     for (int64_t trial = 0; trial < max_backtracks; ++trial, t *= beta) {
         xt::noalias(trial_W_) = point_.W - t * point_.G;
-        project_rows_onto_simplex(trial_W_);
+        RowSimplices::project(trial_W_);
         symnmf_->multiply(trial_W_, trial_PW_);
         blas::gram(trial_W_, trial_WtW_);
         const double f_trial = symnmf_->objective(trial_W_, trial_PW_, trial_WtW_);

@@ -1,20 +1,20 @@
-#include "facto/registry.hpp"
+#include "solvers/registry.hpp"
 
 #include <string>
 
-#include "facto/error.hpp"
-#include "facto/beta_snmf.hpp"
-#include "facto/burer_monteiro.hpp"
-#include "facto/coordinate_descent.hpp"
-#include "facto/edm_completion.hpp"
-#include "facto/frank_wolfe.hpp"
-#include "facto/gradient_descent.hpp"
-#include "facto/merit.hpp"
-#include "facto/nolips.hpp"
-#include "facto/nomad_cgm.hpp"
-#include "facto/projected_gradient.hpp"
-#include "facto/spa.hpp"
-#include "facto/sym_hals.hpp"
+#include "base/error.hpp"
+#include "solvers/beta_snmf.hpp"
+#include "solvers/burer_monteiro.hpp"
+#include "solvers/coordinate_descent.hpp"
+#include "problems/edm_completion.hpp"
+#include "solvers/frank_wolfe.hpp"
+#include "solvers/gradient_descent.hpp"
+#include "solvers/merit.hpp"
+#include "solvers/nolips.hpp"
+#include "solvers/nomad_cgm.hpp"
+#include "solvers/projected_gradient.hpp"
+#include "solvers/spa.hpp"
+#include "solvers/sym_hals.hpp"
 
 namespace facto {
 

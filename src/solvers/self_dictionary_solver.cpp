@@ -1,8 +1,8 @@
-#include "facto/self_dictionary_solver.hpp"
+#include "solvers/self_dictionary_solver.hpp"
 
 #include <string>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

@@ -1,7 +1,7 @@
-#include "facto/simplicial_symnmf_solver.hpp"
+#include "solvers/simplicial_symnmf_solver.hpp"
 
-#include "facto/error.hpp"
-#include "facto/row_simplices.hpp"
+#include "base/error.hpp"
+#include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto {
@@ -22,7 +22,7 @@ void SymNMFPoint::refresh(const SimplicialSymNMF& problem)
     blas::gram(W, WtW);
     f = problem.objective(W, PW, WtW);
     problem.gradient(W, PW, WtW, G);
-    const RowSimplexGaps gaps = row_simplex_lmo(G, W, vertex, away);  // Alg. 1 lines 2-4 via Alg. 2
+    const RowSimplexGaps gaps = RowSimplices::linear_minimizer(G, W, vertex, away);  // Alg. 1 lines 2-4 via Alg. 2
     gap = gaps.frank_wolfe;
     away_gap = gaps.away;
 }

@@ -1,11 +1,11 @@
-#include "facto/solver.hpp"
+#include "solvers/solver.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 

@@ -1,7 +1,8 @@
-#include "facto/spa.hpp"
+#include "solvers/spa.hpp"
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "linalg/parallel.hpp"
+#include "linalg/simplex_least_squares.hpp"
 
 namespace facto {
 

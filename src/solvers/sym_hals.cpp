@@ -1,4 +1,4 @@
-#include "facto/sym_hals.hpp"
+#include "solvers/sym_hals.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "facto/symnmf_solver.hpp"
+#include "solvers/symnmf_solver.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "facto/universal_kernel.hpp"
+#include "solvers/universal_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>

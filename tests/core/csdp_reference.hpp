@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "facto/matrix.hpp"
+#include "linalg/matrix.hpp"
 
 namespace facto::test {
 

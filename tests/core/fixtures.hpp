@@ -9,15 +9,15 @@
 #include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
-#include "data/random.hpp"
-#include "facto/data.hpp"
-#include "facto/edm_completion.hpp"
-#include "facto/error.hpp"
-#include "facto/nomad.hpp"
-#include "facto/self_dictionary.hpp"
-#include "facto/simplicial_symnmf.hpp"
-#include "facto/solver.hpp"
-#include "facto/symnmf.hpp"
+#include "base/random.hpp"
+#include "data/data.hpp"
+#include "problems/edm_completion.hpp"
+#include "base/error.hpp"
+#include "problems/nomad.hpp"
+#include "problems/self_dictionary.hpp"
+#include "problems/simplicial_symnmf.hpp"
+#include "solvers/solver.hpp"
+#include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
 
 namespace facto::test {

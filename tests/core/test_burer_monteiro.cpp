@@ -7,10 +7,10 @@
 #include <memory>
 #include <random>
 
-#include "facto/burer_monteiro.hpp"
-#include "facto/data.hpp"
-#include "facto/error.hpp"
-#include "facto/registry.hpp"
+#include "solvers/burer_monteiro.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
+#include "solvers/registry.hpp"
 #include "csdp_reference.hpp"
 #include "linalg/blas.hpp"
 

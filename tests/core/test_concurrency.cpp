@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "facto/registry.hpp"
+#include "solvers/registry.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

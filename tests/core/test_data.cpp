@@ -9,10 +9,10 @@
 #include <numeric>
 #include <string>
 
-#include "facto/data.hpp"
-#include "facto/error.hpp"
-#include "facto/sparse.hpp"
-#include "facto/metrics.hpp"
+#include "data/data.hpp"
+#include "base/error.hpp"
+#include "linalg/sparse.hpp"
+#include "metrics/metrics.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

@@ -7,14 +7,14 @@
 #include <cmath>
 #include <limits>
 
-#include "facto/data.hpp"
-#include "facto/edm_completion.hpp"
-#include "facto/gradient_descent.hpp"
-#include "facto/gram_kernel.hpp"
-#include "facto/metrics.hpp"
-#include "facto/nolips.hpp"
-#include "facto/symnmf.hpp"
-#include "facto/universal_kernel.hpp"
+#include "data/data.hpp"
+#include "problems/edm_completion.hpp"
+#include "solvers/gradient_descent.hpp"
+#include "solvers/gram_kernel.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/nolips.hpp"
+#include "problems/symnmf.hpp"
+#include "solvers/universal_kernel.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 

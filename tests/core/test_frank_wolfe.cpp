@@ -6,9 +6,9 @@
 #include <cmath>
 #include <memory>
 
-#include "facto/frank_wolfe.hpp"
-#include "facto/metrics.hpp"
-#include "facto/row_simplices.hpp"
+#include "solvers/frank_wolfe.hpp"
+#include "metrics/metrics.hpp"
+#include "sets/row_simplices.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

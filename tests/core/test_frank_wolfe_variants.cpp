@@ -9,11 +9,11 @@
 #include <memory>
 #include <string>
 
-#include "facto/data.hpp"
-#include "facto/frank_wolfe.hpp"
-#include "facto/merit.hpp"
-#include "facto/metrics.hpp"
-#include "facto/row_simplices.hpp"
+#include "data/data.hpp"
+#include "solvers/frank_wolfe.hpp"
+#include "solvers/merit.hpp"
+#include "metrics/metrics.hpp"
+#include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "fixtures.hpp"
 

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <limits>
 
-#include "facto/metrics.hpp"
-#include "facto/nolips.hpp"
-#include "facto/row_simplices.hpp"
-#include "facto/symnmf.hpp"
-#include "facto/universal_kernel.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/nolips.hpp"
+#include "sets/row_simplices.hpp"
+#include "problems/symnmf.hpp"
+#include "solvers/universal_kernel.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 

@@ -7,12 +7,12 @@
 #include <memory>
 #include <vector>
 
-#include "facto/data.hpp"
-#include "facto/nomad.hpp"
-#include "facto/multilayer_nomad.hpp"
-#include "facto/nomad_cgm.hpp"
-#include "facto/registry.hpp"
-#include "facto/symmetric.hpp"
+#include "data/data.hpp"
+#include "problems/nomad.hpp"
+#include "solvers/multilayer_nomad.hpp"
+#include "solvers/nomad_cgm.hpp"
+#include "solvers/registry.hpp"
+#include "linalg/symmetric.hpp"
 #include "csdp_reference.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"

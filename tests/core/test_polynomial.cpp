@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "data/random.hpp"
+#include "base/random.hpp"
 #include "linalg/polynomial.hpp"
 
 BOOST_AUTO_TEST_SUITE(polynomial)

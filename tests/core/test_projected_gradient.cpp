@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "facto/metrics.hpp"
-#include "facto/projected_gradient.hpp"
-#include "facto/row_simplices.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/projected_gradient.hpp"
+#include "sets/row_simplices.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

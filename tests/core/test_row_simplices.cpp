@@ -6,8 +6,8 @@
 #include <limits>
 #include <vector>
 
-#include "facto/error.hpp"
-#include "facto/row_simplices.hpp"
+#include "base/error.hpp"
+#include "sets/row_simplices.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;
@@ -20,9 +20,9 @@ BOOST_AUTO_TEST_CASE(lmo_and_gap_match_brute_force_over_all_vertices)
     const std::size_t n = 4, k = 3;
     for (uint64_t seed = 0; seed < 5; ++seed) {
         const Matrix G = random_matrix(n, k, 100 + seed);
-        const Matrix W = row_simplex_random(n, k, 200 + seed);
+        const Matrix W = RowSimplices(n, k).random_point(200 + seed);
         std::vector<int64_t> vertex, away;
-        const double gap = row_simplex_lmo(G, W, vertex, away).frank_wolfe;
+        const double gap = RowSimplices::linear_minimizer(G, W, vertex, away).frank_wolfe;
 
         // Enumerate the k^n vertices of the product of simplices: min_S <G, S>.
         double best = std::numeric_limits<double>::infinity();
@@ -49,9 +49,9 @@ BOOST_AUTO_TEST_CASE(gap_is_zero_at_the_minimizing_vertex_of_a_linear_function)
     const Matrix G = random_matrix(5, 3, 7);
     Matrix W = xt::zeros<double>({5, 3});
     std::vector<int64_t> vertex, away;
-    row_simplex_lmo(G, W, vertex, away);
+    RowSimplices::linear_minimizer(G, W, vertex, away);
     for (std::size_t i = 0; i < 5; ++i) W(i, static_cast<std::size_t>(vertex[i])) = 1.0;
-    const RowSimplexGaps gaps = row_simplex_lmo(G, W, vertex, away);
+    const RowSimplexGaps gaps = RowSimplices::linear_minimizer(G, W, vertex, away);
     BOOST_TEST(gaps.frank_wolfe == 0.0);
     BOOST_TEST(gaps.away == 0.0);  // one vertex per row: the away vertex is the LMO vertex
     BOOST_TEST(away == vertex);
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(projection_lands_on_the_simplex_and_is_optimal)
 {
     Matrix X = 3.0 * random_matrix(20, 5, 11);
     const Matrix original = X;
-    project_rows_onto_simplex(X);
+    RowSimplices::project(X);
     for (std::size_t i = 0; i < 20; ++i) {
         double sum = 0.0;
         for (std::size_t j = 0; j < 5; ++j) {
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(projection_lands_on_the_simplex_and_is_optimal)
     }
     // Optimality of y = proj(x): <x - y, z - y> <= 0 for every z in the set (tested on random z).
     for (uint64_t seed = 0; seed < 20; ++seed) {
-        const Matrix Z = row_simplex_random(20, 5, seed);
+        const Matrix Z = RowSimplices(20, 5).random_point(seed);
         for (std::size_t i = 0; i < 20; ++i) {
             double inner = 0.0;
             for (std::size_t j = 0; j < 5; ++j) inner += (original(i, j) - X(i, j)) * (Z(i, j) - X(i, j));
@@ -80,9 +80,9 @@ BOOST_AUTO_TEST_CASE(projection_lands_on_the_simplex_and_is_optimal)
         }
     }
     // A point already in the set is its own projection.
-    Matrix inside = row_simplex_random(6, 4, 3);
+    Matrix inside = RowSimplices(6, 4).random_point(3);
     const Matrix before = inside;
-    project_rows_onto_simplex(inside);
+    RowSimplices::project(inside);
     BOOST_TEST(xt::allclose(inside, before, 0.0, 1e-15));
 }
 
@@ -92,16 +92,16 @@ BOOST_AUTO_TEST_CASE(projection_of_huge_entries_stays_on_the_simplex)
     // the midpoint of two equal largest entries (it once returned 0: x - theta with theta = x - 1
     // rounded to x)
     Matrix X = {{1e200, 0.0, -1e200}, {-3e199, 2e200, 2e200}, {5e150, 5e150 + 1e136, 1.0}};
-    project_rows_onto_simplex(X);
+    RowSimplices::project(X);
     const Matrix expected = {{1.0, 0.0, 0.0}, {0.0, 0.5, 0.5}, {0.0, 1.0, 0.0}};
     BOOST_TEST(X == expected);
 }
 
 BOOST_AUTO_TEST_CASE(validation_of_given_points)
 {
-    Matrix W = row_simplex_random(4, 3, 1);
-    BOOST_TEST(xt::allclose(row_simplex_feasible(W, 1e-9), W, 0.0, 1e-15));
-    const auto validate = [](const Matrix& X) { return status_of([&] { row_simplex_feasible(X, 1e-9); }); };
+    Matrix W = RowSimplices(4, 3).random_point(1);
+    BOOST_TEST(xt::allclose(RowSimplices(4, 3).feasible_point(W, 1e-9), W, 0.0, 1e-15));
+    const auto validate = [](const Matrix& X) { return status_of([&] { RowSimplices(4, 3).feasible_point(X, 1e-9); }); };
     Matrix negative = W;
     negative(1, 1) = -1e-3;
     BOOST_TEST(validate(negative) == FACTO_ERROR_INFEASIBLE);

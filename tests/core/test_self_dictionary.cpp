@@ -9,14 +9,16 @@
 #include <cmath>
 #include <memory>
 
-#include "facto/data.hpp"
-#include "facto/merit.hpp"
-#include "facto/metrics.hpp"
-#include "facto/registry.hpp"
-#include "facto/self_dictionary.hpp"
-#include "facto/spa.hpp"
+#include "data/data.hpp"
+#include "solvers/merit.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/registry.hpp"
+#include "problems/self_dictionary.hpp"
+#include "solvers/spa.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/simplex_least_squares.hpp"
+#include "linalg/successive_projection.hpp"
 
 #include <xtensor/xview.hpp>
 
@@ -82,9 +84,9 @@ BOOST_AUTO_TEST_CASE(sweep_vertices_and_gaps_match_a_dense_gradient_and_finite_d
         for (const Matrix* kept : std::vector<const Matrix*>{&residual, nullptr})
             for (int64_t block : {1, 5, 12}) {
                 std::vector<int64_t> vertex;
-                SelfDictionary::SweepWork work;
+                SweepWork work;
                 work.find_away = true;
-                const SelfDictionary::Sweep sweep = problem.sweep(C, kept, vertex, block, 2, work);
+                const Sweep sweep = merit_sweep(problem, C, kept, vertex, block, 2, work);
                 double gap = 0.0, away_gap = 0.0;
                 for (std::size_t l = 0; l < n; ++l) {
                     double smallest = HUGE_VAL, largest = -HUGE_VAL, inner = 0.0;
@@ -122,15 +124,15 @@ BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_blocks)
     Matrix R;
     problem.residual(C, R, 2);
     std::vector<int64_t> narrow, wide;
-    SelfDictionary::SweepWork work;
-    const SelfDictionary::Sweep a = problem.sweep(C, &R, narrow, 1, 2, work);
-    const SelfDictionary::Sweep b = problem.sweep(C, &R, wide, static_cast<int64_t>(n), 3, work);
+    SweepWork work;
+    const Sweep a = merit_sweep(problem, C, &R, narrow, 1, 2, work);
+    const Sweep b = merit_sweep(problem, C, &R, wide, static_cast<int64_t>(n), 3, work);
     BOOST_TEST(narrow == wide);
     BOOST_TEST(a.objective == b.objective);
     BOOST_TEST(a.gap == b.gap, boost::test_tools::tolerance(1e-12));
     // without R, each block forms its residual rows itself: the same sweep
     std::vector<int64_t> formed;
-    const SelfDictionary::Sweep c = problem.sweep(C, nullptr, formed, 300, 2, work);
+    const Sweep c = merit_sweep(problem, C, nullptr, formed, 300, 2, work);
     BOOST_TEST(formed == wide);
     BOOST_TEST(c.objective == a.objective, boost::test_tools::tolerance(1e-12));
     BOOST_TEST(c.gap == a.gap, boost::test_tools::tolerance(1e-12));

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "facto/error.hpp"
+#include "base/error.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 

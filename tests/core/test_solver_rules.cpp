@@ -6,8 +6,8 @@
 #include <string>
 #include <thread>
 
-#include "facto/error.hpp"
-#include "facto/registry.hpp"
+#include "base/error.hpp"
+#include "solvers/registry.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <memory>
 
-#include "facto/nolips.hpp"
-#include "facto/sparse.hpp"
-#include "facto/symnmf.hpp"
+#include "solvers/nolips.hpp"
+#include "linalg/sparse.hpp"
+#include "problems/symnmf.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

@@ -5,14 +5,14 @@
 
 #include <cmath>
 
-#include "facto/beta_snmf.hpp"
-#include "facto/coordinate_descent.hpp"
-#include "facto/gradient_descent.hpp"
-#include "facto/metrics.hpp"
-#include "facto/registry.hpp"
-#include "facto/row_simplices.hpp"
-#include "facto/sym_hals.hpp"
-#include "facto/symnmf.hpp"
+#include "solvers/beta_snmf.hpp"
+#include "solvers/coordinate_descent.hpp"
+#include "solvers/gradient_descent.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/registry.hpp"
+#include "sets/row_simplices.hpp"
+#include "solvers/sym_hals.hpp"
+#include "problems/symnmf.hpp"
 #include "fixtures.hpp"
 #include "linalg/polynomial.hpp"
 

@@ -1,0 +1,92 @@
+// Reading and writing data, and building similarity matrices.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "linalg/matrix.hpp"
+#include "linalg/sparse.hpp"
+
+namespace facto {
+
+// CSV: fields separated by commas, semicolons, tabs or spaces; a non-numeric first line is a header.
+Matrix read_csv(const std::string& path);
+// .npy version 1-3, little-endian <f8, <f4, <i8, <i4, C or Fortran order, 1-D (as a column) or 2-D.
+Matrix read_npy(const std::string& path);
+// By extension: ".npy" -> read_npy, anything else -> read_csv. Rejects NaN/Inf.
+Matrix read_matrix(const std::string& path);
+
+void write_csv(const std::string& path, const Matrix& X);
+
+enum class Scaling : int32_t { None = 0, MinMax = 1, ZScore = 2 };
+
+// Columns scaled in place: MinMax to [-1, 1], ZScore to mean 0 / std 1 (constant columns become 0).
+void scale_columns(Matrix& X, Scaling scaling);
+
+// P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows x_i of X (squared distances from one GEMM).
+Matrix gaussian_affinity(const Matrix& X, double bandwidth);
+
+// Matrix Market: "coordinate" (real, integer or pattern; general or symmetric, a symmetric file's
+// mirror entries added) or "array" (real or integer, general). 1-based indices in the file.
+CsrMatrix read_matrix_market(const std::string& path);
+
+// The similarity graph of Kuang, Yun & Park 2015, Sec. 7.1, for the rows of a feature matrix:
+// Gaussian:  S_ij = exp(-||x_i - x_j||^2 / (s_i s_j)), s_i the distance from x_i to its `scale_neighbor`-th
+//            nearest neighbour (self-tuning, 7 in the paper);
+// Cosine:    S_ij = <x_i, x_j> / (||x_i|| ||x_j||) (text; negative values clipped to 0).
+// Each row keeps its k most similar other points (k = 0: floor(log2 n) + 1); the graph is the union
+// of both directions; finally S_ij / sqrt(d_i d_j) with d the row sums. Distances come from GEMMs on
+// blocks of rows, so memory stays O(n (block + k)).
+enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };
+CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
+
+// The Helix of Dragomir et al. Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
+Matrix helix_points(int64_t n, uint64_t seed);
+
+// Observed pairs of an EDM completion instance: each pair i < j kept independently with probability
+// `fraction` (geometric skips: O(kept pairs) time), d = ||x_i - x_j||^2. Sorted by (i, j).
+struct ObservedPairs {
+    std::vector<int64_t> i, j;
+    std::vector<double> d;
+};
+ObservedPairs sample_pairs(const Matrix& X, double fraction, uint64_t seed);
+
+// Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: W (M x K) uniform on (0, 1), H = [I_K, H2]
+// with columns on the simplex, noise V at `snr_db` (+inf = none), columns of X randomly permuted;
+// `anchors` lists where the columns of I_K went (increasing). Reproducible from seed.
+struct SeparableData {
+    Matrix X, W, H;
+    std::vector<int64_t> anchors;
+};
+// Fig. 2 (the setting of Gillis & Luce [30]): H2 = all K (K - 1) / 2 midpoints (e_i + e_j) / 2; noise on
+// the midpoints only, each moved away from the mean w of W's columns, v_l = delta (W h_l - w), with
+// 10 log10(||W H||^2 / ||V||^2) = snr_db (adversarial: it pushes them out of the convex hull of W);
+// N = K + K (K - 1) / 2.
+SeparableData separable_midpoints(int64_t M, int64_t K, double snr_db, uint64_t seed);
+// Fig. 4 / Table I: N - K columns of H2 from the uniform Dirichlet, zero-mean Gaussian noise on every
+// entry with SNR = 10 log10(sum_l ||W h_l||^2 / (M N sigma^2)).
+SeparableData separable_dirichlet(int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed);
+
+// Points (one per row) and the manifold each belongs to.
+struct LabeledPoints {
+    Matrix X;
+    std::vector<int64_t> labels;
+};
+// The synthetic manifolds of Tepper et al. (paper 003), all reproducible from seed:
+// two concentric rings: n / 2 points evenly spaced on the unit circle (label 0), the rest on the circle
+// of radius `factor` (label 1), plus Gaussian noise of deviation `noise` (Fig. 4: factor 0.5, no noise);
+LabeledPoints two_rings(int64_t n, double factor, double noise, uint64_t seed);
+// the trefoil knot (sin t + 2 sin 2t, cos t - 2 cos 2t, -sin 3t), t = 2 pi i / n (Fig. 1a);
+LabeledPoints trefoil_knot(int64_t n);
+// two interleaved semicircles, n / 2 points on the upper unit one (label 0), the rest on the lower one
+// shifted by (1, -1/2), evenly spaced in angle, plus Gaussian noise (Fig. 5: noise 0.05);
+LabeledPoints two_moons(int64_t n, double noise, uint64_t seed);
+// isotropic Gaussian blobs of the given deviation around the rows of `centers`, the points split as
+// evenly as possible in center order (label = center).
+LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation, uint64_t seed);
+// NOMAD's input (Sec. 1): the Gram matrix D = Y Y^T of the points centered by their mean and divided
+// by the largest norm of the (uncentered) points; exactly symmetric.
+Matrix nomad_gram(const Matrix& X);
+
+}  // namespace facto

@@ -1,0 +1,18 @@
+// Simplex-constrained least squares: the coefficients of data points on chosen anchors.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "linalg/matrix.hpp"
+
+namespace facto {
+
+// Columns of H on the simplex minimizing ||X - W H||_F (W = X(:, selected)), each exactly (to
+// rounding) by a primal active-set method on its K x K quadratic program, columns split over
+// `threads`. When W^T W is singular to working precision (more picks than features, a column picked
+// twice) a ridge of relative size 1e-13 or more makes the minimizer unique. Xt is X^T (N x M);
+// returns H^T (N x |selected|).
+Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads = 1);
+
+}  // namespace facto

@@ -1,0 +1,57 @@
+// NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii, Sec. 1):
+//     max_Q Tr(D Q)   s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,
+// D symmetric n x n (a Gram matrix: nomad_gram in facto/data.hpp). D is kept as its upper triangle
+// (facto/symmetric.hpp). The objective reported is Tr(D Q), to be maximized.
+#pragma once
+
+#include <cstdint>
+
+#include "problems/problem.hpp"
+#include "linalg/symmetric.hpp"
+
+namespace facto {
+
+// How far Q is from NOMAD's constraints.
+struct NomadFeasibility {
+    double negative_rmse;  // RMS of the negative entries of Q, over those entries (paper, Fig. 13)
+    double negative_max;   // largest |Q_ij| among the negative entries (0 if none)
+    double row_sum;        // max_i |(Q 1)_i - 1|
+    double trace;          // |Tr Q - K|
+};
+
+class Nomad final : public Problem {
+public:
+    // Validates D (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= K <= n;
+    // keeps its upper triangle.
+    Nomad(Matrix D, int64_t K);
+
+    const char* kind() const override { return "nomad"; }
+    std::array<int64_t, 2> iterate_shape() const override { return {n(), n()}; }
+    // Tr(D Q).
+    double objective(const Matrix& Q) const override;
+    // Q0 = E + (K - 1) / (n - 1) (I - E), E = 1 1^T / n: feasible (psd, nonnegative, Q0 1 = 1,
+    // Tr Q0 = K) for every seed.
+    Matrix random_point(uint64_t seed) const override;
+    // Checks the shape, finiteness and symmetry of Q, and Q 1 = 1 and Tr Q = K to 1e-6; returns Q with
+    // its upper triangle mirrored.
+    Matrix feasible_point(const Matrix& Q) const override;
+    // "Q" (n x n), "embedding" (n x 2: the eigenvectors of Q for its two largest eigenvalues below
+    // the constant one, scaled by the square roots of those eigenvalues), "feasibility" (1 x 4:
+    // NomadFeasibility in order).
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name, const Matrix& Q) const override;
+    // The same from Q's upper triangle, without an n x n dense copy (but for "Q" itself).
+    Output output(const std::string& name, const PackedSymmetric& Q) const;
+
+    int64_t n() const { return static_cast<int64_t>(D_.n); }
+    int64_t K() const { return K_; }
+    const PackedSymmetric& D() const { return D_; }
+
+    static NomadFeasibility feasibility(const PackedSymmetric& Q, int64_t K);
+
+private:
+    PackedSymmetric D_;
+    int64_t K_;
+};
+
+}  // namespace facto

@@ -1,0 +1,121 @@
+// Self-dictionary separable NMF, SD-MMV (Nguyen, Fu & Wu, eq. 18):
+//     min_C f(C) = 1/2 ||X - X C||_F^2 + lambda Phi_mu(C)   s.t.  C >= 0,  1^T C = 1^T,
+//     Phi_mu(C) = sum_n mu log((1/N) sum_j exp(C(n, j) / mu))   (a smooth ||C||_{inf,1}, Lemma 2),
+// X is M x N (one data point per column), C is N x N. lambda = 0 is eq. (13), MERIT(0).
+//
+// C lives in the column simplices (sets/column_simplices.hpp) and is never dense: SimplexColumns
+// keeps its O(KN) nonzeros. The gradient is never formed either: MERIT's sweep (solvers/merit_sweep.hpp)
+// fuses it with the LMO. The problem keeps what both need: the residual and Phi's row softmax.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "problems/problem.hpp"
+#include "sets/column_simplices.hpp"
+
+namespace facto {
+
+// Per row n of C: its largest entry and the softmax normalizer of C(n, :) / mu, shifted by that
+// maximum so that nothing overflows for mu = 1e-5 (Alg. 1 lines 9-12). Rows without a nonzero have
+// Y(n, :) = 1/N exactly and are not listed. The nonzeros within 746 mu of their row's maximum are
+// the only ones whose term exp((C(n, j) - max_n) / mu) is not 0 in double, and the only ones where
+// Y differs from Y_zero; they are kept by columns ("near" entries, about one per row at mu = 1e-5).
+struct RowSoftmax {
+    std::vector<int64_t> rows;  // rows of C with a nonzero, increasing
+    std::vector<double> max;    // max_j C(n, j) for those rows (0 elsewhere)
+    std::vector<double> sum;    // sum_j exp((C(n, j) - max_n) / mu), >= 1 (N elsewhere)
+    std::vector<double> zero;   // Y(n, j) where C(n, j) = 0: exp(-max_n / mu) / sum_n (1/N elsewhere)
+    double phi = 0.0;           // Phi_mu(C)
+    // near entries of column l: near_rows[e] (increasing) and exp((C - max) / mu) in near_exp[e], for
+    // e in [near_start[l], near_start[l + 1])
+    std::vector<std::size_t> near_start;
+    std::vector<int64_t> near_rows;
+    std::vector<double> near_exp;
+};
+
+class SelfDictionary final : public Problem {
+public:
+    // X is M x N (finite, N >= 2). K is the number of anchors when known (0 = unknown, 1 <= K <= N
+    // otherwise). lambda < 0 asks for the paper's heuristic lambda = ||X - X C0||_F / K with C0 the
+    // SPA warm start (Sec. V-A; needs K); mu > 0 (the paper uses 1e-5).
+    SelfDictionary(Matrix X, int64_t K, double lambda, double mu);
+
+    const char* kind() const override { return "self_dictionary"; }
+    std::array<int64_t, 2> iterate_shape() const override { return {N(), N()}; }
+    double objective(const Matrix& C) const override;
+    // Dense N x N, every column a vertex e_j with j drawn from seed (the solvers start without it).
+    // The feasible set: the columns of C on the simplex.
+    ColumnSimplices set() const { return ColumnSimplices(N()); }
+    Matrix random_point(uint64_t seed) const override;
+    // Columns on the simplex within 1e-8, renormalized exactly.
+    Matrix feasible_point(const Matrix& C) const override;
+    // "selected" (int64, the K rows of largest ||C(n, :)||_inf, or every row above 0.5 when K is
+    // unknown; increasing), "H" (double, |selected| x N, the simplex-constrained least squares
+    // min ||X - X(:, selected) H||), "nnz" (int64, 1 x 1).
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name, const Matrix& C) const override;
+    std::vector<OutputSpec> output_specs(const SimplexColumns& C) const;
+    Output output(const std::string& name, const SimplexColumns& C) const;
+
+    int64_t M() const { return static_cast<int64_t>(Xt_.shape()[1]); }
+    int64_t N() const { return static_cast<int64_t>(Xt_.shape()[0]); }
+    int64_t K() const { return K_; }
+    double lambda() const { return lambda_; }
+    double mu() const { return mu_; }
+    // X^T (N x M): row l is the data point x_l.
+    const Matrix& Xt() const { return Xt_; }
+
+    // The near entries are found and their exponentials taken on `threads`; the sums are added in
+    // one order, so the result does not depend on `threads`.
+    RowSoftmax row_softmax(const SimplexColumns& C, std::size_t threads = 1) const;
+    // R = (X C - X)^T (N x M; row l is the residual of column l), O(M nnz(C)), columns split over
+    // `threads`; resized when needed.
+    void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
+    struct Range {
+        std::size_t begin, end;
+    };
+
+    // Y(n, l) once C(n, l) changes from `before` to `after` with the rest of row n as in `softmax`
+    // (the row softmax of C): the weight that Phi's derivative gives that entry. O(1).
+    double softmax_weight(const RowSoftmax& softmax, std::size_t n, double before, double after) const;
+
+    // shift[n] = lambda (Y_zero(n) - 1/N): the gradient's part that is the same in every column
+    // (Y_zero(n) = Y(n, l) where C(n, l) = 0).
+    void row_shift(const RowSoftmax& softmax, std::vector<double>& shift) const;
+
+    // lambda's factor in the gradient at near entry e (index into softmax.near_*), beyond Y_zero:
+    // Y(n, l) - Y_zero(n); it is 0 in double at the other nonzeros.
+    double softmax_excess(const RowSoftmax& softmax, std::size_t e) const;
+    // Rows columns.begin .. columns.end of R = residual(C) into `rows` (contiguous, M values each);
+    // columns split over `threads`.
+    void residual_rows(const SimplexColumns& C, Range columns, double* rows, std::size_t threads) const;
+
+    // ||x_l|| for every data point, and their largest
+    const std::vector<double>& x_norm() const { return x_norm_; }
+    double x_norm_max() const { return x_norm_max_; }
+
+    // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
+    std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
+    // The SPA warm start of Sec. V-B: C0(K_spa, :) = H, the simplex-constrained least squares on the
+    // K columns SPA picked in the constructor (when K is given; Error INVALID_ARGUMENT otherwise). Built
+    // on each call, so the problem does not hold a second O(KN) matrix beside the solver's C.
+    SimplexColumns warm_start(std::size_t threads) const;
+
+    // r = X c_l - x_l (M values); returns ||r||^2.
+    double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
+    // ||X C - X||_F^2, O(M nnz(C)).
+    double residual_squared(const SimplexColumns& C) const;
+
+private:
+    // The three outputs' specs when `selected` rows are selected.
+    std::vector<OutputSpec> specs(int64_t selected) const;
+    Matrix Xt_;
+    int64_t K_;
+    double lambda_, mu_;
+    std::vector<int64_t> spa_picks_;  // SPA's K columns, when K is given
+    std::vector<double> x_norm_;  // ||x_l||
+    double x_norm_max_ = 0.0;
+};
+
+}  // namespace facto

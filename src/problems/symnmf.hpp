@@ -1,0 +1,71 @@
+// Symmetric NMF (Dragomir, d'Aspremont & Bolte, Sec. 4.1):
+//     min_X f(X) = 1/2 ||M - X X^T||_F^2   s.t.  X >= 0,   X n x r,  M symmetric n x n.
+// Objective by App. D.1 eq. (37): ||M||^2 - 2 <M X, X> + ||X^T X||^2; gradient 2 (X (X^T X) - M X).
+// M is dense or sparse (CSR); nothing n x n is formed besides a dense M, and with a sparse M the
+// objective and gradient cost O(nnz r + n r^2).
+#pragma once
+
+#include <cstdint>
+
+#include "problems/low_rank_problem.hpp"
+#include "linalg/sparse.hpp"
+
+namespace facto {
+
+class SymNMF final : public LowRankProblem {
+public:
+    // Validates M (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= r <= n.
+    SymNMF(Matrix M, int64_t r);
+    // Sparse M: square, every stored entry mirrored to 1e-10 relative (entries are used as given).
+    SymNMF(CsrMatrix M, int64_t r);
+    // 1 <= r <= n (else Error DIMENSION), and memory for a solver's n x r arrays (else OUT_OF_MEMORY):
+    // checked by the constructors, and by callers before they build a large M.
+    static void require_rank_and_memory(int64_t n, int64_t r);
+
+    const char* kind() const override { return "symnmf"; }
+    std::array<int64_t, 2> iterate_shape() const override { return {n(), r_}; }
+    double objective(const Matrix& X) const override;
+    // Kuang et al.'s start: entries uniform on [0, 2 sqrt(mean|M| / r)], reproducible from seed.
+    Matrix random_point(uint64_t seed) const override;
+    // Requires X >= 0 and finite (Error INFEASIBLE / NOT_FINITE).
+    Matrix feasible_point(const Matrix& X) const override;
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name, const Matrix& X) const override;
+
+    int64_t n() const { return n_; }
+    bool sparse() const { return sparse_; }
+    int64_t r() const { return r_; }
+    // ||M||_F; the paper's universal-kernel constant is sigma = 2 ||M||_F = 2 ||grad F(0)||.
+    double M_norm() const { return M_norm_; }
+
+    bool nonnegative() const override { return true; }
+    // Fills e.first = M X and e.second = X^T X; f by eq. (37), halved.
+    double evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const override;
+    // G = 2 (X (X^T X) - M X); returns ||min(X, G)||_F.
+    double gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
+    // f(X) = phi(M X, X^T X): M X can be combined from other points' products.
+    bool linear_product() const override { return true; }
+    // out += scale M D, one row of M per entry of D (M is symmetric).
+    void add_linear_product(const std::vector<MatrixEntry>& D, double scale, Matrix& out) const override;
+    double evaluate_given_product(const Matrix& X, Evaluation& e, std::size_t threads) const override;
+    double default_alpha() const override { return 6.0; }  // 6 L_F with L_F = 1
+    double default_sigma() const override { return 2.0 * M_norm_; }
+    double data_norm() const override { return M_norm_; }
+
+    // MX = M X: one GEMM (OpenBLAS threads), or one SpMM on `threads` threads.
+    void multiply(const Matrix& X, Matrix& MX, std::size_t threads = 1) const;
+    // out[0..r) = row i of M X, and M_ii (for coordinate-wise methods).
+    void multiply_row(int64_t i, const Matrix& X, double* out) const;
+    double diagonal(int64_t i) const;
+
+private:
+    void validate_rank() const;
+
+    Matrix M_;            // dense M, or empty
+    CsrMatrix sparse_M_;  // sparse M, or empty
+    bool sparse_;
+    int64_t n_, r_;
+    double M_norm_;
+};
+
+}  // namespace facto

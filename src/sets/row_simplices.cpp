@@ -1,0 +1,96 @@
+#include "sets/row_simplices.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "base/random.hpp"
+#include "base/error.hpp"
+
+namespace facto {
+
+RowSimplexGaps RowSimplices::linear_minimizer(const Matrix& G, const Matrix& W, std::vector<int64_t>& vertex,
+                                              std::vector<int64_t>& away)
+{
+    const std::size_t n = G.shape()[0], k = G.shape()[1];
+    vertex.resize(n);
+    away.resize(n);
+    RowSimplexGaps gaps{0.0, 0.0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const SimplexVertices v = simplex_vertices(&G(i, 0), &W(i, 0), k);
+        vertex[i] = static_cast<int64_t>(v.s);
+        away[i] = static_cast<int64_t>(v.a);
+        gaps.frank_wolfe += v.g_w - G(i, v.s);                  // Alg. 2 line 3
+        if (W(i, v.a) > kNegligibleWeight) gaps.away += G(i, v.a) - v.g_w;  // else no entry counts as support
+    }
+    return gaps;
+}
+
+void RowSimplices::project(Matrix& X)
+{
+    const std::size_t n = X.shape()[0], k = X.shape()[1];
+    std::vector<double> sorted(k);
+    for (std::size_t i = 0; i < n; ++i) {
+        double* x = &X(i, 0);
+        // the projection commutes with adding a constant to the row: relative to its largest entry,
+        // entries of 1e200 (a long projected-gradient trial) do not swallow the 1 of the sum
+        const double top = *std::max_element(x, x + k);
+        for (std::size_t j = 0; j < k; ++j) x[j] -= top;
+        std::copy(x, x + k, sorted.begin());
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        // theta = (sum of the r largest - 1) / r for the largest r with sorted[r-1] > theta.
+        double cumulative = 0.0, theta = 0.0;
+        for (std::size_t r = 0; r < k; ++r) {
+            cumulative += sorted[r];
+            const double candidate = (cumulative - 1.0) / static_cast<double>(r + 1);
+            if (sorted[r] > candidate) theta = candidate;
+        }
+        for (std::size_t j = 0; j < k; ++j) x[j] = std::max(x[j] - theta, 0.0);
+    }
+}
+
+std::vector<int64_t> row_argmax(const Matrix& X)
+{
+    const std::size_t n = X.shape()[0], k = X.shape()[1];
+    std::vector<int64_t> labels(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* x = &X(i, 0);
+        labels[i] = static_cast<int64_t>(std::max_element(x, x + k) - x);
+    }
+    return labels;
+}
+
+Matrix RowSimplices::feasible_point(const Matrix& X, double tolerance) const
+{
+    require_shape(X, rows_, cols_, "iterate");
+    require_finite(X, "iterate");
+    Matrix W = X;
+    const std::size_t n = W.shape()[0], k = W.shape()[1];
+    for (std::size_t i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < k; ++j) {
+            if (!(W(i, j) >= 0.0))
+                throw Error(FACTO_ERROR_INFEASIBLE,
+                            "iterate: entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is negative");
+            sum += W(i, j);
+        }
+        if (!(std::fabs(sum - 1.0) <= tolerance))
+            throw Error(FACTO_ERROR_INFEASIBLE, "iterate: row " + std::to_string(i) + " sums to " + std::to_string(sum) + ", not 1");
+        for (std::size_t j = 0; j < k; ++j) W(i, j) /= sum;
+    }
+    return W;
+}
+
+Matrix RowSimplices::random_point(uint64_t seed) const
+{
+    Rng rng(seed);
+    Matrix W({static_cast<std::size_t>(rows_), static_cast<std::size_t>(cols_)});
+    for (std::size_t i = 0; i < W.shape()[0]; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < W.shape()[1]; ++j) sum += W(i, j) = rng.exponential();
+        for (std::size_t j = 0; j < W.shape()[1]; ++j) W(i, j) /= sum;
+    }
+    return W;
+}
+
+}  // namespace facto

@@ -1,0 +1,80 @@
+// NOMAD by the Burer-Monteiro heuristic of Tepper et al. (paper 003, Sec. 4 and App. E): Q = Y Y^T
+// with Y n x r nonnegative (the paper's Y^T), r >= K, which makes Q psd and nonnegative by
+// construction, and the method of multipliers on the two equality constraints:
+//     L(Y, mu, lambda) = -Tr(D Y Y^T) + sigma/2 ||Y Y^T 1 - 1||^2 - mu^T (Y Y^T 1 - 1)
+//                        + phi/2 (||Y||_F^2 - K)^2 - lambda (||Y||_F^2 - K)                     (32)
+// One solver iteration is one outer iteration of (33): Y := argmin of L over 0 <= Y <= 1 by L-BFGS-B
+// from the current Y (33a), to an accuracy that tightens as 1 / (t + 1) at outer iteration t (with a
+// fixed one the constraint residuals stalled near 1e-6, docs/architecture.md), then
+// mu -= eta sigma (Y Y^T 1 - 1) (33b), lambda -= eta phi (||Y||^2 - K) (33c). As in the paper D is divided by ||D||_F inside L (the objective reported is Tr(D Q) with
+// the D given) and the start is a symmetric NMF of D (App. D; facto's coordinate_descent), scaled so
+// that the rows of Q sum to 1 on average. A Q given by set_iterate is factored the same way.
+//
+// The problem is not convex: the Y reached is a local solution, whose Tr(D Q) is at most NOMAD's
+// optimum (r = K gives hard clusterings; larger r approaches the convex solution, Sec. 4, Fig. 12).
+// Progress: objective Tr(D Q); stationarity the largest entry of the projected gradient of L at the
+// end of (33a) (L-BFGS-B's measure, D / ||D||_F: the KKT residual at the updated multipliers);
+// feasibility the larger of max_i |(Q 1)_i - 1| and |Tr Q - K| / K; step size the relative change
+// of Y (0 does not end the solve: the multipliers still move). The solver keeps a dense D (n^2 values)
+// and its state is O(n r).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "problems/nomad.hpp"
+#include "solvers/solver.hpp"
+
+namespace facto {
+
+class BurerMonteiro final : public Solver {
+public:
+    explicit BurerMonteiro(std::shared_ptr<const Nomad> problem);
+    const char* algorithm() const override { return "burer_monteiro"; }
+
+    // The factor Y (n x r), Q = Y Y^T.
+    const Matrix& factor() const { return Y_; }
+    // L(Y, mu, lambda) of (32) with D / ||D||_F at the current multipliers (after the start), and its
+    // gradient G = -2 D Y + w u^T + 1 (Y^T w)^T + 2 (phi t - lambda) Y with u = Y^T 1,
+    // w = sigma (Y u - 1) - mu, t = ||Y||^2 - K (Y and G n x r, row-major).
+    double lagrangian(const double* Y, double* G);
+    // The problem's outputs and "factor" (n x r).
+    std::vector<OutputSpec> output_specs() const override;
+    Output output(const std::string& name) const override;
+
+private:
+    void start(Matrix Q0) override;
+    void start_default(uint64_t seed) override;
+    double iterate_once() override;
+    double current_objective() const override { return objective_; }
+    double current_stationarity() const override { return inner_gradient_; }
+    double current_feasibility() const override { return feasibility_; }
+    bool stuck() const override { return false; }
+    // Refuses a rank outside [K, n] (0 = the default).
+    void check_params(const Params& p) const override;
+    const Matrix& current() const override;
+
+    std::size_t rank() const;
+    // D_ := D / ||D||_F (dense) and scale_ := ||D||_F, once.
+    void prepare_data();
+    // The multipliers at 0 and the measures at Y_.
+    void begin();
+    // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), scaled to mean row sum 1 of Y Y^T.
+    void factor_start(const Matrix& M, uint64_t seed);
+    // YtD_ := Y^T D; returns Tr(Y^T D Y).
+    double product(const double* Y);
+    // objective_, feasibility_, row_sums_ and squares_ at Y_.
+    void measure();
+
+    std::shared_ptr<const Nomad> nomad_;
+    Matrix D_;         // D / ||D||_F, dense
+    double scale_ = 1.0;  // ||D||_F
+    Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
+    std::vector<double> mu_, row_sums_, u_, w_;
+    double lambda_ = 0.0, objective_ = 0.0, feasibility_ = 0.0, squares_ = 0.0;  // squares_ = ||Y||_F^2 = Tr Q
+    double inner_gradient_ = 0.0;  // the projected gradient at the end of the last (33a)
+    int64_t outer_ = 0;
+    mutable Matrix dense_;
+};
+
+}  // namespace facto
