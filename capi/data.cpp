@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "facto/facto_experimental.h"
 #include "handles.hpp"
 
 #include "data/data.hpp"

@@ -11,7 +11,7 @@
  * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout.
  * Exit status: 0 after a solve that ended (whatever its stop reason, which the summary gives), 1 when
  * anything failed (no summary then), 2 for bad options. */
-#include <facto/facto.h>
+#include <facto/facto_experimental.h>
 
 #include <errno.h>
 #include <stdio.h>

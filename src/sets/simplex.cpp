@@ -1,7 +1,5 @@
 #include "sets/simplex.hpp"
 
-#include "base/error.hpp"
-
 namespace facto {
 
 SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k)
@@ -16,12 +14,10 @@ SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k
     return v;
 }
 
-FrankWolfeVariant frank_wolfe_variant(const std::string& name)
+std::vector<std::pair<std::string_view, FrankWolfeVariant>> frank_wolfe_variant_names()
 {
-    if (name == "vanilla") return FrankWolfeVariant::vanilla;
-    if (name == "away") return FrankWolfeVariant::away;
-    if (name == "pairwise") return FrankWolfeVariant::pairwise;
-    throw Error(FACTO_ERROR_INVALID_ARGUMENT, "unknown Frank-Wolfe variant '" + name + "' (vanilla, away, pairwise)");
+    return {{"vanilla", FrankWolfeVariant::vanilla}, {"away", FrankWolfeVariant::away},
+            {"pairwise", FrankWolfeVariant::pairwise}};
 }
 
 BlockDirection block_direction(FrankWolfeVariant variant, int64_t s, int64_t a, double g_s, double g_a, double g_w,

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace facto {
 
@@ -26,8 +28,8 @@ SimplexVertices simplex_vertices(const double* g, const double* w, std::size_t k
 // away-step variant (toward, or away from the worst support vertex, whichever gap is larger) and the
 // pairwise variant (mass moves from the away vertex to the LMO vertex).
 enum class FrankWolfeVariant { vanilla, away, pairwise };
-// "vanilla", "away" or "pairwise" (the parameter's choices; anything else throws INVALID_ARGUMENT).
-FrankWolfeVariant frank_wolfe_variant(const std::string& name);
+// The variants by the names of the solvers' "variant" parameter, for Params::bind.
+std::vector<std::pair<std::string_view, FrankWolfeVariant>> frank_wolfe_variant_names();
 
 // One block's (one simplex's) direction d, in terms of its LMO vertex s and away vertex a:
 //   toward    d = e_s - w,  steps up to 1

@@ -9,11 +9,12 @@ namespace facto {
 BetaSNMF::BetaSNMF(std::shared_ptr<const SymNMF> problem)
     : SymNMFSolver(std::move(problem), {real_param("beta", 0.99, 1e-6, 1.0, "weight of the multiplicative update")})
 {
+    mutable_params().bind("beta", beta_);
 }
 
 double BetaSNMF::iterate_once()
 {
-    const double beta = params().get_double("beta");
+    const double beta = beta_;
     if (XXtX_.shape() != X_.shape()) XXtX_ = Matrix(X_.shape());
     blas::gemm(false, false, 1.0, X_, eval_.second, 0.0, XXtX_);  // X (X^T X)
     const Matrix& MX = eval_.first;

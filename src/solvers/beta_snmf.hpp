@@ -15,6 +15,7 @@ public:
 private:
     double iterate_once() override;
     Matrix XXtX_;
+    double beta_ = 0.0;  // the parameter "beta"
 };
 
 }  // namespace facto

@@ -45,6 +45,16 @@ std::vector<ParamSpec> burer_monteiro_params()
 BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
     : Solver(problem, burer_monteiro_params()), nomad_(std::move(problem))
 {
+    Params& p = mutable_params();
+    p.bind("rank", settings_.rank);
+    p.bind("start_iterations", settings_.start_iterations);
+    p.bind("lbfgs_memory", settings_.lbfgs_memory);
+    p.bind("inner_iterations", settings_.inner_iterations);
+    p.bind("penalty", settings_.penalty);
+    p.bind("trace_penalty", settings_.trace_penalty);
+    p.bind("dual_step", settings_.dual_step);
+    p.bind("inner_tolerance", settings_.inner_tolerance);
+    p.bind("inner_decrease", settings_.inner_decrease);
 }
 
 void BurerMonteiro::check_params(const Params& p) const
@@ -57,7 +67,7 @@ void BurerMonteiro::check_params(const Params& p) const
 
 std::size_t BurerMonteiro::rank() const
 {
-    const int64_t n = nomad_->n(), K = nomad_->K(), r = params().get_int("rank");
+    const int64_t n = nomad_->n(), K = nomad_->K(), r = settings_.rank;
     return static_cast<std::size_t>(r == 0 ? std::min(n, 2 * K) : r);
 }
 
@@ -66,11 +76,11 @@ void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
     const std::size_t n = M.shape()[0], r = rank();
     CoordinateDescent snmf(std::make_shared<const SymNMF>(M, static_cast<int64_t>(r)));
     snmf.mutable_params().set_int("seed", static_cast<int64_t>(seed));
-    snmf.mutable_params().set_int("max_iterations", params().get_int("start_iterations"));
+    snmf.mutable_params().set_int("max_iterations", settings_.start_iterations);
     snmf.mutable_params().set_double("tolerance", 0.0);
     snmf.mutable_params().set_double("objective_tolerance", 0.0);
     snmf.initialize();
-    if (params().get_int("start_iterations") > 0) snmf.solve();
+    if (settings_.start_iterations > 0) snmf.solve();
     Y_ = snmf.iterate();
     // scale so that 1^T Y Y^T 1 / n = ||Y^T 1||^2 / n = 1; from Y = 0 (a stationary point of L) take the
     // constant Y with Y Y^T = E
@@ -101,7 +111,7 @@ void BurerMonteiro::start_default(uint64_t seed)
 void BurerMonteiro::start(Matrix Q0)
 {
     prepare_data();
-    factor_start(Q0, static_cast<uint64_t>(params().get_int("seed")));
+    factor_start(Q0, static_cast<uint64_t>(common().seed));
     begin();
 }
 
@@ -131,7 +141,7 @@ double BurerMonteiro::product(const double* Y)
 double BurerMonteiro::lagrangian(const double* Y, double* G)
 {
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
-    const double sigma = params().get_double("penalty"), phi = params().get_double("trace_penalty");
+    const double sigma = settings_.penalty, phi = settings_.trace_penalty;
     const double YDY = product(Y);
     u_.assign(r, 0.0);
     for (std::size_t i = 0; i < n; ++i)
@@ -157,10 +167,10 @@ double BurerMonteiro::iterate_once()
 {
     // (33a): minimize L over 0 <= Y <= 1 from the current Y
     LbfgsbSettings settings;
-    settings.memory = static_cast<int>(params().get_int("lbfgs_memory"));
-    settings.max_iterations = static_cast<int>(params().get_int("inner_iterations"));
-    settings.pgtol = params().get_double("inner_tolerance");
-    settings.factr = params().get_double("inner_decrease") / static_cast<double>(outer_ + 1);
+    settings.memory = static_cast<int>(settings_.lbfgs_memory);
+    settings.max_iterations = static_cast<int>(settings_.inner_iterations);
+    settings.pgtol = settings_.inner_tolerance;
+    settings.factr = settings_.inner_decrease / static_cast<double>(outer_ + 1);
     settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
     inner_gradient_ =
@@ -175,8 +185,8 @@ double BurerMonteiro::iterate_once()
     ++outer_;
     measure();
     // (33b-c)
-    const double eta = params().get_double("dual_step");
-    const double sigma = params().get_double("penalty"), phi = params().get_double("trace_penalty");
+    const double eta = settings_.dual_step;
+    const double sigma = settings_.penalty, phi = settings_.trace_penalty;
     for (std::size_t i = 0; i < mu_.size(); ++i) mu_[i] -= eta * sigma * (row_sums_[i] - 1.0);
     lambda_ -= eta * phi * (squares_ - static_cast<double>(nomad_->K()));
     return size > 0.0 ? std::sqrt(change / size) : std::sqrt(change);

@@ -75,6 +75,12 @@ private:
     double inner_gradient_ = 0.0;  // the projected gradient at the end of the last (33a)
     int64_t outer_ = 0;
     mutable Matrix dense_;
+
+    // The parameters, bound to the table.
+    struct Settings {
+        int64_t rank = 0, start_iterations = 0, lbfgs_memory = 0, inner_iterations = 0;
+        double penalty = 0.0, trace_penalty = 0.0, dual_step = 0.0, inner_tolerance = 0.0, inner_decrease = 0.0;
+    } settings_;
 };
 
 }  // namespace facto

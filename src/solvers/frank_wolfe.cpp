@@ -30,6 +30,13 @@ std::vector<ParamSpec> frank_wolfe_params()
 FrankWolfe::FrankWolfe(std::shared_ptr<const SimplicialSymNMF> problem)
     : SimplicialSymNMFSolver(std::move(problem), frank_wolfe_params())
 {
+    mutable_params().bind("variant", variant_, frank_wolfe_variant_names());
+    mutable_params().bind("step_rule", step_rule_,
+                          {{"auto", StepRule::open_loop},
+                           {"open_loop", StepRule::open_loop},
+                           {"line_search", StepRule::line_search},
+                           {"curvature", StepRule::curvature}});
+    mutable_params().bind("curvature", given_curvature_);
 }
 
 void FrankWolfe::start(Matrix W0)
@@ -47,7 +54,7 @@ void FrankWolfe::direction(Matrix& D, Matrix& PD, Matrix& work) const
 {
     D.fill(0.0);
     for (std::size_t i = 0; i < point_.vertex.size(); ++i) D(i, static_cast<std::size_t>(point_.vertex[i])) = 1.0;
-    symnmf_->multiply_sparse(D, PD, work, resolve_threads(params().get_int("threads")));
+    symnmf_->multiply_sparse(D, PD, work, resolve_threads(common().threads));
     xt::noalias(PD) -= point_.PW;
     xt::noalias(D) -= point_.W;
 }
@@ -61,8 +68,7 @@ Quartic FrankWolfe::current_line() const
 
 double FrankWolfe::curvature_constant()
 {
-    const double given = params().get_double("curvature");
-    if (given > 0.0) return given;
+    if (given_curvature_ > 0.0) return given_curvature_;
     if (curvature_ == 0.0) curvature_ = symnmf_->curvature_bound();
     return curvature_;
 }
@@ -77,18 +83,16 @@ void FrankWolfe::check_params(const Params& p) const
 
 double FrankWolfe::iterate_once()
 {
-    variant_ = frank_wolfe_variant(params().get_string("variant"));
     return variant_ == FrankWolfeVariant::vanilla ? vanilla_step() : sweep_rows();
 }
 
 double FrankWolfe::vanilla_step()
 {
     direction(D_, PD_, work_);
-    const std::string& rule = params().get_string("step_rule");
     double gamma;
-    if (rule == "open_loop" || rule == "auto") {
+    if (step_rule_ == StepRule::open_loop) {
         gamma = 2.0 / (static_cast<double>(progress().iteration) + 2.0);
-    } else if (rule == "curvature") {
+    } else if (step_rule_ == StepRule::curvature) {
         gamma = std::min(point_.gap / curvature_constant(), 1.0);  // Alg. 1 line 6
     } else {
         const Quartic q = symnmf_->along(point_.W, D_, PD_, point_.WtW, point_.G, point_.f);

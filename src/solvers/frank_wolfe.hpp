@@ -51,7 +51,11 @@ private:
     double row_step(std::size_t i, const double* g, const double* pw, BlockDirection& choice, double* d) const;
     double sweep_rows();
 
+    enum class StepRule { open_loop, line_search, curvature };
+    // bound to the parameters "variant", "step_rule" (auto = open_loop) and "curvature"
     FrankWolfeVariant variant_ = FrankWolfeVariant::vanilla;
+    StepRule step_rule_ = StepRule::open_loop;
+    double given_curvature_ = 0.0;
     Matrix D_, PD_, work_;
     double curvature_ = 0.0;    // cached Thm. 3 bound (0 = not computed yet)
     int64_t since_exact_ = 0;   // sweeps since P W was last recomputed by a GEMM

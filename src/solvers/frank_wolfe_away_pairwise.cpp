@@ -46,7 +46,7 @@ double FrankWolfe::sweep_rows()
     Matrix& A = point_.WtW;
     const Matrix& P = symnmf_->P();
     const std::size_t n = W.shape()[0], k = W.shape()[1];
-    const std::size_t threads = resolve_threads(params().get_int("threads"));
+    const std::size_t threads = resolve_threads(common().threads);
     xt::noalias(work_) = xt::transpose(point_.PW);  // (P W)^T, k x n: brought up to date after each chunk
     std::vector<double> g(k), pw(k), d(k);
     double largest = 0.0;

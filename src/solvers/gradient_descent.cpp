@@ -25,6 +25,10 @@ std::vector<ParamSpec> gradient_descent_params()
 GradientDescent::GradientDescent(std::shared_ptr<const LowRankProblem> problem)
     : Solver(problem, gradient_descent_params()), low_rank_(std::move(problem))
 {
+    mutable_params().bind("initial_step", initial_step_);
+    mutable_params().bind("armijo_sigma", armijo_sigma_);
+    mutable_params().bind("armijo_beta", armijo_beta_);
+    mutable_params().bind("max_backtracks", max_backtracks_);
 }
 
 const char* GradientDescent::algorithm() const
@@ -34,14 +38,14 @@ const char* GradientDescent::algorithm() const
 
 void GradientDescent::start(Matrix X0)
 {
-    threads_ = resolve_threads(params().get_int("threads"));
+    threads_ = resolve_threads(common().threads);
     X_ = std::move(X0);
     G_ = Matrix(X_.shape());
     trial_X_ = Matrix(X_.shape());
     best_X_ = Matrix(X_.shape());
     f_ = low_rank_->evaluate(X_, eval_, threads_);
     accept();
-    step_ = params().get_double("initial_step");
+    step_ = initial_step_;
 }
 
 bool GradientDescent::try_step(double t)
@@ -51,7 +55,7 @@ bool GradientDescent::try_step(double t)
         for (auto& x : trial_X_) x = std::max(x, 0.0);
     trial_f_ = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
     const double linear = blas::frobenius_dot(G_, trial_X_) - g_dot_x_;
-    return trial_f_ - f_ <= params().get_double("armijo_sigma") * linear;
+    return trial_f_ - f_ <= armijo_sigma_ * linear;
 }
 
 // Makes the trial point current (at start: computes the gradient of X).
@@ -64,8 +68,8 @@ void GradientDescent::accept()
 
 double GradientDescent::iterate_once()
 {
-    const double beta = params().get_double("armijo_beta");
-    const int64_t max_changes = params().get_int("max_backtracks");
+    const double beta = armijo_beta_;
+    const int64_t max_changes = max_backtracks_;
     double t = step_;
     bool found = false;
     if (try_step(t)) {

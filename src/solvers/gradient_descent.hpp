@@ -37,6 +37,9 @@ private:
     LowRankProblem::Evaluation eval_, trial_eval_, best_eval_;
     double f_ = 0.0, trial_f_ = 0.0, residual_ = 0.0, g_dot_x_ = 0.0;  // g_dot_x_ = <grad f(X), X>
     double step_ = 1.0;
+    // the parameters, bound to the table
+    double initial_step_ = 0.0, armijo_sigma_ = 0.0, armijo_beta_ = 0.0;
+    int64_t max_backtracks_ = 0;
 };
 
 std::vector<ParamSpec> gradient_descent_params();

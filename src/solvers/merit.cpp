@@ -34,21 +34,27 @@ std::vector<ParamSpec> merit_params()
 }
 }  // namespace
 
-Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params()) {}
+Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params())
+{
+    mutable_params().bind("variant", variant_, frank_wolfe_variant_names());
+    mutable_params().bind("warm_start", warm_start_,
+                          {{"auto", WarmStart::auto_}, {"spa", WarmStart::spa}, {"none", WarmStart::none}});
+    mutable_params().bind("t_init", t_init_);
+    mutable_params().bind("block", block_);
+}
 
 void Merit::begin(bool warm)
 {
-    threads_ = resolve_threads(params().get_int("threads"));
-    const int64_t t_init = params().get_int("t_init");
-    if (t_init >= 0 || !warm) {
-        t_ = static_cast<double>(std::max<int64_t>(t_init, 0));
+    threads_ = resolve_threads(common().threads);
+    if (t_init_ >= 0 || !warm) {
+        t_ = static_cast<double>(std::max<int64_t>(t_init_, 0));
     } else {
         // Sec. V-B: t_init = round(1 / RMSE_init), RMSE_init = ||X - X C0||_F / sqrt(N)
         const double rmse = std::sqrt(dictionary_->residual_squared(C_) / static_cast<double>(dictionary_->N()));
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
     keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
-    work_.find_away = params().get_string("variant") != "vanilla";
+    work_.find_away = variant_ != FrankWolfeVariant::vanilla;
     resweep(false);
     start_objective_ = sweep_.objective;
 }
@@ -67,10 +73,9 @@ void Merit::check_params(const Params& p) const
 
 void Merit::start_default(uint64_t)
 {
-    const std::string mode = params().get_string("warm_start");
-    const bool warm = mode == "spa" || (mode == "auto" && dictionary_->K() > 0);
+    const bool warm = warm_start_ == WarmStart::spa || (warm_start_ == WarmStart::auto_ && dictionary_->K() > 0);
     if (warm) {
-        C_ = dictionary_->warm_start(resolve_threads(params().get_int("threads")));
+        C_ = dictionary_->warm_start(resolve_threads(common().threads));
     } else {
         C_ = SimplexColumns{};
         C_.columns.resize(static_cast<std::size_t>(dictionary_->N()));
@@ -80,13 +85,12 @@ void Merit::start_default(uint64_t)
 
 double Merit::iterate_once()
 {
-    const FrankWolfeVariant variant = frank_wolfe_variant(params().get_string("variant"));
-    if (variant == FrankWolfeVariant::vanilla) return open_loop_step();
+    if (variant_ == FrankWolfeVariant::vanilla) return open_loop_step();
     if (!work_.find_away) {  // the variant was chosen after the last sweep
         work_.find_away = true;
         resweep(true);
     }
-    return away_or_pairwise_step(variant);
+    return away_or_pairwise_step();
 }
 
 void Merit::resweep(bool residual_moved)
@@ -95,7 +99,7 @@ void Merit::resweep(bool residual_moved)
         dictionary_->residual(C_, R_, threads_);
         since_exact_ = 0;
     }
-    sweep_ = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex_, params().get_int("block"), threads_, work_);
+    sweep_ = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex_, block_, threads_, work_);
 }
 
 double Merit::open_loop_step()
@@ -115,7 +119,7 @@ double Merit::open_loop_step()
     return alpha;
 }
 
-double Merit::away_or_pairwise_step(FrankWolfeVariant variant)
+double Merit::away_or_pairwise_step()
 {
     // a column without a row (the C = 0 start) first takes Alg. 1's first step, alpha = 1
     bool empty = false;
@@ -128,7 +132,7 @@ double Merit::away_or_pairwise_step(FrankWolfeVariant variant)
         resweep(false);
         return 1.0;
     }
-    const auto [slope, curvature] = column_steps(variant);
+    const auto [slope, curvature] = column_steps();
     const double theta = dictionary_->lambda() == 0.0 ? 1.0 : common_factor(slope, curvature);
     const bool move_residual = keep_residual_ && ++since_exact_ < 32;
     move(theta, move_residual);
@@ -136,7 +140,7 @@ double Merit::away_or_pairwise_step(FrankWolfeVariant variant)
     return theta;
 }
 
-std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
+std::pair<double, double> Merit::column_steps()
 {
     const Matrix& Xt = dictionary_->Xt();
     const std::size_t n = C_.columns.size(), m = Xt.shape()[1];
@@ -148,7 +152,7 @@ std::pair<double, double> Merit::column_steps(FrankWolfeVariant variant)
         std::vector<DirectionEntry> entries;
         for (std::size_t l = begin; l < end; ++l) {
             const int64_t a = work_.away[l];
-            const BlockDirection d = block_direction(variant, vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
+            const BlockDirection d = block_direction(variant_, vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
                                                      work_.inner[l], a >= 0 ? C_.value(l, a) : 0.0);
             if (d.kind == BlockDirection::none) continue;
             const double* rl = &r[0];
@@ -290,7 +294,7 @@ Output Merit::output(const std::string& name) const
         SweepWork work;
         work.find_away = true;
         std::vector<int64_t> vertex;
-        sweep = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex, params().get_int("block"), threads_, work);
+        sweep = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex, block_, threads_, work);
     }
     return gaps_output(sweep.gap, sweep.away_gap);
 }

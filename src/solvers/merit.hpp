@@ -48,11 +48,11 @@ private:
     // t_init from the parameter, or round(1 / RMSE) at C_.
     void begin(bool warm);
     double open_loop_step();
-    double away_or_pairwise_step(FrankWolfeVariant variant);
+    double away_or_pairwise_step();
     // Each column's direction and its step on the separable part (into moves_); returns
     // (sum_l step_l <r_l, X d_l>, sum_l step_l^2 ||X d_l||^2 / 2), the residual term's slope and
     // curvature along the combined direction.
-    std::pair<double, double> column_steps(FrankWolfeVariant variant);
+    std::pair<double, double> column_steps();
     // A row that direction d moves in column l: C(row, l) before the step, and d_row.
     struct DirectionEntry {
         int64_t row;
@@ -87,6 +87,12 @@ private:
     Sweep sweep_{0.0, 0.0, 0.0};
     double t_ = 0.0;
     std::size_t threads_ = 1;
+
+    enum class WarmStart { auto_, spa, none };
+    // bound to the parameters "variant", "warm_start", "t_init" and "block"
+    FrankWolfeVariant variant_ = FrankWolfeVariant::vanilla;
+    WarmStart warm_start_ = WarmStart::auto_;
+    int64_t t_init_ = -1, block_ = 1024;
 };
 
 }  // namespace facto

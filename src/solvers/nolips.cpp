@@ -39,24 +39,32 @@ std::vector<ParamSpec> nolips_params()
 NoLips::NoLips(std::shared_ptr<const LowRankProblem> problem)
     : Solver(problem, nolips_params()), low_rank_(std::move(problem))
 {
+    Params& p = mutable_params();
+    p.bind("kernel", settings_.gram_kernel, {{"universal", false}, {"gram", true}});
+    p.bind("alpha", settings_.alpha);
+    p.bind("beta", settings_.beta);
+    p.bind("sigma", settings_.sigma);
+    p.bind("initial_step", settings_.initial_step);
+    p.bind("max_step", settings_.max_step);
+    p.bind("gram_tolerance", settings_.gram_tolerance);
+    p.bind("max_backtracks", settings_.max_backtracks);
+    p.bind("gram_max_inner", settings_.gram_max_inner);
+    p.bind("reuse_products", settings_.reuse_products);
 }
 
 double NoLips::alpha() const
 {
-    const double a = params().get_double("alpha");
-    return a > 0.0 ? a : low_rank_->default_alpha();
+    return settings_.alpha > 0.0 ? settings_.alpha : low_rank_->default_alpha();
 }
 
 double NoLips::beta() const
 {
-    const double b = params().get_double("beta");
-    return b > 0.0 ? b : alpha();
+    return settings_.beta > 0.0 ? settings_.beta : alpha();
 }
 
 double NoLips::sigma() const
 {
-    const double s = params().get_double("sigma");
-    return s > 0.0 ? s : low_rank_->default_sigma();
+    return settings_.sigma > 0.0 ? settings_.sigma : low_rank_->default_sigma();
 }
 
 void NoLips::check_params(const Params& p) const
@@ -68,16 +76,15 @@ void NoLips::check_params(const Params& p) const
 
 void NoLips::start(Matrix X0)
 {
-    gram_ = params().get_string("kernel") == "gram";
-    threads_ = resolve_threads(params().get_int("threads"));
-    reuse_ = !gram_ && params().get_int("reuse_products") == 1 && low_rank_->linear_product();
+    gram_ = settings_.gram_kernel;
+    threads_ = resolve_threads(common().threads);
+    reuse_ = !gram_ && settings_.reuse_products == 1 && low_rank_->linear_product();
     const std::size_t r = X0.shape()[1];
     X_ = std::move(X0);
     G_ = Matrix(X_.shape());
     trial_X_ = Matrix(X_.shape());
     if (gram_) {
-        gram_map_.emplace(GramKernel{alpha(), beta(), sigma()}, params().get_double("gram_tolerance"),
-                          params().get_int("gram_max_inner"));
+        gram_map_.emplace(GramKernel{alpha(), beta(), sigma()}, settings_.gram_tolerance, settings_.gram_max_inner);
         delta_ = Matrix(X_.shape());
         grad_h_ = Matrix(X_.shape());
         XtX_ = Matrix({r, r});
@@ -87,7 +94,7 @@ void NoLips::start(Matrix X0)
     f_ = low_rank_->evaluate(X_, eval_, threads_);
     x_norm2_ = blas::frobenius_dot(X_, X_);
     refresh_gradient();
-    lambda_ = params().get_double("initial_step");
+    lambda_ = settings_.initial_step;
 }
 
 // The gradient, the stationarity residual and, for the Gram kernel, X^T X at the current X.
@@ -199,7 +206,7 @@ double NoLips::halved_numerator(double c, double lambda)
 
 double NoLips::iterate_once()
 {
-    const int64_t max_backtracks = params().get_int("max_backtracks");
+    const int64_t max_backtracks = settings_.max_backtracks;
     if (gram_) GramKernel{alpha(), beta(), sigma()}.gradient(X_, XtX_, grad_h_);
     for (int64_t trial = 0; trial < max_backtracks; ++trial, lambda_ *= 0.5) {
         const double f_trial = gram_ ? gram_trial(lambda_) : universal_trial(lambda_, trial > 0);
@@ -210,11 +217,11 @@ double NoLips::iterate_once()
             x_norm2_ = displacement_.t_t;
             refresh_gradient();
             const double used = lambda_;
-            lambda_ = std::min(2.0 * lambda_, params().get_double("max_step"));  // Alg. 2
+            lambda_ = std::min(2.0 * lambda_, settings_.max_step);  // Alg. 2
             return used;
         }
     }
-    lambda_ = params().get_double("initial_step");
+    lambda_ = settings_.initial_step;
     return 0.0;  // no admissible step at working precision: X is kept
 }
 

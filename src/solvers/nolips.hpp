@@ -62,6 +62,13 @@ private:
     double tau_ = 0.0;     // tau of the last trial
     std::vector<std::vector<MatrixEntry>> chunk_corrections_;  // Delta of a halved trial, by chunk
     std::vector<MatrixEntry> corrections_;
+
+    // The parameters, bound to the table (a kernel constant 0 = the default).
+    struct Settings {
+        bool gram_kernel = false;
+        double alpha = 0.0, beta = 0.0, sigma = 0.0, initial_step = 0.0, max_step = 0.0, gram_tolerance = 0.0;
+        int64_t max_backtracks = 0, gram_max_inner = 0, reuse_products = 0;
+    } settings_;
 };
 
 std::vector<ParamSpec> nolips_params();

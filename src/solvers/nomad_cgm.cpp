@@ -8,18 +8,12 @@
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
+#include "sets/spectraplex.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
 
 namespace {
-
-double mean(const double* x, std::size_t n)
-{
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) sum += x[i];
-    return sum / static_cast<double>(n);
-}
 
 // lambda_max(D) to 1e-8 relative (0 when D is negative semidefinite: then no scaling can help).
 double largest_eigenvalue(const PackedSymmetric& D)
@@ -73,6 +67,15 @@ std::vector<ParamSpec> nomad_cgm_params()
 NomadCgm::NomadCgm(std::shared_ptr<const Nomad> problem)
     : Solver(problem, nomad_cgm_params()), nomad_(std::move(problem))
 {
+    Params& p = mutable_params();
+    p.bind("inner_iterations", settings_.inner_iterations);
+    p.bind("lanczos_steps", settings_.lanczos_steps);
+    p.bind("penalty", settings_.penalty);
+    p.bind("dual_step", settings_.dual_step);
+    p.bind("lanczos_tolerance", settings_.lanczos_tolerance);
+    p.bind("penalty_growth", settings_.grow_penalty, {{"sqrt", true}, {"none", false}});
+    p.bind("penalty_scaling", settings_.spectral_scaling, {{"spectral", true}, {"none", false}});
+    p.bind("step_rule", settings_.line_search, {{"open_loop", false}, {"line_search", true}});
 }
 
 void NomadCgm::start(Matrix)
@@ -86,7 +89,7 @@ void NomadCgm::start_default(uint64_t seed)
 {
     Matrix Q0 = nomad_->random_point(seed);
     const std::size_t n = static_cast<std::size_t>(nomad_->n());
-    threads_ = resolve_threads(params().get_int("threads"));
+    threads_ = resolve_threads(common().threads);
     const double e = 1.0 / static_cast<double>(n);
     for (double& q : Q0) q -= e;
     P_ = PackedSymmetric::from_upper(Q0);
@@ -97,13 +100,13 @@ void NomadCgm::start_default(uint64_t seed)
     dual_v_ = v_;
     D_norm_ = std::sqrt(inner(nomad_->D(), nomad_->D()));
     steps_ = outer_ = products_ = 0;
-    penalty_ = params().get_double("penalty");
+    penalty_ = settings_.penalty;
     inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
     // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_ (an array of 1 / n to take <D, E> with
     // would have been as large as D)
     mean_D_ = total(nomad_->D()) * e;
     // lambda_max(D) / K = 62.5 / 16 on the paper's two rings (n = 200, K = 16)
-    scale_ = params().get_string("penalty_scaling") == "spectral"
+    scale_ = settings_.spectral_scaling
                  ? largest_eigenvalue(nomad_->D()) / (3.90625 * static_cast<double>(nomad_->K()))
                  : 1.0;
     measure();
@@ -123,32 +126,6 @@ double NomadCgm::form_gradient()
     return std::sqrt(norm2);
 }
 
-Eigenpair NomadCgm::smallest_on_complement(const std::function<void(const double*, double*)>& product_with,
-                                           double norm, std::vector<double>& v, double accuracy)
-{
-    // J A J plus norm (1^T x / n) 1, which moves the eigenvector 1 (J A J 1 = 0) above the rest of the
-    // spectrum (norm >= ||A||)
-    const std::size_t n = P_.n;
-    std::vector<double> centred(n), product(n);
-    const auto apply = [&](const double* x, double* y) {
-        const double centre = mean(x, n);
-        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - centre;
-        product_with(centred.data(), product.data());
-        const double back = mean(product.data(), n);
-        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + norm * centre;
-    };
-    double centre = mean(v.data(), n);  // start orthogonal to 1
-    for (double& x : v) x -= centre;
-    const auto steps = static_cast<std::size_t>(params().get_int("lanczos_steps"));
-    const Eigenpair pair = smallest_eigenpair(n, apply, v, accuracy, steps);
-    // the eigenvector stays in 1^T v = 0 up to rounding; remove what is left
-    centre = mean(v.data(), n);
-    for (double& x : v) x -= centre;
-    const double length = std::sqrt(blas::dot(v.data(), v.data(), n));
-    for (double& x : v) x /= length;
-    return pair;
-}
-
 void NomadCgm::inner_step(double accuracy)
 {
     const std::size_t n = P_.n;
@@ -165,7 +142,7 @@ void NomadCgm::inner_step(double accuracy)
         return;
     }
     products_ +=
-        smallest_on_complement([&](const double* x, double* y) { multiply(G_, x, y, threads_); }, shift, v_, accuracy)
+        spectraplex().linear_minimizer([&](const double* x, double* y) { multiply(G_, x, y, threads_); }, shift, v_, accuracy)
             .products;
     // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T (v^T J G J v = v^T G v: v^T 1 = 0)
     std::vector<double> product(n);
@@ -174,7 +151,7 @@ void NomadCgm::inner_step(double accuracy)
     // lines 7-9: P := (1 - alpha) P + alpha (K - 1) v v^T, alpha = 2 / (k + 2) or, with the line search,
     // the larger of that and the exact minimizer of g along the segment
     double alpha = 2.0 / (static_cast<double>(steps_) + 2.0);
-    if (params().get_string("step_rule") == "line_search") alpha = std::max(alpha, exact_step(-inner_gap_));
+    if (settings_.line_search) alpha = std::max(alpha, exact_step(-inner_gap_));
     const double c = alpha * (K - 1.0);
     for (std::size_t i = 0; i < n; ++i) {
         double* row = &P_.values[P_.start(i)];
@@ -225,13 +202,12 @@ double NomadCgm::exact_step(double slope) const
 
 double NomadCgm::iterate_once()
 {
-    const double accuracy = params().get_double("lanczos_tolerance") / (static_cast<double>(outer_) + 1.0);
-    const bool grow = params().get_string("penalty_growth") == "sqrt";
-    penalty_ = scale_ * params().get_double("penalty") * (grow ? std::sqrt(static_cast<double>(outer_) + 1.0) : 1.0);
-    const int64_t inner_iterations = params().get_int("inner_iterations");
+    const double accuracy = settings_.lanczos_tolerance / (static_cast<double>(outer_) + 1.0);
+    penalty_ = scale_ * settings_.penalty * (settings_.grow_penalty ? std::sqrt(static_cast<double>(outer_) + 1.0) : 1.0);
+    const int64_t inner_iterations = settings_.inner_iterations;
     for (int64_t k = 0; k < inner_iterations && (k == 0 || !interrupted()); ++k) inner_step(accuracy);
     // line 10: Gamma := [Gamma + tau (P + E)]_-
-    const double tau = scale_ * params().get_double("dual_step"), e = 1.0 / static_cast<double>(P_.n);
+    const double tau = scale_ * settings_.dual_step, e = 1.0 / static_cast<double>(P_.n);
     for (std::size_t k = 0; k < Gamma_.values.size(); ++k)
         Gamma_.values[k] = std::min(Gamma_.values[k] + tau * (P_.values[k] + e), 0.0);
     ++outer_;
@@ -251,7 +227,7 @@ double NomadCgm::dual_bound()
     const double mean = mean_D_ - gamma_total * e;
     if (nomad_->K() == 1 || n == 1) return mean;
     std::vector<double> d(n);
-    const Eigenpair pair = smallest_on_complement(
+    const Eigenpair pair = spectraplex().linear_minimizer(
         [&](const double* x, double* y) {
             multiply(Gamma_, x, y, threads_);
             multiply(nomad_->D(), x, d.data(), threads_);

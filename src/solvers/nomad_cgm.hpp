@@ -35,11 +35,11 @@
 #include <vector>
 
 #include "problems/nomad.hpp"
+#include "sets/spectraplex.hpp"
 #include "solvers/solver.hpp"
 
 namespace facto {
 
-struct Eigenpair;  // linalg/lanczos.hpp
 
 class NomadCgm final : public Solver {
 public:
@@ -87,10 +87,8 @@ private:
     double exact_step(double slope) const;
     // objective_, violation_ and bound_ at the current P and Gamma.
     void measure();
-    // The smallest eigenpair of J A J on 1-perp, A given by its products (uncentred x) and norm >= ||A||,
-    // from v (which returns the unit eigenvector, v^T 1 = 0) to `accuracy`.
-    Eigenpair smallest_on_complement(const std::function<void(const double*, double*)>& product_with, double norm,
-                                     std::vector<double>& v, double accuracy);
+    // The feasible set, whose LMO runs Lanczos with the parameter lanczos_steps.
+    Spectraplex spectraplex() const { return Spectraplex(static_cast<std::size_t>(settings_.lanczos_steps)); }
     // An upper bound of NOMAD's optimum from the multiplier Gamma (Lagrangian duality).
     double dual_bound();
 
@@ -103,6 +101,13 @@ private:
     double bound_ = 0.0, D_norm_ = 0.0;  // the dual bound at Gamma_, ||D||_F
     std::size_t threads_ = 1;
     mutable Matrix dense_;
+
+    // The parameters, bound to the table.
+    struct Settings {
+        int64_t inner_iterations = 0, lanczos_steps = 0;
+        double penalty = 0.0, dual_step = 0.0, lanczos_tolerance = 0.0;
+        bool grow_penalty = true, spectral_scaling = true, line_search = false;
+    } settings_;
 };
 
 }  // namespace facto

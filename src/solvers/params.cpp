@@ -51,6 +51,7 @@ void Params::reset()
         values_ = before;
         throw;
     }
+    for (const auto& load : loaders_) load();
 }
 
 bool Params::has(std::string_view name) const
@@ -69,6 +70,40 @@ void Params::commit(std::size_t i, Value value)
         std::swap(values_[i], value);
         throw;
     }
+    for (const auto& load : loaders_) load();
+}
+
+void Params::bind_loader(std::function<void()> load)
+{
+    load();
+    loaders_.push_back(std::move(load));
+}
+
+void Params::bind(std::string_view name, double& field)
+{
+    const std::size_t i = index_of(name, ParamType::Double, true);
+    bind_loader([this, i, &field] { field = values_[i].d; });
+}
+
+void Params::bind(std::string_view name, int64_t& field)
+{
+    const std::size_t i = index_of(name, ParamType::Int, false);
+    bind_loader([this, i, &field] { field = values_[i].i; });
+}
+
+void Params::require_every_choice(std::size_t i, std::size_t count,
+                                  const std::function<bool(std::string_view)>& mapped) const
+{
+    const std::string_view choices = specs_[i].choices;
+    std::size_t start = 0, seen = 0;
+    while (start <= choices.size()) {
+        const std::size_t end = std::min(choices.find('|', start), choices.size());
+        require(mapped(choices.substr(start, end - start)), FACTO_ERROR_INTERNAL,
+                std::string("parameter '") + specs_[i].name + "': a choice has no bound value");
+        ++seen;
+        start = end + 1;
+    }
+    require(seen == count, FACTO_ERROR_INTERNAL, std::string("parameter '") + specs_[i].name + "': bound values and choices differ");
 }
 
 namespace {

@@ -1,11 +1,13 @@
 // Solver settings: a table of typed parameters with defaults, bounds and one-line descriptions
-// (OSQP/HiGHS style), kept apart from the solver's state. facto.h exposes the table by name.
+// (OSQP/HiGHS style), kept apart from the solver's state. facto.h exposes the table by name; the
+// solvers read typed fields bound to it (HiGHS's option records), never a name inside an iteration.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace facto {
@@ -32,12 +34,35 @@ public:
     using Check = std::function<void(const Params&)>;
 
     explicit Params(std::vector<ParamSpec> specs);
+    // Bindings point into this object: it stays where it was built.
+    Params(const Params&) = delete;
+    Params& operator=(const Params&) = delete;
 
     const std::vector<ParamSpec>& specs() const { return specs_; }
     bool has(std::string_view name) const;
 
     // Runs after every set and reset; when it throws, the change is undone and the error passes on.
     void set_check(Check check) { check_ = std::move(check); }
+
+    // Typed settings: `field` holds the parameter's value from now on, updated after every set and
+    // reset that passes the check. A Double parameter binds a double, an Int one an int64_t (or a
+    // double), a String one an enum with a value for each of its choices.
+    void bind(std::string_view name, double& field);
+    void bind(std::string_view name, int64_t& field);
+    template <class E>
+    void bind(std::string_view name, E& field, std::vector<std::pair<std::string_view, E>> values)
+    {
+        const std::size_t i = index_of(name, ParamType::String, false);
+        require_every_choice(i, values.size(), [&](std::string_view choice) {
+            for (const auto& v : values)
+                if (v.first == choice) return true;
+            return false;
+        });
+        bind_loader([this, i, &field, values = std::move(values)] {
+            for (const auto& v : values)
+                if (v.first == values_[i].s) field = v.second;
+        });
+    }
 
     // Setters validate type and bounds (and the check) and throw Error naming the parameter.
     void set_double(std::string_view name, double value);
@@ -56,12 +81,17 @@ private:
         std::string s;
     };
     std::size_t index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const;
-    // values_[i] = value, undone when the check throws.
+    // values_[i] = value, undone when the check throws; then the bound fields are loaded.
     void commit(std::size_t i, Value value);
+    // Throws Error(INTERNAL) unless `mapped` accepts every choice of String parameter i (count of them).
+    void require_every_choice(std::size_t i, std::size_t count, const std::function<bool(std::string_view)>& mapped) const;
+    // Adds a loader of a bound field and runs it once.
+    void bind_loader(std::function<void()> load);
 
     std::vector<ParamSpec> specs_;
     std::vector<Value> values_;
     Check check_;
+    std::vector<std::function<void()>> loaders_;
 };
 
 }  // namespace facto

@@ -24,6 +24,10 @@ std::vector<ParamSpec> projected_gradient_params()
 ProjectedGradient::ProjectedGradient(std::shared_ptr<const SimplicialSymNMF> problem)
     : SimplicialSymNMFSolver(std::move(problem), projected_gradient_params())
 {
+    mutable_params().bind("initial_step", initial_step_);
+    mutable_params().bind("sigma", sigma_);
+    mutable_params().bind("beta", beta_);
+    mutable_params().bind("max_backtracks", max_backtracks_);
 }
 
 void ProjectedGradient::start(Matrix W0)
@@ -33,15 +37,15 @@ void ProjectedGradient::start(Matrix W0)
     trial_PW_ = Matrix({n, k});
     trial_WtW_ = Matrix({k, k});
     reset_point(std::move(W0));
-    const double initial = params().get_double("initial_step");
+    const double initial = initial_step_;
     step_ = initial > 0.0 ? initial : 1.0 / static_cast<double>(n);
-    step_ *= params().get_double("beta");  // the first trial is step_ / beta
+    step_ *= beta_;  // the first trial is step_ / beta
 }
 
 double ProjectedGradient::iterate_once()
 {
-    const double sigma = params().get_double("sigma"), beta = params().get_double("beta");
-    const int64_t max_backtracks = params().get_int("max_backtracks");
+    const double sigma = sigma_, beta = beta_;
+    const int64_t max_backtracks = max_backtracks_;
     double t = step_ / beta;
     for (int64_t trial = 0; trial < max_backtracks; ++trial, t *= beta) {
         xt::noalias(trial_W_) = point_.W - t * point_.G;

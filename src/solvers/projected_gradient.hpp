@@ -21,6 +21,9 @@ private:
 
     Matrix trial_W_, trial_PW_, trial_WtW_;
     double step_ = 0.0;  // last accepted step length t
+    // the parameters, bound to the table
+    double initial_step_ = 0.0, sigma_ = 0.0, beta_ = 0.0;
+    int64_t max_backtracks_ = 0;
 };
 
 std::vector<ParamSpec> projected_gradient_params();

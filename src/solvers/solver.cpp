@@ -65,6 +65,16 @@ Solver::Solver(std::shared_ptr<const Problem> problem, const std::vector<ParamSp
       }())
 {
     params_.set_check([this](const Params& p) { check_params(p); });
+    params_.bind("max_iterations", common_.max_iterations);
+    params_.bind("objective_window", common_.objective_window);
+    params_.bind("seed", common_.seed);
+    params_.bind("callback_every", common_.callback_every);
+    params_.bind("threads", common_.threads);
+    params_.bind("time_limit", common_.time_limit);
+    params_.bind("tolerance", common_.tolerance);
+    params_.bind("objective_tolerance", common_.objective_tolerance);
+    common_.feasibility_tolerance = inf;
+    if (params_.has("feasibility_tolerance")) params_.bind("feasibility_tolerance", common_.feasibility_tolerance);
 }
 
 void Solver::require_not_in_callback(const char* what) const
@@ -95,7 +105,7 @@ void Solver::initialize()
     require_not_in_callback("initialize");
     if (started_) return;
     const auto t0 = Clock::now();
-    start_default(static_cast<uint64_t>(params_.get_int("seed")));
+    start_default(static_cast<uint64_t>(common_.seed));
     started_ = true;
     progress_ = Progress{};
     progress_.elapsed_seconds = seconds_since(t0);
@@ -126,8 +136,8 @@ Output Solver::output(const std::string& name) const
 // (open-loop Frank-Wolfe) can show one tiny difference while still far from stationary.
 bool Solver::objective_settled() const
 {
-    const double tolerance = params_.get_double("objective_tolerance");
-    const std::size_t window = static_cast<std::size_t>(params_.get_int("objective_window"));
+    const double tolerance = common_.objective_tolerance;
+    const std::size_t window = static_cast<std::size_t>(common_.objective_window);
     if (tolerance <= 0.0 || recent_objectives_.size() < window + 1) return false;
     const auto last = recent_objectives_.end();
     const auto [lo, hi] = std::minmax_element(last - static_cast<std::ptrdiff_t>(window + 1), last);
@@ -136,9 +146,7 @@ bool Solver::objective_settled() const
 
 bool Solver::converged() const
 {
-    const double feasibility_tolerance =
-        params_.has("feasibility_tolerance") ? params_.get_double("feasibility_tolerance") : inf;
-    return progress_.stationarity <= params_.get_double("tolerance") && progress_.feasibility <= feasibility_tolerance;
+    return progress_.stationarity <= common_.tolerance && progress_.feasibility <= common_.feasibility_tolerance;
 }
 
 int32_t Solver::stopping_rule() const
@@ -146,15 +154,14 @@ int32_t Solver::stopping_rule() const
     const Progress& p = progress_;
     if (converged()) return FACTO_CONVERGED;
     if (stuck() || objective_settled()) return FACTO_STALLED;
-    if (p.iteration >= params_.get_int("max_iterations")) return FACTO_ITERATION_LIMIT;
+    if (p.iteration >= common_.max_iterations) return FACTO_ITERATION_LIMIT;
     if (time_is_up(p.elapsed_seconds)) return FACTO_TIME_LIMIT;
     return FACTO_OK;
 }
 
 bool Solver::time_is_up(double elapsed_seconds) const
 {
-    const double time_limit = params_.get_double("time_limit");
-    return time_limit > 0.0 && elapsed_seconds >= time_limit;
+    return common_.time_limit > 0.0 && elapsed_seconds >= common_.time_limit;
 }
 
 bool Solver::interrupted() const
@@ -182,12 +189,12 @@ int32_t Solver::step()
             "the objective became non-finite at iteration " + std::to_string(progress_.iteration));
 
     recent_objectives_.push_back(progress_.objective);
-    if (recent_objectives_.size() > static_cast<std::size_t>(params_.get_int("objective_window")) + 1)
+    if (recent_objectives_.size() > static_cast<std::size_t>(common_.objective_window) + 1)
         recent_objectives_.pop_front();
     int32_t reason = stopping_rule();
     if (reason == FACTO_OK && stop_requested_.exchange(false)) reason = FACTO_STOPPED_BY_REQUEST;
     progress_.stop_reason = reason;
-    if (callback_ && progress_.iteration % params_.get_int("callback_every") == 0) {
+    if (callback_ && progress_.iteration % common_.callback_every == 0) {
         in_callback_ = true;
         bool stop = false;
         try {
@@ -207,7 +214,7 @@ int32_t Solver::solve()
     require_not_in_callback("solve");
     initialize();
     if (converged()) return progress_.stop_reason = FACTO_CONVERGED;
-    if (progress_.iteration >= params_.get_int("max_iterations")) return progress_.stop_reason = FACTO_ITERATION_LIMIT;
+    if (progress_.iteration >= common_.max_iterations) return progress_.stop_reason = FACTO_ITERATION_LIMIT;
     for (;;) {
         const int32_t reason = step();
         if (reason != FACTO_OK) return reason;

@@ -98,6 +98,13 @@ protected:
     // for step's stopping rules.
     bool interrupted() const;
 
+    // The common parameters, bound to the table (feasibility_tolerance is inf where the solver has none).
+    struct CommonSettings {
+        int64_t max_iterations = 0, objective_window = 0, seed = 0, callback_every = 0, threads = 0;
+        double time_limit = 0.0, tolerance = 0.0, objective_tolerance = 0.0, feasibility_tolerance = 0.0;
+    };
+    const CommonSettings& common() const { return common_; }
+
 private:
     Progress progress_;
     // CONVERGED: stationarity at most tolerance and feasibility at most feasibility_tolerance.
@@ -110,6 +117,7 @@ private:
 
     std::shared_ptr<const Problem> problem_;
     Params params_;
+    CommonSettings common_;
     Callback callback_;
     std::deque<double> recent_objectives_;  // the last objective_window + 1 objectives
     std::atomic<bool> stop_requested_{false};

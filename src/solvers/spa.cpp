@@ -29,7 +29,7 @@ double Spa::iterate_once()
     if (spa_->selected().size() == K) {
         // C(selected, :) = H, the simplex-constrained least squares on the picks
         C_ = SimplexColumns::from_selected(spa_->selected(), simplex_least_squares(dictionary_->Xt(), spa_->selected(),
-                                                                                 resolve_threads(params().get_int("threads"))));
+                                                                                 resolve_threads(common().threads)));
     }
     return 1.0;
 }

@@ -28,6 +28,7 @@ SymHALS::SymHALS(std::shared_ptr<const SymNMF> problem)
                    {real_param("mu", 0.1, 0.0, std::numeric_limits<double>::infinity(),
                                "penalty on ||X - Y||^2 (paper: 0.1 for text, 0.01 for images)")})
 {
+    mutable_params().bind("mu", mu_);
 }
 
 void SymHALS::start(Matrix X0)
@@ -38,7 +39,7 @@ void SymHALS::start(Matrix X0)
 
 double SymHALS::iterate_once()
 {
-    const double mu = params().get_double("mu");
+    const double mu = mu_;
     symnmf_->evaluate(Y_, y_eval_, threads_);
     hals_columns(X_, Y_, y_eval_.first, y_eval_.second, mu);
     measure();  // M X and X^T X for the Y half, and f at the iterate X

@@ -21,6 +21,7 @@ private:
 
     Matrix Y_;
     LowRankProblem::Evaluation y_eval_;  // first = M Y, second = Y^T Y
+    double mu_ = 0.0;  // the parameter "mu"
 };
 
 }  // namespace facto

@@ -14,7 +14,7 @@ SymNMFSolver::SymNMFSolver(std::shared_ptr<const SymNMF> problem, const std::vec
 
 void SymNMFSolver::start(Matrix X0)
 {
-    threads_ = resolve_threads(params().get_int("threads"));
+    threads_ = resolve_threads(common().threads);
     X_ = std::move(X0);
     G_ = Matrix(X_.shape());
     measure();

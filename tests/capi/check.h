@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include <facto/facto.h>
+#include <facto/facto_experimental.h>
 
 static int passed = 0, failed = 0;
 

@@ -1,6 +1,6 @@
 /* Tests of the C ABI as a C program sees it: every error path returns the right status with a message
  * and leaves the handles usable; callbacks; free order; thread rules. Prints "N passed, M failed". */
-#include <facto/facto.h>
+#include <facto/facto_experimental.h>
 
 #include <math.h>
 #include <pthread.h>

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "base/error.hpp"
+#include "solvers/params.hpp"
 #include "solvers/registry.hpp"
 #include "fixtures.hpp"
 
@@ -42,6 +43,43 @@ void for_every_solver(F&& f)
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(solver_rules)
+
+BOOST_AUTO_TEST_CASE(bound_settings_follow_every_accepted_change_and_no_refused_one)
+{
+    enum class Rule { exact, open };
+    Params p({real_param("step", 1.0, 0.0, 10.0, ""), int_param("count", 3, 0, 100, ""),
+              choice_param("rule", "exact", "exact|open", "")});
+    double step = 0.0;
+    int64_t count = 0;
+    Rule rule = Rule::open;
+    p.bind("step", step);
+    p.bind("count", count);
+    p.bind("rule", rule, {{"exact", Rule::exact}, {"open", Rule::open}});
+    BOOST_TEST(step == 1.0);  // bound fields hold the defaults at once
+    BOOST_TEST(count == 3);
+    BOOST_TEST((rule == Rule::exact));
+    p.set_check([](const Params& q) {
+        require(!(q.get_string("rule") == "open" && q.get_double("step") > 5.0), FACTO_ERROR_INVALID_ARGUMENT,
+                "open with a long step");
+    });
+    p.set_double("step", 7.0);
+    p.set_int("count", 9);
+    BOOST_TEST(step == 7.0);
+    BOOST_TEST(count == 9);
+    BOOST_TEST(status_of([&] { p.set_string("rule", "open"); }) == FACTO_ERROR_INVALID_ARGUMENT);
+    BOOST_TEST((rule == Rule::exact));  // the refused combination left the field as it was
+    BOOST_TEST(status_of([&] { p.set_double("step", 11.0); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(step == 7.0);
+    p.set_double("step", 2.0);
+    p.set_string("rule", "open");
+    BOOST_TEST((rule == Rule::open));
+    p.reset();
+    BOOST_TEST(step == 1.0);
+    BOOST_TEST(count == 3);
+    BOOST_TEST((rule == Rule::exact));
+    Rule partial = Rule::exact;  // a binding that forgets a choice is a programming error
+    BOOST_TEST(status_of([&] { p.bind("rule", partial, {{"exact", Rule::exact}}); }) == FACTO_ERROR_INTERNAL);
+}
 
 BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_end_every_solver_within_one_iteration)
 {

@@ -12,7 +12,8 @@ lib=$(ls "$prefix"/lib*/libfacto.so.0)
 readelf -d "$lib" | grep -q 'SONAME.*libfacto.so.0' || { echo "SONAME is not libfacto.so.0"; exit 1; }
 leaked=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v -E '^(facto_|_init$|_fini$)' || true)
 [ -z "$leaked" ] || { echo "symbols other than facto_* are exported: $leaked"; exit 1; }
-test -f "$prefix/include/facto/facto.h"
+[ "$(ls "$prefix/include/facto" | tr "\n" " ")" = "facto.h facto_experimental.h " ] ||
+  { echo "installed headers are not facto.h and facto_experimental.h: $(ls "$prefix/include/facto")"; exit 1; }
 
 cmake -S "$source_dir/tests/install" -B "$prefix/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
       -DEXAMPLE="$source_dir/examples/link_example.c" >/dev/null

@@ -16,7 +16,7 @@
 #include <R_ext/Rdynload.h>
 #include <Rinternals.h>
 
-#include <facto/facto.h>
+#include <facto/facto_experimental.h>
 
 /* ---- failures as values --------------------------------------------------------------------- */
 

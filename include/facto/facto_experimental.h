@@ -1,0 +1,84 @@
+/*
+ * facto_experimental.h -- the experimental tier of facto's C ABI.
+ *
+ * The functions here are exported by the same library as facto.h's and follow all of facto.h's
+ * conventions, but carry no stability promise: they may change or go away in any minor release, and
+ * the ABI check against the last release (tests/abi/check.sh) does not cover them. They are the data
+ * generators and measures of the papers' experiments (the Helix, NOMAD's manifolds, separable data,
+ * sampled distances and their error), which the CLI, the tests and the bindings' examples use to
+ * reproduce those experiments. A program that needs only facto.h's promise does not include this file.
+ */
+#ifndef FACTO_FACTO_EXPERIMENTAL_H
+#define FACTO_FACTO_EXPERIMENTAL_H
+
+#include "facto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The Helix of Dragomir et al. Sec. 4.2: n points x_i = (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi]
+ * from `seed`, written row-major into the caller's `out` (capacity >= 3 n values). Errors: NULL_POINTER, DIMENSION (n < 1),
+ * BUFFER_TOO_SMALL. */
+FACTO_API facto_status facto_helix_points(int64_t n, uint64_t seed, double* out, int64_t capacity);
+
+/* The synthetic manifolds of Tepper et al., n points (rows of X, n x dim) and the manifold or blob of
+ * each (labels), reproducible from seed:
+ *   FACTO_MANIFOLD_TWO_RINGS  dim 2: n / 2 points evenly spaced on the unit circle (label 0), the rest
+ *                             on the circle of radius `parameter` in (0, 1) (label 1) (Fig. 4: 0.5);
+ *   FACTO_MANIFOLD_TREFOIL    dim 3: (sin t + 2 sin 2t, cos t - 2 cos 2t, -sin 3t), t = 2 pi i / n (Fig. 1);
+ *   FACTO_MANIFOLD_TWO_MOONS  dim 2: n / 2 points on the upper unit semicircle (label 0), the rest on
+ *                             the lower one shifted by (1, -1/2), evenly spaced in angle (Fig. 5);
+ *   FACTO_MANIFOLD_BLOBS      dim 2: six Gaussian blobs of deviation `parameter` around (-10, -10),
+ *                             (-10, 0), (0, -10), (10, 10), (10, 0), (0, 10), n split in that order.
+ * Gaussian noise of deviation `noise` (>= 0) is added to the rings and the moons. X goes to `X`
+ * (capacity >= n dim, in `layout`), the labels to `labels` (capacity >= n).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (kind, layout, parameter or noise out of range),
+ * DIMENSION (n < 2; n < 1 for the trefoil and blobs), BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
+#define FACTO_MANIFOLD_TWO_RINGS 0
+#define FACTO_MANIFOLD_TREFOIL 1
+#define FACTO_MANIFOLD_TWO_MOONS 2
+#define FACTO_MANIFOLD_BLOBS 3
+FACTO_API facto_status facto_manifold_points(int32_t kind, int64_t n, double parameter, double noise, uint64_t seed,
+                                             double* X, int64_t capacity, int32_t layout, int64_t* labels,
+                                             int64_t labels_capacity);
+
+/* Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A, for facto_problem_new_self_dictionary:
+ * W (M x K) uniform on (0, 1), H = [I_K, H2] with columns on the simplex, noise V at `snr_db`
+ * (INFINITY = no noise), columns randomly permuted, all from `seed`. kind FACTO_SEPARABLE_MIDPOINTS
+ * (Fig. 2): H2 = the K (K - 1) / 2 midpoints (e_i + e_j) / 2, so N must be K + K (K - 1) / 2, each moved
+ * away from the mean w of W's columns, v_l = delta (W h_l - w) (the adversarial noise of Gillis & Luce's
+ * setting), 10 log10(||W H||^2 / ||V||^2) = snr_db; FACTO_SEPARABLE_DIRICHLET (Fig. 4, Table I): N - K
+ * uniform Dirichlet columns, Gaussian V on every entry, 10 log10(sum_l ||W h_l||^2 / (M N sigma^2)) =
+ * snr_db. X (M x N, in `layout`) goes to `X` (capacity >= M N values),
+ * the K anchor columns (increasing) to `anchors` (capacity >= K).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (kind, layout, M < 1, K < 1, N < K, snr_db NaN or -inf),
+ * DIMENSION (midpoints with the wrong N), BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
+#define FACTO_SEPARABLE_MIDPOINTS 0
+#define FACTO_SEPARABLE_DIRICHLET 1
+FACTO_API facto_status facto_separable_data(int32_t kind, int64_t M, int64_t N, int64_t K, double snr_db, uint64_t seed,
+                                            double* X, int64_t capacity, int32_t layout, int64_t* anchors,
+                                            int64_t anchors_capacity);
+
+/* Observed pairs for EDM completion: each pair i < j of the rows of X (n x r) is kept independently
+ * with probability `fraction` (from `seed`), with value d_ij = ||x_i - x_j||^2. The result is n x n,
+ * upper triangular; copy it out as COO for facto_problem_new_edm_completion. Time O(kept pairs).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout; fraction not in (0, 1]), NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                          double fraction, uint64_t seed, facto_sparse** out);
+
+/* Normalized RMSE between the distance matrices of X and X_true (both n x r, dense with the same
+ * layout, leading dimension r for row-major and n for column-major) over all pairs i < j:
+ * sqrt(sum (||x_i - x_j||^2 - ||t_i - t_j||^2)^2 / sum ||t_i - t_j||^4). Exact when n (n - 1) / 2 <=
+ * max_pairs, otherwise estimated on max_pairs pairs drawn from `seed`. Invariant to rigid motions;
+ * the inputs are only read.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, max_pairs < 1, all true distances 0), DIMENSION
+ * (n < 2), NOT_FINITE. */
+FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_true, int64_t n, int64_t r,
+                                            int32_t layout, int64_t max_pairs, uint64_t seed, double* nrmse);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FACTO_FACTO_EXPERIMENTAL_H */

@@ -1,0 +1,31 @@
+// The feasible set of NOMAD's conditional gradient method (Tepper et al. Alg. 2), in the shifted
+// variable P = Q - 1 1^T / n: the spectraplex with an orthogonality vector,
+//     { P psd,  Tr P = K - 1,  P 1 = 0 },
+// whose extreme points are (K - 1) v v^T with ||v|| = 1 and v^T 1 = 0. Its LMO at A is the smallest
+// eigenvector of J A J on 1-perp (J = I - 1 1^T / n), and the LMO's value (K - 1) lambda_min(J A J)
+// also gives NOMAD's Lagrangian dual bound.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "linalg/lanczos.hpp"
+
+namespace facto {
+
+class Spectraplex {
+public:
+    // lanczos_steps: Lanczos vectors kept before a restart.
+    explicit Spectraplex(std::size_t lanczos_steps) : lanczos_steps_(lanczos_steps) {}
+    // The LMO's direction at A, given by its products with uncentred vectors and a norm >= ||A||: the
+    // smallest eigenpair of J A J on 1-perp, from v (on return the unit eigenvector, v^T 1 = 0) to
+    // `accuracy`. J A J plus norm (1^T x / n) 1 moves the eigenvector 1 above the rest of the spectrum.
+    Eigenpair linear_minimizer(const std::function<void(const double*, double*)>& product_with, double norm,
+                               std::vector<double>& v, double accuracy) const;
+
+private:
+    std::size_t lanczos_steps_;
+};
+
+}  // namespace facto
