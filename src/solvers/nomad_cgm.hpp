@@ -40,7 +40,6 @@
 
 namespace facto {
 
-
 class NomadCgm final : public Solver {
 public:
     explicit NomadCgm(std::shared_ptr<const Nomad> problem);
