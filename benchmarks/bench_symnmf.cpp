@@ -126,7 +126,7 @@ int main(int argc, char** argv)
                     run.seconds.push_back(p.elapsed_seconds);
                     run.objective.push_back(p.objective);
                     if (p.iteration % 4 == 0) {
-                        run.products.push_back(seconds_of([&] { problem->multiply(X0, MX, 2); }));
+                        run.products.push_back(seconds_of([&] { problem->M().multiply(X0, MX, 2); }));
                         run.evaluations.push_back(seconds_of([&] {
                             problem->evaluate(X0, e, 2);
                             problem->gradient(X0, e, G, 2);

@@ -27,29 +27,40 @@ double subtract_twice(const double* __restrict x, const double* __restrict mx, d
 }
 }  // namespace
 
-SymNMF::SymNMF(Matrix M, int64_t r)
-    : M_(std::move(M)), sparse_(false), n_(static_cast<int64_t>(M_.shape()[0])), r_(r)
+namespace {
+// M validated (square and non-empty, then the rank, then finite, symmetric to 1e-10 relative;
+// symmetrized exactly).
+Matrix validated(Matrix M, int64_t r)
 {
-    const int64_t cols = static_cast<int64_t>(M_.shape()[1]);
-    require(n_ == cols && n_ > 0, FACTO_ERROR_DIMENSION,
-            "M must be square and non-empty, got " + std::to_string(n_) + " x " + std::to_string(cols));
-    validate_rank();
-    require_finite(M_, "M");
-    require_symmetric(M_, "M");
-    M_norm_ = std::sqrt(blas::frobenius_dot(M_, M_));
+    const int64_t rows = static_cast<int64_t>(M.shape()[0]), cols = static_cast<int64_t>(M.shape()[1]);
+    require(rows == cols && rows > 0, FACTO_ERROR_DIMENSION,
+            "M must be square and non-empty, got " + std::to_string(rows) + " x " + std::to_string(cols));
+    SymNMF::require_rank_and_memory(rows, r);
+    require_finite(M, "M");
+    require_symmetric(M, "M");
+    return M;
 }
 
-SymNMF::SymNMF(CsrMatrix M, int64_t r) : sparse_M_(std::move(M)), sparse_(true), n_(sparse_M_.rows), r_(r)
+// Sparse M validated (square and non-empty, then the rank, then every stored entry mirrored; finiteness
+// was checked when the CSR matrix was built).
+CsrMatrix validated(CsrMatrix M, int64_t r)
 {
-    require(sparse_M_.rows == sparse_M_.cols && n_ > 0, FACTO_ERROR_DIMENSION,
-            "M must be square and non-empty, got " + std::to_string(sparse_M_.rows) + " x " +
-                std::to_string(sparse_M_.cols));
-    validate_rank();
-    require_symmetric(sparse_M_, "M");  // finiteness was checked when the CSR matrix was built
-    M_norm_ = std::sqrt(frobenius_norm_squared(sparse_M_));
+    require(M.rows == M.cols && M.rows > 0, FACTO_ERROR_DIMENSION,
+            "M must be square and non-empty, got " + std::to_string(M.rows) + " x " + std::to_string(M.cols));
+    SymNMF::require_rank_and_memory(M.rows, r);
+    require_symmetric(M, "M");
+    return M;
 }
+}  // namespace
 
-void SymNMF::validate_rank() const { require_rank_and_memory(n_, r_); }
+SymNMF::SymNMF(Matrix M, int64_t r) : SymNMF(SymmetricOperator(validated(std::move(M), r)), r) {}
+
+SymNMF::SymNMF(CsrMatrix M, int64_t r) : SymNMF(SymmetricOperator(validated(std::move(M), r)), r) {}
+
+SymNMF::SymNMF(SymmetricOperator M, int64_t r)
+    : M_(std::move(M)), n_(M_.n()), r_(r), M_norm_(std::sqrt(M_.frobenius_norm_squared()))
+{
+}
 
 void SymNMF::require_rank_and_memory(int64_t n, int64_t r)
 {
@@ -69,12 +80,7 @@ double SymNMF::objective(const Matrix& X) const
 
 Matrix SymNMF::random_point(uint64_t seed) const
 {
-    double sum_abs = 0.0;
-    if (sparse_)
-        for (double v : sparse_M_.values) sum_abs += std::fabs(v);
-    else
-        sum_abs = xt::sum(xt::abs(M_))();
-    const double mean_abs = sum_abs / (static_cast<double>(n_) * static_cast<double>(n_));
+    const double mean_abs = M_.sum_abs() / (static_cast<double>(n_) * static_cast<double>(n_));
     const double scale = 2.0 * std::sqrt(mean_abs / static_cast<double>(r_));
     Rng rng(seed);
     Matrix X({static_cast<std::size_t>(n_), static_cast<std::size_t>(r_)});
@@ -94,47 +100,10 @@ std::vector<OutputSpec> SymNMF::output_specs() const { return {labels_spec(n())}
 
 Output SymNMF::output(const std::string& name, const Matrix& X) const { return labels_output(name, X); }
 
-void SymNMF::multiply(const Matrix& X, Matrix& MX, std::size_t threads) const
-{
-    if (sparse_)
-        spmm(sparse_M_, X, MX, threads);
-    else
-        blas::gemm(false, false, 1.0, M_, X, 0.0, MX);
-}
-
-void SymNMF::multiply_row(int64_t i, const Matrix& X, double* out) const
-{
-    const std::size_t r = X.shape()[1];
-    std::fill(out, out + r, 0.0);
-    if (sparse_) {
-        for (int64_t p = sparse_M_.indptr[i]; p < sparse_M_.indptr[i + 1]; ++p) {
-            const double m = sparse_M_.values[p];
-            const double* x = &X(static_cast<std::size_t>(sparse_M_.indices[p]), 0);
-            for (std::size_t k = 0; k < r; ++k) out[k] += m * x[k];
-        }
-    } else {
-        const auto ui = static_cast<std::size_t>(i);
-        for (std::size_t j = 0; j < static_cast<std::size_t>(n_); ++j) {
-            const double m = M_(ui, j);
-            const double* x = &X(j, 0);
-            for (std::size_t k = 0; k < r; ++k) out[k] += m * x[k];
-        }
-    }
-}
-
-double SymNMF::diagonal(int64_t i) const
-{
-    if (!sparse_) return M_(static_cast<std::size_t>(i), static_cast<std::size_t>(i));
-    const auto begin = sparse_M_.indices.begin() + sparse_M_.indptr[i];
-    const auto end = sparse_M_.indices.begin() + sparse_M_.indptr[i + 1];
-    const auto it = std::lower_bound(begin, end, i);
-    return it != end && *it == i ? sparse_M_.values[static_cast<std::size_t>(it - sparse_M_.indices.begin())] : 0.0;
-}
-
 double SymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const
 {
     if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
-    multiply(X, e.first, threads);
+    M_.multiply(X, e.first, threads);
     return evaluate_given_product(X, e, threads);
 }
 
@@ -165,15 +134,7 @@ void SymNMF::add_linear_product(const std::vector<MatrixEntry>& D, double scale,
     double* o = out.data();
     for (const MatrixEntry& d : D) {
         const std::size_t j = d.index / r, k = d.index % r;
-        const double v = scale * d.value;
-        if (sparse_) {
-            for (int64_t p = sparse_M_.indptr[j]; p < sparse_M_.indptr[j + 1]; ++p)
-                o[static_cast<std::size_t>(sparse_M_.indices[static_cast<std::size_t>(p)]) * r + k] +=
-                    v * sparse_M_.values[static_cast<std::size_t>(p)];
-        } else {
-            const double* m = &M_(j, 0);
-            for (std::size_t i = 0; i < static_cast<std::size_t>(n_); ++i) o[i * r + k] += v * m[i];
-        }
+        M_.add_column(j, scale * d.value, k, o, r);
     }
 }
 

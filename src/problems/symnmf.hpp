@@ -7,8 +7,8 @@
 
 #include <cstdint>
 
+#include "linalg/symmetric_operator.hpp"
 #include "problems/low_rank_problem.hpp"
-#include "linalg/sparse.hpp"
 
 namespace facto {
 
@@ -33,7 +33,9 @@ public:
     Output output(const std::string& name, const Matrix& X) const override;
 
     int64_t n() const { return n_; }
-    bool sparse() const { return sparse_; }
+    bool sparse() const { return M_.sparse(); }
+    // M, dense or sparse, with the products the solvers need (M X, a row of M X, M_ii, M's columns).
+    const SymmetricOperator& M() const { return M_; }
     int64_t r() const { return r_; }
     // ||M||_F; the paper's universal-kernel constant is sigma = 2 ||M||_F = 2 ||grad F(0)||.
     double M_norm() const { return M_norm_; }
@@ -52,18 +54,11 @@ public:
     double default_sigma() const override { return 2.0 * M_norm_; }
     double data_norm() const override { return M_norm_; }
 
-    // MX = M X: one GEMM (OpenBLAS threads), or one SpMM on `threads` threads.
-    void multiply(const Matrix& X, Matrix& MX, std::size_t threads = 1) const;
-    // out[0..r) = row i of M X, and M_ii (for coordinate-wise methods).
-    void multiply_row(int64_t i, const Matrix& X, double* out) const;
-    double diagonal(int64_t i) const;
-
 private:
-    void validate_rank() const;
+    // M validated by the public constructors.
+    SymNMF(SymmetricOperator M, int64_t r);
 
-    Matrix M_;            // dense M, or empty
-    CsrMatrix sparse_M_;  // sparse M, or empty
-    bool sparse_;
+    SymmetricOperator M_;
     int64_t n_, r_;
     double M_norm_;
 };

@@ -14,7 +14,7 @@ void CoordinateDescent::update_row(std::size_t i, Matrix& XtX, double* mx_row)
 {
     const std::size_t r = X_.shape()[1];
     double* x = &X_(i, 0);
-    const double m_ii = symnmf_->diagonal(static_cast<int64_t>(i));
+    const double m_ii = symnmf_->M().diagonal(static_cast<int64_t>(i));
     double row_norm2 = 0.0;
     for (std::size_t k = 0; k < r; ++k) row_norm2 += x[k] * x[k];
     for (std::size_t k = 0; k < r; ++k) {
@@ -44,7 +44,7 @@ double CoordinateDescent::iterate_once()
     Matrix XtX = eval_.second;  // exact at the start of each sweep
     std::vector<double> mx_row(r);
     for (std::size_t i = 0; i < n; ++i) {
-        symnmf_->multiply_row(static_cast<int64_t>(i), X_, mx_row.data());
+        symnmf_->M().multiply_row(static_cast<int64_t>(i), X_, mx_row.data());
         update_row(i, XtX, mx_row.data());
     }
     measure();

@@ -7,6 +7,7 @@
 
 #include "solvers/nolips.hpp"
 #include "linalg/sparse.hpp"
+#include "linalg/symmetric_operator.hpp"
 #include "problems/symnmf.hpp"
 #include "fixtures.hpp"
 
@@ -98,6 +99,44 @@ BOOST_AUTO_TEST_CASE(spmm_matches_gemm_for_any_thread_count)
     spmm(A, X, four, 4);
     BOOST_TEST(one == four);  // bitwise: each row is summed in stored order
     BOOST_TEST(xt::allclose(one, xt::linalg::dot(to_dense(A), X), 1e-13, 1e-13));
+}
+
+BOOST_AUTO_TEST_CASE(symmetric_operator_gives_the_same_products_in_either_storage)
+{
+    const CsrMatrix A = sparsify(random_affinity(60, 3, 8), 0.25);
+    const Matrix M = to_dense(A);
+    const SymmetricOperator sparse(A), dense(M);
+    BOOST_TEST(sparse.sparse());
+    BOOST_TEST(!dense.sparse());
+    BOOST_TEST(sparse.n() == 60);
+    BOOST_TEST(dense.n() == 60);
+    BOOST_TEST(sparse.frobenius_norm_squared() == dense.frobenius_norm_squared(), boost::test_tools::tolerance(1e-13));
+    BOOST_TEST(sparse.sum_abs() == xt::sum(xt::abs(M))(), boost::test_tools::tolerance(1e-13));
+    const Matrix X = random_matrix(60, 4, 9), expected = xt::linalg::dot(M, X);
+    Matrix from_sparse({60, 4}), from_dense({60, 4});
+    sparse.multiply(X, from_sparse, 2);
+    dense.multiply(X, from_dense, 2);
+    BOOST_TEST(xt::allclose(from_sparse, expected, 1e-13, 1e-13));
+    BOOST_TEST(xt::allclose(from_dense, expected, 1e-13, 1e-13));
+    Matrix columns_sparse = xt::zeros<double>({60, 4}), columns_dense = xt::zeros<double>({60, 4});
+    for (std::size_t i = 0; i < 60; ++i) {
+        double row_sparse[4], row_dense[4];
+        sparse.multiply_row(static_cast<int64_t>(i), X, row_sparse);
+        dense.multiply_row(static_cast<int64_t>(i), X, row_dense);
+        for (std::size_t k = 0; k < 4; ++k) {
+            BOOST_TEST(row_sparse[k] == expected(i, k), boost::test_tools::tolerance(1e-12));
+            BOOST_TEST(row_dense[k] == expected(i, k), boost::test_tools::tolerance(1e-12));
+        }
+        BOOST_TEST(sparse.diagonal(static_cast<int64_t>(i)) == M(i, i));
+        BOOST_TEST(dense.diagonal(static_cast<int64_t>(i)) == M(i, i));
+        // column k of M X gathered one column of M at a time: sum_j X_jk M(:, j)
+        for (std::size_t k = 0; k < 4; ++k) {
+            sparse.add_column(i, X(i, k), k, columns_sparse.data(), 4);
+            dense.add_column(i, X(i, k), k, columns_dense.data(), 4);
+        }
+    }
+    BOOST_TEST(xt::allclose(columns_sparse, expected, 1e-12, 1e-12));
+    BOOST_TEST(xt::allclose(columns_dense, expected, 1e-12, 1e-12));
 }
 
 BOOST_AUTO_TEST_CASE(sparse_and_dense_symnmf_agree)
