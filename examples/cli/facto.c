@@ -627,7 +627,7 @@ int main(int argc, char** argv)
         else if (!strcmp(o.problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
         else if (!strcmp(o.problem, "self_dictionary")) {
             const double two[2] = {1.0, 2.0};
-            facto_problem_new_self_dictionary(two, 1, 2, 1, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
+            facto_problem_new_self_dictionary(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
         } else if (!strcmp(o.problem, "nomad")) facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
         facto_status st = facto_solver_new(tiny, o.solver, &s);

@@ -14,15 +14,14 @@ void gemm(bool trans_a, bool trans_b, std::size_t m, std::size_t n, std::size_t 
           std::size_t lda, const double* B, std::size_t ldb, double beta, double* C, std::size_t ldc);
 
 // C = A^T A for A n x k (full symmetric result), on `threads` of facto's threads. For k <= 64 (the
-// iterates' tall, thin shape) facto's own kernel in tall_skinny.cpp, 1.6-2.2x faster than OpenBLAS's dsyrk
-// here (TDT2's 9394 x 30: 0.30 ms on one thread and 0.21 ms on two against 0.47 ms), with sums in
-// fixed row groups so that C does not depend on `threads`; dsyrk above.
+// iterates' tall, thin shape) facto's own kernel in tall_skinny.cpp (faster than OpenBLAS's dsyrk at
+// that shape: docs/benchmarks.md, "Kernels"), with sums in fixed row groups so that C does not depend
+// on `threads`; dsyrk above.
 void gram(const Matrix& A, Matrix& C, std::size_t threads = 1);
 
 // C = A S for A n x k and S k x k, on `threads` of facto's threads: for k <= 64 facto's own kernel in
-// tall_skinny.cpp (TDT2's 9394 x 30: 0.31 ms on two threads against 0.44 ms for OpenBLAS's dgemm,
-// whose idle threads then also stop competing with facto's), dgemm above. Rows are independent, so C
-// does not depend on `threads`.
+// tall_skinny.cpp (docs/benchmarks.md, "Kernels"; OpenBLAS's idle threads then also stop competing
+// with facto's), dgemm above. Rows are independent, so C does not depend on `threads`.
 void times_small(const Matrix& A, const Matrix& S, Matrix& C, std::size_t threads = 1);
 
 // The upper triangle of C = A^T A by dsyrk (the lower one is left as it was).

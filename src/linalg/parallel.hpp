@@ -28,7 +28,7 @@ void parallel_for(std::size_t count, std::size_t grain, std::size_t threads,
 // lanes: for_lanes calls f(i, lane) for i in [begin, end); with the lanes' sums added at the end, the
 // compiler can vectorize a reduction that it must otherwise keep in order, one add after another. A
 // thread takes at least kPassGrain entries: below that, waking a helper costs more than it saves
-// (measured on ORL, n r = 16000: 35% of the time in the scheduler with two threads).
+// (docs/benchmarks.md, "Kernels").
 constexpr std::size_t kPassChunk = 8192, kPassLanes = 8, kPassGrain = 4 * kPassChunk;
 
 template <class F>

@@ -13,8 +13,7 @@ namespace facto {
 
 namespace {
 // merit_sweep()'s end for column l (r = its residual row): g_l on the support, the vertex, the gap and
-// ||r||^2 (a sum here: OpenBLAS's ddot over all of R woke its threads, which then spun beside
-// facto's for ~0.1 s).
+// ||r||^2 (a sum here: OpenBLAS's ddot over all of R woke its threads, docs/benchmarks.md, "Kernels").
 void finish_column(const SelfDictionary& problem, const SimplexColumns& C, const RowSoftmax& softmax, const double* r,
                    std::size_t l, std::vector<int64_t>& vertex, SweepWork& work)
 {
