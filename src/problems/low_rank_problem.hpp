@@ -26,7 +26,7 @@ public:
         Matrix first, second;
     };
 
-    // True when g is the indicator of X >= 0 (Bregman maps then project, eq. 14).
+    // True when g is the indicator of X >= 0, the set sets/orthant.hpp (Bregman maps then project, eq. 14).
     virtual bool nonnegative() const = 0;
 
     // f(X), filling e for gradient(); `threads` for the problem's own parallel loops.

@@ -91,9 +91,7 @@ Matrix SymNMF::random_point(uint64_t seed) const
 Matrix SymNMF::feasible_point(const Matrix& X) const
 {
     require_shape(X, n_, r_, "iterate");
-    require_finite(X, "iterate");
-    require(xt::amin(X)() >= 0.0, FACTO_ERROR_INFEASIBLE, "iterate: symnmf needs X >= 0");
-    return X;
+    return NonnegativeOrthant::feasible_point(X, "symnmf");
 }
 
 std::vector<OutputSpec> SymNMF::output_specs() const { return {labels_spec(n())}; }

@@ -9,6 +9,7 @@
 
 #include "linalg/symmetric_operator.hpp"
 #include "problems/low_rank_problem.hpp"
+#include "sets/orthant.hpp"
 
 namespace facto {
 
@@ -27,6 +28,8 @@ public:
     double objective(const Matrix& X) const override;
     // Kuang et al.'s start: entries uniform on [0, 2 sqrt(mean|M| / r)], reproducible from seed.
     Matrix random_point(uint64_t seed) const override;
+    // The feasible set: X >= 0.
+    static NonnegativeOrthant set() { return {}; }
     // Requires X >= 0 and finite (Error INFEASIBLE / NOT_FINITE).
     Matrix feasible_point(const Matrix& X) const override;
     std::vector<OutputSpec> output_specs() const override;

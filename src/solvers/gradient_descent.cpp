@@ -8,6 +8,7 @@
 
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
+#include "sets/orthant.hpp"
 
 namespace facto {
 
@@ -51,8 +52,7 @@ void GradientDescent::start(Matrix X0)
 bool GradientDescent::try_step(double t)
 {
     xt::noalias(trial_X_) = X_ - t * G_;
-    if (low_rank_->nonnegative())
-        for (auto& x : trial_X_) x = std::max(x, 0.0);
+    if (low_rank_->nonnegative()) NonnegativeOrthant::project(trial_X_);
     trial_f_ = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
     const double linear = blas::frobenius_dot(G_, trial_X_) - g_dot_x_;
     return trial_f_ - f_ <= armijo_sigma_ * linear;

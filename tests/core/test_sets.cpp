@@ -1,19 +1,24 @@
-// The feasible set: the O(nk) LMO and gap (Alg. 2) against brute force over all vertices, the
-// projection against its optimality condition, validation of given points.
+// The feasible sets of src/sets/: the row simplices' O(nk) LMO and gap (Alg. 2) against brute force
+// over all vertices, projections against their optimality conditions, validation of given points, the
+// column simplices' sparse iterate against its dense form.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include <xtensor/xview.hpp>
+
 #include "base/error.hpp"
+#include "sets/column_simplices.hpp"
+#include "sets/orthant.hpp"
 #include "sets/row_simplices.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;
 using namespace facto::test;
 
-BOOST_AUTO_TEST_SUITE(row_simplices)
+BOOST_AUTO_TEST_SUITE(sets)
 
 BOOST_AUTO_TEST_CASE(lmo_and_gap_match_brute_force_over_all_vertices)
 {
@@ -111,6 +116,53 @@ BOOST_AUTO_TEST_CASE(validation_of_given_points)
     Matrix infinite = W;
     infinite(0, 0) = std::numeric_limits<double>::infinity();
     BOOST_TEST(validate(infinite) == FACTO_ERROR_NOT_FINITE);
+}
+
+BOOST_AUTO_TEST_CASE(orthant_projection_is_optimal_and_validation_names_the_set)
+{
+    Matrix X = random_matrix(12, 3, 21);
+    const Matrix original = X;
+    NonnegativeOrthant::project(X);
+    BOOST_TEST(xt::amin(X)() >= 0.0);
+    // <x - y, z - y> <= 0 for every z >= 0: checked on random nonnegative z
+    for (uint64_t seed = 0; seed < 10; ++seed) {
+        const Matrix Z = xt::abs(random_matrix(12, 3, 40 + seed));
+        BOOST_TEST(xt::sum((original - X) * (Z - X))() <= 1e-14);
+    }
+    BOOST_TEST(xt::allclose(NonnegativeOrthant::feasible_point(X, "symnmf"), X, 0.0, 0.0));
+    BOOST_TEST(status_of([&] { NonnegativeOrthant::feasible_point(original, "symnmf"); }) == FACTO_ERROR_INFEASIBLE);
+}
+
+BOOST_AUTO_TEST_CASE(column_simplices_keep_the_columns_of_their_dense_form_on_the_simplex)
+{
+    const ColumnSimplices set(6);
+    const Matrix random = set.random_point(5);
+    for (std::size_t l = 0; l < 6; ++l) {
+        BOOST_TEST(xt::sum(xt::view(random, xt::all(), l))() == 1.0);  // one vertex per column
+        BOOST_TEST(xt::amax(xt::view(random, xt::all(), l))() == 1.0);
+    }
+    Matrix C0 = xt::eye<double>(6);
+    C0(4, 4) = 0.0;
+    C0(0, 4) = 1.0;  // column 4 = e_0
+    SimplexColumns C = SimplexColumns::from_dense(C0);
+    BOOST_TEST(C.to_dense() == C0);
+    // Frank-Wolfe toward row 2 by 1/4, then a pairwise step of 1/8 from row 2 to row 5 (exact in binary)
+    C.frank_wolfe_update(4, 2, 0.25);
+    BlockDirection pairwise;
+    pairwise.kind = BlockDirection::pairwise;
+    pairwise.s = 5;
+    pairwise.a = 2;
+    C.away_or_pairwise_update(4, pairwise, 0.125, false);
+    BOOST_TEST(C.value(4, 0) == 0.75);
+    BOOST_TEST(C.value(4, 2) == 0.125);
+    BOOST_TEST(C.value(4, 5) == 0.125);
+    BOOST_TEST(!C.contains(4, 1));
+    BOOST_TEST(C.nnz() == 8);
+    const Matrix C1 = C.to_dense();
+    BOOST_TEST(xt::allclose(set.feasible_point(C1, 1e-12), C1, 0.0, 0.0));
+    Matrix off = C1;
+    off(0, 1) += 1e-6;
+    BOOST_TEST(status_of([&] { set.feasible_point(off, 1e-8); }) == FACTO_ERROR_INFEASIBLE);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
