@@ -1,7 +1,7 @@
 // MERIT (Nguyen, Fu & Wu, Alg. 1): Frank-Wolfe on SD-MMV (eq. 18) with steps 2 / (t + 2) from t_init
 // (warm-start Frank-Wolfe, Sec. III-A). Each iteration moves every column c_l toward the vertex e_j,
 // j = argmin_n G(n, l) (eq. 21), found by a kernel that computes the gradient in registers and keeps only
-// each column's minimum (SelfDictionary::sweep), so memory is X, nnz(C) and O(M x block). Up to N = 4096 the residual R = (X C - X)^T (N x M) is kept
+// each column's minimum (merit_sweep, solvers/merit_sweep.hpp), so memory is X, nnz(C) and O(M x block). Up to N = 4096 the residual R = (X C - X)^T (N x M) is kept
 // and moves with C, r_l := (1 - alpha) r_l + alpha (x_j - x_l), O(M) per column instead of
 // O(M nnz(c_l)) (a quarter of an iteration at N = 200), recomputed exactly every 32 iterations; above,
 // each block's residuals are formed on the way (K / N of the GEMM's cost) and nothing the size of X is
