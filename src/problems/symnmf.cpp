@@ -91,7 +91,7 @@ Matrix SymNMF::random_point(uint64_t seed) const
 Matrix SymNMF::feasible_point(const Matrix& X) const
 {
     require_shape(X, n_, r_, "iterate");
-    return NonnegativeOrthant::feasible_point(X, "symnmf");
+    return set().feasible_point(X, "symnmf");
 }
 
 std::vector<OutputSpec> SymNMF::output_specs() const { return {labels_spec(n())}; }

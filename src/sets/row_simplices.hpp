@@ -21,8 +21,6 @@ struct RowSimplexGaps {
 class RowSimplices {
 public:
     RowSimplices(int64_t rows, int64_t cols) : rows_(rows), cols_(cols) {}
-    int64_t rows() const { return rows_; }
-    int64_t cols() const { return cols_; }
 
     // The LMO at gradient G: each row's vertex (Alg. 2, lines 1-4 and 8: the column of the smallest
     // entry of row i of G) in vertex[i] and its away vertex (the largest entry where

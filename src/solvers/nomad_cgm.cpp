@@ -8,7 +8,6 @@
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
-#include "sets/spectraplex.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
@@ -141,9 +140,8 @@ void NomadCgm::inner_step(double accuracy)
         ++steps_;
         return;
     }
-    products_ +=
-        spectraplex().linear_minimizer([&](const double* x, double* y) { multiply(G_, x, y, threads_); }, shift, v_, accuracy)
-            .products;
+    const auto product_with_gradient = [&](const double* x, double* y) { multiply(G_, x, y, threads_); };
+    products_ += spectraplex().linear_minimizer(product_with_gradient, shift, v_, accuracy).products;
     // the Frank-Wolfe gap <G, P - H>, H = (K - 1) v v^T (v^T J G J v = v^T G v: v^T 1 = 0)
     std::vector<double> product(n);
     multiply(G_, v_.data(), product.data(), threads_);

@@ -1,5 +1,6 @@
 #include "solvers/params.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/error.hpp"
@@ -91,22 +92,20 @@ void Params::bind(std::string_view name, int64_t& field)
     bind_loader([this, i, &field] { field = values_[i].i; });
 }
 
-void Params::require_every_choice(std::size_t i, std::size_t count,
-                                  const std::function<bool(std::string_view)>& mapped) const
+namespace {
+// The choices of a String parameter, in the order of its '|'-separated list.
+std::vector<std::string_view> choices_of(const ParamSpec& spec)
 {
-    const std::string_view choices = specs_[i].choices;
-    std::size_t start = 0, seen = 0;
-    while (start <= choices.size()) {
-        const std::size_t end = std::min(choices.find('|', start), choices.size());
-        require(mapped(choices.substr(start, end - start)), FACTO_ERROR_INTERNAL,
-                std::string("parameter '") + specs_[i].name + "': a choice has no bound value");
-        ++seen;
+    const std::string_view list = spec.choices;
+    std::vector<std::string_view> choices;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t end = std::min(list.find('|', start), list.size());
+        choices.push_back(list.substr(start, end - start));
         start = end + 1;
     }
-    require(seen == count, FACTO_ERROR_INTERNAL, std::string("parameter '") + specs_[i].name + "': bound values and choices differ");
+    return choices;
 }
 
-namespace {
 const char* type_name(ParamType t)
 {
     switch (t) {
@@ -118,6 +117,15 @@ const char* type_name(ParamType t)
 }
 
 }  // namespace
+
+void Params::require_choices(std::size_t i, std::vector<std::string_view> names) const
+{
+    std::vector<std::string_view> choices = choices_of(specs_[i]);
+    std::sort(choices.begin(), choices.end());
+    std::sort(names.begin(), names.end());
+    require(names == choices, FACTO_ERROR_INTERNAL,
+            std::string("parameter '") + specs_[i].name + "': the bound values are not one per choice");
+}
 
 std::size_t Params::index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const
 {
@@ -159,18 +167,10 @@ void Params::set_int(std::string_view name, int64_t value)
 void Params::set_string(std::string_view name, std::string_view value)
 {
     const std::size_t i = index_of(name, ParamType::String, false);
-    const std::string choices = specs_[i].choices;
-    std::size_t start = 0;
-    while (start <= choices.size()) {
-        const std::size_t end = std::min(choices.find('|', start), choices.size());
-        if (value == std::string_view(choices).substr(start, end - start)) {
-            commit(i, Value{0.0, 0, std::string(value)});
-            return;
-        }
-        start = end + 1;
-    }
-    throw Error(FACTO_ERROR_OUT_OF_RANGE,
-                "parameter '" + std::string(name) + "' = '" + std::string(value) + "' is not one of " + choices);
+    const std::vector<std::string_view> choices = choices_of(specs_[i]);
+    require(std::find(choices.begin(), choices.end(), value) != choices.end(), FACTO_ERROR_OUT_OF_RANGE,
+            "parameter '" + std::string(name) + "' = '" + std::string(value) + "' is not one of " + specs_[i].choices);
+    commit(i, Value{0.0, 0, std::string(value)});
 }
 
 double Params::get_double(std::string_view name) const { return values_[index_of(name, ParamType::Double, true)].d; }

@@ -53,11 +53,9 @@ public:
     void bind(std::string_view name, E& field, std::vector<std::pair<std::string_view, E>> values)
     {
         const std::size_t i = index_of(name, ParamType::String, false);
-        require_every_choice(i, values.size(), [&](std::string_view choice) {
-            for (const auto& v : values)
-                if (v.first == choice) return true;
-            return false;
-        });
+        std::vector<std::string_view> names;
+        for (const auto& v : values) names.push_back(v.first);
+        require_choices(i, std::move(names));
         bind_loader([this, i, &field, values = std::move(values)] {
             for (const auto& v : values)
                 if (v.first == values_[i].s) field = v.second;
@@ -83,8 +81,8 @@ private:
     std::size_t index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const;
     // values_[i] = value, undone when the check throws; then the bound fields are loaded.
     void commit(std::size_t i, Value value);
-    // Throws Error(INTERNAL) unless `mapped` accepts every choice of String parameter i (count of them).
-    void require_every_choice(std::size_t i, std::size_t count, const std::function<bool(std::string_view)>& mapped) const;
+    // Throws Error(INTERNAL) unless `names` are the choices of String parameter i, each once (any order).
+    void require_choices(std::size_t i, std::vector<std::string_view> names) const;
     // Adds a loader of a bound field and runs it once.
     void bind_loader(std::function<void()> load);
 
