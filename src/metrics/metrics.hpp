@@ -29,4 +29,12 @@ double mrsa(const Matrix& W, const Matrix& W_hat);
 // Relative approximation error 1 - ||X - W_hat H_hat||_F / ||X||_F.
 double relative_approximation(const Matrix& X, const Matrix& W_hat, const Matrix& H_hat);
 
+// Spearman's rank correlation of column i of A with column j of B (same number of rows): the Pearson
+// correlation of their ranks, ties given their average rank; 0 when a column is constant.
+double spearman_correlation(const Matrix& A, std::size_t i, const Matrix& B, std::size_t j);
+// The averaged Spearman rank correlation (SRC) of estimated memberships H_hat against true ones H
+// (n nodes x K communities each): the mean of the correlations of matched columns, under the
+// matching of estimated to true communities that maximizes their sum (Hungarian). In [-1, 1].
+double averaged_spearman(const Matrix& H_hat, const Matrix& H);
+
 }  // namespace facto

@@ -268,4 +268,33 @@ BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
     BOOST_TEST(status_of([&] { knn_similarity(X, 40, Similarity::Cosine); }) == FACTO_ERROR_OUT_OF_RANGE);
 }
 
+BOOST_AUTO_TEST_CASE(spearman_correlation_matches_hand_computed_ranks)
+{
+    // x = (1, 2, 3, 4, 5) against y = (5, 6, 7, 8, 7): ranks of y (1, 2, 3.5, 5, 3.5) with the tie averaged;
+    // Pearson of (1..5) with them: sum of products of deviations 8, sums of squares 10 and 9.5
+    const Matrix X = {{1.0}, {2.0}, {3.0}, {4.0}, {5.0}}, Y = {{5.0}, {6.0}, {7.0}, {8.0}, {7.0}};
+    BOOST_TEST(spearman_correlation(X, 0, Y, 0) == 8.0 / std::sqrt(10.0 * 9.5), boost::test_tools::tolerance(1e-15));
+    BOOST_TEST(spearman_correlation(X, 0, X, 0) == 1.0);
+    const Matrix reversed = {{9.0}, {4.0}, {1.0}, {0.5}, {-3.0}};  // any decreasing column: -1
+    BOOST_TEST(spearman_correlation(X, 0, reversed, 0) == -1.0, boost::test_tools::tolerance(1e-15));
+    const Matrix constant = {{2.0}, {2.0}, {2.0}, {2.0}, {2.0}};
+    BOOST_TEST(spearman_correlation(X, 0, constant, 0) == 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(averaged_spearman_is_one_on_the_truth_in_any_community_order)
+{
+    const Matrix H = {{0.9, 0.1, 0.0}, {0.2, 0.5, 0.3}, {0.0, 0.0, 1.0}, {0.4, 0.4, 0.2}, {0.1, 0.7, 0.2}, {0.6, 0.1, 0.3}};
+    BOOST_TEST(averaged_spearman(H, H) == 1.0, boost::test_tools::tolerance(1e-15));
+    Matrix permuted({6, 3});  // estimated communities in another order, scaled: ranks do not change
+    for (std::size_t i = 0; i < 6; ++i) permuted(i, 0) = 2.0 * H(i, 2), permuted(i, 1) = H(i, 0), permuted(i, 2) = H(i, 1) + 1.0;
+    BOOST_TEST(averaged_spearman(permuted, H) == 1.0, boost::test_tools::tolerance(1e-15));
+    // the matching takes the best total: swapping two true columns of a 2-community truth gives the
+    // same value, and the value is the mean of the two matched correlations computed directly
+    const Matrix T = {{1.0, 0.0}, {0.7, 0.3}, {0.2, 0.8}, {0.5, 0.5}}, E = {{0.1, 0.8}, {0.4, 0.6}, {0.9, 0.2}, {0.3, 0.4}};
+    const double direct = std::max(spearman_correlation(E, 0, T, 0) + spearman_correlation(E, 1, T, 1),
+                                   spearman_correlation(E, 0, T, 1) + spearman_correlation(E, 1, T, 0)) / 2.0;
+    BOOST_TEST(averaged_spearman(E, T) == direct, boost::test_tools::tolerance(1e-15));
+    BOOST_TEST(status_of([&] { averaged_spearman(E, H); }) == FACTO_ERROR_DIMENSION);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
