@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "data/data.hpp"
+#include "data/input_file.hpp"
 #include "base/error.hpp"
 
 namespace facto {
@@ -50,7 +51,8 @@ bool parse_line(const std::string& line, std::vector<double>& fields, std::size_
 
 Matrix read_csv(const std::string& path)
 {
-    std::ifstream in(path);
+    const std::unique_ptr<std::istream> file = open_input(path);
+    std::istream& in = *file;
     require(in.good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
     std::vector<double> values, fields;
     std::string line;

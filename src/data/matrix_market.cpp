@@ -9,6 +9,7 @@
 
 #include "data/bytes_left.hpp"
 #include "data/data.hpp"
+#include "data/input_file.hpp"
 #include "base/error.hpp"
 #include "linalg/matrix.hpp"
 
@@ -26,7 +27,8 @@ std::string lower(std::string s)
 
 CsrMatrix read_matrix_market(const std::string& path)
 {
-    std::ifstream in(path);
+    const std::unique_ptr<std::istream> file = open_input(path);
+    std::istream& in = *file;
     require(static_cast<bool>(in), FACTO_ERROR_IO, "cannot open '" + path + "'");
     std::string line;
     std::getline(in, line);

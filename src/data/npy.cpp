@@ -6,6 +6,7 @@
 
 #include "data/bytes_left.hpp"
 #include "data/data.hpp"
+#include "data/input_file.hpp"
 #include "base/error.hpp"
 
 namespace facto {
@@ -73,7 +74,8 @@ void convert(const std::vector<char>& raw, std::vector<double>& out)
 
 Matrix read_npy(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
+    const std::unique_ptr<std::istream> file = open_input(path);
+    std::istream& in = *file;
     require(in.good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
     char magic[8];
     in.read(magic, 8);
