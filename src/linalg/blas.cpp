@@ -14,6 +14,9 @@ extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double*
 extern "C" void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
                        const int* ldb, int* info, std::size_t uplo_len);
 
+extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b, const int* ldb,
+                       int* info);
+
 namespace facto::blas {
 
 namespace {
@@ -64,6 +67,15 @@ bool solve_positive_definite(double* A, std::size_t n, double* B, std::size_t nr
     const int order = static_cast<int>(n), columns = static_cast<int>(nrhs);
     int info = 0;
     dposv_("U", &order, &columns, A, &order, B, &order, &info, 1);
+    return info == 0;
+}
+
+bool solve_general(double* A, std::size_t n, double* B, std::size_t nrhs)
+{
+    const int order = static_cast<int>(n), columns = static_cast<int>(nrhs);
+    std::vector<int> pivots(n);
+    int info = 0;
+    dgesv_(&order, &columns, A, &order, pivots.data(), B, &order, &info);
     return info == 0;
 }
 

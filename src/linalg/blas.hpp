@@ -47,6 +47,11 @@ inline double dot(const double* x, const double* y, std::size_t n)
 // Cholesky factor). False when A is not positive definite to working precision.
 bool solve_positive_definite(double* A, std::size_t n, double* B, std::size_t nrhs);
 
+// LAPACK dgesv: solves A Z = B in place for a general A (n x n, column-major: a row-major A is read as
+// A^T) and B holding nrhs right-hand sides of length n one after another (Z overwrites B, A its LU
+// factors). False when A is exactly singular.
+bool solve_general(double* A, std::size_t n, double* B, std::size_t nrhs);
+
 // LAPACK dsyev on a symmetric r x r matrix: A := P with A_in = P^T diag(eigenvalues) P (the rows of
 // P are orthonormal eigenvectors), eigenvalues ascending. Error(INTERNAL) if LAPACK fails.
 void symmetric_eigen(Matrix& A, Vector& eigenvalues);

@@ -119,6 +119,47 @@ void spmm(const CsrMatrix& A, const Matrix& X, Matrix& Y, std::size_t threads)
     });
 }
 
+void spmv(const CsrMatrix& A, const double* x, double* y)
+{
+    for (std::size_t i = 0; i < static_cast<std::size_t>(A.rows); ++i) row_times_columns<1>(A, i, x, 1, 0, y + i);
+}
+
+CsrMatrix transpose(const CsrMatrix& A)
+{
+    CsrMatrix T;
+    T.rows = A.cols, T.cols = A.rows;
+    T.indptr.assign(static_cast<std::size_t>(A.cols) + 1, 0);
+    for (int64_t j : A.indices) ++T.indptr[static_cast<std::size_t>(j) + 1];
+    std::partial_sum(T.indptr.begin(), T.indptr.end(), T.indptr.begin());
+    T.indices.resize(A.indices.size());
+    T.values.resize(A.values.size());
+    std::vector<int64_t> next(T.indptr.begin(), T.indptr.end() - 1);
+    for (int64_t i = 0; i < A.rows; ++i)  // rows in order: each column of T comes out sorted
+        for (int64_t p = A.indptr[static_cast<std::size_t>(i)]; p < A.indptr[static_cast<std::size_t>(i) + 1]; ++p) {
+            const auto q = static_cast<std::size_t>(next[static_cast<std::size_t>(A.indices[static_cast<std::size_t>(p)])]++);
+            T.indices[q] = i;
+            T.values[q] = A.values[static_cast<std::size_t>(p)];
+        }
+    return T;
+}
+
+CsrMatrix select_rows(const CsrMatrix& A, const std::vector<int64_t>& rows)
+{
+    CsrMatrix S;
+    S.rows = static_cast<int64_t>(rows.size()), S.cols = A.cols;
+    S.indptr.assign(rows.size() + 1, 0);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        require(rows[k] >= 0 && rows[k] < A.rows, FACTO_ERROR_INVALID_ARGUMENT,
+                "row " + std::to_string(rows[k]) + " (entry " + std::to_string(k) + ") is outside [0, " +
+                    std::to_string(A.rows) + ")");
+        const auto i = static_cast<std::size_t>(rows[k]);
+        S.indptr[k + 1] = S.indptr[k] + A.indptr[i + 1] - A.indptr[i];
+        S.indices.insert(S.indices.end(), A.indices.begin() + A.indptr[i], A.indices.begin() + A.indptr[i + 1]);
+        S.values.insert(S.values.end(), A.values.begin() + A.indptr[i], A.values.begin() + A.indptr[i + 1]);
+    }
+    return S;
+}
+
 double frobenius_norm_squared(const CsrMatrix& A)
 {
     double sum = 0.0;

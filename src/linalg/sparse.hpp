@@ -33,6 +33,16 @@ CsrMatrix csr_from_compressed(int64_t rows, int64_t cols, const int64_t* indptr,
 // summed in stored order: the result does not depend on the thread count).
 void spmm(const CsrMatrix& A, const Matrix& X, Matrix& Y, std::size_t threads);
 
+// y = A x (A.cols values in, A.rows out), each row summed in stored order.
+void spmv(const CsrMatrix& A, const double* x, double* y);
+
+// A^T in CSR (its columns sorted within each row).
+CsrMatrix transpose(const CsrMatrix& A);
+
+// The rows `rows` of A (0-based, in the order given, repeats allowed; Error(INVALID_ARGUMENT) naming
+// an index out of range).
+CsrMatrix select_rows(const CsrMatrix& A, const std::vector<int64_t>& rows);
+
 double frobenius_norm_squared(const CsrMatrix& A);
 
 // Requires A square and |A_ij - A_ji| <= 1e-10 max|A| for every stored pair (a missing mirror counts

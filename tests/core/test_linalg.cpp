@@ -7,7 +7,9 @@
 
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/krylov_schur.hpp"
 #include "linalg/lanczos.hpp"
+#include "linalg/nonnegative_least_squares.hpp"
 #include "linalg/product_argmin.hpp"
 
 using namespace facto;
@@ -200,6 +202,96 @@ BOOST_AUTO_TEST_CASE(lanczos_is_deterministic)
     const Eigenpair second = smallest_eigenpair(n, apply, b, 1e-8, 12);
     BOOST_TEST(first.value == second.value);
     BOOST_TEST(a == b);
+}
+
+// Krylov-Schur against dsyev on A = Q diag(lambda) Q^T with a known spectrum: the K wanted eigenvalues
+// to the residual bound, each vector's residual ||A v - lambda v|| within the tolerance, orthonormality.
+BOOST_AUTO_TEST_CASE(krylov_schur_finds_the_extreme_eigenpairs_of_a_known_spectrum)
+{
+    const std::size_t n = 300, K = 4;
+    Matrix Q = random_matrix(n, n, 41);
+    Matrix R = Matrix::from_shape({n, n});
+    blas::gemm(true, false, 1.0, Q, Q, 0.0, R);
+    Vector unused;
+    blas::symmetric_eigen(R, unused);  // rows of R: an orthonormal basis
+    std::vector<double> spectrum(n);
+    for (std::size_t i = 0; i < n; ++i) spectrum[i] = -0.8 + 1.6 * static_cast<double>(i) / static_cast<double>(n);
+    spectrum[0] = 5.0, spectrum[1] = -4.5, spectrum[2] = 4.0, spectrum[3] = 3.0, spectrum[4] = -2.0;
+    Matrix A = xt::zeros<double>({n, n});
+    for (std::size_t l = 0; l < n; ++l)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) A(i, j) += R(l, i) * spectrum[l] * R(l, j);
+    auto apply = [&](const double* x, double* y) {
+        for (std::size_t i = 0; i < n; ++i) y[i] = blas::dot(&A(i, 0), x, n);
+    };
+    const double tolerance = 1e-10;
+    const std::vector<std::pair<Spectrum, std::vector<double>>> cases = {
+        {Spectrum::LargestAlgebraic, {5.0, 4.0, 3.0, 0.0}},  // the fourth: the largest of the bulk
+        {Spectrum::LargestMagnitude, {5.0, -4.5, 4.0, 3.0}}};
+    for (const auto& [which, expected] : cases) {
+        const Eigenpairs E = extreme_eigenpairs(n, K, apply, which, tolerance, 3);
+        BOOST_TEST(E.converged);
+        std::vector<double> want = expected;
+        if (which == Spectrum::LargestAlgebraic) {
+            std::vector<double> sorted = spectrum;
+            std::sort(sorted.rbegin(), sorted.rend());
+            want[3] = sorted[3];
+        }
+        for (std::size_t k = 0; k < K; ++k) {
+            // a Ritz value with residual r is within r of an eigenvalue (and r^2 / gap of it)
+            BOOST_TEST(std::abs(E.values(k) - want[k]) <= 10.0 * tolerance * 5.0);
+            std::vector<double> v(n), Av(n);
+            for (std::size_t i = 0; i < n; ++i) v[i] = E.vectors(i, k);
+            apply(v.data(), Av.data());
+            double residual = 0.0;
+            for (std::size_t i = 0; i < n; ++i) residual += std::pow(Av[i] - E.values(k) * v[i], 2);
+            BOOST_TEST(std::sqrt(residual) <= 10.0 * tolerance * 5.0);
+            for (std::size_t l = 0; l <= k; ++l) {
+                double dot = 0.0;
+                for (std::size_t i = 0; i < n; ++i) dot += E.vectors(i, k) * E.vectors(i, l);
+                BOOST_TEST(std::abs(dot - (l == k ? 1.0 : 0.0)) <= 1e-12);
+            }
+        }
+    }
+}
+
+// Rank-deficient operators break the Lanczos recurrence: the basis restarts on a fresh direction and
+// the eigenpairs are still exact (a projector of rank 2 in R^50, K = 3 asks for a zero eigenvalue too).
+BOOST_AUTO_TEST_CASE(krylov_schur_survives_an_invariant_subspace)
+{
+    const std::size_t n = 50;
+    Matrix U = random_matrix(n, 2, 9);
+    Matrix G = Matrix::from_shape({2, 2});
+    blas::gemm(true, false, 1.0, U, U, 0.0, G);
+    auto apply = [&](const double* x, double* y) {  // y = U U^T x
+        double c0 = 0.0, c1 = 0.0;
+        for (std::size_t i = 0; i < n; ++i) c0 += U(i, 0) * x[i], c1 += U(i, 1) * x[i];
+        for (std::size_t i = 0; i < n; ++i) y[i] = U(i, 0) * c0 + U(i, 1) * c1;
+    };
+    const Eigenpairs E = extreme_eigenpairs(n, 3, apply, Spectrum::LargestAlgebraic, 1e-12, 4);
+    BOOST_TEST(E.converged);
+    Vector lambda;
+    blas::symmetric_eigen(G, lambda);  // the nonzero eigenvalues of U U^T are those of U^T U
+    BOOST_TEST(std::abs(E.values(0) - lambda(1)) <= 1e-10 * lambda(1));
+    BOOST_TEST(std::abs(E.values(1) - lambda(0)) <= 1e-10 * lambda(1));
+    BOOST_TEST(std::abs(E.values(2)) <= 1e-10 * lambda(1));
+}
+
+// HALS reaches the KKT point of nonnegative least squares: a gradient >= 0 where H = 0 and = 0 where
+// H > 0, to a tolerance relative to the start's projected gradient.
+BOOST_AUTO_TEST_CASE(nonnegative_least_squares_meets_the_kkt_conditions)
+{
+    const Matrix W = xt::abs(random_matrix(40, 5, 12)), X = random_matrix(40, 30, 13);
+    Matrix G = Matrix::from_shape({5, 5}), B = Matrix::from_shape({5, 30});
+    blas::gemm(true, false, 1.0, W, W, 0.0, G);
+    blas::gemm(true, false, 1.0, W, X, 0.0, B);
+    Matrix H = xt::zeros<double>({5, 30});
+    const double start = projected_gradient_norm(G, B, H);
+    const int sweeps = nonnegative_least_squares(G, B, H, 1e-12, 10000);
+    BOOST_TEST(sweeps < 10000);
+    BOOST_TEST(xt::amin(H)() >= 0.0);
+    BOOST_TEST(projected_gradient_norm(G, B, H) <= 1e-12 * start);
+    BOOST_TEST(xt::sum(xt::equal(H, 0.0))() > 0u);  // the constraint binds somewhere (X has mixed signs)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
