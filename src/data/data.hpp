@@ -41,6 +41,17 @@ CsrMatrix read_matrix_market(const std::string& path);
 enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };
 CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
 
+// A document-term count matrix weighted for topic modeling as paper 002's authors do (Sec. V-B; Deng
+// Cai's tfidf): the terms in fewer than `min_df` documents are dropped, each count c > 0 becomes
+// (1 + ln c) ln(D / df) (df counted over the D documents given), and terms in every document (idf = 0)
+// are dropped too. Counts are 0 or at least 1 (Error(OUT_OF_RANGE) naming the entry otherwise).
+struct TfIdf {
+    CsrMatrix F;                 // D x N: documents x kept terms
+    std::vector<int64_t> terms;  // the count matrix's column of each kept term, increasing
+    std::vector<int64_t> df;     // document frequency of each kept term
+};
+TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df);
+
 // The Helix of Dragomir et al. Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
 Matrix helix_points(int64_t n, uint64_t seed);
 

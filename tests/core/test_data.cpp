@@ -297,4 +297,71 @@ BOOST_AUTO_TEST_CASE(averaged_spearman_is_one_on_the_truth_in_any_community_orde
     BOOST_TEST(status_of([&] { averaged_spearman(E, H); }) == FACTO_ERROR_DIMENSION);
 }
 
+// TF-IDF against the formula entry by entry on a corpus whose pruning is known: term 0 is in one
+// document (dropped at min_df = 2), term 3 in all three (idf 0, dropped), duplicates summed.
+BOOST_AUTO_TEST_CASE(tf_idf_weights_and_prunes_as_the_authors_code)
+{
+    const std::vector<int64_t> row = {0, 0, 0, 1, 1, 1, 2, 2, 2, 2}, col = {0, 1, 3, 1, 2, 3, 2, 3, 4, 4};
+    const std::vector<double> count = {5, 2, 1, 1, 3, 1, 1, 1, 1, 1};
+    const CsrMatrix C = csr_from_triplets(3, 5, row.data(), col.data(), count.data(), 10);
+    const TfIdf t = tf_idf(C, 2);
+    BOOST_TEST(t.terms == (std::vector<int64_t>{1, 2}), boost::test_tools::per_element());
+    BOOST_TEST(t.df == (std::vector<int64_t>{2, 2}), boost::test_tools::per_element());
+    const double idf = std::log(3.0 / 2.0);
+    const std::vector<double> expected = {(1 + std::log(2.0)) * idf, idf, (1 + std::log(3.0)) * idf, idf};
+    BOOST_TEST(t.F.values.size() == expected.size());
+    for (std::size_t e = 0; e < expected.size(); ++e) BOOST_TEST(std::abs(t.F.values[e] - expected[e]) <= 1e-15);
+    const TfIdf all = tf_idf(C, 1);  // term 4 (two counts in one document: c = 2) is kept now
+    BOOST_TEST(all.terms == (std::vector<int64_t>{0, 1, 2, 4}), boost::test_tools::per_element());
+    BOOST_TEST(std::abs(all.F.values.back() - (1 + std::log(2.0)) * std::log(3.0)) <= 1e-15);
+}
+
+// Coherence and similarity count by hand: documents {0: a b, 1: a c, 2: b c, 3: a b c} over terms
+// a = 0, b = 1, c = 2; D(a) = 3, D(a, b) = 2, D(a, c) = 2, D(b, c) = 2.
+BOOST_AUTO_TEST_CASE(topic_scores_match_hand_computed_values)
+{
+    const std::vector<int64_t> term = {0, 0, 0, 1, 1, 1, 2, 2, 2}, doc = {0, 1, 3, 0, 2, 3, 1, 2, 3};
+    const std::vector<double> one(9, 1.0);
+    const CsrMatrix occurs = csr_from_triplets(3, 4, term.data(), doc.data(), one.data(), 9);
+    const std::vector<std::vector<int64_t>> top = {{0, 1, 2}, {2, 0}};
+    // topic 1: 2 [log(2.01/3) + log(2.01/3) + log(2.01/3)]; topic 2: 2 log(2.01/3) (D(c) = 3)
+    const double expected = (6.0 * std::log(2.01 / 3.0) + 2.0 * std::log(2.01 / 3.0)) / 2.0;
+    BOOST_TEST(std::abs(topic_coherence(occurs, top) - expected) <= 1e-14);
+    BOOST_TEST(similarity_count(top) == 2);
+    BOOST_TEST(similarity_count({{0, 1}, {1, 2}, {1, 0}}) == 4);
+    const Matrix T = {{0.1, 0.5, 0.5, 0.2}, {0.3, 0.0, 0.3, 0.4}};
+    const auto ranked = top_terms(T, 3);  // ties by index
+    BOOST_TEST(ranked[0] == (std::vector<int64_t>{1, 2, 3}), boost::test_tools::per_element());
+    BOOST_TEST(ranked[1] == (std::vector<int64_t>{3, 0, 2}), boost::test_tools::per_element());
+}
+
+// k-means separates three far blobs exactly, whatever the seed, and is reproducible for a seed.
+BOOST_AUTO_TEST_CASE(kmeans_recovers_separated_blobs)
+{
+    const Matrix centers = {{0.0, 0.0}, {10.0, 0.0}, {0.0, 10.0}};
+    const LabeledPoints blobs = gaussian_blobs(90, centers, 0.5, 3);
+    for (uint64_t seed : {1u, 2u, 3u}) {
+        const std::vector<int64_t> labels = kmeans(blobs.X, 3, 5, seed);
+        BOOST_TEST(clustering_accuracy(labels, blobs.labels) == 1.0);
+        BOOST_TEST(labels == kmeans(blobs.X, 3, 5, seed), boost::test_tools::per_element());
+    }
+}
+
+// A gzip-compressed Matrix Market file reads like the plain one.
+BOOST_AUTO_TEST_CASE(gzip_files_read_like_plain_ones)
+{
+    const std::string plain = "facto_test_gzip.mtx";
+    {
+        std::ofstream out(plain);
+        out << "%%MatrixMarket matrix coordinate integer general\n3 2 2\n1 1 4\n3 2 7\n";
+    }
+    BOOST_REQUIRE(std::system(("gzip -kf " + plain).c_str()) == 0);
+    const CsrMatrix a = read_matrix_market(plain), b = read_matrix_market(plain + ".gz");
+    BOOST_TEST(a.values == b.values, boost::test_tools::per_element());
+    BOOST_TEST(a.indices == b.indices, boost::test_tools::per_element());
+    BOOST_TEST(b.rows == 3);
+    std::remove(plain.c_str());
+    std::remove((plain + ".gz").c_str());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

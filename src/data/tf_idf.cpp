@@ -1,0 +1,47 @@
+#include <cmath>
+#include <string>
+
+#include "base/error.hpp"
+#include "data/data.hpp"
+
+namespace facto {
+
+TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df)
+{
+    require(min_df >= 1, FACTO_ERROR_OUT_OF_RANGE, "min_df must be at least 1, got " + std::to_string(min_df));
+    const auto D = static_cast<std::size_t>(counts.rows), V = static_cast<std::size_t>(counts.cols);
+    std::vector<int64_t> df(V, 0);
+    for (std::size_t i = 0; i < D; ++i)
+        for (int64_t p = counts.indptr[i]; p < counts.indptr[i + 1]; ++p) {
+            const double c = counts.values[static_cast<std::size_t>(p)];
+            require(c == 0.0 || c >= 1.0, FACTO_ERROR_OUT_OF_RANGE,
+                    "count (" + std::to_string(i) + ", " + std::to_string(counts.indices[static_cast<std::size_t>(p)]) +
+                        ") = " + value_text(c) + ": counts must be 0 or at least 1");
+            if (c > 0.0) ++df[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
+        }
+    TfIdf result;
+    std::vector<int64_t> column(V, -1);  // kept position of each term
+    for (std::size_t t = 0; t < V; ++t)
+        if (df[t] >= min_df && df[t] < static_cast<int64_t>(D)) {
+            column[t] = static_cast<int64_t>(result.terms.size());
+            result.terms.push_back(static_cast<int64_t>(t));
+            result.df.push_back(df[t]);
+        }
+    CsrMatrix& F = result.F;
+    F.rows = counts.rows, F.cols = static_cast<int64_t>(result.terms.size());
+    F.indptr.assign(D + 1, 0);
+    for (std::size_t i = 0; i < D; ++i) {
+        for (int64_t p = counts.indptr[i]; p < counts.indptr[i + 1]; ++p) {
+            const double c = counts.values[static_cast<std::size_t>(p)];
+            const int64_t j = column[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
+            if (c <= 0.0 || j < 0) continue;
+            F.indices.push_back(j);
+            F.values.push_back((1.0 + std::log(c)) *
+                               std::log(static_cast<double>(D) / static_cast<double>(result.df[static_cast<std::size_t>(j)])));
+        }
+        F.indptr[i + 1] = static_cast<int64_t>(F.values.size());
+    }
+    return result;
+}
+
+}  // namespace facto
