@@ -239,7 +239,9 @@ Output SelfDictionary::output(const std::string& name, const SimplexColumns& C) 
         const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected, resolve_threads(0)));
         return Output{shapes[1], std::vector<double>(H.begin(), H.end()), {}};
     }
-    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (self_dictionary has: selected, H, nnz)");
+    std::string known;
+    for (const OutputSpec& spec : output_specs(C)) known += std::string(known.empty() ? "" : ", ") + spec.name;
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (" + kind() + " has: " + known + ")");
 }
 
 Output SelfDictionary::output(const std::string& name, const Matrix& C) const

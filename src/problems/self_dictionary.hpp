@@ -34,7 +34,7 @@ struct RowSoftmax {
     std::vector<double> near_exp;
 };
 
-class SelfDictionary final : public Problem {
+class SelfDictionary : public Problem {
 public:
     // X is M x N (finite, N >= 2). K is the number of anchors when known (0 = unknown, 1 <= K <= N
     // otherwise). lambda < 0 asks for the paper's heuristic lambda = ||X - X C0||_F / K with C0 the
@@ -55,8 +55,9 @@ public:
     // min ||X - X(:, selected) H||), "nnz" (int64, 1 x 1).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& C) const override;
-    std::vector<OutputSpec> output_specs(const SimplexColumns& C) const;
-    Output output(const std::string& name, const SimplexColumns& C) const;
+    // The problems built on this one (topic_model, community_model) add outputs of their own.
+    virtual std::vector<OutputSpec> output_specs(const SimplexColumns& C) const;
+    virtual Output output(const std::string& name, const SimplexColumns& C) const;
 
     int64_t M() const { return static_cast<int64_t>(Xt_.shape()[1]); }
     int64_t N() const { return static_cast<int64_t>(Xt_.shape()[0]); }
@@ -107,9 +108,11 @@ public:
     // ||X C - X||_F^2, O(M nnz(C)).
     double residual_squared(const SimplexColumns& C) const;
 
-private:
+protected:
     // The three outputs' specs when `selected` rows are selected.
     std::vector<OutputSpec> specs(int64_t selected) const;
+
+private:
     Matrix Xt_;
     int64_t K_;
     double lambda_, mu_;

@@ -6,7 +6,9 @@
 #include "solvers/beta_snmf.hpp"
 #include "solvers/burer_monteiro.hpp"
 #include "solvers/coordinate_descent.hpp"
+#include "problems/community_model.hpp"
 #include "problems/edm_completion.hpp"
+#include "problems/topic_model.hpp"
 #include "solvers/frank_wolfe.hpp"
 #include "solvers/gradient_descent.hpp"
 #include "solvers/merit.hpp"
@@ -46,6 +48,10 @@ const Entry table[] = {
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
     {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
+    {"topics", "merit", &build<TopicModel, Merit>},
+    {"topics", "spa", &build<TopicModel, Spa>},
+    {"communities", "merit", &build<CommunityModel, Merit>},
+    {"communities", "spa", &build<CommunityModel, Spa>},
     {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
     {"nomad", "burer_monteiro", &build<Nomad, BurerMonteiro>},
 };

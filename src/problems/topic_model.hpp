@@ -1,0 +1,69 @@
+// Anchor-word topic modeling (Nguyen, Fu & Wu, paper 002 Sec. V-B, after Arora et al. 2013): the
+// self-dictionary problem on the noise-reduced word-word correlation matrix of a corpus. Its anchors
+// are anchor words, one per topic; the topics, the documents' topic weights and the paper's scores are
+// outputs computed from them. The preprocessing follows the paper's authors' code (docs/architecture.md,
+// "Topic modeling"):
+//   F = TF-IDF of the counts, rare terms dropped (data.hpp, tf_idf), D x N;
+//   P = F^T F / D, the N x N word-word correlation matrix, never formed: every product goes through F;
+//   P-bar = P diag(1/s), s = P 1 (columns summing to 1);
+//   X = U^T P-bar with U the leading `rank` left singular vectors of P-bar (2K by default), rank x N.
+// Memory: O(nnz(F) + N (rank + basis)) for the preprocessing, then the self-dictionary problem's.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "data/data.hpp"
+#include "linalg/sparse.hpp"
+#include "problems/self_dictionary.hpp"
+
+namespace facto {
+
+class TopicModel final : public SelfDictionary {
+public:
+    // The number of top terms per topic in "top_terms", coherence and similarity count (the paper's 20).
+    static constexpr int64_t kTopTerms = 20;
+
+    // counts: D x V document-term counts (0 or at least 1), D >= 2; K topics, 1 <= K <= the terms kept;
+    // min_df >= 1 (the paper: 2 for K <= 10); rank 0 (= min(2K, N)) or K <= rank <= N; lambda and mu
+    // as for SelfDictionary. Error(DIMENSION) when fewer than max(K, 2) terms survive the pruning.
+    TopicModel(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank, double lambda, double mu);
+
+    const char* kind() const override { return "topics"; }
+    // The self-dictionary outputs ("selected" as vocabulary columns) and: "topics" (K x V, each row a
+    // topic's distribution over the whole vocabulary, zero on pruned terms), "top_terms" (int64,
+    // K x min(20, N): vocabulary columns by decreasing weight), "document_topics" (D x K, each
+    // document's topic proportions, a row of zeros when none of its terms was kept), "labels" (int64,
+    // D x 1, the largest proportion, -1 for such documents), "coherence" and "similarity_count" (1 x 1,
+    // metrics/metrics.hpp; int64 for the count).
+    std::vector<OutputSpec> output_specs() const override;
+    std::vector<OutputSpec> output_specs(const SimplexColumns& C) const override;
+    Output output(const std::string& name, const SimplexColumns& C) const override;
+
+    int64_t documents() const { return tfidf_.F.rows; }
+    int64_t vocabulary() const { return vocabulary_; }
+    // Vocabulary column of each kept term (the problem's columns), increasing.
+    const std::vector<int64_t>& terms() const { return tfidf_.terms; }
+    const TfIdf& tfidf() const { return tfidf_; }
+
+    // The topic-word matrix over the kept terms (K x N, rows summing to 1) from the anchor words
+    // `selected`, as the paper's authors estimate it: min_{H >= 0} ||P - P(:, selected) H||_F by HALS
+    // (500 sweeps at most, from the unconstrained solution clipped at 0), each row scaled to sum 1.
+    // P's products go through F: O(K nnz(F) + K^2 N) per sweep-free step, K^2 N per sweep.
+    Matrix topics(const std::vector<int64_t>& selected) const;
+    // Each document's weights on the topics T (K x N): min_{W >= 0} ||F - W T||_F by HALS, rows scaled
+    // to sum 1 (D x K).
+    Matrix document_topics(const Matrix& T) const;
+
+private:
+    struct Reduced;
+    TopicModel(Reduced reduced, int64_t K, double lambda, double mu);
+    static Reduced reduce(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank);
+
+    TfIdf tfidf_;
+    CsrMatrix Ft_;                   // F^T: terms x documents
+    std::vector<double> column_sum_;  // s = P 1
+    int64_t vocabulary_;
+};
+
+}  // namespace facto

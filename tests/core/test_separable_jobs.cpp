@@ -1,0 +1,229 @@
+// The jobs built on self-dictionary separable NMF (paper 002 Sec. V-B, V-C): topic modeling from a
+// corpus with planted anchor words, and community detection on a noiseless mixed-membership graph with
+// planted pure nodes. In the noiseless planted cases the anchors, topics, document topics and
+// memberships are known exactly; the word-word reduction is checked against a dense reference.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include <xtensor/xadapt.hpp>
+
+#include "base/random.hpp"
+#include "fixtures.hpp"
+#include "linalg/blas.hpp"
+#include "metrics/metrics.hpp"
+#include "problems/community_model.hpp"
+#include "problems/topic_model.hpp"
+#include "solvers/registry.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+// Topic k of 3 has its anchor word k and shares words 3..8 in pairs ({3, 4}: topics 0 and 1, {5, 6}: 1
+// and 2, {7, 8}: 0 and 2); each of the 20 documents per topic contains its topic's five words once.
+struct PlantedCorpus {
+    CsrMatrix counts;
+    std::vector<std::vector<int64_t>> words;  // each topic's words
+    std::vector<int64_t> topic;               // each document's topic
+};
+
+PlantedCorpus planted_corpus()
+{
+    PlantedCorpus c;
+    c.words = {{0, 3, 4, 7, 8}, {1, 3, 4, 5, 6}, {2, 5, 6, 7, 8}};
+    std::vector<int64_t> row, col;
+    for (int64_t d = 0; d < 60; ++d) {
+        c.topic.push_back(d % 3);
+        for (int64_t w : c.words[static_cast<std::size_t>(d % 3)]) row.push_back(d), col.push_back(w);
+    }
+    const std::vector<double> ones(row.size(), 1.0);
+    c.counts = csr_from_triplets(60, 9, row.data(), col.data(), ones.data(), static_cast<int64_t>(row.size()));
+    return c;
+}
+
+// Memberships of 60 nodes in 3 communities: node k is pure in community k, the others mixed with every
+// membership at least 0.1; A = Theta B Theta^T (dense, as weights).
+struct PlantedGraph {
+    Matrix theta;
+    CsrMatrix A;
+};
+
+PlantedGraph planted_graph()
+{
+    const std::size_t n = 60, K = 3;
+    PlantedGraph g{xt::zeros<double>({n, K}), {}};
+    Rng rng(17);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i < K) {
+            g.theta(i, i) = 1.0;
+            continue;
+        }
+        double sum = 0.0;
+        for (std::size_t k = 0; k < K; ++k) sum += g.theta(i, k) = 0.1 + rng.exponential();
+        for (std::size_t k = 0; k < K; ++k) g.theta(i, k) = 0.1 + 0.7 * (g.theta(i, k) - 0.1) / (sum - 0.3);
+    }
+    const Matrix B = {{0.8, 0.1, 0.05}, {0.1, 0.7, 0.1}, {0.05, 0.1, 0.9}};
+    Matrix TB = Matrix::from_shape({n, K}), A = Matrix::from_shape({n, n});
+    blas::gemm(false, false, 1.0, g.theta, B, 0.0, TB);
+    blas::gemm(false, true, 1.0, TB, g.theta, 0.0, A);
+    std::vector<int64_t> row, col;
+    std::vector<double> value;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            row.push_back(static_cast<int64_t>(i)), col.push_back(static_cast<int64_t>(j)),
+                value.push_back(0.5 * (A(i, j) + A(j, i)));
+    g.A = csr_from_triplets(60, 60, row.data(), col.data(), value.data(), static_cast<int64_t>(value.size()));
+    return g;
+}
+
+std::unique_ptr<Solver> solved(const std::shared_ptr<const Problem>& problem, const char* algorithm)
+{
+    auto solver = make_solver(problem, algorithm);
+    solver->solve();
+    return solver;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(separable_jobs)
+
+// X^T X = P-bar^T U U^T P-bar equals P-bar^T P-bar when U spans P-bar's range (rank 3 <= 2K = 6):
+// the implicit TF-IDF, correlation and column scaling against the matrix formed densely.
+BOOST_AUTO_TEST_CASE(topic_reduction_matches_the_dense_word_word_matrix)
+{
+    const PlantedCorpus c = planted_corpus();
+    const TopicModel model(c.counts, 3, 1, 0, 0.0, 1e-5);
+    BOOST_TEST(model.M() == 6);
+    const std::size_t N = 9, D = 60;
+    Matrix F = xt::zeros<double>({D, N});  // every count is 1: F_dj = ln(D / df_j) where word j occurs
+    for (std::size_t d = 0; d < D; ++d)
+        for (int64_t w : c.words[static_cast<std::size_t>(c.topic[d])])
+            F(d, static_cast<std::size_t>(w)) = std::log(60.0 / (w < 3 ? 20.0 : 40.0));
+    Matrix P = Matrix::from_shape({N, N});
+    blas::gemm(true, false, 1.0 / 60.0, F, F, 0.0, P);
+    const Matrix column_sums = xt::sum(P, {0}, xt::keep_dims);
+    const Matrix Pbar = P / column_sums;
+    Matrix expected = Matrix::from_shape({N, N}), got = Matrix::from_shape({N, N});
+    blas::gemm(true, false, 1.0, Pbar, Pbar, 0.0, expected);
+    const Matrix X = xt::transpose(model.Xt());
+    blas::gemm(true, false, 1.0, X, X, 0.0, got);
+    BOOST_TEST(xt::amax(xt::abs(got - expected))() <= 1e-12 * xt::amax(xt::abs(expected))());
+}
+
+// Noiseless planted anchors: SPA and MERIT find the three anchor words, the topics are the rows of
+// the TF-IDF weights normalized, every document's topic proportions are its topic's indicator.
+BOOST_AUTO_TEST_CASE(planted_anchor_words_and_topics_are_recovered_exactly)
+{
+    const PlantedCorpus c = planted_corpus();
+    const auto model = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5);
+    for (const char* algorithm : {"spa", "merit"}) {
+        BOOST_TEST_CONTEXT(algorithm)
+        {
+            const auto solver = solved(model, algorithm);
+            BOOST_TEST(solver->output("selected").ints == (std::vector<int64_t>{0, 1, 2}),
+                       boost::test_tools::per_element());
+            const Output topics = solver->output("topics");
+            for (std::size_t k = 0; k < 3; ++k) {
+                double total = 0.0;
+                for (int64_t w : c.words[k]) total += std::log(60.0 / (w < 3 ? 20.0 : 40.0));
+                for (std::size_t w = 0; w < 9; ++w) {
+                    const auto& mine = c.words[k];
+                    const double expected = std::find(mine.begin(), mine.end(), static_cast<int64_t>(w)) == mine.end()
+                                                ? 0.0
+                                                : std::log(60.0 / (w < 3 ? 20.0 : 40.0)) / total;
+                    BOOST_TEST(std::abs(topics.doubles[k * 9 + w] - expected) <= 1e-8);
+                }
+            }
+            const Output weights = solver->output("document_topics");
+            const Output labels = solver->output("labels");
+            for (std::size_t d = 0; d < 60; ++d) {
+                BOOST_TEST(labels.ints[d] == c.topic[d]);
+                for (std::size_t k = 0; k < 3; ++k)
+                    BOOST_TEST(std::abs(weights.doubles[d * 3 + k] - (static_cast<int64_t>(k) == c.topic[d])) <= 1e-8);
+            }
+            const Output top = solver->output("top_terms");  // each topic's anchor word ranks first
+            for (std::size_t k = 0; k < 3; ++k) BOOST_TEST(top.ints[k * 9] == static_cast<int64_t>(k));
+            BOOST_TEST(solver->output("coherence").doubles[0] < 0.0);
+        }
+    }
+}
+
+// Terms pruned by min_df keep their vocabulary columns in every output.
+BOOST_AUTO_TEST_CASE(topic_outputs_name_vocabulary_columns)
+{
+    PlantedCorpus c = planted_corpus();
+    std::vector<int64_t> row, col;  // shift every word to column w + 2, so columns 0 and 1 are empty
+    std::vector<double> value;
+    for (int64_t d = 0; d < 60; ++d)
+        for (int64_t p = c.counts.indptr[static_cast<std::size_t>(d)]; p < c.counts.indptr[static_cast<std::size_t>(d) + 1]; ++p)
+            row.push_back(d), col.push_back(c.counts.indices[static_cast<std::size_t>(p)] + 2), value.push_back(1.0);
+    const CsrMatrix shifted = csr_from_triplets(60, 11, row.data(), col.data(), value.data(), static_cast<int64_t>(value.size()));
+    const auto model = std::make_shared<const TopicModel>(shifted, 3, 1, 0, 1e-6, 1e-5);
+    BOOST_TEST(model->terms().front() == 2);
+    const auto solver = solved(model, "spa");
+    BOOST_TEST(solver->output("selected").ints == (std::vector<int64_t>{2, 3, 4}), boost::test_tools::per_element());
+    const Output topics = solver->output("topics");
+    BOOST_TEST(topics.spec.cols == 11);
+    BOOST_TEST(topics.doubles[0] == 0.0);
+}
+
+// Noiseless mixed memberships with one pure node per community: SPA (SPOC) and MERIT pick the pure
+// nodes, the memberships are Theta exactly (up to the communities' order), and SRC against the truth is 1.
+BOOST_AUTO_TEST_CASE(planted_pure_nodes_and_memberships_are_recovered_exactly)
+{
+    const PlantedGraph g = planted_graph();
+    const auto model = std::make_shared<const CommunityModel>(g.A, 3, 1.0, 1e-6, 1e-5);
+    BOOST_TEST(model->nodes().size() == 60u);
+    for (const char* algorithm : {"spa", "merit"}) {
+        BOOST_TEST_CONTEXT(algorithm)
+        {
+            const auto solver = solved(model, algorithm);
+            BOOST_TEST(solver->output("selected").ints == (std::vector<int64_t>{0, 1, 2}),
+                       boost::test_tools::per_element());
+            const Output H = solver->output("memberships");
+            for (std::size_t e = 0; e < H.doubles.size(); ++e) BOOST_TEST(std::abs(H.doubles[e] - g.theta.data()[e]) <= 1e-8);
+            const Matrix estimated = xt::adapt(H.doubles, std::vector<std::size_t>{60, 3});
+            BOOST_TEST(std::abs(averaged_spearman(estimated, g.theta) - 1.0) <= 1e-12);
+        }
+    }
+}
+
+// Pruning keeps the fewest nodes whose squared eigenvector-row norms reach the energy asked, plus any
+// tied at the cut: recomputed here from the eigenvectors.
+BOOST_AUTO_TEST_CASE(community_pruning_keeps_the_nodes_carrying_the_energy)
+{
+    const PlantedGraph g = planted_graph();
+    for (double energy : {0.5, 0.9, 0.99}) {
+        const CommunityModel model(g.A, 3, energy, 0.0, 1e-5);
+        const Matrix& V = model.eigenvectors();
+        std::vector<double> norm2(60);
+        for (std::size_t i = 0; i < 60; ++i) norm2[i] = V(i, 0) * V(i, 0) + V(i, 1) * V(i, 1) + V(i, 2) * V(i, 2);
+        std::vector<double> sorted = norm2;
+        std::sort(sorted.rbegin(), sorted.rend());
+        const double total = std::accumulate(sorted.begin(), sorted.end(), 0.0);
+        double sum = 0.0;
+        std::size_t count = 0;
+        while ((sum += sorted[count]) < energy * total * (1.0 - 1e-12)) ++count;
+        std::vector<int64_t> expected;
+        for (std::size_t i = 0; i < 60; ++i)
+            if (norm2[i] >= sorted[count]) expected.push_back(static_cast<int64_t>(i));
+        BOOST_TEST(model.nodes() == expected, boost::test_tools::per_element());
+        BOOST_TEST(model.N() == static_cast<int64_t>(expected.size()));
+        BOOST_TEST((energy == 0.99 || model.N() < 60));
+    }
+}
+
+// Memberships refuse pure nodes whose eigenvector rows are dependent (a node given twice).
+BOOST_AUTO_TEST_CASE(memberships_refuse_dependent_pure_nodes)
+{
+    const CommunityModel model(planted_graph().A, 3, 1.0, 0.0, 1e-5);
+    BOOST_TEST(status_of([&] { model.memberships({0, 0, 1}); }) == FACTO_ERROR_NUMERICAL);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
