@@ -102,6 +102,35 @@ facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* 
     });
 }
 
+facto_status facto_averaged_spearman(const double* estimated, const double* truth, int64_t n, int64_t K, int32_t layout,
+                                     double* src)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(src, "src");
+        facto::require(n >= 2 && K >= 1, FACTO_ERROR_DIMENSION,
+                       "n must be at least 2 and K at least 1, got " + std::to_string(n) + " x " + std::to_string(K));
+        const int64_t ld = layout == FACTO_COL_MAJOR ? n : K;
+        const facto::Matrix H_hat = facto::copy_in(estimated, n, K, ld, layout, "estimated");
+        const facto::Matrix H = facto::copy_in(truth, n, K, ld, layout, "truth");
+        facto::require_finite(H_hat, "estimated");
+        facto::require_finite(H, "truth");
+        *src = facto::averaged_spearman(H_hat, H);
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_kmeans(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout, int64_t K,
+                          int32_t replicates, uint64_t seed, int64_t* labels)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(labels, "labels");
+        const facto::Matrix points = facto::copy_in(X, rows, cols, ld, layout, "X");
+        const std::vector<int64_t> result = facto::kmeans(points, K, replicates, seed);
+        std::copy(result.begin(), result.end(), labels);
+        return FACTO_OK;
+    });
+}
+
 }  // extern "C"
 
 // Sparse matrices, the kNN similarity graph, and the EDM completion helpers.

@@ -3,7 +3,9 @@
 
 #include <cmath>
 
+#include "problems/community_model.hpp"
 #include "problems/edm_completion.hpp"
+#include "problems/topic_model.hpp"
 #include "solvers/multilayer_nomad.hpp"
 #include "problems/nomad.hpp"
 #include "problems/self_dictionary.hpp"
@@ -31,6 +33,29 @@ facto_status new_problem(facto_problem** out, const Make& make)
     });
 }
 
+// The format and sizes of a sparse argument (facto.h, "Sparse input formats").
+void require_sparse_shape(int32_t format, int64_t rows, int64_t cols, int64_t nnz)
+{
+    require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
+            FACTO_ERROR_INVALID_ARGUMENT,
+            "format must be FACTO_SPARSE_CSR, _CSC or _COO, got " + std::to_string(format));
+    require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "negative size: rows = " + std::to_string(rows) + ", cols = " + std::to_string(cols) +
+                ", nnz = " + std::to_string(nnz));
+}
+
+// The sparse argument as CSR (its arrays checked and copied).
+facto::CsrMatrix sparse_in(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr,
+                           const int64_t* idx, const double* values)
+{
+    require_pointer(ptr, "ptr");
+    if (format == FACTO_SPARSE_COO) return facto::csr_from_triplets(rows, cols, ptr, idx, values, nnz);
+    const int64_t outer = format == FACTO_SPARSE_CSR ? rows : cols;
+    require(ptr[outer] == nnz, FACTO_ERROR_INVALID_ARGUMENT,
+            "nnz = " + std::to_string(nnz) + " but ptr[" + std::to_string(outer) + "] = " + std::to_string(ptr[outer]));
+    return facto::csr_from_compressed(rows, cols, ptr, idx, values, format == FACTO_SPARSE_CSC);
+}
+
 }  // namespace
 
 extern "C" {
@@ -56,25 +81,31 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
                                              facto_problem** out)
 {
     return new_problem(out, [&] {
-        require_pointer(ptr, "ptr");
-        require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
-                FACTO_ERROR_INVALID_ARGUMENT,
-                "format must be FACTO_SPARSE_CSR, _CSC or _COO, got " + std::to_string(format));
-        require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT,
-                "negative size: rows = " + std::to_string(rows) + ", cols = " + std::to_string(cols) +
-                    ", nnz = " + std::to_string(nnz));
+        require_sparse_shape(format, rows, cols, nnz);
         facto::SymNMF::require_rank_and_memory(rows, r);  // before M is built
-        facto::CsrMatrix M;
-        if (format == FACTO_SPARSE_COO) {
-            M = facto::csr_from_triplets(rows, cols, ptr, idx, values, nnz);
-        } else {
-            const int64_t outer = format == FACTO_SPARSE_CSR ? rows : cols;
-            require(ptr[outer] == nnz, FACTO_ERROR_INVALID_ARGUMENT,
-                    "nnz = " + std::to_string(nnz) + " but ptr[" + std::to_string(outer) + "] = " +
-                        std::to_string(ptr[outer]));
-            M = facto::csr_from_compressed(rows, cols, ptr, idx, values, format == FACTO_SPARSE_CSC);
-        }
-        return std::make_shared<facto::SymNMF>(std::move(M), r);
+        return std::make_shared<facto::SymNMF>(sparse_in(format, rows, cols, nnz, ptr, idx, values), r);
+    });
+}
+
+facto_status facto_problem_new_topics(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr,
+                                      const int64_t* idx, const double* values, int64_t K, int64_t min_df, int64_t rank,
+                                      double lambda, double mu, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_sparse_shape(format, rows, cols, nnz);
+        return std::make_shared<facto::TopicModel>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K, min_df,
+                                                   rank, lambda, mu);
+    });
+}
+
+facto_status facto_problem_new_communities(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                           const int64_t* ptr, const int64_t* idx, const double* values, int64_t K,
+                                           double energy, double lambda, double mu, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_sparse_shape(format, rows, cols, nnz);
+        return std::make_shared<facto::CommunityModel>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K, energy,
+                                                       lambda, mu);
     });
 }
 

@@ -7,6 +7,10 @@
  * self_dictionary: reads the data points (rows) or generates separable data (--separable N); prints the
  * selected anchors. nomad: reads the data points (rows) and forms the paper's Gram matrix, or reads it
  * (--affinity), or generates two rings (--rings N); prints the feasibility of Q.
+ * topics: reads a document-term count matrix (Matrix Market, plain or .gz), optionally one K-topic subset
+ * of its documents (--subsets, --trial), and prints the anchor words, top terms and the paper's scores.
+ * communities: reads an adjacency matrix (Matrix Market) and prints the pure nodes and, given the true
+ * memberships (--truth), the averaged Spearman correlation.
  * Runs the chosen solver; shows progress on stderr (a live line on a terminal, plain lines
  * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout.
  * Exit status: 0 after a solve that ended (whatever its stop reason, which the summary gives), 1 when
@@ -14,22 +18,26 @@
 #include <facto/facto_experimental.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static const char* usage =
     "usage: facto [options] FILE\n"
     "\n"
     "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity)\n"
     "  -k, --rank K          number of clusters, the rank r, or the number of anchors (required)\n"
-    "  --problem NAME        simplicial_symnmf (default), symnmf, edm_completion, self_dictionary or nomad\n"
+    "  --problem NAME        simplicial_symnmf (default), symnmf, edm_completion, self_dictionary, nomad,\n"
+    "                        topics (FILE: document-term counts, .mtx) or communities (FILE: adjacency, .mtx)\n"
     "  --solver NAME         simplicial_symnmf: frank_wolfe (default), projected_gradient;\n"
     "                        symnmf: nolips (default), projected_gradient, beta_snmf, coordinate_descent,\n"
     "                        sym_hals; edm_completion: nolips (default), gradient_descent;\n"
-    "                        self_dictionary: merit (default), spa; nomad: nomad_cgm (default),\n"
+    "                        self_dictionary, topics, communities: merit (default), spa;\n"
+    "                        nomad: nomad_cgm (default),\n"
     "                        burer_monteiro\n"
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
@@ -42,14 +50,23 @@ static const char* usage =
     "  --separable N         self_dictionary on N generated points (Table I model, no FILE); reports success\n"
     "  --features M          dimension of those points (default 50)\n"
     "  --snr DB              their signal-to-noise ratio in dB (default 10)\n"
-    "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K)\n"
+    "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K;\n"
+    "                        topics and communities: the paper's 1e-6)\n"
     "  --mu MU               self_dictionary's mu (default 1e-5)\n"
+    "  --subsets FILE        topics: the K-topic document subsets file (rows dataset,K,trial,min_df,...)\n"
+    "  --trial T             topics: use its subset of K = -k topics and trial T (default 1)\n"
+    "  --min-df N            topics: drop terms in fewer documents (default: the subset's, else 2)\n"
+    "  --vocabulary FILE     topics: one term per line, to print the top terms as words\n"
+    "  --energy E            communities: keep the nodes carrying this fraction of the energy (default 0.99)\n"
+    "  --truth FILE          communities: true memberships (N x K CSV) to report the averaged Spearman SRC\n"
     "  --rings N             nomad on N points of two rings (Fig. 4, no FILE); -k is NOMAD's K\n"
     "  --layers K2,K3,...    multi-layer NOMAD (Sec. 3.1): after -k, solve again on each layer's Q\n"
     "                        with these K (non-increasing); the results are the last layer's\n"
-    "  --labels FILE         true labels, one per row, to report the clustering accuracy\n"
+    "  --labels FILE         true labels, one per row, to report the clustering accuracy (topics: of\n"
+    "                        the documents, one per row or doc,label rows of the full corpus)\n"
     "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
-    "  --output-w FILE       write the iterate (W or X) as CSV\n"
+    "  --output-w FILE       write the iterate (W or X) as CSV; topics: the document-topic proportions;\n"
+    "                        communities: the memberships\n"
     "  --output-labels FILE  write the cluster of each point (argmax of its row) as CSV\n"
     "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
     "  --quiet               no progress output\n"
@@ -82,6 +99,11 @@ typedef struct options {
     int n_sets;
     int64_t layers[64]; /* --layers: the K of NOMAD's further layers */
     int n_layers;
+    const char* subsets;
+    int64_t trial, min_df;
+    const char* vocabulary;
+    double energy;
+    const char* truth;
 } options;
 
 typedef struct progress_state {
@@ -129,11 +151,13 @@ static int parse_options(int argc, char** argv, options* o)
     o->fraction = 0.1;
     o->features = 50;
     o->snr = 10.0;
-    o->lambda = -1.0;
+    o->lambda = NAN; /* self_dictionary: the heuristic; topics, communities: the paper's 1e-6 */
     o->mu = 1e-5;
     o->bandwidth = 1.0;
     o->scaling = FACTO_SCALE_MINMAX;
     o->progress_every = 10;
+    o->trial = 1;
+    o->energy = 0.99;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -164,7 +188,8 @@ static int parse_options(int argc, char** argv, options* o)
         } else if (!strcmp(a, "--problem")) {
             o->problem = next;
             if (strcmp(next, "simplicial_symnmf") && strcmp(next, "symnmf") && strcmp(next, "edm_completion") &&
-                strcmp(next, "self_dictionary") && strcmp(next, "nomad"))
+                strcmp(next, "self_dictionary") && strcmp(next, "nomad") && strcmp(next, "topics") &&
+                strcmp(next, "communities"))
                 return fprintf(stderr, "facto: --problem must be simplicial_symnmf, symnmf, edm_completion, "
                                        "self_dictionary or nomad\n"),
                        0;
@@ -228,6 +253,21 @@ static int parse_options(int argc, char** argv, options* o)
             o->output_w = next;
         } else if (!strcmp(a, "--output-labels")) {
             o->output_labels = next;
+        } else if (!strcmp(a, "--subsets")) {
+            o->subsets = next;
+        } else if (!strcmp(a, "--trial") || !strcmp(a, "--min-df")) {
+            char* end = NULL;
+            const long long v = next ? strtoll(next, &end, 10) : 0;
+            if (!next || *end || v < 1) return fprintf(stderr, "facto: %s needs a positive integer\n", a), 0;
+            *(!strcmp(a, "--trial") ? &o->trial : &o->min_df) = v;
+        } else if (!strcmp(a, "--vocabulary")) {
+            o->vocabulary = next;
+        } else if (!strcmp(a, "--energy")) {
+            char* end = NULL;
+            o->energy = next ? strtod(next, &end) : 0.0;
+            if (!next || *end) return fprintf(stderr, "facto: --energy needs a number\n"), 0;
+        } else if (!strcmp(a, "--truth")) {
+            o->truth = next;
         } else if (!strcmp(a, "--progress-every")) {
             o->progress_every = strtoll(next, NULL, 10);
             if (o->progress_every < 1) o->progress_every = 1;
@@ -239,7 +279,9 @@ static int parse_options(int argc, char** argv, options* o)
     }
     if (!o->solver)
         o->solver = !strcmp(o->problem, "simplicial_symnmf") ? "frank_wolfe"
-                    : !strcmp(o->problem, "self_dictionary") ? "merit"
+                    : !strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics") ||
+                            !strcmp(o->problem, "communities")
+                        ? "merit"
                     : !strcmp(o->problem, "nomad")           ? "nomad_cgm"
                                                               : "nolips";
     if (o->list_params) return 1;
@@ -459,10 +501,156 @@ static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
     /* points are rows of a row-major n x dim array: the column-major dim x n X */
     facto_problem* problem = NULL;
     st = facto_problem_new_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, dim, FACTO_COL_MAJOR,
-                                           o->k, o->lambda, o->mu, &problem);
+                                           o->k, isnan(o->lambda) ? -1.0 : o->lambda, o->mu, &problem);
     free(generated);
     facto_matrix_free(m);
     if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+/* One line of a plain or gzip-compressed text file into *line (grown as needed, NUL-terminated);
+ * its length, or -1 at the end of the file. */
+static long read_line(gzFile f, char** line, size_t* capacity)
+{
+    size_t used = 0;
+    for (;;) {
+        if (*capacity - used < 2) {
+            char* grown = realloc(*line, *capacity ? 2 * *capacity : 4096);
+            if (!grown) return -1;
+            *line = grown, *capacity = *capacity ? 2 * *capacity : 4096;
+        }
+        if (!gzgets(f, *line + used, (int)(*capacity - used))) return used ? (long)used : -1;
+        used += strlen(*line + used);
+        if (used && (*line)[used - 1] == '\n') return (long)used;
+    }
+}
+
+/* The documents (0-based rows) of trial `trial` of the K-topic subsets in a subsets file: rows
+ * "dataset,K,trial,min_df,n_docs,classes,sampleIdx" ('#' comments), sampleIdx 1-based and
+ * space-separated. *count receives their number, *min_df the subset's. NULL (after a message) when the
+ * file has no such row or it is malformed. */
+static int64_t* read_subset(const char* path, int64_t K, int64_t trial, int64_t* count, int64_t* min_df)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f) return fprintf(stderr, "facto: cannot open %s\n", path), NULL;
+    char* line = NULL;
+    size_t capacity = 0;
+    int64_t* rows = NULL;
+    int found = 0;
+    while (!found && read_line(f, &line, &capacity) >= 0) {
+        char* field[7];
+        int n = 0;
+        for (char* p = line; n < 7 && p; ++n) {
+            field[n] = p;
+            if ((p = strchr(p, ',')) != NULL) *p++ = '\0';
+        }
+        if (line[0] == '#' || n < 7 || atoll(field[1]) != K || atoll(field[2]) != trial) continue;
+        found = 1;
+        *count = atoll(field[4]), *min_df = atoll(field[3]);
+        rows = *count > 0 ? malloc((size_t)*count * sizeof *rows) : NULL;
+        int64_t got = 0;
+        for (char* q = field[6]; rows && got < *count; ++got) {
+            char* end = NULL;
+            const long long v = strtoll(q, &end, 10);
+            if (end == q || v < 1) break;
+            rows[got] = v - 1, q = end;
+        }
+        if (got != *count) free(rows), rows = NULL;
+    }
+    gzclose(f);
+    free(line);
+    if (!rows)
+        fprintf(stderr, found ? "facto: %s: the row of K = %lld, trial %lld is malformed\n"
+                              : "facto: %s has no row for K = %lld, trial %lld\n",
+                path, (long long)K, (long long)trial);
+    return rows;
+}
+
+/* topics from a document-term count file, restricted to a K-topic subset (--subsets) when given; the
+ * documents' true labels (--labels: one per row, or doc,label rows of the whole corpus) go to *truth. */
+static facto_problem* build_topics(const options* o, int64_t** truth, int64_t* documents)
+{
+    facto_sparse* counts = NULL;
+    facto_status st = facto_sparse_read(o->file, &counts);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    int64_t D = 0, V = 0, nnz = 0, subset_min_df = 2;
+    facto_sparse_shape(counts, &D, &V, &nnz);
+    int64_t* r = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *r);
+    int64_t* c = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *c);
+    double* v = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *v);
+    int64_t* position = malloc((size_t)(D > 0 ? D : 1) * sizeof *position); /* the subset's row of each document */
+    int64_t* docs = NULL;
+    facto_problem* problem = NULL;
+    *documents = D;
+    if (!r || !c || !v || !position) goto done;
+    facto_sparse_copy_coo(counts, r, c, v);
+    for (int64_t i = 0; i < D; ++i) position[i] = o->subsets ? -1 : i;
+    if (o->subsets) {
+        if (!(docs = read_subset(o->subsets, o->k, o->trial, documents, &subset_min_df))) goto done;
+        for (int64_t i = 0; i < *documents; ++i) {
+            if (docs[i] >= D) {
+                fprintf(stderr, "facto: %s names document %lld of %lld\n", o->subsets, (long long)docs[i] + 1, (long long)D);
+                goto done;
+            }
+            position[docs[i]] = i;
+        }
+        int64_t kept = 0;
+        for (int64_t e = 0; e < nnz; ++e)
+            if (position[r[e]] >= 0) r[kept] = position[r[e]], c[kept] = c[e], v[kept++] = v[e];
+        nnz = kept;
+    }
+    if (o->labels) {
+        facto_matrix* m = NULL;
+        if ((st = facto_matrix_read(o->labels, &m)) < 0) {
+            fail(o->labels, st, facto_last_error());
+            goto done;
+        }
+        int64_t rows = 0, cols = 0;
+        facto_matrix_shape(m, &rows, &cols);
+        const double* values = facto_matrix_data(m);
+        *truth = (rows == D || rows == *documents) && cols <= 2 ? malloc((size_t)*documents * sizeof **truth) : NULL;
+        for (int64_t i = 0; *truth && i < rows; ++i) { /* the last column holds the label */
+            const int64_t at = rows == D ? position[i] : i;
+            if (at >= 0) (*truth)[at] = (int64_t)values[i * cols + cols - 1];
+        }
+        facto_matrix_free(m);
+        if (!*truth) {
+            fprintf(stderr, "facto: %s has %lld rows for %lld documents\n", o->labels, (long long)rows, (long long)D);
+            goto done;
+        }
+    }
+    st = facto_problem_new_topics(FACTO_SPARSE_COO, *documents, V, nnz, r, c, v, o->k,
+                                  o->min_df ? o->min_df : subset_min_df, 0, isnan(o->lambda) ? 1e-6 : o->lambda,
+                                  o->mu, &problem);
+    if (st < 0) fail("problem", st, facto_last_error());
+done:
+    if (!problem) free(*truth), *truth = NULL;
+    free(r), free(c), free(v), free(position), free(docs);
+    facto_sparse_free(counts);
+    return problem;
+}
+
+/* communities from an adjacency file (Matrix Market, both triangles or a symmetric file). */
+static facto_problem* build_communities(const options* o)
+{
+    facto_sparse* A = NULL;
+    facto_status st = facto_sparse_read(o->file, &A);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    int64_t rows = 0, cols = 0, nnz = 0;
+    facto_sparse_shape(A, &rows, &cols, &nnz);
+    int64_t* indptr = malloc((size_t)(rows + 1) * sizeof *indptr);
+    int64_t* indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *indices);
+    double* values = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *values);
+    facto_problem* problem = NULL;
+    st = FACTO_ERROR_OUT_OF_MEMORY;
+    if (indptr && indices && values) {
+        facto_sparse_copy_csr(A, indptr, indices, values);
+        st = facto_problem_new_communities(FACTO_SPARSE_CSR, rows, cols, nnz, indptr, indices, values, o->k, o->energy,
+                                           isnan(o->lambda) ? 1e-6 : o->lambda, o->mu, &problem);
+    }
+    free(indptr), free(indices), free(values);
+    facto_sparse_free(A);
+    if (st < 0) fail("problem", st, st == FACTO_ERROR_OUT_OF_MEMORY ? "out of memory" : facto_last_error());
     return problem;
 }
 
@@ -508,6 +696,7 @@ static facto_problem* build_problem(const options* o, double* affinity_seconds, 
     if (!strcmp(o->problem, "nomad")) return build_nomad(o);
     if (!strcmp(o->problem, "edm_completion")) return build_edm(o, truth, n_truth);
     if (!strcmp(o->problem, "self_dictionary")) return build_self_dictionary(o, anchors);
+    if (!strcmp(o->problem, "communities")) return build_communities(o);
     const int symnmf = !strcmp(o->problem, "symnmf");
     const double t0 = now_seconds();
     facto_status st;
@@ -608,6 +797,120 @@ static void print_selected(facto_solver* solver, int64_t k, const int64_t* ancho
     free(selected);
 }
 
+/* A term as a JSON string: its word from the vocabulary when given, else its column. */
+static void print_term(int64_t term, char** words, int64_t n_words)
+{
+    if (!words || term >= n_words) {
+        printf("%lld", (long long)term);
+        return;
+    }
+    putchar('"');
+    for (const char* p = words[term]; *p; ++p) {
+        if (*p == '"' || *p == '\\') putchar('\\');
+        if ((unsigned char)*p >= 0x20) putchar(*p);
+    }
+    putchar('"');
+}
+
+/* The lines of a vocabulary file (plain or gzip), without their line ends; NULL after a message. */
+static char** read_vocabulary(const char* path, int64_t* count)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f) return fprintf(stderr, "facto: cannot open %s\n", path), NULL;
+    char** words = NULL;
+    char* line = NULL;
+    size_t capacity = 0;
+    long length;
+    *count = 0;
+    while ((length = read_line(f, &line, &capacity)) >= 0) {
+        while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = '\0';
+        char** grown = realloc(words, (size_t)(*count + 1) * sizeof *words);
+        if (!grown || !(grown[*count] = strdup(line))) {
+            words = grown ? grown : words;
+            break;
+        }
+        words = grown, ++*count;
+    }
+    gzclose(f);
+    free(line);
+    return words;
+}
+
+/* topics and communities: their outputs and scores into the JSON summary, the files asked for. */
+static int finish_job(facto_solver* solver, const options* o, const int64_t* doc_truth)
+{
+    const int topics = !strcmp(o->problem, "topics");
+    int32_t type = 0;
+    int64_t rows = 0, cols = 0;
+    facto_status st = facto_solver_output_shape(solver, topics ? "document_topics" : "memberships", &type, &rows, &cols);
+    if (st < 0) return !fail("output", st, facto_solver_last_error(solver));
+    double* weights = malloc((size_t)(rows * cols) * sizeof *weights);
+    int64_t* labels = malloc((size_t)rows * sizeof *labels);
+    int ok = weights && labels;
+    if (ok) ok = facto_solver_copy_output_double(solver, topics ? "document_topics" : "memberships", weights,
+                                                 rows * cols, FACTO_ROW_MAJOR) >= 0 &&
+                 facto_solver_copy_output_int64(solver, "labels", labels, rows, FACTO_ROW_MAJOR) >= 0;
+    if (!ok) {
+        free(weights), free(labels);
+        return !fail("output", FACTO_ERROR_NUMERICAL, facto_solver_last_error(solver));
+    }
+    if (topics) {
+        int64_t top_rows = 0, top_cols = 0, similarity = 0, n_words = 0;
+        double coherence = 0.0;
+        facto_solver_output_shape(solver, "top_terms", &type, &top_rows, &top_cols);
+        int64_t* top = malloc((size_t)(top_rows * top_cols) * sizeof *top);
+        char** words = o->vocabulary ? read_vocabulary(o->vocabulary, &n_words) : NULL;
+        if (top && facto_solver_copy_output_int64(solver, "top_terms", top, top_rows * top_cols, FACTO_ROW_MAJOR) >= 0) {
+            printf(", \"top_terms\": [");
+            for (int64_t t = 0; t < top_rows; ++t) {
+                printf("%s[", t ? ", " : "");
+                for (int64_t j = 0; j < top_cols; ++j) printf("%s", j ? ", " : ""), print_term(top[t * top_cols + j], words, n_words);
+                printf("]");
+            }
+            printf("]");
+        }
+        for (int64_t w = 0; w < n_words; ++w) free(words[w]);
+        free(words), free(top);
+        facto_solver_copy_output_double(solver, "coherence", &coherence, 1, FACTO_ROW_MAJOR);
+        facto_solver_copy_output_int64(solver, "similarity_count", &similarity, 1, FACTO_ROW_MAJOR);
+        printf(", \"documents\": %lld, \"coherence\": %.6f, \"similarity_count\": %lld", (long long)rows, coherence,
+               (long long)similarity);
+        double accuracy = 0.0;
+        if (doc_truth && facto_clustering_accuracy(labels, doc_truth, rows, &accuracy) >= 0)
+            printf(", \"accuracy\": %.6f", accuracy);
+    } else {
+        int64_t kept = 0;
+        facto_solver_output_shape(solver, "nodes", &type, &kept, &cols);
+        printf(", \"nodes\": %lld, \"nodes_kept\": %lld", (long long)rows, (long long)kept);
+        if (o->truth) {
+            facto_matrix* m = NULL;
+            double src = 0.0;
+            int64_t n = 0, K = 0;
+            if ((st = facto_matrix_read(o->truth, &m)) >= 0) facto_matrix_shape(m, &n, &K);
+            if (st >= 0 && (n != rows || K != o->k))
+                fprintf(stderr, "facto: %s is %lld x %lld, the graph has %lld nodes and K = %lld\n", o->truth,
+                        (long long)n, (long long)K, (long long)rows, (long long)o->k),
+                    st = FACTO_ERROR_DIMENSION;
+            else if (st >= 0)
+                st = facto_averaged_spearman(weights, facto_matrix_data(m), n, K, FACTO_ROW_MAJOR, &src);
+            else
+                fail(o->truth, st, facto_last_error());
+            facto_matrix_free(m);
+            if (st < 0) ok = 0;
+            else printf(", \"src\": %.6f", src);
+        }
+    }
+    if (ok && o->output_w && (st = facto_write_csv(o->output_w, weights, rows, o->k, o->k, FACTO_ROW_MAJOR)) < 0)
+        ok = !fail(o->output_w, st, facto_last_error());
+    if (ok && o->output_labels) {
+        for (int64_t i = 0; i < rows; ++i) weights[i] = (double)labels[i];
+        if ((st = facto_write_csv(o->output_labels, weights, rows, 1, 1, FACTO_ROW_MAJOR)) < 0)
+            ok = !fail(o->output_labels, st, facto_last_error());
+    }
+    free(weights), free(labels);
+    return ok;
+}
+
 int main(int argc, char** argv)
 {
     options o;
@@ -642,14 +945,22 @@ int main(int argc, char** argv)
     double* truth_points = NULL;
     int64_t n_truth = 0;
     int64_t* anchors = NULL;
-    facto_problem* problem = build_problem(&o, &affinity_seconds, &truth_points, &n_truth, &anchors);
+    int64_t* doc_truth = NULL; /* topics: the documents' true labels */
+    int64_t n_docs = 0;
+    const int job = !strcmp(o.problem, "topics") || !strcmp(o.problem, "communities");
+    if ((job || !strcmp(o.problem, "self_dictionary")) && o.init)
+        return fprintf(stderr, "facto: %s takes no --init\n", o.problem), 2;
+    if (!strcmp(o.problem, "communities") && o.labels)
+        return fprintf(stderr, "facto: communities takes --truth (memberships), not --labels\n"), 2;
+    facto_problem* problem = !strcmp(o.problem, "topics")
+                                 ? build_topics(&o, &doc_truth, &n_docs)
+                                 : build_problem(&o, &affinity_seconds, &truth_points, &n_truth, &anchors);
     if (!problem) return free(truth_points), free(anchors), 1;
-    const int dictionary = !strcmp(o.problem, "self_dictionary"), nomad = !strcmp(o.problem, "nomad");
+    const int dictionary = !strcmp(o.problem, "self_dictionary") || job, nomad = !strcmp(o.problem, "nomad");
     const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary && !nomad;
-    if (dictionary && (o.output_w || o.output_labels || o.labels || o.init))
+    if (!job && dictionary && (o.output_w || o.output_labels || o.labels))
         return free(anchors), facto_problem_free(problem),
-               fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels, --init\n"),
-               2;
+               fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels\n"), 2;
     if (!nomad && o.n_layers)
         return facto_problem_free(problem), fprintf(stderr, "facto: --layers is for --problem nomad\n"), 2;
     for (int l = 0; l < o.n_layers; ++l)
@@ -671,8 +982,8 @@ int main(int argc, char** argv)
     int ok = 1;
     for (int i = 0; ok && i < o.n_sets; ++i) ok = apply_setting(solver, o.sets[i]);
     if (ok && o.init) ok = set_initial_point(solver, o.init);
-    int64_t* truth = ok && o.labels ? read_labels(o.labels, n) : NULL;
-    if (o.labels && !truth) ok = 0;
+    int64_t* truth = ok && o.labels && !job ? read_labels(o.labels, n) : NULL;
+    if (o.labels && !job && !truth) ok = 0;
 
     progress_state state = {isatty(STDERR_FILENO), o.progress_every, 0.0};
     char layers_json[64 * 96] = "";
@@ -734,6 +1045,7 @@ int main(int argc, char** argv)
             free(X);
         }
         if (dictionary) print_selected(solver, o.k, anchors);
+        if (job) ok = finish_job(solver, &o, doc_truth);
         double gaps[3]; /* Frank-Wolfe solvers: the Frank-Wolfe, away and pairwise gaps (absolute) */
         if (facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0)
             printf(", \"gap\": %.6e, \"away_gap\": %.6e, \"pairwise_gap\": %.6e", gaps[0], gaps[1], gaps[2]);
@@ -759,6 +1071,7 @@ int main(int argc, char** argv)
     free(labels);
     free(anchors);
     free(truth);
+    free(doc_truth);
     free(truth_points);
     facto_solver_free(solver);
     return ok ? 0 : 1;

@@ -182,6 +182,47 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
                                                          int32_t layout, int64_t K, double lambda, double mu,
                                                          facto_problem** out);
 
+/* Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem (above) built from a
+ * corpus, whose anchors are anchor words. counts is the D x V document-term count matrix (sparse, as
+ * for facto_problem_new_symnmf_sparse; entries 0 or at least 1). Terms in fewer than min_df documents
+ * (the paper: 2) or in all of them are dropped (N terms remain), the counts weighted by TF-IDF
+ * (1 + ln c) ln(D / df), the word-word correlation P = F^T F / D (N x N, never formed) scaled to unit
+ * column sums, and reduced to its leading `rank` singular directions (0: 2K); the problem's X is that
+ * rank x N matrix. K >= 1 topics; lambda, mu as for facto_problem_new_self_dictionary (the paper:
+ * 1e-6, 1e-5). Outputs, besides the self-dictionary ones ("selected" as vocabulary columns): "topics"
+ * (K x V, each row a topic's word distribution, 0 on dropped terms), "top_terms" (int64, K x min(20, N),
+ * vocabulary columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
+ * document without a kept term), "labels" (int64 D x 1, the largest proportion, -1 for such a
+ * document), "coherence" and "similarity_count" (1 x 1, the paper's Table II scores over the top 20
+ * terms; the count is int64). Solvers: "merit", "spa". Memory O(nnz + N (rank + 60)).
+ * Errors: as facto_problem_new_symnmf_sparse (no symmetry needed), OUT_OF_RANGE (a count in (0, 1),
+ * min_df < 1), DIMENSION (D < 2; K, rank out of range; fewer than max(K, 2) terms kept), NUMERICAL
+ * (the singular vectors did not converge). On error *out is set to NULL; on success the caller owns
+ * *out (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_topics(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                const int64_t* ptr, const int64_t* idx, const double* values,
+                                                int64_t K, int64_t min_df, int64_t rank, double lambda, double mu,
+                                                facto_problem** out);
+
+/* Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the
+ * top-K eigenvectors V (N x K, largest magnitude) of a symmetric adjacency matrix A (sparse, both
+ * triangles stored as for facto_problem_new_symnmf_sparse), over the nodes whose squared row norms of V
+ * are at least the n*-th largest, n* the fewest that carry `energy` of the total (the paper: 0.99; 1
+ * keeps every node with a nonzero row). Its anchors are pure nodes. Outputs, besides the
+ * self-dictionary ones ("selected" as node indices): "memberships" (N x K for every node: V
+ * V(selected, :)^{-1}, entries below 1e-12 set to 0, rows scaled to sum 1), "labels" (int64 N x 1, the
+ * largest membership) and "nodes" (int64 n* x 1, the nodes kept). Solvers: "merit", "spa" (with
+ * energy = 1, SPA is SPOC of Mao, Sarkar & Chakrabarti). 1 <= K < N; lambda, mu as for
+ * facto_problem_new_self_dictionary (the paper: 1e-6, 1e-5).
+ * Errors: as facto_problem_new_symnmf_sparse, OUT_OF_RANGE (energy outside (0, 1]), DIMENSION (fewer
+ * than max(K, 2) nodes kept), NUMERICAL (eigenvectors did not converge; reading "memberships" or
+ * "labels" when the pure nodes' rows of V are singular). On error *out is set to NULL; on success the
+ * caller owns *out (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                     const int64_t* ptr, const int64_t* idx, const double* values,
+                                                     int64_t K, double energy, double lambda, double mu,
+                                                     facto_problem** out);
+
 /* NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii):
  *     max_Q Tr(D Q)  s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,
  * for D n x n, symmetric (to 1e-10 of its largest entry; symmetrized exactly) and finite, typically the
@@ -467,6 +508,22 @@ FACTO_API facto_status facto_gaussian_affinity(const double* X, int64_t rows, in
  * Errors: NULL_POINTER, DIMENSION (n < 1). */
 FACTO_API facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* truth, int64_t n,
                                                  double* accuracy);
+
+/* Averaged Spearman rank correlation (SRC, Nguyen, Fu & Wu Table IV) of estimated memberships against
+ * true ones, both n x K dense (same layout, ld = K for row-major, n for column-major): the Spearman
+ * correlation (average ranks for ties; 0 for a constant column) of every estimated community with
+ * every true one, the matching that maximizes their sum (Hungarian), and the mean of the K matched
+ * values, in [-1, 1]. Errors: NULL_POINTER, INVALID_ARGUMENT (layout), DIMENSION (n < 2, K < 1),
+ * NOT_FINITE. */
+FACTO_API facto_status facto_averaged_spearman(const double* estimated, const double* truth, int64_t n, int64_t K,
+                                               int32_t layout, double* src);
+
+/* k-means on the rows of X (n x d): Lloyd's iterations from k-means++ seeds, the best of `replicates`
+ * runs (least within-cluster sum of squares), reproducible from seed. labels receives n values in
+ * [0, K). Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (K outside [1, n]),
+ * OUT_OF_RANGE (replicates < 1), NOT_FINITE. */
+FACTO_API facto_status facto_kmeans(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                    int64_t K, int32_t replicates, uint64_t seed, int64_t* labels);
 
 /* Sparse matrices made by the data helpers below, in compressed sparse row form. Pass them to
  * facto_problem_new_symnmf_sparse (CSR) or facto_problem_new_edm_completion (COO) through the copy

@@ -37,6 +37,11 @@ static const double coo_value[2] = {1, 1}, coo_nan[2] = {1, NAN}, coo_huge[2] = 
 static const int64_t csr_ptr[5] = {0, 1, 2, 2, 2}, csr_ptr_start[5] = {1, 1, 2, 2, 2};
 static const int64_t csr_ptr_decreasing[5] = {0, 2, 1, 2, 2};
 static const int64_t assigned[3] = {0, 1, 1};
+/* a corpus of 3 documents x 4 terms, and a 4-node graph of two weighted edges (eigenvalues +-2, +-1) */
+static const int64_t doc_row[6] = {0, 0, 1, 1, 2, 2}, doc_col[6] = {0, 1, 1, 2, 2, 3};
+static const double doc_count[6] = {1, 2, 1, 3, 1, 1}, doc_fraction[6] = {1, 2, 1, 0.5, 1, 1};
+static const int64_t edge_row[4] = {0, 1, 2, 3}, edge_col[4] = {1, 0, 3, 2};
+static const double edge_weight[4] = {1, 1, 2, 2};
 static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0, 0};
 
 /* The message of a case that made and freed its own handles. */
@@ -287,6 +292,51 @@ static void write_file(const char* path, const char* text, size_t size)
     X(dictionary_not_finite, FACTO_ERROR_NOT_FINITE, "X: entry (2, 5)", "inf",                                       \
       facto_problem_new_self_dictionary(X36_inf, 3, 6, 6, FACTO_ROW_MAJOR, 2, 0.0, 1e-5, &out_problem),              \
       facto_last_error())                                                                                            \
+    /* topics and communities */                                                                                     \
+    X(topics_count, FACTO_ERROR_OUT_OF_RANGE, "count (1, 2) = 0.5", "0 or at least 1",                               \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_fraction, 2, 1, 0, 0.0, 1e-5,        \
+                               &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(topics_min_df, FACTO_ERROR_OUT_OF_RANGE, "min_df must be at least 1", "got 0",                                 \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 2, 0, 0, 0.0, 1e-5,           \
+                               &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(topics_documents, FACTO_ERROR_DIMENSION, "at least 2 documents", "got 1",                                      \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 1, 4, 2, doc_row, doc_col, doc_count, 1, 1, 0, 0.0, 1e-5,           \
+                               &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(topics_K, FACTO_ERROR_DIMENSION, "4 terms", "too few for K = 5",                                               \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 5, 1, 0, 0.0, 1e-5,           \
+                               &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(topics_no_topic, FACTO_ERROR_DIMENSION, "K = 0", "at least 1",                                                 \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 0, 1, 0, 0.0, 1e-5,           \
+                               &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(topics_rank, FACTO_ERROR_DIMENSION, "rank = 1", "[K, N = 4]",                                                  \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 2, 1, 1, 0.0, 1e-5,           \
+                               &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(communities_not_square, FACTO_ERROR_DIMENSION, "must be square", "4 x 5",                                      \
+      facto_problem_new_communities(FACTO_SPARSE_COO, 4, 5, 4, edge_row, edge_col, edge_weight, 2, 0.99, 0.0, 1e-5,  \
+                                    &out_problem),                                                                   \
+      facto_last_error())                                                                                            \
+    X(communities_K, FACTO_ERROR_DIMENSION, "K = 4", "[1, N = 4)",                                                   \
+      facto_problem_new_communities(FACTO_SPARSE_COO, 4, 4, 4, edge_row, edge_col, edge_weight, 4, 0.99, 0.0, 1e-5,  \
+                                    &out_problem),                                                                   \
+      facto_last_error())                                                                                            \
+    X(communities_energy, FACTO_ERROR_OUT_OF_RANGE, "energy = 0", "(0, 1]",                                          \
+      facto_problem_new_communities(FACTO_SPARSE_COO, 4, 4, 4, edge_row, edge_col, edge_weight, 2, 0.0, 0.0, 1e-5,   \
+                                    &out_problem),                                                                   \
+      facto_last_error())                                                                                            \
+    X(communities_not_symmetric, FACTO_ERROR_NOT_SYMMETRIC, "adjacency", "(0, 1)",                                   \
+      facto_problem_new_communities(FACTO_SPARSE_COO, 4, 4, 2, coo_row, coo_col_one, coo_value, 2, 0.99, 0.0, 1e-5,  \
+                                    &out_problem),                                                                   \
+      facto_last_error())                                                                                            \
+    X(communities_kept, FACTO_ERROR_DIMENSION, "only 2 nodes kept", "raise energy",                                  \
+      facto_problem_new_communities(FACTO_SPARSE_COO, 4, 4, 4, edge_row, edge_col, edge_weight, 3, 0.5, 0.0, 1e-5,   \
+                                    &out_problem),                                                                   \
+      facto_last_error())                                                                                            \
     /* NOMAD and its layers */                                                                                       \
     X(nomad_not_square, FACTO_ERROR_DIMENSION, "D must be square", "4 x 2",                                          \
       facto_problem_new_nomad(P, 4, 2, 4, FACTO_ROW_MAJOR, 2, &out_problem), facto_last_error())                     \
@@ -398,6 +448,18 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_gaussian_affinity(P, 4, 4, 4, FACTO_ROW_MAJOR, 1.0, 9, &out_matrix), facto_last_error())                 \
     X(accuracy_n, FACTO_ERROR_DIMENSION, "n must be at least 1", "got 0",                                            \
       facto_clustering_accuracy(assigned, assigned, 0, buffer), facto_last_error())                                  \
+    X(spearman_size, FACTO_ERROR_DIMENSION, "n must be at least 2", "1 x 2",                                        \
+      facto_averaged_spearman(P, P, 1, 2, FACTO_ROW_MAJOR, buffer), facto_last_error())                              \
+    X(spearman_not_finite, FACTO_ERROR_NOT_FINITE, "truth", "nan",                                                   \
+      facto_averaged_spearman(P, P_nan, 4, 4, FACTO_ROW_MAJOR, buffer), facto_last_error())                         \
+    X(spearman_null, FACTO_ERROR_NULL_POINTER, "src", "NULL",                                                        \
+      facto_averaged_spearman(P, P, 4, 4, FACTO_ROW_MAJOR, NULL), facto_last_error())                                \
+    X(kmeans_K, FACTO_ERROR_DIMENSION, "K = 5", "[1, 4]",                                                            \
+      facto_kmeans(P, 4, 4, 4, FACTO_ROW_MAJOR, 5, 1, 1, labels), facto_last_error())                                \
+    X(kmeans_replicates, FACTO_ERROR_OUT_OF_RANGE, "replicates", "at least 1",                                       \
+      facto_kmeans(P, 4, 4, 4, FACTO_ROW_MAJOR, 2, 0, 1, labels), facto_last_error())                                \
+    X(kmeans_not_finite, FACTO_ERROR_NOT_FINITE, "X", "nan",                                                         \
+      facto_kmeans(P_nan, 4, 4, 4, FACTO_ROW_MAJOR, 2, 1, 1, labels), facto_last_error())                            \
     X(knn_kind, FACTO_ERROR_INVALID_ARGUMENT, "kind", "got 4",                                                       \
       facto_knn_similarity(P, 4, 4, 4, FACTO_ROW_MAJOR, 1, 4, &out_sparse), facto_last_error())                      \
     X(knn_k, FACTO_ERROR_OUT_OF_RANGE, "k = 4", "",                                                                  \
