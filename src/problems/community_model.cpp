@@ -17,6 +17,7 @@ struct CommunityModel::Spectral {
     Vector values;
     std::vector<int64_t> nodes;
     Matrix X;  // V(nodes, :)^T
+    std::vector<double> degrees;
 };
 
 CommunityModel::Spectral CommunityModel::spectral(const CsrMatrix& A, int64_t K, double energy)
@@ -37,7 +38,9 @@ CommunityModel::Spectral CommunityModel::spectral(const CsrMatrix& A, int64_t K,
     require(E.converged, FACTO_ERROR_NUMERICAL,
             "the top eigenvectors of the adjacency matrix did not converge in " + std::to_string(E.products) +
                 " products");
-    Spectral s{E.vectors, E.values, {}, {}};
+    Spectral s{E.vectors, E.values, {}, {}, std::vector<double>(N, 0.0)};
+    for (std::size_t i = 0; i < N; ++i)
+        for (int64_t p = A.indptr[i]; p < A.indptr[i + 1]; ++p) s.degrees[i] += A.values[static_cast<std::size_t>(p)];
     // Sec. V-C: the fewest nodes whose squared row norms reach `energy` of the total, ties at the cut kept
     std::vector<double> norm2(N, 0.0);
     for (std::size_t i = 0; i < N; ++i)
@@ -68,7 +71,11 @@ CommunityModel::CommunityModel(const CsrMatrix& A, int64_t K, double energy, dou
 }
 
 CommunityModel::CommunityModel(Spectral s, int64_t K, double lambda, double mu)
-    : SelfDictionary(std::move(s.X), K, lambda, mu), V_(std::move(s.V)), values_(std::move(s.values)), nodes_(std::move(s.nodes))
+    : SelfDictionary(std::move(s.X), K, lambda, mu),
+      V_(std::move(s.V)),
+      values_(std::move(s.values)),
+      nodes_(std::move(s.nodes)),
+      degrees_(std::move(s.degrees))
 {
 }
 

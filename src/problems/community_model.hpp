@@ -33,6 +33,8 @@ public:
     const std::vector<int64_t>& nodes() const { return nodes_; }
     const Matrix& eigenvectors() const { return V_; }
     const Vector& eigenvalues() const { return values_; }
+    // The weighted degree of every node, A 1.
+    const std::vector<double>& degrees() const { return degrees_; }
 
     // Memberships of all N nodes from the pure nodes `anchors` (K node indices): H = V V(anchors, :)^{-1},
     // entries below 1e-12 set to 0, rows scaled to sum 1 (a row of zeros takes the mean of the others).
@@ -47,6 +49,7 @@ private:
     Matrix V_;
     Vector values_;
     std::vector<int64_t> nodes_;
+    std::vector<double> degrees_;
 };
 
 }  // namespace facto

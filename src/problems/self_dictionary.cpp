@@ -215,6 +215,23 @@ SimplexColumns SelfDictionary::warm_start(std::size_t threads) const
     return SimplexColumns::from_selected(spa_picks_, simplex_least_squares(Xt_, spa_picks_, threads));
 }
 
+Matrix SelfDictionary::anchor_search_points(int64_t rows, uint64_t seed) const
+{
+    Matrix scaled = Xt_;
+    for (std::size_t l = 0; l < scaled.shape()[0]; ++l) {
+        double norm = 0.0;
+        for (std::size_t k = 0; k < scaled.shape()[1]; ++k) norm += std::abs(scaled(l, k));
+        for (std::size_t k = 0; k < scaled.shape()[1] && norm > 0.0; ++k) scaled(l, k) /= norm;
+    }
+    if (M() <= rows) return scaled;
+    Rng rng(seed);
+    Matrix R = Matrix::from_shape({static_cast<std::size_t>(M()), static_cast<std::size_t>(rows)});
+    for (double& r : R) r = rng.normal();
+    Matrix projected = Matrix::from_shape({static_cast<std::size_t>(N()), static_cast<std::size_t>(rows)});
+    blas::gemm(false, false, 1.0, scaled, R, 0.0, projected);
+    return projected;
+}
+
 std::vector<OutputSpec> SelfDictionary::specs(int64_t selected) const
 {
     return {{"selected", FACTO_OUTPUT_INT64, selected, 1},

@@ -103,6 +103,12 @@ public:
     // on each call, so the problem does not hold a second O(KN) matrix beside the solver's C.
     SimplexColumns warm_start(std::size_t threads) const;
 
+    // The points FastAnchor searches (Arora et al. 2013), as rows (N x rows): X's columns scaled to unit
+    // 1-norm (a zero column stays 0), through a Gaussian random projection to `rows` dimensions drawn
+    // from `seed` when M > rows (as they are otherwise). A topic model answers with the columns of its
+    // word-word matrix, which its X only summarizes.
+    virtual Matrix anchor_search_points(int64_t rows, uint64_t seed) const;
+
     // r = X c_l - x_l (M values); returns ||r||^2.
     double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
     // ||X C - X||_F^2, O(M nnz(C)).

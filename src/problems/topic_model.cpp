@@ -5,6 +5,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "base/random.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/krylov_schur.hpp"
 #include "linalg/nonnegative_least_squares.hpp"
@@ -135,6 +136,27 @@ Matrix TopicModel::document_topics(const Matrix& T) const
         for (std::size_t k = 0; k < K && sum > 0.0; ++k) result(i, k) /= sum;
     }
     return result;
+}
+
+Matrix TopicModel::anchor_search_points(int64_t rows, uint64_t seed) const
+{
+    const auto n = static_cast<std::size_t>(N()), c = static_cast<std::size_t>(std::min(rows, N()));
+    const auto D = static_cast<std::size_t>(documents());
+    require_memory(8.0 * static_cast<double>(c) * static_cast<double>(2 * n + D), "FastAnchor's projected points");
+    Matrix R = xt::zeros<double>({n, c});
+    if (c == n) {
+        for (std::size_t j = 0; j < n; ++j) R(j, j) = 1.0;
+    } else {
+        Rng rng(seed);
+        for (double& r : R) r = rng.normal();
+    }
+    Matrix FR = Matrix::from_shape({D, c}), points = Matrix::from_shape({n, c});
+    const std::size_t threads = resolve_threads(0);
+    spmm(tfidf_.F, R, FR, threads);
+    spmm(Ft_, FR, points, threads);  // D P R: P is symmetric, so row n is P-bar(:, n)^T R times D s_n
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t k = 0; k < c; ++k) points(j, k) /= static_cast<double>(D) * column_sum_[j];
+    return points;
 }
 
 std::vector<OutputSpec> TopicModel::output_specs(const SimplexColumns&) const { return output_specs(); }

@@ -51,6 +51,11 @@ public:
     // (500 sweeps at most, from the unconstrained solution clipped at 0), each row scaled to sum 1.
     // P's products go through F: O(K nnz(F) + K^2 N) per sweep-free step, K^2 N per sweep.
     Matrix topics(const std::vector<int64_t>& selected) const;
+    // FastAnchor's points: the columns of P-bar (word n's co-occurrence distribution), through a
+    // Gaussian random projection to `rows` dimensions when N > rows, as Arora et al. do (rows: N x rows
+    // or N x N).
+    Matrix anchor_search_points(int64_t rows, uint64_t seed) const override;
+
     // Each document's weights on the topics T (K x N): min_{W >= 0} ||F - W T||_F by HALS, rows scaled
     // to sum 1 (D x K).
     Matrix document_topics(const Matrix& T) const;

@@ -6,15 +6,19 @@
 #include "solvers/beta_snmf.hpp"
 #include "solvers/burer_monteiro.hpp"
 #include "solvers/coordinate_descent.hpp"
+#include "solvers/fast_anchor.hpp"
+#include "solvers/fast_gradient.hpp"
 #include "problems/community_model.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/frank_wolfe.hpp"
+#include "solvers/geonmf.hpp"
 #include "solvers/gradient_descent.hpp"
 #include "solvers/merit.hpp"
 #include "solvers/nolips.hpp"
 #include "solvers/nomad_cgm.hpp"
 #include "solvers/projected_gradient.hpp"
+#include "solvers/snpa.hpp"
 #include "solvers/spa.hpp"
 #include "solvers/sym_hals.hpp"
 
@@ -48,10 +52,19 @@ const Entry table[] = {
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
     {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
+    {"self_dictionary", "snpa", &build<SelfDictionary, Snpa>},
+    {"self_dictionary", "fast_anchor", &build<SelfDictionary, FastAnchor>},
+    {"self_dictionary", "fast_gradient", &build<SelfDictionary, FastGradient>},
     {"topics", "merit", &build<TopicModel, Merit>},
     {"topics", "spa", &build<TopicModel, Spa>},
+    {"topics", "snpa", &build<TopicModel, Snpa>},
+    {"topics", "fast_anchor", &build<TopicModel, FastAnchor>},
+    {"topics", "fast_gradient", &build<TopicModel, FastGradient>},
     {"communities", "merit", &build<CommunityModel, Merit>},
     {"communities", "spa", &build<CommunityModel, Spa>},
+    {"communities", "snpa", &build<CommunityModel, Snpa>},
+    {"communities", "fast_gradient", &build<CommunityModel, FastGradient>},
+    {"communities", "geonmf", &build<CommunityModel, GeoNmf>},
     {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
     {"nomad", "burer_monteiro", &build<Nomad, BurerMonteiro>},
 };

@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(planted_anchor_words_and_topics_are_recovered_exactly)
 {
     const PlantedCorpus c = planted_corpus();
     const auto model = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5);
-    for (const char* algorithm : {"spa", "merit"}) {
+    for (const char* algorithm : {"spa", "merit", "snpa", "fast_anchor", "fast_gradient"}) {
         BOOST_TEST_CONTEXT(algorithm)
         {
             const auto solver = solved(model, algorithm);
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(planted_pure_nodes_and_memberships_are_recovered_exactly)
     const PlantedGraph g = planted_graph();
     const auto model = std::make_shared<const CommunityModel>(g.A, 3, 1.0, 1e-6, 1e-5);
     BOOST_TEST(model->nodes().size() == 60u);
-    for (const char* algorithm : {"spa", "merit"}) {
+    for (const char* algorithm : {"spa", "merit", "snpa", "fast_gradient", "geonmf"}) {
         BOOST_TEST_CONTEXT(algorithm)
         {
             const auto solver = solved(model, algorithm);

@@ -1,0 +1,125 @@
+#include "solvers/snpa.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "base/error.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
+#include "linalg/simplex_least_squares.hpp"
+#include "sets/row_simplices.hpp"
+
+namespace facto {
+
+namespace {
+
+// Rows of Y projected onto {h >= 0, sum h <= 1}: clipped at 0, or onto the simplex when the clipped
+// row sums above 1.
+void project_capped(Matrix& Y)
+{
+    Matrix onto_simplex = Y;
+    RowSimplices::project(onto_simplex);
+    const std::size_t k = Y.shape()[1];
+    for (std::size_t l = 0; l < Y.shape()[0]; ++l) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < k; ++j) sum += Y(l, j) = std::max(Y(l, j), 0.0);
+        if (sum > 1.0) std::copy(&onto_simplex(l, 0), &onto_simplex(l, 0) + k, &Y(l, 0));
+    }
+}
+
+}  // namespace
+
+Snpa::Snpa(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), {}) {}
+
+void Snpa::start(Matrix)
+{
+    throw Error(FACTO_ERROR_UNSUPPORTED, "snpa starts from the data alone; it takes no iterate");
+}
+
+void Snpa::start_default(uint64_t)
+{
+    require(dictionary_->K() > 0, FACTO_ERROR_INVALID_ARGUMENT, "snpa needs K (give K to the problem)");
+    const Matrix& Xt = dictionary_->Xt();
+    picks_.clear();
+    Ht_ = Matrix::from_shape({Xt.shape()[0], 0});
+    x_norm2_.assign(Xt.shape()[0], 0.0);
+    for (std::size_t l = 0; l < x_norm2_.size(); ++l) x_norm2_[l] = blas::dot(&Xt(l, 0), &Xt(l, 0), Xt.shape()[1]);
+    norm2_ = x_norm2_;
+    C_ = SimplexColumns{};
+    C_.columns.resize(static_cast<std::size_t>(dictionary_->N()));
+}
+
+void Snpa::refit()
+{
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t N = Xt.shape()[0], M = Xt.shape()[1], k = picks_.size();
+    Matrix W = Matrix::from_shape({k, M});  // the picks' data points as rows
+    for (std::size_t j = 0; j < k; ++j) std::copy(&Xt(picks_[j], 0), &Xt(picks_[j], 0) + M, &W(j, 0));
+    Matrix G = Matrix::from_shape({k, k}), Bt = Matrix::from_shape({N, k});
+    blas::gemm(false, true, 1.0, W, W, 0.0, G);
+    blas::gemm(false, true, 1.0, Xt, W, 0.0, Bt);  // X^T W
+    Matrix spectrum = G;
+    Vector lambda;
+    blas::symmetric_eigen(spectrum, lambda);
+    const double step = lambda(k - 1) > 0.0 ? 1.0 / lambda(k - 1) : 0.0;
+    Matrix H = Matrix::from_shape({N, k});  // the previous weights, 0 on the new pick
+    for (std::size_t l = 0; l < N; ++l) {
+        std::copy(&Ht_(l, 0), &Ht_(l, 0) + (k - 1), &H(l, 0));
+        H(l, k - 1) = 0.0;
+    }
+    Matrix Y = H, gradient = Matrix::from_shape({N, k});
+    double t = 1.0;
+    for (int iteration = 0; iteration < 100; ++iteration) {  // Nesterov's scheme, constant step 1/L
+        blas::gemm(false, false, 1.0, Y, G, 0.0, gradient);
+        gradient -= Bt;
+        Matrix next = Y - step * gradient;
+        project_capped(next);
+        const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
+        Y = next + ((t - 1.0) / t_next) * (next - H);
+        H = std::move(next);
+        t = t_next;
+    }
+    Ht_ = std::move(H);
+    // ||x_l - W^T h_l||^2 = ||x_l||^2 - 2 h^T b + h^T G h
+    Matrix HG = Matrix::from_shape({N, k});
+    blas::gemm(false, false, 1.0, Ht_, G, 0.0, HG);
+    for (std::size_t l = 0; l < N; ++l)
+        norm2_[l] = std::max(0.0, x_norm2_[l] + blas::dot(&Ht_(l, 0), &HG(l, 0), k) -
+                                      2.0 * blas::dot(&Ht_(l, 0), &Bt(l, 0), k));
+}
+
+double Snpa::iterate_once()
+{
+    const auto K = static_cast<std::size_t>(dictionary_->K());
+    if (picks_.size() >= K) return 0.0;
+    // the largest residual norm; near ties (within 1e-6 relative) go to the larger data point (Gillis's code)
+    const double top = *std::max_element(norm2_.begin(), norm2_.end());
+    std::size_t pick = norm2_.size();
+    for (std::size_t l = 0; l < norm2_.size(); ++l)
+        if (norm2_[l] >= (1.0 - 1e-6) * top && std::find(picks_.begin(), picks_.end(), l) == picks_.end() &&
+            (pick == norm2_.size() || x_norm2_[l] > x_norm2_[pick]))
+            pick = l;
+    if (pick == norm2_.size())  // every column of that size is picked already: take the next largest
+        for (std::size_t l = 0; l < norm2_.size(); ++l)
+            if (std::find(picks_.begin(), picks_.end(), l) == picks_.end() && (pick == norm2_.size() || norm2_[l] > norm2_[pick]))
+                pick = l;
+    picks_.push_back(static_cast<int64_t>(pick));
+    refit();
+    if (picks_.size() == K) {
+        std::vector<int64_t> selected = picks_;
+        std::sort(selected.begin(), selected.end());
+        C_ = SimplexColumns::from_selected(selected, simplex_least_squares(dictionary_->Xt(), selected,
+                                                                          resolve_threads(common().threads)));
+    }
+    return 1.0;
+}
+
+double Snpa::current_objective() const { return 0.5 * std::accumulate(norm2_.begin(), norm2_.end(), 0.0); }
+
+double Snpa::current_stationarity() const
+{
+    return static_cast<double>(dictionary_->K() - static_cast<int64_t>(picks_.size()));
+}
+
+}  // namespace facto
