@@ -173,7 +173,9 @@ FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, in
  * K: number of anchors, 0 when unknown (then "selected" is every row of C whose largest entry exceeds
  * 0.5). lambda >= 0, or negative for the paper's heuristic ||X - X C0||_F / K with C0 the SPA warm start
  * (needs K); lambda = 0 is MERIT(0). mu > 0 (the paper: 1e-5). With K given, SPA and the simplex least
- * squares run here once (the warm start). Solvers: "merit" (Frank-Wolfe, Alg. 1) and "spa" (needs K).
+ * squares run here once (the warm start). Solvers: "merit" (Frank-Wolfe, Alg. 1) and, needing K, the
+ * baselines "spa", "snpa" (Gillis's successive nonnegative projection, paper 002's "XRAY"), "fast_anchor"
+ * (Arora et al.'s anchor words) and "fast_gradient" (Gillis & Luce's FGNSR: three dense N x N arrays).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld, lambda < 0 without K), DIMENSION (M < 1, N < 2,
  * K outside [0, N]), NOT_FINITE (X, mu or lambda), OUT_OF_RANGE (mu <= 0; mu, lambda or an entry above
  * 1e100), OUT_OF_MEMORY. On error *out is set to NULL;
@@ -194,7 +196,8 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * vocabulary columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
  * document without a kept term), "labels" (int64 D x 1, the largest proportion, -1 for such a
  * document), "coherence" and "similarity_count" (1 x 1, the paper's Table II scores over the top 20
- * terms; the count is int64). Solvers: "merit", "spa". Memory O(nnz + N (rank + 60)).
+ * terms; the count is int64). Solvers: those of self_dictionary ("fast_anchor" searches the word-word
+ * matrix's normalized rows, not X). Memory O(nnz + N (rank + 60)).
  * Errors: as facto_problem_new_symnmf_sparse (no symmetry needed), OUT_OF_RANGE (a count in (0, 1),
  * min_df < 1), DIMENSION (D < 2; K, rank out of range; fewer than max(K, 2) terms kept), NUMERICAL
  * (the singular vectors did not converge). On error *out is set to NULL; on success the caller owns
@@ -212,7 +215,8 @@ FACTO_API facto_status facto_problem_new_topics(int32_t format, int64_t rows, in
  * self-dictionary ones ("selected" as node indices): "memberships" (N x K for every node: V
  * V(selected, :)^{-1}, entries below 1e-12 set to 0, rows scaled to sum 1), "labels" (int64 N x 1, the
  * largest membership) and "nodes" (int64 n* x 1, the nodes kept). Solvers: "merit", "spa" (with
- * energy = 1, SPA is SPOC of Mao, Sarkar & Chakrabarti). 1 <= K < N; lambda, mu as for
+ * energy = 1, SPA is SPOC of Mao, Sarkar & Chakrabarti), "snpa", "fast_gradient" and "geonmf" (Mao et
+ * al.'s pure nodes; needs energy = 1 and K positive leading eigenvalues). 1 <= K < N; lambda, mu as for
  * facto_problem_new_self_dictionary (the paper: 1e-6, 1e-5).
  * Errors: as facto_problem_new_symnmf_sparse, OUT_OF_RANGE (energy outside (0, 1]), DIMENSION (fewer
  * than max(K, 2) nodes kept), NUMERICAL (eigenvectors did not converge; reading "memberships" or
