@@ -12,16 +12,18 @@ from ._lib import (FactoError, FactoIOError, FactoKeyError, FactoMemoryError, Fa
                    FactoValueError)
 from .cluster import SimplicialSymNMF
 from .core import CsrMatrix, ParamInfo, Problem, Progress, Solver, StopReason
-from .data import (clustering_accuracy, distance_nrmse, gaussian_affinity, helix, knn_similarity, manifold_points,
-                   multilayer_nomad, nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors,
-                   separable_data, write_csv)
+from .data import (Communities, TopicModel, averaged_spearman, clustering_accuracy, detect_communities,
+                   distance_nrmse, gaussian_affinity, helix, kmeans, knn_similarity, manifold_points, multilayer_nomad,
+                   nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors, separable_data,
+                   topic_model, write_csv)
 from ._lib import lib as _lib_handle
 
 __version__ = "0.2.0"
 library_version = _lib_handle.facto_version().decode()
 
-__all__ = ["CsrMatrix", "FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError",
+__all__ = ["Communities", "CsrMatrix", "FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError",
            "FactoTypeError", "FactoValueError", "ParamInfo", "Problem", "Progress", "SimplicialSymNMF", "Solver",
-           "StopReason", "clustering_accuracy", "distance_nrmse", "gaussian_affinity", "helix", "knn_similarity",
-           "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram", "read_matrix",
-           "read_matrix_market", "sample_pairs", "select_anchors", "separable_data", "write_csv"]
+           "StopReason", "TopicModel", "averaged_spearman", "clustering_accuracy", "detect_communities",
+           "distance_nrmse", "gaussian_affinity", "helix", "kmeans", "knn_similarity", "library_version",
+           "manifold_points", "multilayer_nomad", "nomad", "nomad_gram", "read_matrix", "read_matrix_market",
+           "sample_pairs", "select_anchors", "separable_data", "topic_model", "write_csv"]

@@ -106,6 +106,25 @@ class Problem(_Handle):
               _lib.last_error)
         return cls(handle.value)
 
+    @staticmethod
+    def _csr(M, name):
+        """(rows, cols, indptr, indices, values) of a facto.CsrMatrix, anything with .tocsr() (scipy.sparse)
+        or a dense 2-D array (its nonzeros)."""
+        if isinstance(M, CsrMatrix):
+            csr = M
+        elif hasattr(M, "tocsr"):
+            csr = M.tocsr()
+        else:
+            a = np.asarray(M, dtype=np.float64)
+            if a.ndim != 2:
+                raise _lib.FactoValueError(-4, f"{name} must be a 2-D array or sparse matrix, got {a.ndim} dimension(s)")
+            rows, cols = np.nonzero(a)
+            indptr = np.zeros(a.shape[0] + 1, dtype=np.int64)
+            np.add.at(indptr, rows + 1, 1)
+            csr = CsrMatrix(np.cumsum(indptr), cols, a[rows, cols], a.shape)
+        return (csr.shape[0], csr.shape[1], np.ascontiguousarray(csr.indptr, dtype=np.int64),
+                np.ascontiguousarray(csr.indices, dtype=np.int64), np.ascontiguousarray(csr.data, dtype=np.float64))
+
     @classmethod
     def symnmf(cls, M, r):
         """min 1/2 ||M - X X^T||_F^2  s.t.  X >= 0, X n x r, for a symmetric M: a dense array, a
@@ -117,10 +136,7 @@ class Problem(_Handle):
             check(lib.facto_problem_new_symnmf(ptr, rows, cols, ld, layout, int(r), ctypes.byref(handle)),
                   _lib.last_error)
             return cls(handle.value)
-        indptr = np.ascontiguousarray(csr.indptr, dtype=np.int64)
-        indices = np.ascontiguousarray(csr.indices, dtype=np.int64)
-        values = np.ascontiguousarray(csr.data, dtype=np.float64)
-        rows, cols = csr.shape
+        rows, cols, indptr, indices, values = cls._csr(csr, "M")
         check(lib.facto_problem_new_symnmf_sparse(_lib.SPARSE_CSR, rows, cols, values.size,
                                                   indptr.ctypes.data_as(_lib.c_int64_p),
                                                   indices.ctypes.data_as(_lib.c_int64_p),
@@ -155,6 +171,36 @@ class Problem(_Handle):
         check(lib.facto_problem_new_self_dictionary(ptr, rows, cols, ld, layout, int(K),
                                                     -1.0 if lam is None else float(lam), float(mu),
                                                     ctypes.byref(handle)), _lib.last_error)
+        return cls(handle.value)
+
+    @classmethod
+    def topics(cls, counts, K, min_df=2, rank=0, lam=1e-6, mu=1e-5):
+        """Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix
+        (facto.CsrMatrix, scipy.sparse or dense): terms in fewer than min_df documents (or in all) dropped,
+        TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), then a self-dictionary
+        problem whose anchors are anchor words. Outputs: "selected", "topics" (K x V), "top_terms",
+        "document_topics", "labels", "coherence", "similarity_count" (and "H", "nnz")."""
+        rows, cols, indptr, indices, values = cls._csr(counts, "counts")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_topics(_lib.SPARSE_CSR, rows, cols, values.size,
+                                           indptr.ctypes.data_as(_lib.c_int64_p), indices.ctypes.data_as(_lib.c_int64_p),
+                                           values.ctypes.data_as(_lib.c_double_p), int(K), int(min_df), int(rank),
+                                           float(lam), float(mu), ctypes.byref(handle)), _lib.last_error)
+        return cls(handle.value)
+
+    @classmethod
+    def communities(cls, A, K, energy=0.99, lam=1e-6, mu=1e-5):
+        """Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix
+        (both triangles; facto.CsrMatrix, scipy.sparse or dense): the top-K eigenvectors over the nodes that
+        carry `energy` of their energy, as a self-dictionary problem whose anchors are pure nodes. Outputs:
+        "selected", "memberships" (N x K), "labels", "nodes" (and "H", "nnz")."""
+        rows, cols, indptr, indices, values = cls._csr(A, "A")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_communities(_lib.SPARSE_CSR, rows, cols, values.size,
+                                                indptr.ctypes.data_as(_lib.c_int64_p),
+                                                indices.ctypes.data_as(_lib.c_int64_p),
+                                                values.ctypes.data_as(_lib.c_double_p), int(K), float(energy),
+                                                float(lam), float(mu), ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
     @classmethod

@@ -1,5 +1,6 @@
 """Data helpers of facto: reading matrices, similarity graphs, the Helix, separable data, and metrics."""
 import ctypes
+from collections import namedtuple
 
 import numpy as np
 
@@ -148,6 +149,63 @@ def select_anchors(X, K, solver="merit", lam=None, mu=1e-5, **params):
     with Problem.self_dictionary(X, K, lam, mu) as problem, Solver(problem, solver, **params) as s:
         s.solve()
         return s.output("selected"), s.output("H")
+
+
+def averaged_spearman(estimated, truth):
+    """Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K each):
+    the Spearman correlation of matched communities (Hungarian), averaged; in [-1, 1]."""
+    a = np.ascontiguousarray(estimated, dtype=np.float64)
+    b = np.ascontiguousarray(truth, dtype=np.float64)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise _lib.FactoValueError(-4, f"estimated and truth must be n x K arrays of one shape, got {a.shape} and {b.shape}")
+    value = ctypes.c_double()
+    check(lib.facto_averaged_spearman(a.ctypes.data_as(_lib.c_double_p), b.ctypes.data_as(_lib.c_double_p),
+                                      a.shape[0], a.shape[1], _lib.ROW_MAJOR, ctypes.byref(value)), _lib.last_error)
+    return value.value
+
+
+def kmeans(X, K, replicates=10, seed=0):
+    """k-means labels (0..K-1) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs."""
+    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+    labels = np.empty(rows, dtype=np.int64)
+    check(lib.facto_kmeans(ptr, rows, cols, ld, layout, int(K), int(replicates), int(seed),
+                           labels.ctypes.data_as(_lib.c_int64_p)), _lib.last_error)
+    return labels
+
+
+TopicModel = namedtuple("TopicModel", "anchors topics top_terms document_topics labels coherence similarity_count")
+TopicModel.__doc__ = ("Topics of a corpus: anchor words (vocabulary columns, or words), the K x V topic-word "
+                      "matrix, each topic's top terms, the documents' topic proportions and labels, and paper "
+                      "002's coherence and similarity count.")
+
+
+def topic_model(counts, K, solver="merit", vocabulary=None, min_df=2, rank=0, lam=1e-6, mu=1e-5, **params):
+    """Anchor-word topics of a documents x terms count matrix by `solver` ("merit", "spa", "snpa",
+    "fast_anchor", "fast_gradient"); with a vocabulary (a sequence of V words) anchors and top terms are
+    words. **params are solver parameters by their facto names (e.g. max_iterations)."""
+    from .core import Problem, Solver
+    with Problem.topics(counts, K, min_df, rank, lam, mu) as problem, Solver(problem, solver, **params) as s:
+        s.solve()
+        anchors, top = s.output("selected"), s.output("top_terms")
+        if vocabulary is not None:
+            anchors = [vocabulary[j] for j in anchors]
+            top = [[vocabulary[j] for j in row] for row in top]
+        return TopicModel(anchors, s.output("topics"), top, s.output("document_topics"), s.output("labels").ravel(),
+                          float(s.output("coherence").ravel()[0]), int(s.output("similarity_count").ravel()[0]))
+
+
+Communities = namedtuple("Communities", "pure_nodes memberships labels nodes_kept")
+Communities.__doc__ = "Mixed memberships: the pure nodes, every node's memberships (N x K), labels, the nodes kept."
+
+
+def detect_communities(A, K, solver="merit", energy=0.99, lam=1e-6, mu=1e-5, **params):
+    """Mixed-membership communities of a symmetric adjacency matrix by `solver` ("merit", "spa", "snpa",
+    "fast_gradient", "geonmf"; SPOC is "spa" with energy=1, and geonmf needs energy=1)."""
+    from .core import Problem, Solver
+    with Problem.communities(A, K, energy, lam, mu) as problem, Solver(problem, solver, **params) as s:
+        s.solve()
+        return Communities(s.output("selected"), s.output("memberships"), s.output("labels").ravel(),
+                           s.output("nodes").ravel())
 
 
 _MANIFOLDS = {"two_rings": 0, "trefoil": 1, "two_moons": 2, "blobs": 3}

@@ -325,3 +325,45 @@ def test_burer_monteiro_and_multilayer_nomad():
     assert abs(np.trace(layers[1][0]) - 4) < 1e-4 and layers[1][1][2] <= 1e-5
     with pytest.raises(facto.FactoValueError):
         facto.multilayer_nomad(X, [4, 8])
+
+
+def _planted_corpus():
+    counts = facto.read_matrix_market(DATA / "planted_corpus.mtx")
+    labels = np.loadtxt(DATA / "planted_corpus_labels.csv", delimiter=",", skiprows=1)[:, 1].astype(np.int64)
+    return counts, labels
+
+
+def test_topic_model_finds_the_planted_anchor_words_with_every_solver():
+    counts, labels = _planted_corpus()
+    words = [f"w{j}" for j in range(9)]
+    for solver in ("merit", "spa", "snpa", "fast_anchor", "fast_gradient"):
+        model = facto.topic_model(counts, 3, solver=solver, vocabulary=words, min_df=1)
+        assert model.anchors == ["w0", "w1", "w2"], solver
+        assert [row[0] for row in model.top_terms] == ["w0", "w1", "w2"]
+        assert model.topics.shape == (3, 9) and np.allclose(model.topics.sum(axis=1), 1.0)
+        assert facto.clustering_accuracy(model.labels, labels) == 1.0
+        assert np.allclose(model.document_topics[np.arange(60), labels], 1.0)
+        assert model.coherence < 0
+    dense = facto.topic_model(counts.toarray(), 3, solver="spa", min_df=1)  # dense counts work the same
+    assert list(dense.anchors) == [0, 1, 2]
+
+
+def test_communities_recover_planted_memberships_and_src_is_one():
+    A = facto.read_matrix_market(DATA / "planted_graph.mtx.gz")
+    truth = np.loadtxt(DATA / "planted_graph_membership.csv", delimiter=",")
+    for solver in ("merit", "spa", "snpa", "geonmf"):
+        found = facto.detect_communities(A, 3, solver=solver, energy=1.0)
+        assert list(found.pure_nodes) == [0, 1, 2], solver
+        assert np.allclose(found.memberships, truth, atol=1e-8)
+        assert facto.averaged_spearman(found.memberships, truth) == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(ValueError, match="energy"):
+        facto.Problem.communities(A, 3, energy=0.0)
+
+
+def test_kmeans_and_spearman_helpers():
+    X, y = facto.manifold_points("blobs", 120, parameter=0.05, seed=1)
+    assert facto.clustering_accuracy(facto.kmeans(X, 6, seed=2), y) == 1.0
+    H = np.array([[0.9, 0.1], [0.2, 0.8], [0.5, 0.5], [0.0, 1.0]])
+    assert facto.averaged_spearman(H[:, ::-1], H) == pytest.approx(1.0)  # matching undoes the swap
+    with pytest.raises(ValueError):
+        facto.averaged_spearman(H, H[:3])

@@ -34,11 +34,21 @@ facto_simplicial_symnmf <- function(P, k) {
 
 problem_of <- function(ptr) structure(class = "facto_problem", list(ptr = checked(ptr)))
 
-#' A sparse matrix as facto's helpers return it: 1-based triplets i, j, x of an n x n matrix.
-facto_sparse <- function(i, j, x, n) structure(class = "facto_sparse", list(i = i, j = j, x = x, n = n))
+#' A sparse matrix as facto's helpers return it: 1-based triplets i, j, x of an n x ncol matrix (square
+#' unless ncol is given).
+facto_sparse <- function(i, j, x, n, ncol = n)
+  structure(class = "facto_sparse", list(i = i, j = j, x = x, n = n, ncol = ncol))
+
+# The triplets of a numeric matrix or facto_sparse, as list(i, j, x, rows, cols).
+as_triplets <- function(M) {
+  if (inherits(M, "facto_sparse")) return(list(i = M$i, j = M$j, x = as.double(M$x), rows = M$n, cols = M$ncol))
+  M <- as.matrix(M)
+  at <- which(M != 0, arr.ind = TRUE)
+  list(i = at[, 1], j = at[, 2], x = as.double(M[at]), rows = nrow(M), cols = ncol(M))
+}
 
 as.matrix.facto_sparse <- function(x, ...) {
-  M <- matrix(0, x$n, x$n)
+  M <- matrix(0, x$n, x$ncol)
   M[cbind(x$i, x$j)] <- x$x
   M
 }
@@ -66,6 +76,75 @@ facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
   storage.mode(X) <- "double"
   problem_of(.Call(C_facto_r_self_dictionary, X, as.double(K), if (is.null(lambda)) -1 else as.double(lambda),
                    as.double(mu)))
+}
+
+#' Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem built from a documents x
+#' terms count matrix (numeric matrix or facto_sparse): terms in fewer than min_df documents (or in all)
+#' dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K). Solvers "merit", "spa",
+#' "snpa", "fast_anchor", "fast_gradient"; outputs "topics", "top_terms", "document_topics", "labels",
+#' "coherence", "similarity_count" (see facto_topic_model for all at once).
+facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 1e-6, mu = 1e-5) {
+  t <- as_triplets(counts)
+  problem_of(.Call(C_facto_r_topics, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(t$cols),
+                   as.double(K), as.double(min_df), as.double(rank), as.double(lambda), as.double(mu)))
+}
+
+#' Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the top-K
+#' eigenvectors of a symmetric adjacency matrix (numeric matrix or facto_sparse, both triangles) over the
+#' nodes carrying `energy` of the energy. Solvers "merit", "spa" (SPOC with energy = 1), "snpa",
+#' "fast_gradient", "geonmf" (energy = 1); outputs "memberships", "labels", "nodes".
+facto_communities <- function(A, K, energy = 0.99, lambda = 1e-6, mu = 1e-5) {
+  t <- as_triplets(A)
+  problem_of(.Call(C_facto_r_communities, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(K),
+                   as.double(energy), as.double(lambda), as.double(mu)))
+}
+
+#' Topics of a corpus by `solver`: a list with anchors (1-based term columns, or words when a vocabulary of
+#' V words is given), topics (K x V), top_terms (K x 20, columns or words), document_topics (D x K), labels
+#' (1-based; 0 for a document without a kept term), coherence and similarity_count.
+facto_topic_model <- function(counts, K, solver = "merit", vocabulary = NULL, min_df = 2, rank = 0,
+                              lambda = 1e-6, mu = 1e-5, ...) {
+  problem <- facto_topics(counts, K, min_df, rank, lambda, mu)
+  s <- facto_solver(problem, solver, ...)
+  facto_solve(s)
+  name <- function(columns) if (is.null(vocabulary)) columns else matrix(vocabulary[columns], nrow(columns))
+  top <- matrix(facto_output(s, "top_terms") + 1, nrow = K)
+  result <- list(anchors = if (is.null(vocabulary)) facto_selected(s) else vocabulary[facto_selected(s)],
+                 topics = facto_output(s, "topics"), top_terms = name(top),
+                 document_topics = facto_output(s, "document_topics"),
+                 labels = as.integer(facto_output(s, "labels")) + 1L,
+                 coherence = as.numeric(facto_output(s, "coherence")),
+                 similarity_count = as.numeric(facto_output(s, "similarity_count")))
+  facto_free(s)
+  facto_free(problem)
+  result
+}
+
+#' Communities of a network by `solver`: a list with pure_nodes (1-based), memberships (N x K), labels
+#' (1-based) and nodes_kept (1-based).
+facto_detect_communities <- function(A, K, solver = "merit", energy = 0.99, lambda = 1e-6, mu = 1e-5, ...) {
+  problem <- facto_communities(A, K, energy, lambda, mu)
+  s <- facto_solver(problem, solver, ...)
+  facto_solve(s)
+  result <- list(pure_nodes = facto_selected(s), memberships = facto_output(s, "memberships"),
+                 labels = as.integer(facto_output(s, "labels")) + 1L,
+                 nodes_kept = as.integer(facto_output(s, "nodes")) + 1L)
+  facto_free(s)
+  facto_free(problem)
+  result
+}
+
+#' Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K matrices).
+facto_spearman <- function(estimated, truth) {
+  storage.mode(estimated) <- "double"
+  storage.mode(truth) <- "double"
+  checked(.Call(C_facto_r_spearman, estimated, truth))
+}
+
+#' k-means labels (1-based) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs.
+facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
+  storage.mode(X) <- "double"
+  checked(.Call(C_facto_r_kmeans, X, as.double(K), as.integer(replicates), as.double(seed)))
 }
 
 #' NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
@@ -124,7 +203,7 @@ facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
 #' Reads a Matrix Market file as a facto_sparse (symmetric files expanded).
 facto_read_mtx <- function(path) {
   s <- checked(.Call(C_facto_r_read_mtx, path.expand(path)))
-  facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
+  facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]], s[[5]])
 }
 
 #' n Helix points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi], as an n x 3 matrix.

@@ -168,6 +168,62 @@ SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP lambda, SEXP mu)
     return wrap_problem(st, problem);
 }
 
+/* Topics from 1-based triplets (i, j, x) of a rows x cols count matrix. */
+SEXP facto_r_topics(SEXP i, SEXP j, SEXP x, SEXP rows, SEXP cols, SEXP K, SEXP min_df, SEXP rank, SEXP lambda,
+                    SEXP mu)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_topics(
+        FACTO_SPARSE_COO, (int64_t)Rf_asReal(rows), (int64_t)Rf_asReal(cols), nnz, zero_based(i), zero_based(j),
+        REAL(x), (int64_t)Rf_asReal(K), (int64_t)Rf_asReal(min_df), (int64_t)Rf_asReal(rank), Rf_asReal(lambda),
+        Rf_asReal(mu), &problem);
+    return wrap_problem(st, problem);
+}
+
+/* Communities from 1-based triplets (i, j, x) of an n x n adjacency matrix (both triangles). */
+SEXP facto_r_communities(SEXP i, SEXP j, SEXP x, SEXP n, SEXP K, SEXP energy, SEXP lambda, SEXP mu)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    const int64_t size = (int64_t)Rf_asReal(n);
+    facto_problem* problem = NULL;
+    const facto_status st =
+        facto_problem_new_communities(FACTO_SPARSE_COO, size, size, nnz, zero_based(i), zero_based(j), REAL(x),
+                                      (int64_t)Rf_asReal(K), Rf_asReal(energy), Rf_asReal(lambda), Rf_asReal(mu),
+                                      &problem);
+    return wrap_problem(st, problem);
+}
+
+SEXP facto_r_spearman(SEXP estimated, SEXP truth)
+{
+    if (!Rf_isReal(estimated) || !Rf_isMatrix(estimated) || !Rf_isReal(truth) || !Rf_isMatrix(truth) ||
+        Rf_nrows(estimated) != Rf_nrows(truth) || Rf_ncols(estimated) != Rf_ncols(truth))
+        return failure(FACTO_ERROR_DIMENSION, "estimated and truth must be numeric matrices of one shape");
+    double src = 0.0;
+    const facto_status st = facto_averaged_spearman(REAL(estimated), REAL(truth), Rf_nrows(truth), Rf_ncols(truth),
+                                                    FACTO_COL_MAJOR, &src);
+    return st < 0 ? failure(st, facto_last_error()) : Rf_ScalarReal(src);
+}
+
+SEXP facto_r_kmeans(SEXP X, SEXP K, SEXP replicates, SEXP seed)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X);
+    int64_t* labels = (int64_t*)R_alloc((size_t)(rows > 0 ? rows : 1), sizeof(int64_t));
+    const facto_status st = facto_kmeans(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                         (int64_t)Rf_asReal(K), Rf_asInteger(replicates), (uint64_t)Rf_asReal(seed),
+                                         labels);
+    if (st < 0) return failure(st, facto_last_error());
+    SEXP out = PROTECT(Rf_allocVector(INTSXP, rows));
+    for (int64_t r = 0; r < rows; ++r) INTEGER(out)[r] = (int)labels[r] + 1;
+    UNPROTECT(1);
+    return out;
+}
+
 SEXP facto_r_nomad(SEXP D, SEXP K)
 {
     if (!Rf_isReal(D) || !Rf_isMatrix(D)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "D must be a numeric matrix");
@@ -552,7 +608,7 @@ static SEXP sparse_to_list(facto_sparse* m)
     facto_sparse_shape(m, &rows, &cols, &nnz);
     int64_t* i = (int64_t*)R_alloc((size_t)(nnz > 0 ? nnz : 1), sizeof(int64_t));
     int64_t* j = (int64_t*)R_alloc((size_t)(nnz > 0 ? nnz : 1), sizeof(int64_t));
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 5));
     SEXP ri = PROTECT(Rf_allocVector(REALSXP, nnz)), rj = PROTECT(Rf_allocVector(REALSXP, nnz));
     SEXP rx = PROTECT(Rf_allocVector(REALSXP, nnz));
     facto_sparse_copy_coo(m, i, j, REAL(rx));
@@ -565,6 +621,7 @@ static SEXP sparse_to_list(facto_sparse* m)
     SET_VECTOR_ELT(out, 1, rj);
     SET_VECTOR_ELT(out, 2, rx);
     SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)rows));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)cols));
     UNPROTECT(4);
     return out;
 }
@@ -690,6 +747,10 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_nomad", (DL_FUNC)&facto_r_nomad, 2},
     {"facto_r_nomad_layer", (DL_FUNC)&facto_r_nomad_layer, 2},
     {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
+    {"facto_r_topics", (DL_FUNC)&facto_r_topics, 10},
+    {"facto_r_communities", (DL_FUNC)&facto_r_communities, 8},
+    {"facto_r_spearman", (DL_FUNC)&facto_r_spearman, 2},
+    {"facto_r_kmeans", (DL_FUNC)&facto_r_kmeans, 4},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
     {NULL, NULL, 0}};
 

@@ -15,11 +15,13 @@ using SparseArrays
 
 export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, progress, iterate_matrix,
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
-       edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary,
+       edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
+       communities, averaged_spearman, kmeans,
        separable_data, output, selected, nomad, nomad_layer, nomad_gram, manifold_points, multilayer_nomad
 
 const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
+const SPARSE_COO = Int32(2)
 const PARAM_DOUBLE, PARAM_INT, PARAM_STRING = Int32(1), Int32(2), Int32(3)
 const STOP_REASONS = (:running, :converged, :iteration_limit, :time_limit, :stopped_by_callback,
                       :stopped_by_request, :stalled)
@@ -185,6 +187,81 @@ function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = not
                lambda === nothing ? -1.0 : Float64(lambda), mu, out)
     check(st, thread_message)
     return Problem(out[])
+end
+
+# (rows, cols, 0-based COO arrays) of a dense matrix's nonzeros or of a SparseMatrixCSC-like value with findnz.
+function _triplets(M::AbstractMatrix{<:Real})
+    I = Int64[]; J = Int64[]; V = Float64[]
+    for j in axes(M, 2), i in axes(M, 1)
+        M[i, j] != 0 && (push!(I, i - 1); push!(J, j - 1); push!(V, M[i, j]))
+    end
+    return size(M, 1), size(M, 2), I, J, V
+end
+
+"""
+    topics(counts, K; min_df = 2, rank = 0, lambda = 1e-6, mu = 1e-5) -> Problem
+
+Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents×terms count matrix: rare terms
+dropped, TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), as a self-dictionary
+problem whose anchors are anchor words. Outputs "selected", "topics", "top_terms", "document_topics",
+"labels", "coherence", "similarity_count".
+"""
+function topics(counts::AbstractMatrix{<:Real}, K::Integer; min_df::Integer = 2, rank::Integer = 0,
+                lambda::Real = 1e-6, mu::Real = 1e-5)
+    rows, cols, I, J, V = _triplets(counts)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_topics), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int64, Int64, Float64,
+                Float64, Ref{Ptr{Cvoid}}), SPARSE_COO, rows, cols, length(V), I, J, V, K, min_df, rank, lambda, mu, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    communities(A, K; energy = 0.99, lambda = 1e-6, mu = 1e-5) -> Problem
+
+Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix: the
+top-K eigenvectors over the nodes carrying `energy` of the energy, as a self-dictionary problem whose
+anchors are pure nodes. Outputs "selected", "memberships", "labels", "nodes".
+"""
+function communities(A::AbstractMatrix{<:Real}, K::Integer; energy::Real = 0.99, lambda::Real = 1e-6,
+                     mu::Real = 1e-5)
+    rows, cols, I, J, V = _triplets(A)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_communities), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Float64, Float64, Float64,
+                Ref{Ptr{Cvoid}}), SPARSE_COO, rows, cols, length(V), I, J, V, K, energy, lambda, mu, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    averaged_spearman(estimated, truth) -> Float64
+
+Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n×K each).
+"""
+function averaged_spearman(estimated::AbstractMatrix{<:Real}, truth::AbstractMatrix{<:Real})
+    size(estimated) == size(truth) || throw(DimensionMismatch("estimated and truth differ in shape"))
+    E, T = Matrix{Float64}(estimated), Matrix{Float64}(truth)
+    src = Ref{Float64}(0.0)
+    st = ccall(sym(:facto_averaged_spearman), Int32, (Ptr{Float64}, Ptr{Float64}, Int64, Int64, Int32, Ref{Float64}),
+               E, T, size(T, 1), size(T, 2), COL_MAJOR, src)
+    check(st, thread_message)
+    return src[]
+end
+
+"""
+    kmeans(X, K; replicates = 10, seed = 0) -> Vector{Int}
+
+k-means labels (1-based) of the rows of `X`: Lloyd from k-means++ seeds, the best of `replicates` runs.
+"""
+function kmeans(X::AbstractMatrix{<:Real}, K::Integer; replicates::Integer = 10, seed::Integer = 0)
+    A = Matrix{Float64}(X)
+    labels = Vector{Int64}(undef, size(A, 1))
+    st = ccall(sym(:facto_kmeans), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, UInt64, Ptr{Int64}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, replicates, seed, labels)
+    check(st, thread_message)
+    return labels .+ 1
 end
 
 """

@@ -224,3 +224,32 @@ test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers"
   expect_equal(sum(diag(layers[[2]])), 4, tolerance = 1e-5)
   expect_equal(unname(rowSums(layers[[2]])), rep(1, 100), tolerance = 1e-5)
 })
+
+test_that("topic modeling finds the planted anchor words and labels every document", {
+  counts <- facto_read_mtx(file.path(data_dir, "planted_corpus.mtx"))
+  truth <- read.csv(file.path(data_dir, "planted_corpus_labels.csv"))$label
+  words <- paste0("w", 0:8)
+  for (solver in c("merit", "spa", "snpa", "fast_anchor")) {
+    model <- facto_topic_model(counts, 3, solver = solver, vocabulary = words, min_df = 1)
+    expect_equal(model$anchors, c("w0", "w1", "w2"))
+    expect_equal(model$top_terms[, 1], c("w0", "w1", "w2"))
+    expect_equal(rowSums(model$topics), rep(1, 3), tolerance = 1e-12)
+    expect_equal(facto_accuracy(model$labels, truth), 1)
+    expect_lt(model$coherence, 0)
+  }
+  dense <- facto_topic_model(as.matrix(counts), 3, solver = "spa", min_df = 1)
+  expect_equal(dense$anchors, 1:3)
+})
+
+test_that("communities recover planted memberships, SRC is 1, and bad energy is an error", {
+  A <- facto_read_mtx(file.path(data_dir, "planted_graph.mtx.gz"))
+  truth <- as.matrix(read.csv(file.path(data_dir, "planted_graph_membership.csv"), header = FALSE))
+  for (solver in c("merit", "spa", "geonmf")) {
+    found <- facto_detect_communities(A, 3, solver = solver, energy = 1)
+    expect_equal(found$pure_nodes, 1:3)
+    expect_equal(unname(found$memberships), unname(truth), tolerance = 1e-8)
+    expect_equal(facto_spearman(found$memberships, truth), 1, tolerance = 1e-12)
+  }
+  expect_error(facto_communities(A, 3, energy = 0), "energy")
+  expect_equal(facto_accuracy(facto_kmeans(truth, 3, seed = 1), facto_kmeans(truth, 3, seed = 1)), 1)
+})

@@ -204,6 +204,17 @@ extern "C" {
                                 capacity: i64, layout: i32, anchors: *mut i64, anchors_capacity: i64)
         -> facto_status;
 
+    pub fn facto_problem_new_topics(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64, idx: *const i64,
+                                    values: *const f64, k: i64, min_df: i64, rank: i64, lambda: f64, mu: f64,
+                                    out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_communities(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
+                                         idx: *const i64, values: *const f64, k: i64, energy: f64, lambda: f64,
+                                         mu: f64, out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_averaged_spearman(estimated: *const f64, truth: *const f64, n: i64, k: i64, layout: i32,
+                                   src: *mut f64) -> facto_status;
+    pub fn facto_kmeans(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, replicates: i32,
+                        seed: u64, labels: *mut i64) -> facto_status;
+
     pub fn facto_problem_new_nomad(d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
                                    out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_problem_new_nomad_layer(previous: *const facto_solver, k: i64, out: *mut *mut facto_problem)

@@ -337,6 +337,37 @@ impl Problem {
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
+    /// Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix: terms
+    /// in fewer than `min_df` documents (or in all) dropped, TF-IDF, the word-word correlation reduced to
+    /// `rank` dimensions (0: 2K), as a self-dictionary problem whose anchors are anchor words. Outputs
+    /// "selected", "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count".
+    pub fn topics(counts: &CsrMatrix, k: usize, min_df: usize, rank: usize, lambda: f64, mu: f64)
+                  -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_topics(sys::FACTO_SPARSE_CSR, counts.rows as i64, counts.cols as i64,
+                                          counts.values.len() as i64, counts.indptr.as_ptr(), counts.indices.as_ptr(),
+                                          counts.values.as_ptr(), k as i64, min_df as i64, rank as i64, lambda, mu,
+                                          &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
+    /// Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix
+    /// (both triangles): the top-K eigenvectors over the nodes carrying `energy` of the energy, as a
+    /// self-dictionary problem whose anchors are pure nodes. Outputs "selected", "memberships" (N x K),
+    /// "labels", "nodes".
+    pub fn communities(adjacency: &CsrMatrix, k: usize, energy: f64, lambda: f64, mu: f64) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_communities(sys::FACTO_SPARSE_CSR, adjacency.rows as i64, adjacency.cols as i64,
+                                               adjacency.values.len() as i64, adjacency.indptr.as_ptr(),
+                                               adjacency.indices.as_ptr(), adjacency.values.as_ptr(), k as i64,
+                                               energy, lambda, mu, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
     /// NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
     /// symmetric n x n D ([`nomad_gram`] forms the paper's from points). Solvers "nomad_cgm" (conditional
     /// gradient) and "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output
@@ -682,6 +713,30 @@ pub fn clustering_accuracy(predicted: &[i64], truth: &[i64]) -> Result<f64> {
         sys::facto_clustering_accuracy(predicted.as_ptr(), truth.as_ptr(), predicted.len() as i64, &mut accuracy)
     }, thread_message)?;
     Ok(accuracy)
+}
+
+/// Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K each).
+pub fn averaged_spearman(estimated: MatrixRef<'_>, truth: MatrixRef<'_>) -> Result<f64> {
+    if estimated.rows != truth.rows || estimated.cols != truth.cols || estimated.layout != truth.layout
+        || estimated.ld() != truth.ld() {
+        return Err(Error::new(sys::FACTO_ERROR_DIMENSION, "estimated and truth differ in shape or layout"));
+    }
+    let mut src = 0.0;
+    check(unsafe {
+        sys::facto_averaged_spearman(estimated.data.as_ptr(), truth.data.as_ptr(), truth.rows as i64,
+                                     truth.cols as i64, truth.layout.raw(), &mut src)
+    }, thread_message)?;
+    Ok(src)
+}
+
+/// k-means labels (0-based) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs.
+pub fn kmeans(x: MatrixRef<'_>, k: usize, replicates: i32, seed: u64) -> Result<Vec<i64>> {
+    let mut labels = vec![0i64; x.rows];
+    check(unsafe {
+        sys::facto_kmeans(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), k as i64,
+                          replicates, seed, labels.as_mut_ptr())
+    }, thread_message)?;
+    Ok(labels)
 }
 
 /// A sparse matrix in compressed sparse row form (0-based, columns increasing within a row).

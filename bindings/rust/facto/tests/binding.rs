@@ -338,3 +338,30 @@ fn nomad_by_both_solvers_and_in_layers() {
     assert!((trace - 4.0).abs() < 1e-4);
     assert!(facto::multilayer_nomad(d.view(), &[4, 8], "nomad_cgm", |_| Ok(())).is_err());
 }
+
+#[test]
+fn topics_and_communities_recover_planted_structure() {
+    let counts = facto::read_matrix_market(data_dir().join("planted_corpus.mtx").to_str().unwrap()).unwrap();
+    for algorithm in ["merit", "spa", "snpa", "fast_anchor"] {
+        let problem = Problem::topics(&counts, 3, 1, 0, 1e-6, 1e-5).unwrap();
+        let mut solver = Solver::new(&problem, algorithm).unwrap();
+        solver.solve().unwrap();
+        assert_eq!(solver.selected().unwrap(), vec![0, 1, 2], "{algorithm}");
+        let labels = solver.labels().unwrap();
+        let truth: Vec<i64> = (0..60).map(|d| d % 3).collect();
+        assert_eq!(facto::clustering_accuracy(&labels, &truth).unwrap(), 1.0);
+    }
+    let graph = facto::read_matrix_market(data_dir().join("planted_graph.mtx.gz").to_str().unwrap()).unwrap();
+    let (truth, n, k) = read_csv(data_dir().join("planted_graph_membership.csv"), false);
+    let problem = Problem::communities(&graph, 3, 1.0, 1e-6, 1e-5).unwrap();
+    let mut solver = Solver::new(&problem, "geonmf").unwrap();
+    solver.solve().unwrap();
+    assert_eq!(solver.selected().unwrap(), vec![0, 1, 2]);
+    let memberships = solver.output_f64("memberships", Layout::RowMajor).unwrap();
+    let src = facto::averaged_spearman(MatrixRef::new(&memberships.data, n, k, Layout::RowMajor).unwrap(),
+                                       MatrixRef::new(&truth, n, k, Layout::RowMajor).unwrap()).unwrap();
+    assert!((src - 1.0).abs() < 1e-12);
+    let labels = facto::kmeans(MatrixRef::new(&truth, n, k, Layout::RowMajor).unwrap(), 3, 5, 1).unwrap();
+    assert_eq!(labels.len(), n);
+    assert!(Problem::communities(&graph, 3, 0.0, 1e-6, 1e-5).is_err());
+}
