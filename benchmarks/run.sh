@@ -11,6 +11,9 @@
 #   bash benchmarks/run.sh nomad [n_max] [fashion outer iterations]        (paper 003: the peer
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run)
+#   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       (paper 002's real data: Table II on
+#                                                                            TDT2 and Reuters, Tables III-IV
+#                                                                            on DBLP1-5, memory against N)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +58,16 @@ case "$which" in
     ./build/benchmarks/bench_nomad rings
     ./build/benchmarks/bench_nomad scale "${1:-4000}" 100 "$results/nomad_fig15.csv"
     ./build/benchmarks/bench_nomad fashion 0 128 "${2:-300}" "$results/nomad_fashion_embedding.csv" ;;
-  *) echo "usage: $0 simplicial|symnmf|edm|merit|variants|nomad [...]" >&2; exit 2 ;;
+  paper002)
+    cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
+    ./build/benchmarks/bench_separable_jobs communities ../shared/data/merit "$results/paper002_communities.csv"
+    echo "dataset,K,trial,method,N,coherence,similarity_count,accuracy_kmeans,accuracy_argmax,seconds" \
+      > "$results/paper002_topics.csv"
+    for dataset in tdt2 reuters21578; do
+      ./build/benchmarks/bench_separable_jobs topics ../shared/data/merit "$dataset" "${1:-10}" "${2:-1}" \
+        "$results/paper002_topics.csv"
+    done
+    ./build/benchmarks/bench_separable_jobs memory ../shared/data/merit "$results/paper002_memory.csv" ;;
+  *) echo "usage: $0 simplicial|symnmf|edm|merit|variants|nomad|paper002 [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -13,45 +13,9 @@
 #include "linalg/parallel.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "linalg/successive_projection.hpp"
+#include "sets/dominant_diagonal.hpp"
 
 namespace facto {
-
-namespace {
-
-// Row i of Z (N values) projected onto {x >= 0, x_i = d in [0, 1], x_l <= c_l d}, c_l = w_l / w_i
-// (Gillis & Luce's polyhedron, one row): for a fixed d each x_l is z_l clipped to [0, c_l d], and
-// half the derivative in d, (1 + sum_A c_l^2) d - z_i - sum_A c_l z_l over the entries still capped
-// (A = {l : z_l > c_l d}), increases with d: its root is found by walking the breakpoints z_l / c_l
-// upward, then clipped to [0, 1].
-void project_row(double* z, std::size_t i, std::size_t N, const std::vector<double>& w,
-                 std::vector<std::pair<double, double>>& breaks)
-{
-    const double wi = w[i];
-    breaks.clear();
-    double slope = 1.0, offset = z[i];
-    for (std::size_t l = 0; l < N; ++l) {
-        if (l == i || z[l] <= 0.0 || w[l] == 0.0 || wi == 0.0) continue;
-        const double c = w[l] / wi;
-        breaks.emplace_back(z[l] / c, c);
-        slope += c * c, offset += c * z[l];
-    }
-    std::sort(breaks.begin(), breaks.end());
-    double d = offset / slope;
-    for (const auto& [t, c] : breaks) {
-        if (d <= t) break;
-        slope -= c * c, offset -= c * c * t;
-        d = offset / slope;
-    }
-    d = std::clamp(d, 0.0, 1.0);
-    for (std::size_t l = 0; l < N; ++l) {
-        if (l == i) continue;
-        const double cap = wi == 0.0 ? z[l] : w[l] / wi * d;
-        z[l] = std::clamp(z[l], 0.0, std::max(cap, 0.0));
-    }
-    z[i] = d;
-}
-
-}  // namespace
 
 FastGradient::FastGradient(std::shared_ptr<const SelfDictionary> problem)
     : SelfDictionarySolver(std::move(problem),
@@ -150,7 +114,7 @@ double FastGradient::iterate_once()
     for (std::size_t i = 0; i < N; ++i) Z_(i, i) -= step_ * mu_ * p_[i];
     parallel_for(N, 16, resolve_threads(common().threads), [&](std::size_t first, std::size_t last) {
         std::vector<std::pair<double, double>> breaks;
-        for (std::size_t i = first; i < last; ++i) project_row(&Z_(i, 0), i, N, w_, breaks);
+        for (std::size_t i = first; i < last; ++i) DominantDiagonal::project_row(&Z_(i, 0), i, w_, breaks);
     });
     Y_ = Z_ + beta * (Z_ - X_);
     std::swap(X_, Z_);  // Z_ holds the previous iterate now

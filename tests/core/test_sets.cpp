@@ -3,6 +3,7 @@
 // column simplices' sparse iterate against its dense form.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -11,6 +12,7 @@
 
 #include "base/error.hpp"
 #include "sets/column_simplices.hpp"
+#include "sets/dominant_diagonal.hpp"
 #include "sets/orthant.hpp"
 #include "sets/row_simplices.hpp"
 #include "fixtures.hpp"
@@ -163,6 +165,46 @@ BOOST_AUTO_TEST_CASE(column_simplices_keep_the_columns_of_their_dense_form_on_th
     Matrix off = C1;
     off(0, 1) += 1e-6;
     BOOST_TEST(status_of([&] { set.feasible_point(off, 1e-8); }) == FACTO_ERROR_INFEASIBLE);
+}
+
+// FGNSR's row polyhedron: the projection is feasible and no point of a fine grid of diagonal values
+// (each with the other entries clipped optimally) is closer to the input; zero weights are handled.
+BOOST_AUTO_TEST_CASE(dominant_diagonal_projection_is_the_nearest_feasible_row)
+{
+    Rng rng(31);
+    const std::size_t N = 40;
+    std::vector<std::pair<double, double>> scratch;
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<double> w(N), z(N);
+        for (std::size_t l = 0; l < N; ++l) w[l] = l == 7 ? 0.0 : 0.2 + rng.uniform();
+        for (double& v : z) v = (trial % 3 == 0 ? 2.0 : 0.5) * rng.normal() + (trial % 5 == 0 ? 1.0 : 0.0);
+        const std::size_t i = static_cast<std::size_t>(trial) % N;
+        std::vector<double> x = z;
+        DominantDiagonal::project_row(x.data(), i, w, scratch);
+        // the distance from z when the diagonal is d and every other entry is clipped to [0, c_l d]
+        auto distance = [&](double d) {
+            double sum = (d - z[i]) * (d - z[i]);
+            for (std::size_t l = 0; l < N; ++l) {
+                if (l == i) continue;
+                const double cap = w[i] == 0.0 ? HUGE_VAL : w[l] / w[i] * d;
+                const double v = std::clamp(z[l], 0.0, cap);
+                sum += (v - z[l]) * (v - z[l]);
+            }
+            return sum;
+        };
+        double found = 0.0;
+        BOOST_TEST(x[i] >= 0.0);
+        BOOST_TEST(x[i] <= 1.0);
+        for (std::size_t l = 0; l < N; ++l) {
+            found += (x[l] - z[l]) * (x[l] - z[l]);
+            BOOST_TEST(x[l] >= 0.0);
+            if (l != i) BOOST_TEST(w[i] * x[l] <= w[l] * x[i] * (1.0 + 1e-15) + 1e-300);
+        }
+        double best = HUGE_VAL;
+        for (int k = 0; k <= 20000; ++k) best = std::min(best, distance(k / 20000.0));
+        BOOST_TEST(found <= best + 1e-12 * (1.0 + best));
+        BOOST_TEST(std::abs(found - distance(x[i])) <= 1e-12 * (1.0 + found));
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

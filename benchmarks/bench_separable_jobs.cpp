@@ -1,0 +1,291 @@
+// Paper 002's real-data experiments (Sec. V-B, V-C) on the shared data (../shared/data/merit):
+//   topics DATA_DIR DATASET TRIALS FG_TRIALS CSV   Table II: coherence, similarity count and clustering
+//       accuracy for K = 3..10 over the authors' K-topic subsets (trials 1..TRIALS; FastGradient on the
+//       first FG_TRIALS only: it costs O(M N^2) per iteration), each method's mean and standard deviation;
+//   communities DATA_DIR CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
+//   memory DATA_DIR CSV                            Figs. 6-7: peak memory and time against the vocabulary
+//       size N (TDT2, every document, N set by min_df), MERIT against FastGradient (refused by the memory
+//       check where its three N x N arrays do not fit), SPA's time as the reference of the same run.
+// The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 and
+// 100 iterations (120 on DBLP), MERIT(0) with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA,
+// SNPA as "XRAY", FastAnchor; accuracy by k-means (10 replicates) on the documents' topic weights scaled
+// to unit norm, averaged over 10 clusterings.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <xtensor/xadapt.hpp>
+
+#include "data/data.hpp"
+#include "base/error.hpp"
+#include "data/input_file.hpp"
+#include "linalg/blas.hpp"
+#include "facto/facto.h"
+#include "measure.hpp"
+#include "metrics/metrics.hpp"
+#include "problems/community_model.hpp"
+#include "problems/topic_model.hpp"
+#include "solvers/registry.hpp"
+
+using namespace facto;
+using namespace facto::bench;
+
+namespace {
+
+struct Method {
+    const char* name;
+    const char* algorithm;
+    double lambda;
+    int64_t iterations;  // 0: the solver's own stop
+};
+
+// The documents (0-based) and min_df of trial `trial` of the K-topic subsets file.
+bool read_subset(const std::string& path, int64_t K, int64_t trial, std::vector<int64_t>& docs, int64_t& min_df)
+{
+    const auto in = open_input(path);
+    std::string line;
+    while (std::getline(*in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> field;
+        std::stringstream parts(line);
+        for (std::string f; std::getline(parts, f, ',');) field.push_back(f);
+        if (field.size() < 7 || std::stoll(field[1]) != K || std::stoll(field[2]) != trial) continue;
+        min_df = std::stoll(field[3]);
+        docs.clear();
+        std::stringstream ids(field[6]);
+        for (int64_t d; ids >> d;) docs.push_back(d - 1);
+        return true;
+    }
+    return false;
+}
+
+// Table II's accuracy: k-means (10 replicates) on the document weights scaled to unit 2-norm, the
+// best matching of clusters to topics, averaged over 10 clusterings.
+double kmeans_accuracy(Matrix W, const std::vector<int64_t>& truth, int64_t K)
+{
+    for (std::size_t i = 0; i < W.shape()[0]; ++i) {
+        double norm = 0.0;
+        for (std::size_t k = 0; k < W.shape()[1]; ++k) norm += W(i, k) * W(i, k);
+        for (std::size_t k = 0; k < W.shape()[1] && norm > 0.0; ++k) W(i, k) /= std::sqrt(norm);
+    }
+    double sum = 0.0;
+    for (uint64_t run = 0; run < 10; ++run) sum += clustering_accuracy(kmeans(W, K, 10, 1000 + run), truth);
+    return sum / 10.0;
+}
+
+struct Stats {
+    std::vector<double> values;
+    void add(double v) { values.push_back(v); }
+    double mean() const
+    {
+        double s = 0.0;
+        for (double v : values) s += v;
+        return values.empty() ? NAN : s / static_cast<double>(values.size());
+    }
+    double deviation() const
+    {
+        if (values.size() < 2) return 0.0;
+        double s = 0.0;
+        for (double v : values) s += (v - mean()) * (v - mean());
+        return std::sqrt(s / static_cast<double>(values.size() - 1));
+    }
+};
+
+void topics(const std::string& dir, const std::string& dataset, int trials, int fg_trials, const std::string& csv)
+{
+    const CsrMatrix counts = read_matrix_market(dir + "/" + dataset + "_doc_term.mtx.gz");
+    const Matrix label_table = read_csv(dir + "/" + dataset + "_labels.csv.gz");
+    const std::vector<Method> methods = {{"MERIT", "merit", 1e-6, 100},     {"MERIT(0)", "merit", 0.0, 100},
+                                         {"SPA", "spa", 0.0, 0},            {"XRAY (SNPA)", "snpa", 0.0, 0},
+                                         {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50}};
+    std::ofstream out(csv, std::ios::app);
+    std::printf("%s: K, method, coherence, similarity count, accuracy (k-means), accuracy (argmax), seconds; mean "
+                "(standard deviation) over the trials\n", dataset.c_str());
+    for (int64_t K = 3; K <= 10; ++K) {
+        std::map<std::string, Stats> coherence, similarity, accuracy, argmax, seconds;
+        for (int trial = 1; trial <= trials; ++trial) {
+            std::vector<int64_t> docs;
+            int64_t min_df = 2;
+            if (!read_subset(dir + "/" + dataset + "_kclass_subsets.csv.gz", K, trial, docs, min_df)) break;
+            std::vector<int64_t> truth;
+            for (int64_t d : docs) truth.push_back(static_cast<int64_t>(label_table(static_cast<std::size_t>(d), 1)));
+            const auto t0 = Clock::now();
+            const CsrMatrix subset = select_rows(counts, docs);
+            std::map<double, std::shared_ptr<const TopicModel>> problems;  // one per lambda
+            for (const Method& m : methods)
+                if (!problems.count(m.lambda))
+                    problems[m.lambda] = std::make_shared<const TopicModel>(subset, K, min_df, 0, m.lambda, 1e-5);
+            for (const Method& m : methods) {
+                if (std::string(m.algorithm) == "fast_gradient" && trial > fg_trials) continue;
+                const auto& problem = problems[m.lambda];
+                auto solver = make_solver(problem, m.algorithm);
+                if (m.iterations > 0) solver->mutable_params().set_int("max_iterations", m.iterations);
+                const auto start = Clock::now();
+                try {
+                    solver->solve();
+                } catch (const Error& e) {
+                    std::printf("  K %lld trial %d %s: %s\n", static_cast<long long>(K), trial, m.name, e.what());
+                    continue;
+                }
+                const double s = seconds_since(start);
+                const Output W = solver->output("document_topics");
+                const Matrix weights = xt::adapt(W.doubles, std::vector<std::size_t>{docs.size(), static_cast<std::size_t>(K)});
+                const Output labels = solver->output("labels");
+                const double c = solver->output("coherence").doubles[0];
+                const auto sc = static_cast<double>(solver->output("similarity_count").ints[0]);
+                const double acc = kmeans_accuracy(weights, truth, K), arg = clustering_accuracy(labels.ints, truth);
+                coherence[m.name].add(c), similarity[m.name].add(sc), accuracy[m.name].add(acc);
+                argmax[m.name].add(arg), seconds[m.name].add(s);
+                out << dataset << ',' << K << ',' << trial << ',' << m.name << ',' << problem->N() << ',' << c << ','
+                    << sc << ',' << acc << ',' << arg << ',' << s << '\n';
+            }
+            std::fprintf(stderr, "  %s K %lld trial %d: N = %lld, %.1f s\n", dataset.c_str(), static_cast<long long>(K),
+                         trial, static_cast<long long>(problems.begin()->second->N()), seconds_since(t0));
+        }
+        for (const Method& m : methods)
+            std::printf("%lld, %-13s, %7.1f (%5.1f), %6.2f (%5.2f), %.3f (%.3f), %.3f (%.3f), %6.2f  [%zu trials]\n",
+                        static_cast<long long>(K), m.name, coherence[m.name].mean(), coherence[m.name].deviation(),
+                        similarity[m.name].mean(), similarity[m.name].deviation(), accuracy[m.name].mean(),
+                        accuracy[m.name].deviation(), argmax[m.name].mean(), argmax[m.name].deviation(),
+                        seconds[m.name].mean(), coherence[m.name].values.size());
+        std::fflush(stdout);
+    }
+}
+
+// SPOC's memberships as its authors' code forms them: V V(J, :)^{-1} floored at machine epsilon (not 0)
+// before the rows are scaled to sum 1, which orders the otherwise tied zeros by each row's sum.
+Matrix epsilon_floored_memberships(const CommunityModel& model, const std::vector<int64_t>& anchors)
+{
+    const Matrix& V = model.eigenvectors();
+    const std::size_t N = V.shape()[0], K = V.shape()[1];
+    Matrix pure = Matrix::from_shape({K, K});
+    for (std::size_t a = 0; a < K; ++a)
+        for (std::size_t k = 0; k < K; ++k) pure(a, k) = V(static_cast<std::size_t>(anchors[a]), k);
+    Matrix H = V;
+    blas::solve_general(pure.data(), K, H.data(), N);
+    for (std::size_t i = 0; i < N; ++i) {
+        double sum = 0.0;
+        for (std::size_t k = 0; k < K; ++k) sum += H(i, k) = std::max(H(i, k), 2.220446049250313e-16);
+        for (std::size_t k = 0; k < K; ++k) H(i, k) /= sum;
+    }
+    return H;
+}
+
+void communities(const std::string& dir, const std::string& csv)
+{
+    const int64_t table3[] = {6437, 3248, 3129, 1032, 3509};
+    const double table4[5][5] = {{0.2974, 0.2996, 0.3145, 0.2937, 0.2912},  // GeoNMF SPOC FastGradient MERIT MERIT(0)
+                                 {0.2948, 0.2126, 0.3237, 0.3257, 0.2931},
+                                 {0.2629, 0.2972, 0.1933, 0.2763, 0.2766},
+                                 {0.2661, 0.3479, 0.1601, 0.3559, 0.3559},
+                                 {0.1977, 0.1720, 0.0912, 0.1983, 0.1983}};
+    std::ofstream out(csv);
+    out << "graph,method,src,paper,seconds\n";
+    std::printf("graph, nodes kept (Table III), then per method: SRC facto / paper (Table IV), seconds\n");
+    for (int g = 1; g <= 5; ++g) {
+        const std::string name = "dblp" + std::to_string(g);
+        const CsrMatrix A = read_matrix_market(dir + "/" + name + "_adjacency.mtx.gz");
+        const Matrix truth = read_csv(dir + "/" + name + "_membership.csv.gz");
+        const auto K = static_cast<int64_t>(truth.shape()[1]);
+        auto t0 = Clock::now();
+        const auto pruned = std::make_shared<const CommunityModel>(A, K, 0.99, 1e-6, 1e-5);
+        const double spectral_seconds = seconds_since(t0);
+        const auto pruned0 = std::make_shared<const CommunityModel>(A, K, 0.99, 0.0, 1e-5);
+        const auto full = std::make_shared<const CommunityModel>(A, K, 1.0, 0.0, 1e-5);
+        std::printf("%s (K = %lld): %lld nodes kept, Table III %lld; eigenvectors %.2f s\n", name.c_str(),
+                    static_cast<long long>(K), static_cast<long long>(pruned->N()), static_cast<long long>(table3[g - 1]),
+                    spectral_seconds);
+        struct Run {
+            const char* method;
+            std::shared_ptr<const CommunityModel> problem;
+            const char* algorithm;
+            int64_t iterations;
+            double paper;
+        };
+        const Run runs[] = {{"GeoNMF", full, "geonmf", 0, table4[g - 1][0]},
+                            {"SPOC", full, "spa", 0, table4[g - 1][1]},
+                            {"FastGradient", pruned0, "fast_gradient", 20, table4[g - 1][2]},
+                            {"MERIT", pruned, "merit", 120, table4[g - 1][3]},
+                            {"MERIT(0)", pruned0, "merit", 120, table4[g - 1][4]},
+                            {"SPA (pruned)", pruned0, "spa", 0, NAN},
+                            {"SNPA (pruned)", pruned0, "snpa", 0, NAN}};
+        for (const Run& r : runs) {
+            auto solver = make_solver(r.problem, r.algorithm);
+            if (r.iterations > 0) solver->mutable_params().set_int("max_iterations", r.iterations);
+            t0 = Clock::now();
+            solver->solve();
+            const double s = seconds_since(t0);
+            const Output H = solver->output("memberships");
+            const double src = averaged_spearman(xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0],
+                                                                                                static_cast<std::size_t>(K)}),
+                                                 truth);
+            std::printf("  %-14s SRC %.4f  paper %.4f  %7.2f s\n", r.method, src, r.paper, s);
+            out << name << ',' << r.method << ',' << src << ',' << r.paper << ',' << s << '\n';
+            if (std::string(r.method) == "SPOC" || std::string(r.method) == "GeoNMF") {  // with SPOC's floor
+                std::vector<int64_t> anchors = solver->output("selected").ints;
+                const double floored = averaged_spearman(epsilon_floored_memberships(*r.problem, anchors), truth);
+                std::printf("  %-14s SRC %.4f  (memberships floored at machine epsilon, as SPOC's code does)\n",
+                            r.method, floored);
+                out << name << ',' << r.method << " eps floor," << floored << ',' << r.paper << ',' << s << '\n';
+            }
+        }
+        std::fflush(stdout);
+    }
+}
+
+void memory(const std::string& dir, const std::string& csv)
+{
+    const CsrMatrix counts = read_matrix_market(dir + "/tdt2_doc_term.mtx.gz");
+    std::ofstream out(csv);
+    out << "min_df,N,method,peak_mib,seconds,status\n";
+    std::printf("TDT2, every document, K = 10; peak resident memory of the solve above the problem's, and its time\n");
+    for (int64_t min_df : {400, 200, 100, 50, 20, 10, 5, 2, 1}) {
+        reset_peak();
+        const double before = resident_mib("VmRSS:");
+        const auto problem = std::make_shared<const TopicModel>(counts, 10, min_df, 0, 1e-6, 1e-5);
+        const double problem_mib = resident_mib("VmHWM:") - before;
+        std::printf("min_df %3lld: N = %5lld (the problem: %.0f MiB)\n", static_cast<long long>(min_df),
+                    static_cast<long long>(problem->N()), problem_mib);
+        for (const Method& m : {Method{"SPA", "spa", 0.0, 0}, Method{"MERIT", "merit", 1e-6, 100},
+                                Method{"FastGradient", "fast_gradient", 0.0, 50}}) {
+            reset_peak();
+            const double base = resident_mib("VmRSS:");
+            auto solver = make_solver(problem, m.algorithm);
+            if (m.iterations > 0) solver->mutable_params().set_int("max_iterations", m.iterations);
+            const auto t0 = Clock::now();
+            std::string status = "ok";
+            try {
+                solver->solve();
+            } catch (const Error& e) {
+                status = e.status() == FACTO_ERROR_OUT_OF_MEMORY ? "refused" : "error";
+                std::printf("  %-12s %s: %s\n", m.name, status.c_str(), e.what());
+            }
+            const double s = seconds_since(t0), peak = resident_mib("VmHWM:") - base;
+            if (status == "ok") std::printf("  %-12s peak %8.1f MiB  %8.2f s\n", m.name, peak, s);
+            out << min_df << ',' << problem->N() << ',' << m.name << ',' << peak << ',' << s << ',' << status << '\n';
+            std::fflush(stdout);
+        }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string mode = argc > 1 ? argv[1] : "";
+    if (mode == "topics" && argc > 6) topics(argv[2], argv[3], std::stoi(argv[4]), std::stoi(argv[5]), argv[6]);
+    else if (mode == "communities" && argc > 3) communities(argv[2], argv[3]);
+    else if (mode == "memory" && argc > 3) memory(argv[2], argv[3]);
+    else {
+        std::fprintf(stderr, "usage: bench_separable_jobs topics DIR DATASET TRIALS FG_TRIALS CSV | communities DIR CSV | "
+                             "memory DIR CSV\n");
+        return 2;
+    }
+    return 0;
+}
