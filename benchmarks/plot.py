@@ -1,7 +1,9 @@
 """Plots the traces written by bench_symnmf and bench_edm as PNG (paper 004 Fig. 1 and Fig. 2),
 bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST embedding
 (nomad_fashion_embedding.csv) (paper 003), and bench_frank_wolfe_variants' objective against time
-(fw_variants.csv: one PNG per instance, fw_variants_<instance>.png).
+(fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' paper 002
+results (paper002_memory.csv: peak memory and time against N, Figs. 6-7; paper002_topics.csv: Table II's
+three scores against K, one PNG per dataset).
 
 usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
 Needs Debian's python3-matplotlib (installed by benchmarks/run.sh)."""
@@ -44,6 +46,55 @@ def main(source, target):
         plt.close(fig)
     nomad_plots(source, target)
     variant_plots(source, target)
+    paper002_plots(source, target)
+
+
+def paper002_plots(source, target):
+    memory = source / "paper002_memory.csv"
+    if memory.exists():
+        series = defaultdict(lambda: ([], [], []))
+        with open(memory) as f:
+            for row in csv.DictReader(f):
+                if row["status"] == "ok":
+                    series[row["method"]][0].append(int(row["N"]))
+                    series[row["method"]][1].append(max(float(row["peak_mib"]), 0.1))
+                    series[row["method"]][2].append(float(row["seconds"]))
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+        for name, (n, mib, seconds) in series.items():
+            axes[0].loglog(n, mib, "o-", label=name)
+            axes[1].loglog(n, seconds, "o-", label=name)
+        axes[0].set_ylabel("peak memory of the solve (MiB)")
+        axes[1].set_ylabel("seconds per run (MERIT 100 iterations, FastGradient 50)")
+        for ax in axes:
+            ax.set_xlabel("N (TDT2 vocabulary kept, K = 10)")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+        fig.suptitle("paper 002, Figs. 6-7: memory and time against N")
+        fig.tight_layout()
+        fig.savefig(target / "paper002_memory.png", dpi=110)
+        plt.close(fig)
+    topics = source / "paper002_topics.csv"
+    if topics.exists():
+        table = defaultdict(lambda: defaultdict(list))
+        with open(topics) as f:
+            for row in csv.DictReader(f):
+                for score in ("coherence", "similarity_count", "accuracy_kmeans"):
+                    table[(row["dataset"], score)][(row["method"], int(row["K"]))].append(float(row[score]))
+        for dataset in sorted({key[0] for key in table}):
+            fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+            for ax, score in zip(axes, ("coherence", "similarity_count", "accuracy_kmeans")):
+                values = table[(dataset, score)]
+                for method in sorted({m for m, _ in values}):
+                    ks = sorted(k for m, k in values if m == method)
+                    ax.plot(ks, [sum(values[(method, k)]) / len(values[(method, k)]) for k in ks], "o-", label=method)
+                ax.set_xlabel("K")
+                ax.set_title(score.replace("_", " "))
+                ax.grid(True, alpha=0.3)
+            axes[0].legend(fontsize=7)
+            fig.suptitle(f"paper 002, Table II on {dataset} (mean over trials)")
+            fig.tight_layout()
+            fig.savefig(target / f"paper002_topics_{dataset}.png", dpi=110)
+            plt.close(fig)
 
 
 def variant_plots(source, target):

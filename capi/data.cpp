@@ -1,6 +1,7 @@
 // Data helpers: matrices read from files, CSV output, the Gaussian affinity, clustering accuracy.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "facto/facto_experimental.h"
@@ -21,6 +22,19 @@ std::unique_ptr<Handle> wrap(Values values)
     handle->values = std::move(values);
     return handle;
 }
+// Two dense caller matrices of one shape (n x k, no padding: ld = k row-major, n column-major), copied
+// and checked finite.
+std::pair<facto::Matrix, facto::Matrix> finite_pair(const double* a, const char* a_name, const double* b,
+                                                    const char* b_name, int64_t n, int64_t k, int32_t layout)
+{
+    const int64_t ld = layout == FACTO_COL_MAJOR ? n : k;
+    std::pair<facto::Matrix, facto::Matrix> pair{facto::copy_in(a, n, k, ld, layout, a_name),
+                                                 facto::copy_in(b, n, k, ld, layout, b_name)};
+    facto::require_finite(pair.first, a_name);
+    facto::require_finite(pair.second, b_name);
+    return pair;
+}
+
 }  // namespace
 
 extern "C" {
@@ -109,11 +123,7 @@ facto_status facto_averaged_spearman(const double* estimated, const double* trut
         require_pointer(src, "src");
         facto::require(n >= 2 && K >= 1, FACTO_ERROR_DIMENSION,
                        "n must be at least 2 and K at least 1, got " + std::to_string(n) + " x " + std::to_string(K));
-        const int64_t ld = layout == FACTO_COL_MAJOR ? n : K;
-        const facto::Matrix H_hat = facto::copy_in(estimated, n, K, ld, layout, "estimated");
-        const facto::Matrix H = facto::copy_in(truth, n, K, ld, layout, "truth");
-        facto::require_finite(H_hat, "estimated");
-        facto::require_finite(H, "truth");
+        const auto [H_hat, H] = finite_pair(estimated, "estimated", truth, "truth", n, K, layout);
         *src = facto::averaged_spearman(H_hat, H);
         return FACTO_OK;
     });
@@ -304,11 +314,7 @@ facto_status facto_distance_nrmse(const double* X, const double* X_true, int64_t
 {
     return guarded(nullptr, [&] {
         require_pointer(nrmse, "nrmse");
-        const int64_t ld = layout == FACTO_COL_MAJOR ? n : r;
-        const facto::Matrix a = facto::copy_in(X, n, r, ld, layout, "X");
-        const facto::Matrix b = facto::copy_in(X_true, n, r, ld, layout, "X_true");
-        facto::require_finite(a, "X");
-        facto::require_finite(b, "X_true");
+        const auto [a, b] = finite_pair(X, "X", X_true, "X_true", n, r, layout);
         *nrmse = facto::distance_nrmse(a, b, max_pairs, seed);
         return FACTO_OK;
     });

@@ -379,25 +379,42 @@ static int64_t* read_labels(const char* path, int64_t n)
     return labels;
 }
 
+/* The CSR arrays of a sparse matrix; 0 (after freeing what it took) when memory runs out. */
+typedef struct csr_arrays {
+    int64_t rows, cols, nnz;
+    int64_t *indptr, *indices;
+    double* values;
+} csr_arrays;
+
+static void free_csr(csr_arrays* a)
+{
+    free(a->indptr), free(a->indices), free(a->values);
+}
+
+static int copy_csr(const facto_sparse* M, csr_arrays* a)
+{
+    facto_sparse_shape(M, &a->rows, &a->cols, &a->nnz);
+    a->indptr = malloc((size_t)(a->rows + 1) * sizeof *a->indptr);
+    a->indices = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->indices);
+    a->values = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->values);
+    if (a->indptr && a->indices && a->values) return facto_sparse_copy_csr(M, a->indptr, a->indices, a->values) >= 0;
+    free_csr(a);
+    fail("sparse matrix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    return 0;
+}
+
 /* Takes ownership of a sparse M and makes the symnmf problem from its CSR arrays. */
 static facto_problem* symnmf_from_sparse(facto_sparse* M, int64_t r)
 {
-    int64_t rows = 0, cols = 0, nnz = 0;
-    facto_sparse_shape(M, &rows, &cols, &nnz);
-    int64_t* indptr = malloc((size_t)(rows + 1) * sizeof *indptr);
-    int64_t* indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *indices);
-    double* values = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *values);
+    csr_arrays a;
     facto_problem* problem = NULL;
-    facto_status st = FACTO_ERROR_OUT_OF_MEMORY;
-    if (indptr && indices && values) {
-        facto_sparse_copy_csr(M, indptr, indices, values);
-        st = facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, rows, cols, nnz, indptr, indices, values, r, &problem);
+    if (copy_csr(M, &a)) {
+        const facto_status st = facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
+                                                                a.indices, a.values, r, &problem);
+        if (st < 0) fail("problem", st, facto_last_error());
+        free_csr(&a);
     }
-    free(indptr);
-    free(indices);
-    free(values);
     facto_sparse_free(M);
-    if (st < 0) fail("problem", st, facto_last_error());
     return problem;
 }
 
@@ -637,21 +654,15 @@ static facto_problem* build_communities(const options* o)
     facto_sparse* A = NULL;
     facto_status st = facto_sparse_read(o->file, &A);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
-    int64_t rows = 0, cols = 0, nnz = 0;
-    facto_sparse_shape(A, &rows, &cols, &nnz);
-    int64_t* indptr = malloc((size_t)(rows + 1) * sizeof *indptr);
-    int64_t* indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *indices);
-    double* values = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *values);
+    csr_arrays a;
     facto_problem* problem = NULL;
-    st = FACTO_ERROR_OUT_OF_MEMORY;
-    if (indptr && indices && values) {
-        facto_sparse_copy_csr(A, indptr, indices, values);
-        st = facto_problem_new_communities(FACTO_SPARSE_CSR, rows, cols, nnz, indptr, indices, values, o->k, o->energy,
-                                           isnan(o->lambda) ? 1e-6 : o->lambda, o->mu, &problem);
+    if (copy_csr(A, &a)) {
+        st = facto_problem_new_communities(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
+                                           o->k, o->energy, isnan(o->lambda) ? 1e-6 : o->lambda, o->mu, &problem);
+        if (st < 0) fail("problem", st, facto_last_error());
+        free_csr(&a);
     }
-    free(indptr), free(indices), free(values);
     facto_sparse_free(A);
-    if (st < 0) fail("problem", st, st == FACTO_ERROR_OUT_OF_MEMORY ? "out of memory" : facto_last_error());
     return problem;
 }
 

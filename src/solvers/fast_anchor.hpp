@@ -9,24 +9,21 @@
 #include <memory>
 
 #include "linalg/successive_projection.hpp"
-#include "solvers/self_dictionary_solver.hpp"
+#include "solvers/greedy_anchors.hpp"
 
 namespace facto {
 
-// One pick per iteration, K iterations (stationarity = picks left); the projection is drawn from the
-// solver's seed. The final C has C(J, :) = the simplex-constrained least squares of X on the picks,
-// like SPA's. Objective: half the squared residual of the projected points.
-class FastAnchor final : public SelfDictionarySolver {
+// One pick per iteration (greedy_anchors.hpp); the projection is drawn from the solver's seed.
+// Objective: half the squared residual of the projected points.
+class FastAnchor final : public GreedyAnchors {
 public:
     explicit FastAnchor(std::shared_ptr<const SelfDictionary> problem);
     const char* algorithm() const override { return "fast_anchor"; }
 
 private:
-    void start(Matrix C0) override;
-    void start_default(uint64_t seed) override;
-    double iterate_once() override;
-    double current_objective() const override;
-    double current_stationarity() const override;
+    void begin(uint64_t seed) override;
+    int64_t pick() override { return spa_->next(); }
+    double residual() const override { return spa_->residual(); }
 
     int64_t projection_ = 1000;
     std::unique_ptr<SuccessiveProjection> spa_;

@@ -6,8 +6,6 @@
 
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
-#include "linalg/parallel.hpp"
-#include "linalg/simplex_least_squares.hpp"
 #include "sets/row_simplices.hpp"
 
 namespace facto {
@@ -30,32 +28,23 @@ void project_capped(Matrix& Y)
 
 }  // namespace
 
-Snpa::Snpa(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), {}) {}
+Snpa::Snpa(std::shared_ptr<const SelfDictionary> problem) : GreedyAnchors(std::move(problem), {}) {}
 
-void Snpa::start(Matrix)
+void Snpa::begin(uint64_t)
 {
-    throw Error(FACTO_ERROR_UNSUPPORTED, "snpa starts from the data alone; it takes no iterate");
-}
-
-void Snpa::start_default(uint64_t)
-{
-    require(dictionary_->K() > 0, FACTO_ERROR_INVALID_ARGUMENT, "snpa needs K (give K to the problem)");
     const Matrix& Xt = dictionary_->Xt();
-    picks_.clear();
     Ht_ = Matrix::from_shape({Xt.shape()[0], 0});
     x_norm2_.assign(Xt.shape()[0], 0.0);
     for (std::size_t l = 0; l < x_norm2_.size(); ++l) x_norm2_[l] = blas::dot(&Xt(l, 0), &Xt(l, 0), Xt.shape()[1]);
     norm2_ = x_norm2_;
-    C_ = SimplexColumns{};
-    C_.columns.resize(static_cast<std::size_t>(dictionary_->N()));
 }
 
-void Snpa::refit()
+void Snpa::refit(const std::vector<int64_t>& picks)
 {
     const Matrix& Xt = dictionary_->Xt();
-    const std::size_t N = Xt.shape()[0], M = Xt.shape()[1], k = picks_.size();
+    const std::size_t N = Xt.shape()[0], M = Xt.shape()[1], k = picks.size();
     Matrix W = Matrix::from_shape({k, M});  // the picks' data points as rows
-    for (std::size_t j = 0; j < k; ++j) std::copy(&Xt(picks_[j], 0), &Xt(picks_[j], 0) + M, &W(j, 0));
+    for (std::size_t j = 0; j < k; ++j) std::copy(&Xt(picks[j], 0), &Xt(picks[j], 0) + M, &W(j, 0));
     Matrix G = Matrix::from_shape({k, k}), Bt = Matrix::from_shape({N, k});
     blas::gemm(false, true, 1.0, W, W, 0.0, G);
     blas::gemm(false, true, 1.0, Xt, W, 0.0, Bt);  // X^T W
@@ -89,37 +78,24 @@ void Snpa::refit()
                                       2.0 * blas::dot(&Ht_(l, 0), &Bt(l, 0), k));
 }
 
-double Snpa::iterate_once()
+int64_t Snpa::pick()
 {
-    const auto K = static_cast<std::size_t>(dictionary_->K());
-    if (picks_.size() >= K) return 0.0;
-    // the largest residual norm; near ties (within 1e-6 relative) go to the larger data point (Gillis's code)
-    const double top = *std::max_element(norm2_.begin(), norm2_.end());
-    std::size_t pick = norm2_.size();
+    // the largest residual norm; near ties (within 1e-6 relative) go to the larger data point (Gillis's
+    // code); a column picked before is never picked again
+    auto free = [&](std::size_t l) { return std::find(picks_.begin(), picks_.end(), static_cast<int64_t>(l)) == picks_.end(); };
+    double top = 0.0;
     for (std::size_t l = 0; l < norm2_.size(); ++l)
-        if (norm2_[l] >= (1.0 - 1e-6) * top && std::find(picks_.begin(), picks_.end(), l) == picks_.end() &&
-            (pick == norm2_.size() || x_norm2_[l] > x_norm2_[pick]))
-            pick = l;
-    if (pick == norm2_.size())  // every column of that size is picked already: take the next largest
-        for (std::size_t l = 0; l < norm2_.size(); ++l)
-            if (std::find(picks_.begin(), picks_.end(), l) == picks_.end() && (pick == norm2_.size() || norm2_[l] > norm2_[pick]))
-                pick = l;
-    picks_.push_back(static_cast<int64_t>(pick));
-    refit();
-    if (picks_.size() == K) {
-        std::vector<int64_t> selected = picks_;
-        std::sort(selected.begin(), selected.end());
-        C_ = SimplexColumns::from_selected(selected, simplex_least_squares(dictionary_->Xt(), selected,
-                                                                          resolve_threads(common().threads)));
-    }
-    return 1.0;
+        if (free(l)) top = std::max(top, norm2_[l]);
+    std::size_t best = norm2_.size();
+    for (std::size_t l = 0; l < norm2_.size(); ++l)
+        if (free(l) && norm2_[l] >= (1.0 - 1e-6) * top && (best == norm2_.size() || x_norm2_[l] > x_norm2_[best]))
+            best = l;
+    std::vector<int64_t> picks = picks_;
+    picks.push_back(static_cast<int64_t>(best));
+    refit(picks);
+    return static_cast<int64_t>(best);
 }
 
-double Snpa::current_objective() const { return 0.5 * std::accumulate(norm2_.begin(), norm2_.end(), 0.0); }
-
-double Snpa::current_stationarity() const
-{
-    return static_cast<double>(dictionary_->K() - static_cast<int64_t>(picks_.size()));
-}
+double Snpa::residual() const { return 0.5 * std::accumulate(norm2_.begin(), norm2_.end(), 0.0); }
 
 }  // namespace facto

@@ -8,31 +8,27 @@
 #include <memory>
 #include <vector>
 
-#include "solvers/self_dictionary_solver.hpp"
+#include "solvers/greedy_anchors.hpp"
 
 namespace facto {
 
-// One pick per iteration, K iterations (stationarity = picks left). After each pick the weights H
-// (picks x N) minimize ||X - X(:, J) H||_F over {H >= 0, 1^T H <= 1^T} by 100 steps of Nesterov's
-// accelerated projected gradient from the previous weights (Gillis 2014, Alg. 1, as his code does);
-// the final C has C(J, :) = the simplex-constrained least squares on the picks, like SPA's. Objective:
-// half the squared residual.
-class Snpa final : public SelfDictionarySolver {
+// One pick per iteration (greedy_anchors.hpp). After each pick the weights H (picks x N) minimize
+// ||X - X(:, J) H||_F over {H >= 0, 1^T H <= 1^T} by 100 steps of Nesterov's accelerated projected
+// gradient from the previous weights (Gillis 2014, Alg. 1, as his code does). Objective: half the
+// squared residual.
+class Snpa final : public GreedyAnchors {
 public:
     explicit Snpa(std::shared_ptr<const SelfDictionary> problem);
     const char* algorithm() const override { return "snpa"; }
 
 private:
-    void start(Matrix C0) override;
-    void start_default(uint64_t seed) override;
-    double iterate_once() override;
-    double current_objective() const override;
-    double current_stationarity() const override;
+    void begin(uint64_t seed) override;
+    int64_t pick() override;
+    double residual() const override;
 
-    // H := the weights of every column on the picks (Ht_: N x picks), and the residual norms.
-    void refit();
+    // H := the weights of every column on `picks` (Ht_: N x picks), and the residual norms.
+    void refit(const std::vector<int64_t>& picks);
 
-    std::vector<int64_t> picks_;
     Matrix Ht_;                 // N x picks
     std::vector<double> norm2_;  // squared residual norm of each column
     std::vector<double> x_norm2_;

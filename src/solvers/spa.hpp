@@ -5,24 +5,21 @@
 #include <memory>
 
 #include "linalg/successive_projection.hpp"
-#include "solvers/self_dictionary_solver.hpp"
+#include "solvers/greedy_anchors.hpp"
 
 namespace facto {
 
-// A SuccessiveProjection run as a solver: one pick per iteration, K iterations (stationarity = picks
-// left), then C(selected, :) = H from the simplex-constrained least squares. Objective: half the
-// squared residual after projecting out the picks.
-class Spa final : public SelfDictionarySolver {
+// A SuccessiveProjection run as a solver (greedy_anchors.hpp): one pick per iteration. Objective: half
+// the squared residual after projecting out the picks.
+class Spa final : public GreedyAnchors {
 public:
     explicit Spa(std::shared_ptr<const SelfDictionary> problem);
     const char* algorithm() const override { return "spa"; }
 
 private:
-    void start(Matrix C0) override;
-    void start_default(uint64_t seed) override;
-    double iterate_once() override;
-    double current_objective() const override;
-    double current_stationarity() const override;
+    void begin(uint64_t seed) override;
+    int64_t pick() override { return spa_->next(); }
+    double residual() const override { return spa_->residual(); }
 
     std::unique_ptr<SuccessiveProjection> spa_;
 };
