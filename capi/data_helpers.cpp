@@ -1,4 +1,5 @@
-// Data helpers: matrices read from files, CSV output, the Gaussian affinity, clustering accuracy.
+// The ABI's data helpers: matrices read from files, CSV output, the Gaussian affinity, the metrics
+// (clustering accuracy, SRC, k-means), sparse matrices and similarity graphs.
 #include <algorithm>
 #include <cmath>
 #include <utility>
