@@ -17,6 +17,10 @@ extern "C" void dposv_(const char* uplo, const int* n, const int* nrhs, double* 
 extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv, double* b, const int* ldb,
                        int* info);
 
+extern "C" void dgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n, double* a, const int* lda,
+                        double* s, double* u, const int* ldu, double* vt, const int* ldvt, double* work,
+                        const int* lwork, int* info, std::size_t jobu_len, std::size_t jobvt_len);
+
 namespace facto::blas {
 
 namespace {
@@ -77,6 +81,17 @@ bool solve_general(double* A, std::size_t n, double* B, std::size_t nrhs)
     int info = 0;
     dgesv_(&order, &columns, A, &order, pivots.data(), B, &order, &info);
     return info == 0;
+}
+
+Vector singular_values(Matrix A)
+{
+    const int m = static_cast<int>(A.shape()[1]), n = static_cast<int>(A.shape()[0]);  // A^T, column-major
+    Vector s = Vector::from_shape({static_cast<std::size_t>(std::min(m, n))});
+    int info = 0, lwork = std::max(1, 5 * std::max(m, n)), one = 1;
+    std::vector<double> work(static_cast<std::size_t>(lwork));
+    dgesvd_("N", "N", &m, &n, A.data(), &m, s.data(), nullptr, &one, nullptr, &one, work.data(), &lwork, &info, 1, 1);
+    require(info == 0, FACTO_ERROR_INTERNAL, "LAPACK dgesvd failed, info = " + std::to_string(info));
+    return s;
 }
 
 void symmetric_eigen(Matrix& A, Vector& eigenvalues)

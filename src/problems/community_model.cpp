@@ -88,13 +88,10 @@ Matrix CommunityModel::memberships(const std::vector<int64_t>& anchors) const
     Matrix pure = Matrix::from_shape({K, K});
     for (std::size_t a = 0; a < K; ++a)
         for (std::size_t k = 0; k < K; ++k) pure(a, k) = V_(static_cast<std::size_t>(anchors[a]), k);
-    Matrix gram = Matrix::from_shape({K, K});
-    blas::gemm(true, false, 1.0, pure, pure, 0.0, gram);
-    Vector lambda;
-    blas::symmetric_eigen(gram, lambda);
-    require(lambda(0) > 1e-24 * lambda(K - 1), FACTO_ERROR_NUMERICAL,
+    const Vector sigma = blas::singular_values(pure);
+    require(sigma(K - 1) > 1e-12 * sigma(0), FACTO_ERROR_NUMERICAL,
             "the pure nodes' eigenvector rows are linearly dependent (condition " +
-                value_text(std::sqrt(lambda(K - 1) / std::max(lambda(0), 0.0))) + ")");
+                value_text(sigma(0) / sigma(K - 1)) + ")");
     Matrix H = V_;  // column-major K x N: node i's right-hand side is row i of V, contiguous
     require(blas::solve_general(pure.data(), K, H.data(), N), FACTO_ERROR_NUMERICAL, "the pure nodes' rows are singular");
     std::vector<double> mean(K, 0.0);

@@ -32,12 +32,10 @@ double quantile(std::vector<double> values, double q)
 double condition(const Matrix& X, const std::vector<std::size_t>& rows)
 {
     const std::size_t K = X.shape()[1];
-    Matrix S = Matrix::from_shape({K, K}), gram = Matrix::from_shape({K, K});
+    Matrix S = Matrix::from_shape({K, K});
     for (std::size_t a = 0; a < K; ++a) std::copy(&X(rows[a], 0), &X(rows[a], 0) + K, &S(a, 0));
-    blas::gemm(true, false, 1.0, S, S, 0.0, gram);
-    Vector lambda;
-    blas::symmetric_eigen(gram, lambda);
-    return lambda(0) > 0.0 ? std::sqrt(lambda(K - 1) / lambda(0)) : std::numeric_limits<double>::infinity();
+    const Vector sigma = blas::singular_values(std::move(S));
+    return sigma(K - 1) > 0.0 ? sigma(0) / sigma(K - 1) : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace
