@@ -87,6 +87,7 @@ double lloyd(const Matrix& X, Matrix& C, std::vector<int64_t>& labels, int max_i
 std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t seed, int max_iterations)
 {
     const auto n = static_cast<int64_t>(X.shape()[0]);
+    require(X.shape()[1] >= 1, FACTO_ERROR_DIMENSION, "kmeans: the points need at least one coordinate");
     require(K >= 1 && K <= n, FACTO_ERROR_DIMENSION,
             "kmeans: K = " + std::to_string(K) + " must be in [1, " + std::to_string(n) + "]");
     require(replicates >= 1 && max_iterations >= 1, FACTO_ERROR_OUT_OF_RANGE,

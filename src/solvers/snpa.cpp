@@ -52,11 +52,8 @@ void Snpa::refit(const std::vector<int64_t>& picks)
     Vector lambda;
     blas::symmetric_eigen(spectrum, lambda);
     const double step = lambda(k - 1) > 0.0 ? 1.0 / lambda(k - 1) : 0.0;
-    Matrix H = Matrix::from_shape({N, k});  // the previous weights, 0 on the new pick
-    for (std::size_t l = 0; l < N; ++l) {
-        std::copy(&Ht_(l, 0), &Ht_(l, 0) + (k - 1), &H(l, 0));
-        H(l, k - 1) = 0.0;
-    }
+    Matrix H = xt::zeros<double>({N, k});  // the previous weights, 0 on the new pick
+    for (std::size_t l = 0; l < N && k > 1; ++l) std::copy(&Ht_(l, 0), &Ht_(l, 0) + (k - 1), &H(l, 0));
     Matrix Y = H, gradient = Matrix::from_shape({N, k});
     double t = 1.0;
     for (int iteration = 0; iteration < 100; ++iteration) {  // Nesterov's scheme, constant step 1/L
