@@ -458,6 +458,8 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_kmeans(P, 4, 4, 4, FACTO_ROW_MAJOR, 5, 1, 1, labels), facto_last_error())                                \
     X(kmeans_replicates, FACTO_ERROR_OUT_OF_RANGE, "replicates", "at least 1",                                       \
       facto_kmeans(P, 4, 4, 4, FACTO_ROW_MAJOR, 2, 0, 1, labels), facto_last_error())                                \
+    X(kmeans_no_coordinates, FACTO_ERROR_DIMENSION, "at least one coordinate", "",                                   \
+      facto_kmeans(P, 4, 0, 1, FACTO_ROW_MAJOR, 2, 1, 1, labels), facto_last_error())                                \
     X(kmeans_not_finite, FACTO_ERROR_NOT_FINITE, "X", "nan",                                                         \
       facto_kmeans(P_nan, 4, 4, 4, FACTO_ROW_MAJOR, 2, 1, 1, labels), facto_last_error())                            \
     X(knn_kind, FACTO_ERROR_INVALID_ARGUMENT, "kind", "got 4",                                                       \
