@@ -4,14 +4,16 @@
 //       first FG_TRIALS only: it costs O(M N^2) per iteration), each method's mean and standard deviation;
 //   communities DATA_DIR CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
 //   memory DATA_DIR CSV                            Figs. 6-7: peak memory and time against the vocabulary
-//       size N (TDT2, every document, N set by min_df), MERIT against FastGradient (refused by the memory
-//       check where its three N x N arrays do not fit), SPA's time as the reference of the same run.
+//       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
+//       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
+//       run in a fresh process (memory-one DATA_DIR MIN_DF ALGORITHM).
 // The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 and
 // its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0) with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA,
 // SNPA as "XRAY", FastAnchor; accuracy by k-means (10 replicates) on the documents' topic weights scaled
 // to unit norm, averaged over 10 clusterings.
 #include <algorithm>
 #include <cmath>
+#include <malloc.h>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -267,39 +269,56 @@ void communities(const std::string& dir, const std::string& csv)
     }
 }
 
-void memory(const std::string& dir, const std::string& csv)
+// One measurement in a fresh process (memory_one): every byte the problem and the solver touch is new to
+// the process, so its peak resident size counts them (in one long process, memory freed by an earlier
+// run would be reused without showing). Prints "N problem_mib solve_mib seconds status".
+void memory_one(const std::string& dir, int64_t min_df, const std::string& algorithm)
 {
     const CsrMatrix counts = read_matrix_market(dir + "/tdt2_doc_term.mtx.gz");
-    std::ofstream out(csv);
-    out << "min_df,N,method,peak_mib,seconds,status\n";
-    std::printf("TDT2, every document, K = 10; peak resident memory of the solve above the problem's, and its time\n");
-    for (int64_t min_df : {400, 200, 100, 50, 20, 10, 5, 2, 1}) {
-        reset_peak();
-        const double before = resident_mib("VmRSS:");
-        const auto problem = std::make_shared<const TopicModel>(counts, 10, min_df, 0, 1e-6, 1e-5);
-        const double problem_mib = resident_mib("VmHWM:") - before;
-        std::printf("min_df %3lld: N = %5lld (the problem: %.0f MiB)\n", static_cast<long long>(min_df),
-                    static_cast<long long>(problem->N()), problem_mib);
-        for (const Method& m : {Method{"SPA", "spa", 0.0, 0}, Method{"MERIT", "merit", 1e-6, 100},
-                                Method{"FastGradient", "fast_gradient", 0.0, 50}}) {
-            reset_peak();
-            const double base = resident_mib("VmRSS:");
-            auto solver = make_solver(problem, m.algorithm);
-            if (m.iterations > 0) solver->mutable_params().set_int("max_iterations", m.iterations);
-            const auto t0 = Clock::now();
-            std::string status = "ok";
-            try {
-                solver->solve();
-            } catch (const Error& e) {
-                status = e.status() == FACTO_ERROR_OUT_OF_MEMORY ? "refused" : "error";
-                std::printf("  %-12s %s: %s\n", m.name, status.c_str(), e.what());
-            }
-            const double s = seconds_since(t0), peak = resident_mib("VmHWM:") - base;
-            if (status == "ok") std::printf("  %-12s peak %8.1f MiB  %8.2f s\n", m.name, peak, s);
-            out << min_df << ',' << problem->N() << ',' << m.name << ',' << peak << ',' << s << ',' << status << '\n';
-            std::fflush(stdout);
-        }
+    malloc_trim(0);  // the decompressed text goes back to the system
+    reset_peak();
+    double base = resident_mib("VmRSS:");
+    const auto problem = std::make_shared<const TopicModel>(counts, 10, min_df, 0, 1e-6, 1e-5);
+    const double problem_mib = resident_mib("VmHWM:") - base;
+    reset_peak();
+    base = resident_mib("VmRSS:");
+    auto solver = make_solver(problem, algorithm);
+    if (algorithm == "merit") solver->mutable_params().set_int("max_iterations", 100);
+    if (algorithm == "fast_gradient") solver->mutable_params().set_int("max_iterations", 50);
+    const auto t0 = Clock::now();
+    std::string status = "ok";
+    try {
+        solver->solve();
+    } catch (const Error& e) {
+        status = e.status() == FACTO_ERROR_OUT_OF_MEMORY ? "refused" : "error";
     }
+    std::printf("%lld %.1f %.1f %.3f %s\n", static_cast<long long>(problem->N()), problem_mib,
+                resident_mib("VmHWM:") - base, seconds_since(t0), status.c_str());
+}
+
+void memory(const std::string& self, const std::string& dir, const std::string& csv)
+{
+    std::ofstream out(csv);
+    out << "min_df,N,method,problem_mib,peak_mib,seconds,status\n";
+    std::printf("TDT2, every document, K = 10; per run, in a fresh process: peak resident memory of building the "
+                "problem and of the solve, and the solve's seconds\n");
+    for (int64_t min_df : {400, 200, 100, 50, 20, 10, 5, 2, 1})
+        for (const char* algorithm : {"spa", "merit", "fast_gradient"}) {
+            const std::string command = self + " memory-one " + dir + " " + std::to_string(min_df) + " " + algorithm;
+            FILE* pipe = popen(command.c_str(), "r");
+            char line[256] = "";
+            const bool read = pipe && std::fgets(line, sizeof line, pipe);
+            if (pipe) pclose(pipe);
+            long long N = 0;
+            double problem_mib = 0.0, peak = 0.0, seconds = 0.0;
+            char status[32] = "failed";
+            if (read) std::sscanf(line, "%lld %lf %lf %lf %31s", &N, &problem_mib, &peak, &seconds, status);
+            std::printf("min_df %3lld N %5lld %-13s problem %7.1f MiB  solve peak %8.1f MiB  %8.2f s  %s\n",
+                        static_cast<long long>(min_df), N, algorithm, problem_mib, peak, seconds, status);
+            std::fflush(stdout);
+            out << min_df << ',' << N << ',' << algorithm << ',' << problem_mib << ',' << peak << ',' << seconds << ','
+                << status << '\n';
+        }
 }
 
 }  // namespace
@@ -309,7 +328,8 @@ int main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "topics" && argc > 6) topics(argv[2], argv[3], std::stoi(argv[4]), std::stoi(argv[5]), argv[6]);
     else if (mode == "communities" && argc > 3) communities(argv[2], argv[3]);
-    else if (mode == "memory" && argc > 3) memory(argv[2], argv[3]);
+    else if (mode == "memory" && argc > 3) memory(argv[0], argv[2], argv[3]);
+    else if (mode == "memory-one" && argc > 4) memory_one(argv[2], std::stoll(argv[3]), argv[4]);
     else {
         std::fprintf(stderr, "usage: bench_separable_jobs topics DIR DATASET TRIALS FG_TRIALS CSV | communities DIR CSV | "
                              "memory DIR CSV\n");

@@ -63,7 +63,7 @@ def paper002_plots(source, target):
         for name, (n, mib, seconds) in series.items():
             axes[0].loglog(n, mib, "o-", label=name)
             axes[1].loglog(n, seconds, "o-", label=name)
-        axes[0].set_ylabel("peak memory of the solve (MiB)")
+        axes[0].set_ylabel("peak resident memory of the solve (MiB, fresh process)")
         axes[1].set_ylabel("seconds per run (MERIT 100 iterations, FastGradient 50)")
         for ax in axes:
             ax.set_xlabel("N (TDT2 vocabulary kept, K = 10)")
