@@ -128,7 +128,16 @@ struct Stats {
 void topics(const std::string& dir, const std::string& dataset, int trials, int fg_trials, const std::string& csv)
 {
     const CsrMatrix counts = read_matrix_market(dir + "/" + dataset + "_doc_term.mtx.gz");
-    const Matrix label_table = read_csv(dir + "/" + dataset + "_labels.csv.gz");
+    std::vector<int64_t> label_of;  // rows "doc,label[,split]" (Reuters adds a non-numeric split column)
+    {
+        const auto in = open_input(dir + "/" + dataset + "_labels.csv.gz");
+        std::string line;
+        std::getline(*in, line);  // header
+        while (std::getline(*in, line)) {
+            const std::size_t comma = line.find(',');
+            if (comma != std::string::npos) label_of.push_back(std::stoll(line.substr(comma + 1)));
+        }
+    }
     const std::vector<Method> methods = {{"MERIT", "merit", 1e-6, 100},     {"MERIT(0)", "merit", 0.0, 100},
                                          {"SPA", "spa", 0.0, 0},            {"XRAY (SNPA)", "snpa", 0.0, 0},
                                          {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50}};
@@ -142,7 +151,7 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
             int64_t min_df = 2;
             if (!read_subset(dir + "/" + dataset + "_kclass_subsets.csv.gz", K, trial, docs, min_df)) break;
             std::vector<int64_t> truth;
-            for (int64_t d : docs) truth.push_back(static_cast<int64_t>(label_table(static_cast<std::size_t>(d), 1)));
+            for (int64_t d : docs) truth.push_back(label_of.at(static_cast<std::size_t>(d)));
             const auto t0 = Clock::now();
             const CsrMatrix subset = select_rows(counts, docs);
             std::map<double, std::shared_ptr<const TopicModel>> problems;  // one per lambda

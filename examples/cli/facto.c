@@ -584,6 +584,47 @@ static int64_t* read_subset(const char* path, int64_t K, int64_t trial, int64_t*
     return rows;
 }
 
+/* The documents' labels (plain or gzip): one label per row, or "doc,label[,...]" rows whose second field
+ * is the label (a non-numeric first line is a header); rows of the whole corpus (D, then mapped through
+ * `position` to the subset) or of the subset's `documents`. NULL after a message. */
+static int64_t* read_document_labels(const char* path, int64_t D, int64_t documents, const int64_t* position)
+{
+    gzFile f = gzopen(path, "rb");
+    if (!f) return fprintf(stderr, "facto: cannot open %s\n", path), NULL;
+    char* line = NULL;
+    size_t capacity = 0;
+    int64_t rows = 0, size = 0;
+    int64_t* labels = NULL;
+    int ok = 1;
+    while (ok && read_line(f, &line, &capacity) >= 0) {
+        const char* comma = strchr(line, ',');
+        char* end = NULL;
+        const long long label = strtoll(comma ? comma + 1 : line, &end, 10);
+        if (end == (comma ? comma + 1 : line)) {
+            ok = rows == 0; /* a header, or a malformed row */
+            continue;
+        }
+        if (rows == size) {
+            int64_t* grown = realloc(labels, (size_t)(size ? 2 * size : 1024) * sizeof *labels);
+            if (!grown) break;
+            labels = grown, size = size ? 2 * size : 1024;
+        }
+        labels[rows++] = label;
+    }
+    gzclose(f);
+    free(line);
+    int64_t* truth = ok && (rows == D || rows == documents) ? malloc((size_t)(documents > 0 ? documents : 1) * sizeof *truth) : NULL;
+    for (int64_t i = 0; truth && i < rows; ++i) {
+        const int64_t at = rows == D ? position[i] : i;
+        if (at >= 0) truth[at] = labels[i];
+    }
+    free(labels);
+    if (!truth)
+        fprintf(stderr, "facto: %s: %s (%lld rows for %lld documents)\n", path, ok ? "wrong number of labels" : "a row without a label",
+                (long long)rows, (long long)D);
+    return truth;
+}
+
 /* topics from a document-term count file, restricted to a K-topic subset (--subsets) when given; the
  * documents' true labels (--labels: one per row, or doc,label rows of the whole corpus) go to *truth. */
 static facto_problem* build_topics(const options* o, int64_t** truth, int64_t* documents)
@@ -617,26 +658,7 @@ static facto_problem* build_topics(const options* o, int64_t** truth, int64_t* d
             if (position[r[e]] >= 0) r[kept] = position[r[e]], c[kept] = c[e], v[kept++] = v[e];
         nnz = kept;
     }
-    if (o->labels) {
-        facto_matrix* m = NULL;
-        if ((st = facto_matrix_read(o->labels, &m)) < 0) {
-            fail(o->labels, st, facto_last_error());
-            goto done;
-        }
-        int64_t rows = 0, cols = 0;
-        facto_matrix_shape(m, &rows, &cols);
-        const double* values = facto_matrix_data(m);
-        *truth = (rows == D || rows == *documents) && cols <= 2 ? malloc((size_t)*documents * sizeof **truth) : NULL;
-        for (int64_t i = 0; *truth && i < rows; ++i) { /* the last column holds the label */
-            const int64_t at = rows == D ? position[i] : i;
-            if (at >= 0) (*truth)[at] = (int64_t)values[i * cols + cols - 1];
-        }
-        facto_matrix_free(m);
-        if (!*truth) {
-            fprintf(stderr, "facto: %s has %lld rows for %lld documents\n", o->labels, (long long)rows, (long long)D);
-            goto done;
-        }
-    }
+    if (o->labels && !(*truth = read_document_labels(o->labels, D, *documents, position))) goto done;
     st = facto_problem_new_topics(FACTO_SPARSE_COO, *documents, V, nnz, r, c, v, o->k,
                                   o->min_df ? o->min_df : subset_min_df, 0, isnan(o->lambda) ? 1e-6 : o->lambda,
                                   o->mu, &problem);
