@@ -29,7 +29,6 @@ CommunityModel::Spectral CommunityModel::spectral(const CsrMatrix& A, int64_t K,
             "K = " + std::to_string(K) + " communities must be in [1, N = " + std::to_string(A.rows) + ")");
     require(std::isfinite(energy) && energy > 0.0 && energy <= 1.0, FACTO_ERROR_OUT_OF_RANGE,
             "energy = " + value_text(energy) + " must be in (0, 1]");
-    for (double a : A.values) require(std::isfinite(a), FACTO_ERROR_NOT_FINITE, "the adjacency matrix has a NaN or Inf");
     require_symmetric(A, "the adjacency matrix");
     const auto N = static_cast<std::size_t>(A.rows);
     const Eigenpairs E = extreme_eigenpairs(
