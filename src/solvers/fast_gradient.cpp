@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include <xtensor/xnoalias.hpp>
+
 #include "base/error.hpp"
 #include "base/random.hpp"
 #include "linalg/blas.hpp"
@@ -13,7 +15,6 @@
 #include "linalg/parallel.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "linalg/successive_projection.hpp"
-#include "sets/dominant_diagonal.hpp"
 
 namespace facto {
 
@@ -48,9 +49,10 @@ void FastGradient::start_default(uint64_t seed)
     const std::size_t N = Xt.shape()[0], M = Xt.shape()[1];
     require_memory(3.0 * 8.0 * static_cast<double>(N) * static_cast<double>(N),
                    "fast_gradient's three " + std::to_string(N) + " x " + std::to_string(N) + " matrices");
-    w_.assign(N, 0.0);
+    std::vector<double> w(N, 0.0);
     for (std::size_t l = 0; l < N; ++l)
-        for (std::size_t k = 0; k < M; ++k) w_[l] += std::abs(Xt(l, k));
+        for (std::size_t k = 0; k < M; ++k) w[l] += std::abs(Xt(l, k));
+    rows_.emplace(std::move(w));
     Rng rng(seed);
     p_.resize(N);
     for (double& p : p_) p = 1.0 + 0.01 * (rng.uniform() - 0.5);
@@ -105,18 +107,23 @@ double FastGradient::iterate_once()
     const std::size_t N = Xt.shape()[0], M = Xt.shape()[1];
     const double alpha = alpha_, next_alpha = 0.5 * (std::sqrt(std::pow(alpha, 4) + 4 * alpha * alpha) - alpha * alpha);
     const double beta = alpha * (1.0 - alpha) / (alpha * alpha + next_alpha);
-    // Z = Y - step (M^T (M Y - M) + mu diag(p)), projected row by row
+    // Z = Y - step (M^T (M Y - M) + mu diag(p)), projected row by row, and the next extrapolated point
+    // Y = Z + beta (Z - X) formed in the same pass over each row (the step is bound by memory traffic)
     Matrix T = Matrix::from_shape({M, N});
     blas::gemm(true, false, 1.0, Xt, Y_, 0.0, T);
     T -= xt::transpose(Xt);
-    Z_ = Y_;
-    blas::gemm(false, false, -step_, Xt, T, 1.0, Z_);
-    for (std::size_t i = 0; i < N; ++i) Z_(i, i) -= step_ * mu_ * p_[i];
+    blas::gemm(false, false, -step_, Xt, T, 0.0, Z_);
     parallel_for(N, 16, resolve_threads(common().threads), [&](std::size_t first, std::size_t last) {
-        std::vector<std::pair<double, double>> breaks;
-        for (std::size_t i = first; i < last; ++i) DominantDiagonal::project_row(&Z_(i, 0), i, w_, breaks);
+        std::vector<DominantDiagonal::Break> breaks;
+        for (std::size_t i = first; i < last; ++i) {
+            double *z = &Z_(i, 0), *y = &Y_(i, 0);
+            const double* x = &X_(i, 0);
+            for (std::size_t l = 0; l < N; ++l) z[l] += y[l];
+            z[i] -= step_ * mu_ * p_[i];
+            rows_->project_row(z, i, breaks);
+            for (std::size_t l = 0; l < N; ++l) y[l] = z[l] + beta * (z[l] - x[l]);
+        }
     });
-    Y_ = Z_ + beta * (Z_ - X_);
     std::swap(X_, Z_);  // Z_ holds the previous iterate now
     double change = 0.0, size = 0.0, before = 0.0, trace = 0.0, penalty = 0.0;
     for (std::size_t i = 0; i < N; ++i) {
@@ -127,7 +134,7 @@ double FastGradient::iterate_once()
     const double previous = objective_;
     objective_ = 0.5 * residual_squared() + mu_ * penalty;
     if (!restarted_ && previous < objective_) {  // restart; mu moves toward Tr X = K / 2 + 1
-        Y_ = X_;
+        xt::noalias(Y_) = X_;
         alpha_ = 0.05, restarted_ = true;
         const double target = static_cast<double>(dictionary_->K()) / 2.0 + 1.0;
         const int direction = trace < target ? 1 : -1;

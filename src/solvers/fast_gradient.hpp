@@ -5,7 +5,7 @@
 //     s.t. X >= 0, X_ii <= 1, w_i X_ij <= w_j X_ii   (w: the column 1-norms of M),
 // X dense N x N, by Nesterov's accelerated projected gradient with constant step 1 / sigma_max(M)^2,
 // restarted whenever the objective rises; the rows are projected onto the constraint polyhedron
-// exactly (a one-dimensional search over the diagonal entry, O(N log N) per row). The K anchors are the
+// exactly (a median search over the diagonal entry, O(N) expected per row). The K anchors are the
 // largest diagonal entries. Like the authors' code: X starts at 0, p = 1 plus a 1% spread drawn from
 // the seed, mu and p are scaled from SPA's residual, and mu moves at each restart toward Tr X = K/2 + 1.
 // Memory: three N x N matrices (X, the extrapolated point, and the step's target), refused by the
@@ -13,8 +13,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "sets/dominant_diagonal.hpp"
 #include "solvers/self_dictionary_solver.hpp"
 
 namespace facto {
@@ -40,7 +42,8 @@ private:
     void update_columns();
 
     Matrix X_, Y_, Z_;          // iterate, extrapolated point, projected step (the previous iterate after a step)
-    std::vector<double> p_, w_;  // diagonal weights, column 1-norms of M
+    std::vector<double> p_;      // diagonal weights
+    std::optional<DominantDiagonal> rows_;  // the feasible set, from the column 1-norms of M
     double mu_ = 0.0, sigma_ = 0.1, step_ = 0.0, alpha_ = 0.05, objective_ = 0.0, diagonal_change_ = 0.0;
     int sigma_direction_ = 0;
     bool restarted_ = false;

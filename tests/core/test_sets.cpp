@@ -173,14 +173,14 @@ BOOST_AUTO_TEST_CASE(dominant_diagonal_projection_is_the_nearest_feasible_row)
 {
     Rng rng(31);
     const std::size_t N = 40;
-    std::vector<std::pair<double, double>> scratch;
+    std::vector<DominantDiagonal::Break> scratch;
     for (int trial = 0; trial < 50; ++trial) {
         std::vector<double> w(N), z(N);
         for (std::size_t l = 0; l < N; ++l) w[l] = l == 7 ? 0.0 : 0.2 + rng.uniform();
         for (double& v : z) v = (trial % 3 == 0 ? 2.0 : 0.5) * rng.normal() + (trial % 5 == 0 ? 1.0 : 0.0);
         const std::size_t i = static_cast<std::size_t>(trial) % N;
         std::vector<double> x = z;
-        DominantDiagonal::project_row(x.data(), i, w, scratch);
+        DominantDiagonal(w).project_row(x.data(), i, scratch);
         // the distance from z when the diagonal is d and every other entry is clipped to [0, c_l d]
         auto distance = [&](double d) {
             double sum = (d - z[i]) * (d - z[i]);
