@@ -1,7 +1,8 @@
 // Paper 002's real-data experiments (Sec. V-B, V-C) on the shared data (../shared/data/merit):
-//   topics DATA_DIR DATASET TRIALS FG_TRIALS CSV   Table II: coherence, similarity count and clustering
-//       accuracy for K = 3..10 over the authors' K-topic subsets (trials 1..TRIALS; FastGradient on the
-//       first FG_TRIALS only: it costs O(M N^2) per iteration), each method's mean and standard deviation;
+//   topics DATA_DIR DATASET TRIALS FG_TRIALS CSV [K...]   Table II: coherence, similarity count and
+//       clustering accuracy for K = 3..10 (or the Ks given) over the authors' K-topic subsets (trials
+//       1..TRIALS; FastGradient on the first FG_TRIALS only: it costs O(M N^2) per iteration), each
+//       method's mean and standard deviation; rows already in CSV are kept, so a stopped run resumes;
 //   communities DATA_DIR CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
 //   memory DATA_DIR CSV                            Figs. 6-7: peak memory and time against the vocabulary
 //       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
@@ -20,6 +21,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <xtensor/xadapt.hpp>
@@ -125,8 +127,36 @@ struct Stats {
     }
 };
 
-void topics(const std::string& dir, const std::string& dataset, int trials, int fg_trials, const std::string& csv)
+// One trial's measurements of one method, as a row of the topics CSV.
+struct TopicRow {
+    double N, coherence, similarity, accuracy, argmax, seconds;
+};
+using TopicKey = std::tuple<std::string, int64_t, int, std::string>;  // dataset, K, trial, method
+
+// The rows already in `csv` (none if it does not exist), so that a run resumes where one stopped.
+std::map<TopicKey, TopicRow> read_topic_rows(const std::string& csv)
 {
+    std::map<TopicKey, TopicRow> rows;
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);  // header
+    while (std::getline(in, line)) {
+        std::vector<std::string> f;
+        std::stringstream parts(line);
+        for (std::string field; std::getline(parts, field, ',');) f.push_back(field);
+        if (f.size() != 10) continue;
+        rows[{f[0], std::stoll(f[1]), std::stoi(f[2]), f[3]}] = {std::stod(f[4]), std::stod(f[5]), std::stod(f[6]),
+                                                                 std::stod(f[7]), std::stod(f[8]), std::stod(f[9])};
+    }
+    return rows;
+}
+
+// Table II on `dataset` for each K in Ks: the trials' rows are appended to `csv` (its header is written
+// if it is new), rows already there are kept and not run again, and the summary covers them all.
+void topics(const std::string& dir, const std::string& dataset, int trials, int fg_trials, const std::string& csv,
+            const std::vector<int64_t>& Ks)
+{
+    std::map<TopicKey, TopicRow> done = read_topic_rows(csv);
     const CsrMatrix counts = read_matrix_market(dir + "/" + dataset + "_doc_term.mtx.gz");
     std::vector<int64_t> label_of;  // rows "doc,label[,split]" (Reuters adds a non-numeric split column)
     {
@@ -141,12 +171,22 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
     const std::vector<Method> methods = {{"MERIT", "merit", 1e-6, 100},     {"MERIT(0)", "merit", 0.0, 100},
                                          {"SPA", "spa", 0.0, 0},            {"XRAY (SNPA)", "snpa", 0.0, 0},
                                          {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50}};
+    std::ifstream before(csv, std::ios::ate);
+    const bool fresh = !before.good() || before.tellg() == 0;
+    char last = '\n';  // a run killed mid-row leaves a partial line, closed here so that it stays apart
+    if (!fresh) before.seekg(-1, std::ios::end), before.get(last);
     std::ofstream out(csv, std::ios::app);
+    if (last != '\n') out << '\n';
+    if (fresh) out << "dataset,K,trial,method,N,coherence,similarity_count,accuracy_kmeans,accuracy_argmax,seconds\n";
     std::printf("%s: K, method, coherence, similarity count, accuracy (k-means), accuracy (argmax), seconds; mean "
                 "(standard deviation) over the trials\n", dataset.c_str());
-    for (int64_t K = 3; K <= 10; ++K) {
-        std::map<std::string, Stats> coherence, similarity, accuracy, argmax, seconds;
+    for (const int64_t K : Ks) {
         for (int trial = 1; trial <= trials; ++trial) {
+            std::vector<const Method*> to_run;
+            for (const Method& m : methods)
+                if (!done.count({dataset, K, trial, m.name}) && (std::string(m.algorithm) != "fast_gradient" || trial <= fg_trials))
+                    to_run.push_back(&m);
+            if (to_run.empty()) continue;
             std::vector<int64_t> docs;
             int64_t min_df = 2;
             if (!read_subset(dir + "/" + dataset + "_kclass_subsets.csv.gz", K, trial, docs, min_df)) break;
@@ -155,43 +195,50 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
             const auto t0 = Clock::now();
             const CsrMatrix subset = select_rows(counts, docs);
             std::map<double, std::shared_ptr<const TopicModel>> problems;  // one per lambda
-            for (const Method& m : methods)
-                if (!problems.count(m.lambda))
-                    problems[m.lambda] = std::make_shared<const TopicModel>(subset, K, min_df, 0, m.lambda, 1e-5);
-            for (const Method& m : methods) {
-                if (std::string(m.algorithm) == "fast_gradient" && trial > fg_trials) continue;
-                const auto& problem = problems[m.lambda];
-                auto solver = make_solver(problem, m.algorithm);
-                if (m.iterations > 0) solver->mutable_params().set_int("max_iterations", m.iterations);
-                if (std::string(m.algorithm) == "merit") authors_merit(*solver, *problem, true, m.iterations);
+            for (const Method* m : to_run)
+                if (!problems.count(m->lambda))
+                    problems[m->lambda] = std::make_shared<const TopicModel>(subset, K, min_df, 0, m->lambda, 1e-5);
+            for (const Method* m : to_run) {
+                const auto& problem = problems[m->lambda];
+                auto solver = make_solver(problem, m->algorithm);
+                if (m->iterations > 0) solver->mutable_params().set_int("max_iterations", m->iterations);
+                if (std::string(m->algorithm) == "merit") authors_merit(*solver, *problem, true, m->iterations);
                 const auto start = Clock::now();
                 try {
                     solver->solve();
                 } catch (const Error& e) {
-                    std::printf("  K %lld trial %d %s: %s\n", static_cast<long long>(K), trial, m.name, e.what());
+                    std::printf("  K %lld trial %d %s: %s\n", static_cast<long long>(K), trial, m->name, e.what());
                     continue;
                 }
                 const double s = seconds_since(start);
                 const Output W = solver->output("document_topics");
                 const Matrix weights = xt::adapt(W.doubles, std::vector<std::size_t>{docs.size(), static_cast<std::size_t>(K)});
-                const Output labels = solver->output("labels");
-                const double c = solver->output("coherence").doubles[0];
-                const auto sc = static_cast<double>(solver->output("similarity_count").ints[0]);
-                const double acc = kmeans_accuracy(weights, truth, K), arg = clustering_accuracy(labels.ints, truth);
-                coherence[m.name].add(c), similarity[m.name].add(sc), accuracy[m.name].add(acc);
-                argmax[m.name].add(arg), seconds[m.name].add(s);
-                out << dataset << ',' << K << ',' << trial << ',' << m.name << ',' << problem->N() << ',' << c << ','
-                    << sc << ',' << acc << ',' << arg << ',' << s << '\n';
+                const TopicRow row{static_cast<double>(problem->N()), solver->output("coherence").doubles[0],
+                                   static_cast<double>(solver->output("similarity_count").ints[0]),
+                                   kmeans_accuracy(weights, truth, K),
+                                   clustering_accuracy(solver->output("labels").ints, truth), s};
+                done[{dataset, K, trial, m->name}] = row;
+                out << dataset << ',' << K << ',' << trial << ',' << m->name << ',' << row.N << ',' << row.coherence << ','
+                    << row.similarity << ',' << row.accuracy << ',' << row.argmax << ',' << row.seconds << std::endl;
             }
             std::fprintf(stderr, "  %s K %lld trial %d: N = %lld, %.1f s\n", dataset.c_str(), static_cast<long long>(K),
                          trial, static_cast<long long>(problems.begin()->second->N()), seconds_since(t0));
         }
-        for (const Method& m : methods)
+        for (const Method& m : methods) {
+            Stats coherence, similarity, accuracy, argmax, seconds;
+            const int last = std::string(m.algorithm) == "fast_gradient" ? fg_trials : trials;
+            for (int trial = 1; trial <= last; ++trial) {
+                const auto row = done.find({dataset, K, trial, m.name});
+                if (row == done.end()) continue;
+                const TopicRow& r = row->second;
+                coherence.add(r.coherence), similarity.add(r.similarity), accuracy.add(r.accuracy);
+                argmax.add(r.argmax), seconds.add(r.seconds);
+            }
             std::printf("%lld, %-13s, %7.1f (%5.1f), %6.2f (%5.2f), %.3f (%.3f), %.3f (%.3f), %6.2f  [%zu trials]\n",
-                        static_cast<long long>(K), m.name, coherence[m.name].mean(), coherence[m.name].deviation(),
-                        similarity[m.name].mean(), similarity[m.name].deviation(), accuracy[m.name].mean(),
-                        accuracy[m.name].deviation(), argmax[m.name].mean(), argmax[m.name].deviation(),
-                        seconds[m.name].mean(), coherence[m.name].values.size());
+                        static_cast<long long>(K), m.name, coherence.mean(), coherence.deviation(), similarity.mean(),
+                        similarity.deviation(), accuracy.mean(), accuracy.deviation(), argmax.mean(), argmax.deviation(),
+                        seconds.mean(), coherence.values.size());
+        }
         std::fflush(stdout);
     }
 }
@@ -339,12 +386,17 @@ void memory(const std::string& self, const std::string& dir, const std::string& 
 int main(int argc, char** argv)
 {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "topics" && argc > 6) topics(argv[2], argv[3], std::stoi(argv[4]), std::stoi(argv[5]), argv[6]);
+    if (mode == "topics" && argc > 6) {
+        std::vector<int64_t> Ks;
+        for (int a = 7; a < argc; ++a) Ks.push_back(std::stoll(argv[a]));
+        if (Ks.empty()) Ks = {3, 4, 5, 6, 7, 8, 9, 10};
+        topics(argv[2], argv[3], std::stoi(argv[4]), std::stoi(argv[5]), argv[6], Ks);
+    }
     else if (mode == "communities" && argc > 3) communities(argv[2], argv[3]);
     else if (mode == "memory" && argc > 3) memory(argv[0], argv[2], argv[3]);
     else if (mode == "memory-one" && argc > 4) memory_one(argv[2], std::stoll(argv[3]), argv[4]);
     else {
-        std::fprintf(stderr, "usage: bench_separable_jobs topics DIR DATASET TRIALS FG_TRIALS CSV | communities DIR CSV | "
+        std::fprintf(stderr, "usage: bench_separable_jobs topics DIR DATASET TRIALS FG_TRIALS CSV [K...] | communities DIR CSV | "
                              "memory DIR CSV\n");
         return 2;
     }

@@ -13,7 +13,9 @@
 #                                                                            Fashion-MNIST scale run)
 #   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       (paper 002's real data: Table II on
 #                                                                            TDT2 and Reuters, Tables III-IV
-#                                                                            on DBLP1-5, memory against N)
+#                                                                            on DBLP1-5, memory against N;
+#                                                                            FACTO_RESUME=1 adds to the
+#                                                                            last run's Table II trials)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,10 +63,10 @@ case "$which" in
   paper002)
     cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
     ./build/benchmarks/bench_separable_jobs communities ../shared/data/merit "$results/paper002_communities.csv"
-    echo "dataset,K,trial,method,N,coherence,similarity_count,accuracy_kmeans,accuracy_argmax,seconds" \
-      > "$results/paper002_topics.csv"
+    # FACTO_RESUME=1 keeps the rows of an earlier run and adds only the missing trials
+    [ "${FACTO_RESUME:-0}" = 1 ] || rm -f "$results/paper002_topics.csv"
     for dataset in tdt2 reuters21578; do
-      ./build/benchmarks/bench_separable_jobs topics ../shared/data/merit "$dataset" "${1:-10}" "${2:-1}" \
+      ./build/benchmarks/bench_separable_jobs topics ../shared/data/merit "$dataset" "${1:-10}" "${2:-10}" \
         "$results/paper002_topics.csv"
     done
     ./build/benchmarks/bench_separable_jobs memory ../shared/data/merit "$results/paper002_memory.csv" ;;
