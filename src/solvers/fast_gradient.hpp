@@ -5,7 +5,7 @@
 //     s.t. X >= 0, X_ii <= 1, w_i X_ij <= w_j X_ii   (w: the column 1-norms of M),
 // X dense N x N, by Nesterov's accelerated projected gradient with constant step 1 / sigma_max(M)^2,
 // restarted whenever the objective rises; the rows are projected onto the constraint polyhedron
-// exactly (a median search over the diagonal entry, O(N) expected per row). The K anchors are the
+// exactly (Newton's method on the diagonal entry, a few O(N) passes per row). The K anchors are the
 // largest diagonal entries. Like the authors' code: X starts at 0, p = 1 plus a 1% spread drawn from
 // the seed, mu and p are scaled from SPA's residual, and mu moves at each restart toward Tr X = K/2 + 1.
 // Memory: three N x N matrices (X, the extrapolated point, and the step's target), refused by the
