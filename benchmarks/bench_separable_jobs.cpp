@@ -25,11 +25,16 @@
 #include <vector>
 
 #include <xtensor/xadapt.hpp>
+#include <xtensor/xsort.hpp>
+#include <xtensor/xview.hpp>
 
 #include "data/data.hpp"
 #include "base/error.hpp"
 #include "data/input_file.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/nonnegative_least_squares.hpp"
+#include "linalg/simplex_least_squares.hpp"
+#include "linalg/sparse.hpp"
 #include "facto/facto.h"
 #include "measure.hpp"
 #include "metrics/metrics.hpp"
@@ -47,6 +52,7 @@ struct Method {
     const char* algorithm;
     double lambda;
     int64_t iterations;  // 0: the solver's own stop
+    bool authors_fast_anchor = false;  // topics as FastAnchor's authors form them (fast_anchor_topics)
 };
 
 // The documents (0-based) and min_df of trial `trial` of the K-topic subsets file.
@@ -67,6 +73,68 @@ bool read_subset(const std::string& path, int64_t K, int64_t trial, std::vector<
         return true;
     }
     return false;
+}
+
+// FastAnchor's topics as its authors' code estimates them (arora.m, 2013, and loadIt's
+// estimatePTypeForFastAnchor) from the anchors `selected` (kept-term indices): Arora et al.'s RecoverL2
+// puts each word's co-occurrence distribution q_i = P(i, :) / s_i in the simplex on the anchors' (least
+// squares) and forms A(i, k) = c_ik s_i, each column A(:, k) scaled to sum 1; the topics are then
+// min_{S >= 0} ||P - A S||_F, each row scaled to sum 1 (K x N). Only the Gram entries q_i . q_a enter
+// RecoverL2: with G_AA = V L V^T, the rows of G(:, A) V L^{-1/2} are points of R^K whose simplex least
+// squares on the anchors' rows is the same problem.
+Matrix fast_anchor_topics(const TopicModel& model, const std::vector<int64_t>& selected)
+{
+    const CsrMatrix& F = model.tfidf().F;
+    const CsrMatrix Ft = transpose(F);
+    const auto D = static_cast<std::size_t>(F.rows), N = static_cast<std::size_t>(F.cols), K = selected.size();
+    auto times_P = [&](const std::vector<double>& x) {  // P x = F^T (F x) / D
+        std::vector<double> f(D), y(N);
+        spmv(F, x.data(), f.data());
+        spmv(Ft, f.data(), y.data());
+        for (double& v : y) v /= static_cast<double>(D);
+        return y;
+    };
+    const std::vector<double> s = times_P(std::vector<double>(N, 1.0));
+    Matrix G = Matrix::from_shape({N, K});  // q_i . q_a = (P P)(i, a) / (s_i s_a)
+    for (std::size_t k = 0; k < K; ++k) {
+        const auto a = static_cast<std::size_t>(selected[k]);
+        std::vector<double> e(N, 0.0);
+        e[a] = 1.0;
+        const std::vector<double> PPe = times_P(times_P(e));
+        for (std::size_t i = 0; i < N; ++i) G(i, k) = PPe[i] / (s[i] * s[a]);
+    }
+    Matrix V = Matrix::from_shape({K, K});
+    for (std::size_t k = 0; k < K; ++k)
+        for (std::size_t l = 0; l < K; ++l) V(k, l) = G(static_cast<std::size_t>(selected[k]), l);
+    Vector L;
+    blas::symmetric_eigen(V, L);  // V now holds the eigenvectors
+    for (std::size_t l = 0; l < K; ++l) {
+        const double scale = 1.0 / std::sqrt(std::max(L(l), 1e-14 * L(K - 1)));
+        for (std::size_t k = 0; k < K; ++k) V(k, l) *= scale;
+    }
+    Matrix Y = Matrix::from_shape({N, K});
+    blas::gemm(false, false, 1.0, G, V, 0.0, Y);
+    const Matrix C = simplex_least_squares(Y, selected);  // N x K
+    Matrix At = Matrix::from_shape({K, N});  // A^T
+    for (std::size_t k = 0; k < K; ++k) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < N; ++i) sum += At(k, i) = C(i, k) * s[i];
+        for (std::size_t i = 0; i < N && sum > 0.0; ++i) At(k, i) /= sum;
+    }
+    Matrix AtA = Matrix::from_shape({K, K}), AtP = Matrix::from_shape({K, N});
+    blas::gemm(false, true, 1.0, At, At, 0.0, AtA);
+    for (std::size_t k = 0; k < K; ++k) {
+        const std::vector<double> PA = times_P(std::vector<double>(&At(k, 0), &At(k, 0) + N));
+        std::copy(PA.begin(), PA.end(), &AtP(k, 0));
+    }
+    Matrix S = xt::zeros<double>({K, N});
+    nonnegative_least_squares(AtA, AtP, S, 1e-10, 500);
+    for (std::size_t k = 0; k < K; ++k) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < N; ++i) sum += S(k, i);
+        for (std::size_t i = 0; i < N && sum > 0.0; ++i) S(k, i) /= sum;
+    }
+    return S;
 }
 
 // Table II's accuracy: k-means (10 replicates) on the document weights scaled to unit 2-norm, the
@@ -170,7 +238,8 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
     }
     const std::vector<Method> methods = {{"MERIT", "merit", 1e-6, 100},     {"MERIT(0)", "merit", 0.0, 100},
                                          {"SPA", "spa", 0.0, 0},            {"XRAY (SNPA)", "snpa", 0.0, 0},
-                                         {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50}};
+                                         {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50},
+                                         {"FastAnchor (authors' topics)", "fast_anchor", 0.0, 0, true}};
     std::ifstream before(csv, std::ios::ate);
     const bool fresh = !before.good() || before.tellg() == 0;
     char last = '\n';  // a run killed mid-row leaves a partial line, closed here so that it stays apart
@@ -212,11 +281,27 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
                 }
                 const double s = seconds_since(start);
                 const Output W = solver->output("document_topics");
-                const Matrix weights = xt::adapt(W.doubles, std::vector<std::size_t>{docs.size(), static_cast<std::size_t>(K)});
-                const TopicRow row{static_cast<double>(problem->N()), solver->output("coherence").doubles[0],
-                                   static_cast<double>(solver->output("similarity_count").ints[0]),
-                                   kmeans_accuracy(weights, truth, K),
-                                   clustering_accuracy(solver->output("labels").ints, truth), s};
+                Matrix weights = xt::adapt(W.doubles, std::vector<std::size_t>{docs.size(), static_cast<std::size_t>(K)});
+                double coherence = solver->output("coherence").doubles[0];
+                auto similarity = static_cast<double>(solver->output("similarity_count").ints[0]);
+                std::vector<int64_t> labels = solver->output("labels").ints;
+                if (m->authors_fast_anchor) {  // the same anchors, the topics (and what follows from them) as the authors form them
+                    std::vector<int64_t> anchors;
+                    for (int64_t v : solver->output("selected").ints)
+                        anchors.push_back(std::lower_bound(problem->terms().begin(), problem->terms().end(), v) -
+                                          problem->terms().begin());
+                    const Matrix T = fast_anchor_topics(*problem, anchors);
+                    const auto top = top_terms(T, static_cast<std::size_t>(std::min<int64_t>(TopicModel::kTopTerms, problem->N())));
+                    coherence = topic_coherence(transpose(problem->tfidf().F), top);
+                    similarity = static_cast<double>(similarity_count(top));
+                    weights = problem->document_topics(T);
+                    for (std::size_t d = 0; d < weights.shape()[0]; ++d) {
+                        const auto row = xt::row(weights, static_cast<std::ptrdiff_t>(d));
+                        labels[d] = xt::amax(row)() > 0.0 ? static_cast<int64_t>(xt::argmax(row)()) : -1;
+                    }
+                }
+                const TopicRow row{static_cast<double>(problem->N()), coherence, similarity,
+                                   kmeans_accuracy(weights, truth, K), clustering_accuracy(labels, truth), s};
                 done[{dataset, K, trial, m->name}] = row;
                 out << dataset << ',' << K << ',' << trial << ',' << m->name << ',' << row.N << ',' << row.coherence << ','
                     << row.similarity << ',' << row.accuracy << ',' << row.argmax << ',' << row.seconds << std::endl;
