@@ -3,12 +3,15 @@ bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST em
 (nomad_fashion_embedding.csv) (paper 003), and bench_frank_wolfe_variants' objective against time
 (fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' paper 002
 results (paper002_memory.csv: peak memory and time against N, Figs. 6-7; paper002_topics.csv: Table II's
-three scores against K, one PNG per dataset).
+three scores against K, one PNG per dataset, and paper002_table2.md, the trials' means and standard
+deviations beside the paper's Table II, read from ../shared/papers when it is there).
 
 usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
 Needs Debian's python3-matplotlib (installed by benchmarks/run.sh)."""
 import csv
 import pathlib
+import re
+import statistics
 import sys
 from collections import defaultdict
 
@@ -76,10 +79,9 @@ def paper002_plots(source, target):
     topics = source / "paper002_topics.csv"
     if topics.exists():
         table = defaultdict(lambda: defaultdict(list))
-        with open(topics) as f:
-            for row in csv.DictReader(f):
-                for score in ("coherence", "similarity_count", "accuracy_kmeans"):
-                    table[(row["dataset"], score)][(row["method"], int(row["K"]))].append(float(row[score]))
+        for row in topic_rows(topics):
+            for score in ("coherence", "similarity_count", "accuracy_kmeans"):
+                table[(row["dataset"], score)][(row["method"], int(row["K"]))].append(float(row[score]))
         for dataset in sorted({key[0] for key in table}):
             fig, axes = plt.subplots(1, 3, figsize=(13, 4))
             for ax, score in zip(axes, ("coherence", "similarity_count", "accuracy_kmeans")):
@@ -95,6 +97,72 @@ def paper002_plots(source, target):
             fig.tight_layout()
             fig.savefig(target / f"paper002_topics_{dataset}.png", dpi=110)
             plt.close(fig)
+        paper002_table(topics, target)
+
+
+def topic_rows(path):
+    """The complete rows of paper002_topics.csv (a run killed mid-row leaves a partial one)."""
+    with open(path) as f:
+        return [row for row in csv.DictReader(f) if row["seconds"] is not None]
+
+
+def paper_table2():
+    """Paper 002's Table II as {(dataset, score, method, K): mean over its 50 trials}, from the paper's
+    text in ../shared/papers (a tab-separated table: score, method, TDT2 K = 3..10, Reuters K = 3..10)."""
+    papers = pathlib.Path(__file__).resolve().parents[2] / "shared" / "papers"
+    found = sorted(papers.glob("002_*.txt"))
+    table = {}
+    if not found:
+        return table
+    lines = found[0].read_text().splitlines()
+    start = next((n for n, line in enumerate(lines) if line.startswith("Coherence\tSPA")), None)
+    score = None
+    for line in lines[start:start + 21] if start is not None else []:
+        fields = line.split("\t")
+        score = {"Coherence": "coherence", "Similarity Count": "similarity_count",
+                 "Accuracy": "accuracy_kmeans"}.get(fields[0], score)
+        values = [float(re.sub("<[^>]*>", "", v)) for v in fields[2:18] if v.strip()]
+        for j, v in enumerate(values):
+            table[("tdt2" if j < 8 else "reuters21578", score, fields[1], 3 + j % 8)] = v
+    return table
+
+
+def paper002_table(topics, target):
+    """paper002_table2.md: per dataset, K and method, facto's mean +- standard deviation over the trials
+    / the paper's mean."""
+    paper = paper_table2()
+    paper_name = {"XRAY (SNPA)": "XRAY", "FastAnchor (authors' topics)": "FastAnchor"}
+    rows = defaultdict(list)
+    for row in topic_rows(topics):
+        rows[(row["dataset"], int(row["K"]), row["method"])].append(row)
+    methods = ["MERIT", "MERIT(0)", "SPA", "XRAY (SNPA)", "FastAnchor", "FastAnchor (authors' topics)",
+               "FastGradient"]
+    out = []
+    for dataset in ("tdt2", "reuters21578"):
+        ks = sorted({k for (d, k, _) in rows if d == dataset})
+        if not ks:
+            continue
+        out += [f"**{dataset}**: facto's mean ± standard deviation over the trials / the paper's mean over 50", "",
+                "| K | method | trials | coherence | similarity count | accuracy (k-means) | accuracy (argmax) "
+                "| seconds |", "|---|---|---|---|---|---|---|---|"]
+        for k in ks:
+            for method in methods:
+                runs = rows.get((dataset, k, method))
+                if not runs:
+                    continue
+
+                def cell(score, form):
+                    v = [float(r[score]) for r in runs]
+                    text = form % statistics.mean(v) + (" ± " + form % statistics.stdev(v) if len(v) > 1 else "")
+                    reference = paper.get((dataset, score, paper_name.get(method, method), k))
+                    return text + (" / " + form % reference if reference is not None else "")
+                argmax = statistics.mean(float(r["accuracy_argmax"]) for r in runs)
+                seconds = statistics.mean(float(r["seconds"]) for r in runs)
+                out.append(f"| {k} | {method} | {len(runs)} | {cell('coherence', '%.1f')} | "
+                           f"{cell('similarity_count', '%.2f')} | {cell('accuracy_kmeans', '%.2f')} | "
+                           f"{argmax:.2f} | {seconds:.1f} |")
+        out.append("")
+    (target / "paper002_table2.md").write_text("\n".join(out))
 
 
 def variant_plots(source, target):
