@@ -8,8 +8,8 @@
 //       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
 //       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
 //       run in a fresh process (memory-one DATA_DIR MIN_DF ALGORITHM).
-// The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 and
-// its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0) with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA,
+// The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 in
+// their objective and its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0) with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA,
 // SNPA as "XRAY", FastAnchor; accuracy by k-means (10 replicates) on the documents' topic weights scaled
 // to unit norm, averaged over 10 clusterings.
 #include <algorithm>
@@ -151,11 +151,16 @@ double kmeans_accuracy(Matrix W, const std::vector<int64_t>& truth, int64_t K)
     return sum / 10.0;
 }
 
-// MERIT as its authors' code runs it (runByMERIT.m, MERIT.m): the Frank-Wolfe counter runs from
-// iterStart to maxIters, so maxIters - iterStart iterations are made (none when iterStart >= maxIters),
-// and it stops early once the Frank-Wolfe gap falls below 0.5. On topics it starts from SPA's warm start
-// with iterStart = sqrt(N) / ||X - X C0||_2 (the spectral norm: MATLAB's norm of a matrix); on
-// communities from C = 0 with iterStart = 1.
+// MERIT as its authors' code runs it (runByMERIT.m, MERIT.m, fw_core/fwCoreMex.cpp): the Frank-Wolfe
+// counter t runs from iterStart to maxIters inclusive with step 2 / (t + 1), which is facto's 2 / (t + 2)
+// from t_init = iterStart - 1, and it stops once the Frank-Wolfe gap falls below 0.5. On topics it
+// starts from SPA's warm start with iterStart = sqrt(N) / ||X - X C0||_2 (the spectral norm: MATLAB's
+// norm of a matrix); on communities from C = 0 with iterStart = 1. Their objective is
+// ||X - X C||_F^2 + lambda Phi, without the paper's 1/2 (eq. 18a): facto's half of it has lambda / 2
+// (kAuthorsLambda, where the problems are built) and half their gap, so their 0.5 is 0.25 here.
+// The paper's lambda = 1e-6 (Sec. V) in facto's objective, 1/2 ||X - X C||_F^2 + lambda Phi_mu(C).
+constexpr double kAuthorsLambda = 0.5e-6;
+
 void authors_merit(Solver& solver, const SelfDictionary& problem, bool warm, int64_t max_t)
 {
     double f_start = 0.5 * static_cast<double>(xt::sum(xt::square(problem.Xt()))());  // C = 0
@@ -172,9 +177,9 @@ void authors_merit(Solver& solver, const SelfDictionary& problem, bool warm, int
         f_start = 0.5 * problem.residual_squared(C0) + problem.lambda() * problem.row_softmax(C0).phi;
     }
     solver.mutable_params().set_string("warm_start", warm ? "spa" : "none");
-    solver.mutable_params().set_int("t_init", t0);
-    solver.mutable_params().set_int("max_iterations", std::max<int64_t>(0, max_t - t0));
-    solver.mutable_params().set_double("tolerance", 0.5 / f_start);  // facto's gap is relative to f at the start
+    solver.mutable_params().set_int("t_init", t0 - 1);
+    solver.mutable_params().set_int("max_iterations", std::max<int64_t>(0, max_t - t0 + 1));
+    solver.mutable_params().set_double("tolerance", 0.25 / f_start);  // facto's gap is relative to f at the start
 }
 
 struct Stats {
@@ -236,7 +241,7 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
             if (comma != std::string::npos) label_of.push_back(std::stoll(line.substr(comma + 1)));
         }
     }
-    const std::vector<Method> methods = {{"MERIT", "merit", 1e-6, 100},     {"MERIT(0)", "merit", 0.0, 100},
+    const std::vector<Method> methods = {{"MERIT", "merit", kAuthorsLambda, 100},     {"MERIT(0)", "merit", 0.0, 100},
                                          {"SPA", "spa", 0.0, 0},            {"XRAY (SNPA)", "snpa", 0.0, 0},
                                          {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50},
                                          {"FastAnchor (authors' topics)", "fast_anchor", 0.0, 0, true}};
@@ -364,7 +369,7 @@ void communities(const std::string& dir, const std::string& csv)
         const Matrix truth = read_csv(dir + "/" + name + "_membership.csv.gz");
         const auto K = static_cast<int64_t>(truth.shape()[1]);
         auto t0 = Clock::now();
-        const auto pruned = std::make_shared<const CommunityModel>(A, K, 0.99, 1e-6, 1e-5);
+        const auto pruned = std::make_shared<const CommunityModel>(A, K, 0.99, kAuthorsLambda, 1e-5);
         const double spectral_seconds = seconds_since(t0);
         const auto pruned0 = std::make_shared<const CommunityModel>(A, K, 0.99, 0.0, 1e-5);
         const auto full = std::make_shared<const CommunityModel>(A, K, 1.0, 0.0, 1e-5);

@@ -190,8 +190,8 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * (the paper: 2) or in all of them are dropped (N terms remain), the counts weighted by TF-IDF
  * (1 + ln c) ln(D / df), the word-word correlation P = F^T F / D (N x N, never formed) scaled to unit
  * column sums, and reduced to its leading `rank` singular directions (0: 2K); the problem's X is that
- * rank x N matrix. K >= 1 topics; lambda, mu as for facto_problem_new_self_dictionary (the paper:
- * 1e-6, 1e-5). Outputs, besides the self-dictionary ones ("selected" as vocabulary columns): "topics"
+ * rank x N matrix. K >= 1 topics; lambda, mu as for facto_problem_new_self_dictionary (the paper's
+ * 1e-6, 1e-5 are 5e-7, 1e-5 here: its authors' code minimizes twice facto's objective). Outputs, besides the self-dictionary ones ("selected" as vocabulary columns): "topics"
  * (K x V, each row a topic's word distribution, 0 on dropped terms), "top_terms" (int64, K x min(20, N),
  * vocabulary columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
  * document without a kept term), "labels" (int64 D x 1, the largest proportion, -1 for such a
@@ -217,7 +217,7 @@ FACTO_API facto_status facto_problem_new_topics(int32_t format, int64_t rows, in
  * largest membership) and "nodes" (int64 n* x 1, the nodes kept). Solvers: "merit", "spa" (with
  * energy = 1, SPA is SPOC of Mao, Sarkar & Chakrabarti), "snpa", "fast_gradient" and "geonmf" (Mao et
  * al.'s pure nodes; needs energy = 1 and K positive leading eigenvalues). 1 <= K < N; lambda, mu as for
- * facto_problem_new_self_dictionary (the paper: 1e-6, 1e-5).
+ * facto_problem_new_self_dictionary (the paper's 1e-6, 1e-5 are 5e-7, 1e-5 here, as for topics).
  * Errors: as facto_problem_new_symnmf_sparse, OUT_OF_RANGE (energy outside (0, 1]), DIMENSION (fewer
  * than max(K, 2) nodes kept), NUMERICAL (eigenvectors did not converge; reading "memberships" or
  * "labels" when the pure nodes' rows of V are singular). On error *out is set to NULL; on success the

@@ -174,7 +174,7 @@ class Problem(_Handle):
         return cls(handle.value)
 
     @classmethod
-    def topics(cls, counts, K, min_df=2, rank=0, lam=1e-6, mu=1e-5):
+    def topics(cls, counts, K, min_df=2, rank=0, lam=5e-7, mu=1e-5):
         """Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix
         (facto.CsrMatrix, scipy.sparse or dense): terms in fewer than min_df documents (or in all) dropped,
         TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), then a self-dictionary
@@ -189,7 +189,7 @@ class Problem(_Handle):
         return cls(handle.value)
 
     @classmethod
-    def communities(cls, A, K, energy=0.99, lam=1e-6, mu=1e-5):
+    def communities(cls, A, K, energy=0.99, lam=5e-7, mu=1e-5):
         """Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix
         (both triangles; facto.CsrMatrix, scipy.sparse or dense): the top-K eigenvectors over the nodes that
         carry `energy` of their energy, as a self-dictionary problem whose anchors are pure nodes. Outputs:

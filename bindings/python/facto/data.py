@@ -179,7 +179,7 @@ TopicModel.__doc__ = ("Topics of a corpus: anchor words (vocabulary columns, or 
                       "002's coherence and similarity count.")
 
 
-def topic_model(counts, K, solver="merit", vocabulary=None, min_df=2, rank=0, lam=1e-6, mu=1e-5, **params):
+def topic_model(counts, K, solver="merit", vocabulary=None, min_df=2, rank=0, lam=5e-7, mu=1e-5, **params):
     """Anchor-word topics of a documents x terms count matrix by `solver` ("merit", "spa", "snpa",
     "fast_anchor", "fast_gradient"); with a vocabulary (a sequence of V words) anchors and top terms are
     words. **params are solver parameters by their facto names (e.g. max_iterations)."""
@@ -198,7 +198,7 @@ Communities = namedtuple("Communities", "pure_nodes memberships labels nodes_kep
 Communities.__doc__ = "Mixed memberships: the pure nodes, every node's memberships (N x K), labels, the nodes kept."
 
 
-def detect_communities(A, K, solver="merit", energy=0.99, lam=1e-6, mu=1e-5, **params):
+def detect_communities(A, K, solver="merit", energy=0.99, lam=5e-7, mu=1e-5, **params):
     """Mixed-membership communities of a symmetric adjacency matrix by `solver` ("merit", "spa", "snpa",
     "fast_gradient", "geonmf"; SPOC is "spa" with energy=1, and geonmf needs energy=1)."""
     from .core import Problem, Solver

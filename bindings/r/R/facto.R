@@ -83,7 +83,7 @@ facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
 #' dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K). Solvers "merit", "spa",
 #' "snpa", "fast_anchor", "fast_gradient"; outputs "topics", "top_terms", "document_topics", "labels",
 #' "coherence", "similarity_count" (see facto_topic_model for all at once).
-facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 1e-6, mu = 1e-5) {
+facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 5e-7, mu = 1e-5) {
   t <- as_triplets(counts)
   problem_of(.Call(C_facto_r_topics, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(t$cols),
                    as.double(K), as.double(min_df), as.double(rank), as.double(lambda), as.double(mu)))
@@ -93,7 +93,7 @@ facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 1e-6, mu = 1e
 #' eigenvectors of a symmetric adjacency matrix (numeric matrix or facto_sparse, both triangles) over the
 #' nodes carrying `energy` of the energy. Solvers "merit", "spa" (SPOC with energy = 1), "snpa",
 #' "fast_gradient", "geonmf" (energy = 1); outputs "memberships", "labels", "nodes".
-facto_communities <- function(A, K, energy = 0.99, lambda = 1e-6, mu = 1e-5) {
+facto_communities <- function(A, K, energy = 0.99, lambda = 5e-7, mu = 1e-5) {
   t <- as_triplets(A)
   problem_of(.Call(C_facto_r_communities, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(K),
                    as.double(energy), as.double(lambda), as.double(mu)))
@@ -103,7 +103,7 @@ facto_communities <- function(A, K, energy = 0.99, lambda = 1e-6, mu = 1e-5) {
 #' V words is given), topics (K x V), top_terms (K x 20, columns or words), document_topics (D x K), labels
 #' (1-based; 0 for a document without a kept term), coherence and similarity_count.
 facto_topic_model <- function(counts, K, solver = "merit", vocabulary = NULL, min_df = 2, rank = 0,
-                              lambda = 1e-6, mu = 1e-5, ...) {
+                              lambda = 5e-7, mu = 1e-5, ...) {
   problem <- facto_topics(counts, K, min_df, rank, lambda, mu)
   s <- facto_solver(problem, solver, ...)
   facto_solve(s)
@@ -122,7 +122,7 @@ facto_topic_model <- function(counts, K, solver = "merit", vocabulary = NULL, mi
 
 #' Communities of a network by `solver`: a list with pure_nodes (1-based), memberships (N x K), labels
 #' (1-based) and nodes_kept (1-based).
-facto_detect_communities <- function(A, K, solver = "merit", energy = 0.99, lambda = 1e-6, mu = 1e-5, ...) {
+facto_detect_communities <- function(A, K, solver = "merit", energy = 0.99, lambda = 5e-7, mu = 1e-5, ...) {
   problem <- facto_communities(A, K, energy, lambda, mu)
   s <- facto_solver(problem, solver, ...)
   facto_solve(s)
