@@ -9,8 +9,9 @@
 //       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
 //       run in a fresh process (memory-one DATA_DIR MIN_DF ALGORITHM).
 // The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 in
-// their objective and its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0) with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA,
-// SNPA as "XRAY", FastAnchor; accuracy by k-means (10 replicates) on the documents' topic weights scaled
+// their objective and its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0)
+// with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA, SNPA as "XRAY", FastAnchor (with
+// facto's topics and with its authors'); accuracy by k-means (10 replicates) on the documents' topic weights scaled
 // to unit norm, averaged over 10 clusterings.
 #include <algorithm>
 #include <cmath>
