@@ -402,7 +402,14 @@ void communities(const std::string& dir, const std::string& csv)
             const double src = averaged_spearman(xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0],
                                                                                                 static_cast<std::size_t>(K)}),
                                                  truth);
-            std::printf("  %-14s SRC %.4f  paper %.4f  %7.2f s\n", r.method, src, r.paper, s);
+            std::printf("  %-14s SRC %.4f  paper %.4f  %7.2f s", r.method, src, r.paper, s);
+            if (r.problem != full) {  // anchors as the authors' result.mat lists them: 1-based among the kept nodes
+                const std::vector<int64_t>& kept = r.problem->nodes();
+                std::printf("  anchors");
+                for (int64_t v : solver->output("selected").ints)
+                    std::printf(" %lld", static_cast<long long>(std::lower_bound(kept.begin(), kept.end(), v) - kept.begin() + 1));
+            }
+            std::printf("\n");
             out << name << ',' << r.method << ',' << src << ',' << r.paper << ',' << s << '\n';
             if (std::string(r.method) == "SPOC" || std::string(r.method) == "GeoNMF") {  // with SPOC's floor
                 std::vector<int64_t> anchors = solver->output("selected").ints;
