@@ -78,11 +78,12 @@ bool read_subset(const std::string& path, int64_t K, int64_t trial, std::vector<
 
 // FastAnchor's topics as its authors' code estimates them (arora.m, 2013, and loadIt's
 // estimatePTypeForFastAnchor) from the anchors `selected` (kept-term indices): Arora et al.'s RecoverL2
-// puts each word's co-occurrence distribution q_i = P(i, :) / s_i in the simplex on the anchors' (least
-// squares) and forms A(i, k) = c_ik s_i, each column A(:, k) scaled to sum 1; the topics are then
+// writes each word's co-occurrence distribution q_i = P(i, :) / s_i as a combination of the anchors'
+// with weights >= 0 summing to at most 1 (least squares; the authors' capped simplex, where Arora et al.
+// take the simplex) and forms A(i, k) = c_ik s_i, each column A(:, k) scaled to sum 1; the topics are then
 // min_{S >= 0} ||P - A S||_F, each row scaled to sum 1 (K x N). Only the Gram entries q_i . q_a enter
-// RecoverL2: with G_AA = V L V^T, the rows of G(:, A) V L^{-1/2} are points of R^K whose simplex least
-// squares on the anchors' rows is the same problem.
+// RecoverL2: with G_AA = V L V^T, the rows of G(:, A) V L^{-1/2} are points of R^K whose least squares
+// on the anchors' rows is the same problem.
 Matrix fast_anchor_topics(const TopicModel& model, const std::vector<int64_t>& selected)
 {
     const CsrMatrix& F = model.tfidf().F;
@@ -115,7 +116,19 @@ Matrix fast_anchor_topics(const TopicModel& model, const std::vector<int64_t>& s
     }
     Matrix Y = Matrix::from_shape({N, K});
     blas::gemm(false, false, 1.0, G, V, 0.0, Y);
-    const Matrix C = simplex_least_squares(Y, selected);  // N x K
+    // weights >= 0 summing to at most 1 (the authors' FGMfcnls): the nonnegative least squares where it
+    // sums to at most 1, else the simplex's, since the constraint then binds at the minimizer
+    Matrix C = simplex_least_squares(Y, selected);  // N x K
+    Matrix W = Matrix::from_shape({K, K}), WtW = Matrix::from_shape({K, K}), B = Matrix::from_shape({K, N});
+    for (std::size_t k = 0; k < K; ++k)
+        std::copy(&Y(static_cast<std::size_t>(selected[k]), 0), &Y(static_cast<std::size_t>(selected[k]), 0) + K, &W(k, 0));
+    blas::gemm(false, true, 1.0, W, W, 0.0, WtW);
+    blas::gemm(false, true, 1.0, W, Y, 0.0, B);
+    Matrix H = xt::zeros<double>({K, N});
+    nonnegative_least_squares(WtW, B, H, 1e-12, 2000);
+    for (std::size_t i = 0; i < N; ++i)
+        if (xt::sum(xt::col(H, static_cast<std::ptrdiff_t>(i)))() <= 1.0)
+            for (std::size_t k = 0; k < K; ++k) C(i, k) = H(k, i);
     Matrix At = Matrix::from_shape({K, N});  // A^T
     for (std::size_t k = 0; k < K; ++k) {
         double sum = 0.0;
