@@ -199,7 +199,7 @@ function _triplets(M::AbstractMatrix{<:Real})
 end
 
 """
-    topics(counts, K; min_df = 2, rank = 0, lambda = 1e-6, mu = 1e-5) -> Problem
+    topics(counts, K; min_df = 2, rank = 0, lambda = 5e-7, mu = 1e-5) -> Problem
 
 Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents×terms count matrix: rare terms
 dropped, TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), as a self-dictionary
@@ -207,7 +207,7 @@ problem whose anchors are anchor words. Outputs "selected", "topics", "top_terms
 "labels", "coherence", "similarity_count".
 """
 function topics(counts::AbstractMatrix{<:Real}, K::Integer; min_df::Integer = 2, rank::Integer = 0,
-                lambda::Real = 1e-6, mu::Real = 1e-5)
+                lambda::Real = 5e-7, mu::Real = 1e-5)
     rows, cols, I, J, V = _triplets(counts)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_problem_new_topics), Int32,
@@ -218,13 +218,13 @@ function topics(counts::AbstractMatrix{<:Real}, K::Integer; min_df::Integer = 2,
 end
 
 """
-    communities(A, K; energy = 0.99, lambda = 1e-6, mu = 1e-5) -> Problem
+    communities(A, K; energy = 0.99, lambda = 5e-7, mu = 1e-5) -> Problem
 
 Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix: the
 top-K eigenvectors over the nodes carrying `energy` of the energy, as a self-dictionary problem whose
 anchors are pure nodes. Outputs "selected", "memberships", "labels", "nodes".
 """
-function communities(A::AbstractMatrix{<:Real}, K::Integer; energy::Real = 0.99, lambda::Real = 1e-6,
+function communities(A::AbstractMatrix{<:Real}, K::Integer; energy::Real = 0.99, lambda::Real = 5e-7,
                      mu::Real = 1e-5)
     rows, cols, I, J, V = _triplets(A)
     out = Ref{Ptr{Cvoid}}(C_NULL)
