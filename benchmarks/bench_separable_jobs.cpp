@@ -87,7 +87,7 @@ bool read_subset(const std::string& path, int64_t K, int64_t trial, std::vector<
 Matrix fast_anchor_topics(const TopicModel& model, const std::vector<int64_t>& selected)
 {
     const CsrMatrix& F = model.tfidf().F;
-    const CsrMatrix Ft = transpose(F);
+    const CsrMatrix& Ft = model.term_documents();
     const auto D = static_cast<std::size_t>(F.rows), N = static_cast<std::size_t>(F.cols), K = selected.size();
     auto times_P = [&](const std::vector<double>& x) {  // P x = F^T (F x) / D
         std::vector<double> f(D), y(N);
@@ -311,7 +311,7 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
                                           problem->terms().begin());
                     const Matrix T = fast_anchor_topics(*problem, anchors);
                     const auto top = top_terms(T, static_cast<std::size_t>(std::min<int64_t>(TopicModel::kTopTerms, problem->N())));
-                    coherence = topic_coherence(transpose(problem->tfidf().F), top);
+                    coherence = topic_coherence(problem->term_documents(), top);
                     similarity = static_cast<double>(similarity_count(top));
                     weights = problem->document_topics(T);
                     for (std::size_t d = 0; d < weights.shape()[0]; ++d) {

@@ -191,9 +191,10 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * (1 + ln c) ln(D / df), the word-word correlation P = F^T F / D (N x N, never formed) scaled to unit
  * column sums, and reduced to its leading `rank` singular directions (0: 2K); the problem's X is that
  * rank x N matrix. K >= 1 topics; lambda, mu as for facto_problem_new_self_dictionary (the paper's
- * 1e-6, 1e-5 are 5e-7, 1e-5 here: its authors' code minimizes twice facto's objective). Outputs, besides the self-dictionary ones ("selected" as vocabulary columns): "topics"
- * (K x V, each row a topic's word distribution, 0 on dropped terms), "top_terms" (int64, K x min(20, N),
- * vocabulary columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
+ * 1e-6, 1e-5 are 5e-7, 1e-5 here: its authors' code minimizes twice facto's objective). Outputs,
+ * besides the self-dictionary ones ("selected" as vocabulary columns): "topics" (K x V, each row a
+ * topic's word distribution, 0 on dropped terms), "top_terms" (int64, K x min(20, N), vocabulary
+ * columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
  * document without a kept term), "labels" (int64 D x 1, the largest proportion, -1 for such a
  * document), "coherence" and "similarity_count" (1 x 1, the paper's Table II scores over the top 20
  * terms; the count is int64). Solvers: those of self_dictionary ("fast_anchor" searches the word-word

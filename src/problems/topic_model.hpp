@@ -45,6 +45,8 @@ public:
     // Vocabulary column of each kept term (the problem's columns), increasing.
     const std::vector<int64_t>& terms() const { return tfidf_.terms; }
     const TfIdf& tfidf() const { return tfidf_; }
+    // F^T (kept terms x documents), as the coherence score reads it.
+    const CsrMatrix& term_documents() const { return Ft_; }
 
     // The topic-word matrix over the kept terms (K x N, rows summing to 1) from the anchor words
     // `selected`, as the paper's authors estimate it: min_{H >= 0} ||P - P(:, selected) H||_F by HALS
