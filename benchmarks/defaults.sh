@@ -22,7 +22,7 @@ done
 for s in merit spa; do add "MERIT Table I|$s|--problem self_dictionary --separable 200 --features 80 -k 60 --solver $s"; done
 for s in nomad_cgm burer_monteiro; do add "two rings|$s|--problem nomad --rings 200 -k 16 --solver $s"; done
 if [ -f "$tdt2" ]; then
-  for s in nolips projected_gradient beta_snmf coordinate_descent sym_hals; do
+  for s in nolips projected_gradient beta_snmf coordinate_descent sym_hals sym_anls; do
     add "TDT2|$s|$tdt2 --affinity --problem symnmf -k 30 --labels $labels --solver $s"
   done
 fi

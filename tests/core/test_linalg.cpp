@@ -294,4 +294,33 @@ BOOST_AUTO_TEST_CASE(nonnegative_least_squares_meets_the_kkt_conditions)
     BOOST_TEST(xt::sum(xt::equal(H, 0.0))() > 0u);  // the constraint binds somewhere (X has mixed signs)
 }
 
+// Block principal pivoting solves the problem exactly: the KKT conditions hold to the rounding of the
+// Cholesky solves, from a cold start, from a warm one, and with a zero column in W (G(k, k) = 0).
+BOOST_AUTO_TEST_CASE(block_principal_pivoting_solves_nonnegative_least_squares_exactly)
+{
+    for (std::size_t K : {1, 5, 12}) {
+        Matrix W = xt::abs(random_matrix(60, K, 20 + K));
+        const Matrix X = random_matrix(60, 200, 30 + K);
+        if (K > 1) xt::view(W, xt::all(), 1) = 0.0;
+        Matrix G = Matrix::from_shape({K, K}), B = Matrix::from_shape({K, 200});
+        blas::gemm(true, false, 1.0, W, W, 0.0, G);
+        blas::gemm(true, false, 1.0, W, X, 0.0, B);
+        const double scale = projected_gradient_norm(G, B, xt::zeros<double>({K, std::size_t{200}}));
+        Matrix cold = xt::zeros<double>({K, std::size_t{200}});
+        nonnegative_least_squares_exact(G, B, cold);
+        BOOST_TEST_CONTEXT("K " << K)
+        {
+            BOOST_TEST(xt::amin(cold)() >= 0.0);
+            BOOST_TEST(projected_gradient_norm(G, B, cold) <= 1e-12 * scale);
+            if (K > 1) BOOST_TEST(xt::amax(xt::abs(xt::view(cold, 1, xt::all())))() == 0.0);
+            Matrix hals = xt::zeros<double>({K, std::size_t{200}});
+            nonnegative_least_squares(G, B, hals, 1e-13, 100000);
+            BOOST_TEST(xt::allclose(cold, hals, 1e-7, 1e-9));  // the minimizer is unique (W's other columns independent)
+            Matrix warm = cold + 0.5 * xt::abs(random_matrix(K, 200, 40 + K));  // a perturbed passive set
+            nonnegative_least_squares_exact(G, B, warm);
+            BOOST_TEST(xt::allclose(warm, cold, 1e-10, 1e-12));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

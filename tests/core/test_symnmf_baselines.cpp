@@ -1,9 +1,10 @@
 // The SymNMF baselines of Dragomir et al. Sec. 4.1: projected gradient with Armijo, beta-SNMF,
-// coordinate descent (exact quartic per entry) and SymHALS. Each decreases f where its theory says it
+// coordinate descent (exact quartic per entry), SymHALS and SymANLS. Each decreases f where its theory says it
 // does, reaches a stationary point on a planted instance, and uses sparse and dense M alike.
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "solvers/beta_snmf.hpp"
 #include "solvers/coordinate_descent.hpp"
@@ -14,6 +15,7 @@
 #include "solvers/sym_hals.hpp"
 #include "problems/symnmf.hpp"
 #include "fixtures.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/polynomial.hpp"
 
 using namespace facto;
@@ -81,7 +83,7 @@ BOOST_AUTO_TEST_CASE(every_baseline_recovers_a_planted_instance)
     auto problem = std::make_shared<const SymNMF>(planted_affinity(n, r), r);
     std::vector<int64_t> truth(n);
     for (std::size_t i = 0; i < n; ++i) truth[i] = static_cast<int64_t>(i % r);
-    for (const char* name : {"projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"}) {
+    for (const char* name : {"projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls"}) {
         auto solver = make_solver(problem, name);
         solver->mutable_params().set_int("max_iterations", 20000);
         solver->mutable_params().set_double("tolerance", 1e-8);
@@ -99,7 +101,7 @@ BOOST_AUTO_TEST_CASE(sparse_and_dense_m_give_the_same_iterates)
     const Matrix M = random_affinity(30, 2, 6, 0.5);
     auto dense = std::make_shared<const SymNMF>(M, 3);
     auto sparse = std::make_shared<const SymNMF>(to_csr(M), 3);
-    for (const char* name : {"projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"}) {
+    for (const char* name : {"projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls"}) {
         auto a = make_solver(dense, name), b = make_solver(sparse, name);
         for (auto* s : {a.get(), b.get()}) {
             s->mutable_params().set_int("max_iterations", 30);
@@ -125,6 +127,87 @@ BOOST_AUTO_TEST_CASE(beta_snmf_stalls_rather_than_converges_where_an_entry_is_lo
     BOOST_TEST(solver->solve() == FACTO_STALLED);
     BOOST_TEST(solver->iterate()(0, 0) == 0.0);
     BOOST_TEST(solver->progress().stationarity > solver->params().get_double("tolerance"));
+}
+
+namespace {
+
+// SymANLS's other factor, from its output "Y".
+Matrix anls_y(const Solver& solver, std::size_t n, std::size_t r)
+{
+    const Output y = solver.output("Y");
+    Matrix Y({n, r});
+    std::copy(y.doubles.begin(), y.doubles.end(), Y.begin());
+    return Y;
+}
+
+// The penalized objective F(X, Y) = 1/2 ||M - X Y^T||^2 + mu/2 ||X - Y||^2 of SymANLS and the
+// projected-gradient residuals ||min(X, grad_X F)||, ||min(Y, grad_Y F)||, relative to ||M|| ||X||.
+struct Penalized {
+    double F, residual_x, residual_y;
+};
+
+Penalized penalized(const Matrix& M, const Matrix& X, const Matrix& Y, double mu)
+{
+    const Matrix R = M - xt::linalg::dot(X, xt::transpose(Y));
+    const Matrix D = X - Y;
+    const Matrix grad_x = -xt::linalg::dot(R, Y) + mu * D, grad_y = -xt::linalg::dot(xt::transpose(R), X) - mu * D;
+    const double scale = std::sqrt(blas::frobenius_dot(M, M) * blas::frobenius_dot(X, X));
+    const auto projected = [](const Matrix& A, const Matrix& g) {
+        const Matrix p = xt::minimum(A, g);
+        return std::sqrt(blas::frobenius_dot(p, p));
+    };
+    return {0.5 * blas::frobenius_dot(R, R) + 0.5 * mu * blas::frobenius_dot(D, D), projected(X, grad_x) / scale,
+            projected(Y, grad_y) / scale};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(sym_anls_minimizes_each_block_exactly_and_reaches_a_penalized_stationary_point)
+{
+    // Each half-step solves its block exactly, so F(X, Y) never increases and, with Y updated last,
+    // the Y residual vanishes after every iteration; at the limit the X residual vanishes too.
+    const std::size_t n = 50, r = 4;
+    const Matrix M = random_affinity(n, 3, 8);
+    auto problem = std::make_shared<const SymNMF>(M, r);
+    const double mu = 0.1;
+    auto solver = make_solver(problem, "sym_anls");
+    solver->mutable_params().set_double("mu", mu);
+    solver->mutable_params().set_double("objective_tolerance", 0.0);
+    solver->initialize();
+    double previous = std::numeric_limits<double>::infinity();
+    const double rounding = 8.0 * n * 2.220446049250313e-16 * problem->M_norm() * problem->M_norm();
+    for (int k = 0; k < 2000; ++k) {
+        solver->step();
+        const Penalized p = penalized(M, solver->iterate(), anls_y(*solver, n, r), mu);
+        BOOST_REQUIRE_MESSAGE(p.F <= previous + rounding, "F rose at iteration " << k);
+        BOOST_REQUIRE_MESSAGE(p.residual_y <= 1e-10, "Y is not its block's minimizer at " << k << ": " << p.residual_y);
+        previous = p.F;
+    }
+    const Penalized last = penalized(M, solver->iterate(), anls_y(*solver, n, r), mu);
+    BOOST_TEST(last.residual_x <= 1e-8);
+    BOOST_TEST(xt::amin(solver->iterate())() >= 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(sym_anls_reaches_the_symmetric_limit_when_mu_exceeds_zhu_et_al_s_bound)
+{
+    // Zhu, Li, Liu & Li (2018), Sec. 3: a stationary point of the penalized problem with
+    // ||X Y^T||_2 < 2 mu + sigma_n(M) has X = Y, and alternating methods stay in that region when
+    // mu > (||M||_2 - sigma_n(M)) / 2; X is then a stationary point of SymNMF itself.
+    const std::size_t n = 40, r = 3;
+    const Matrix M = random_affinity(n, 2, 9);
+    Matrix eigenvectors = M;
+    Vector eigenvalues;
+    blas::symmetric_eigen(eigenvectors, eigenvalues);  // M is positive definite: sigma_n = lambda_min
+    const double bound = 0.5 * (eigenvalues(n - 1) - eigenvalues(0));
+    auto problem = std::make_shared<const SymNMF>(M, r);
+    auto solver = make_solver(problem, "sym_anls");
+    solver->mutable_params().set_double("mu", 1.1 * bound);
+    solver->mutable_params().set_double("tolerance", 1e-9);
+    solver->mutable_params().set_double("objective_tolerance", 0.0);
+    solver->mutable_params().set_int("max_iterations", 100000);
+    BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+    BOOST_TEST(solver->progress().feasibility <= 1e-7);  // ||X - Y|| / ||X||
+    BOOST_TEST(solver->progress().stationarity <= 1e-9);  // SymNMF's own residual at X
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -185,7 +185,7 @@ def test_symnmf_on_a_knn_graph_with_every_solver(blobs):
     dense = graph.toarray()
     assert np.allclose(dense, dense.T, rtol=0, atol=0) and np.all(np.diag(dense) == 0)
     assert graph.indptr[-1] >= 90 * 7  # floor(log2 90) + 1 = 7 neighbours each
-    for solver in ["nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"]:
+    for solver in ["nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls"]:
         with facto.Problem.symnmf(graph, 3) as problem, \
                 facto.Solver(problem, solver, seed=2, max_iterations=2000, objective_tolerance=0) as s:
             s.solve()

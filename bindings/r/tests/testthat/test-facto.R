@@ -120,7 +120,7 @@ test_that("symnmf on the kNN graph clusters the blobs with every solver, dense o
   dense <- as.matrix(graph)
   expect_equal(dense, t(dense))
   expect_true(all(diag(dense) == 0))
-  for (name in c("nolips", "projected_gradient", "coordinate_descent", "sym_hals")) {
+  for (name in c("nolips", "projected_gradient", "coordinate_descent", "sym_hals", "sym_anls")) {
     solver <- facto_solver(facto_symnmf(graph, 3), name, seed = 2, max_iterations = 2000, objective_tolerance = 0)
     facto_solve(solver)
     expect_equal(facto_accuracy(facto_labels(solver), d$y), 1, info = name)

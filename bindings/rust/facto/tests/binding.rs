@@ -220,7 +220,7 @@ fn symnmf_on_a_knn_graph_and_dense_agree() {
     let (a, b) = (sparse_problem.objective(MatrixRef::new(&z, n, 3, Layout::RowMajor).unwrap()).unwrap(),
                   dense_problem.objective(MatrixRef::new(&z, n, 3, Layout::RowMajor).unwrap()).unwrap());
     assert!((a - b).abs() <= 1e-12 * a.abs());
-    for name in ["nolips", "projected_gradient", "coordinate_descent", "sym_hals"] {
+    for name in ["nolips", "projected_gradient", "coordinate_descent", "sym_hals", "sym_anls"] {
         let mut s = Solver::new(&sparse_problem, name).unwrap();
         s.set("seed", 2).unwrap();
         s.set("max_iterations", 2000).unwrap();
