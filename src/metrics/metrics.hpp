@@ -6,6 +6,7 @@
 
 #include "linalg/matrix.hpp"
 #include "linalg/sparse.hpp"
+#include "linalg/symmetric.hpp"
 
 namespace facto {
 
@@ -50,6 +51,11 @@ double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector
 // Similarity count of paper 002 (Table II): the sum over pairs of topics of the number of terms their
 // top lists share. Lower is better.
 int64_t similarity_count(const std::vector<std::vector<int64_t>>& top);
+
+// The connected components of the graph with an edge i - j (i != j) wherever A_ij > threshold, by
+// union-find over A's upper triangle (O(n^2), one pass): labels in [0, components), numbered in the
+// order of each component's smallest point (so they depend on A and the threshold alone).
+std::vector<int64_t> connected_components(const PackedSymmetric& A, double threshold);
 
 // Lloyd's k-means on the rows of X (n x d) into K clusters, seeded by k-means++ (Arthur &
 // Vassilvitskii), `replicates` runs from `seed` keeping the one of least within-cluster sum of squares,

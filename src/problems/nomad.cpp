@@ -8,6 +8,7 @@
 #include "facto/facto.h"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"
+#include "metrics/metrics.hpp"
 
 namespace facto {
 
@@ -88,7 +89,8 @@ std::vector<OutputSpec> Nomad::output_specs() const
 {
     return {{"Q", FACTO_OUTPUT_DOUBLE, n(), n()},
             {"embedding", FACTO_OUTPUT_DOUBLE, n(), 2},
-            {"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4}};
+            {"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4},
+            labels_spec(n())};
 }
 
 Output Nomad::output(const std::string& name, const Matrix& Q) const
@@ -97,9 +99,13 @@ Output Nomad::output(const std::string& name, const Matrix& Q) const
     return output(name, PackedSymmetric::from_upper(Q));
 }
 
-Output Nomad::output(const std::string& name, const PackedSymmetric& S) const
+Output Nomad::output(const std::string& name, const PackedSymmetric& S, double component_threshold) const
 {
     const std::vector<OutputSpec> specs = output_specs();
+    if (name == "labels") {
+        const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(S.n);
+        return Output{specs[3], {}, connected_components(S, component_threshold * mean_diagonal)};
+    }
     if (name == "Q") {
         const Matrix Q = S.to_dense();
         return Output{specs[0], std::vector<double>(Q.begin(), Q.end()), {}};
@@ -136,7 +142,7 @@ Output Nomad::output(const std::string& name, const PackedSymmetric& S) const
         }
         return Output{specs[1], embedding, {}};
     }
-    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility)");
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels)");
 }
 
 }  // namespace facto

@@ -37,11 +37,19 @@ public:
     Matrix feasible_point(const Matrix& Q) const override;
     // "Q" (n x n), "embedding" (n x 2: the eigenvectors of Q for its two largest eigenvalues below
     // the constant one, scaled by the square roots of those eigenvalues), "feasibility" (1 x 4:
-    // NomadFeasibility in order).
+    // NomadFeasibility in order), "labels" (n x 1, int64: the hard assignment of Sec. 3, the connected
+    // components of Q's graph with an edge wherever Q_ij > component_threshold K / n, K / n being the
+    // mean of Q's diagonal; numbered by each component's smallest point).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& Q) const override;
     // The same from Q's upper triangle, without an n x n dense copy (but for "Q" itself).
-    Output output(const std::string& name, const PackedSymmetric& Q) const;
+    Output output(const std::string& name, const PackedSymmetric& Q,
+                  double component_threshold = kComponentThreshold) const;
+
+    // The default of "labels"' threshold, relative to K / n: ten times nomad_cgm's default violation
+    // tolerance (its largest negative entry relative to K / n), so that entries at the solver's noise
+    // level connect nothing, and a tenth of the mean entry within a patch of n / K points.
+    static constexpr double kComponentThreshold = 5e-2;
 
     int64_t n() const { return static_cast<int64_t>(D_.n); }
     int64_t K() const { return K_; }

@@ -25,6 +25,7 @@ std::vector<ParamSpec> burer_monteiro_params()
         real_param("feasibility_tolerance", 1e-5, 0.0, inf,
                    "CONVERGED needs max_i |(Q 1)_i - 1| and |Tr Q - K| / K at most this"),
         int_param("rank", 0, 0, 1000000, "r, the columns of Y, in [K, n]; 0 = min(n, 2 K)"),
+        component_threshold_param(),
         real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
         real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),
         real_param("dual_step", 1.0, 0.0, inf, "eta of the multiplier updates (33b-c) (the paper: 1)"),
@@ -47,6 +48,7 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
 {
     Params& p = mutable_params();
     p.bind("rank", settings_.rank);
+    p.bind("component_threshold", settings_.component_threshold);
     p.bind("start_iterations", settings_.start_iterations);
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
     p.bind("inner_iterations", settings_.inner_iterations);
@@ -231,6 +233,8 @@ std::vector<OutputSpec> BurerMonteiro::output_specs() const
 
 Output BurerMonteiro::output(const std::string& name) const
 {
+    if (name == "labels" && started())
+        return nomad_->output(name, PackedSymmetric::from_upper(current()), settings_.component_threshold);
     if (name != "factor") return Solver::output(name);
     require(started(), FACTO_ERROR_BAD_STATE, "burer_monteiro: no factor before the solver has started");
     return Output{{"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(Y_.shape()[1])},

@@ -80,6 +80,7 @@ private:
     struct Settings {
         int64_t rank = 0, start_iterations = 0, lbfgs_memory = 0, inner_iterations = 0;
         double penalty = 0.0, trace_penalty = 0.0, dual_step = 0.0, inner_tolerance = 0.0, inner_decrease = 0.0;
+        double component_threshold = 0.0;
     } settings_;
 };
 

@@ -41,6 +41,7 @@ std::vector<ParamSpec> nomad_cgm_params()
         real_param("feasibility_tolerance", 5e-3, 0.0, inf,
                    "CONVERGED needs Q's largest negative entry relative to the entries' mean K / n (the reference "
                    "code's measure, which it stops at 1e-2) and the equality residuals at most this"),
+        component_threshold_param(),
         int_param("inner_iterations", 10, 1, 1000000,
                   "conditional gradient steps per multiplier update (N_inner); "
                   "a stop request or time limit ends them early"),
@@ -68,6 +69,7 @@ NomadCgm::NomadCgm(std::shared_ptr<const Nomad> problem)
 {
     Params& p = mutable_params();
     p.bind("inner_iterations", settings_.inner_iterations);
+    p.bind("component_threshold", settings_.component_threshold);
     p.bind("lanczos_steps", settings_.lanczos_steps);
     p.bind("penalty", settings_.penalty);
     p.bind("dual_step", settings_.dual_step);
@@ -277,7 +279,7 @@ Output NomadCgm::output(const std::string& name) const
     PackedSymmetric Q = P_;
     const double e = 1.0 / static_cast<double>(P_.n);
     for (double& q : Q.values) q += e;
-    return nomad_->output(name, Q);
+    return nomad_->output(name, Q, settings_.component_threshold);
 }
 
 const Matrix& NomadCgm::current() const

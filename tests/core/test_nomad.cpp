@@ -3,11 +3,15 @@
 // linear step against a dense LAPACK eigensolver, and its optimum against coinor-csdp's.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <memory>
 #include <vector>
 
 #include "data/data.hpp"
+#include "metrics/metrics.hpp"
 #include "problems/nomad.hpp"
 #include "solvers/multilayer_nomad.hpp"
 #include "solvers/nomad_cgm.hpp"
@@ -241,8 +245,53 @@ BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
         }
     BOOST_TEST(largest_across < 0.08 / 16);
     BOOST_TEST(across < 2e-2 * within);
+    // Sec. 3's hard assignment: Q's connected components are the rings, at the threshold that the
+    // entries across stay below (checked above)
+    solver->mutable_params().set_double("component_threshold", 1.0 / 16);
+    const Output labels = solver->output("labels");
+    BOOST_TEST(clustering_accuracy(labels.ints, rings.labels) == 1.0);
+    BOOST_TEST(*std::max_element(labels.ints.begin(), labels.ints.end()) == 1);
     // the authors' code reaches 120.32 (not a certified optimum); within the default duality gap
     BOOST_TEST(solver->progress().objective == 120.32, boost::test_tools::tolerance(5e-3));
+}
+
+BOOST_AUTO_TEST_CASE(labels_are_the_connected_components_of_a_planted_block_q)
+{
+    // Q = blockdiag(J_5 / 5, J_7 / 7, J_8 / 8) with its points shuffled: Q 1 = 1, Tr Q = 3 = K. Each block
+    // is one component; a cross entry above the threshold (K / n times component_threshold) joins two,
+    // one below does not; a singleton block is its own component.
+    const std::vector<std::size_t> sizes = {5, 7, 8, 1};
+    std::vector<int64_t> block;
+    for (std::size_t b = 0; b < sizes.size(); ++b) block.insert(block.end(), sizes[b], static_cast<int64_t>(b));
+    const std::size_t n = block.size();
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937_64 shuffle(5);
+    std::shuffle(order.begin(), order.end(), shuffle);
+    Matrix Q = xt::zeros<double>({n, n});
+    std::vector<int64_t> truth(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        truth[order[i]] = block[i];
+        for (std::size_t j = 0; j < n; ++j)
+            if (block[i] == block[j]) Q(order[i], order[j]) = 1.0 / static_cast<double>(sizes[block[i]]);
+    }
+    auto problem = std::make_shared<const Nomad>(Matrix(xt::zeros<double>({n, n})), 4);
+    const double edge = Nomad::kComponentThreshold * 4.0 / static_cast<double>(n);
+    const auto labels_of = [&](const Matrix& A) { return problem->output("labels", A).ints; };
+    std::vector<int64_t> labels = labels_of(Q);
+    BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
+    BOOST_TEST(*std::max_element(labels.begin(), labels.end()) == 3);
+    BOOST_TEST(labels[0] == 0);  // numbered in the order of each component's smallest point
+    std::size_t a = 0, b = 0;  // a point of block 0 and one of block 1
+    while (truth[a] != 0) ++a;
+    while (truth[b] != 1) ++b;
+    Q(a, b) = Q(b, a) = 0.99 * edge;
+    labels = labels_of(Q);
+    BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
+    Q(a, b) = Q(b, a) = 1.01 * edge;
+    labels = labels_of(Q);
+    BOOST_TEST(labels[a] == labels[b]);
+    BOOST_TEST(*std::max_element(labels.begin(), labels.end()) == 2);  // blocks 0 and 1 joined, 2 and 3 apart
 }
 
 BOOST_AUTO_TEST_CASE(the_embedding_holds_the_two_leading_eigenpairs_of_q_minus_e)

@@ -208,8 +208,9 @@ class Problem(_Handle):
         """NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
         symmetric n x n D (facto.nomad_gram forms the paper's from points). Solvers "nomad_cgm" (the
         conditional gradient method) and "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution;
-        extra output "factor"); outputs "Q", "embedding" (n x 2) and "feasibility" (RMS and max of Q's
-        negative part, row-sum and trace errors)."""
+        extra output "factor"); outputs "Q", "embedding" (n x 2), "feasibility" (RMS and max of Q's
+        negative part, row-sum and trace errors) and "labels" (the connected components of Q's graph, edges
+        where Q_ij > component_threshold K / n, a solver parameter)."""
         a, ptr, rows, cols, ld, layout = _as_matrix(D, "D")
         handle = ctypes.c_void_p()
         check(lib.facto_problem_new_nomad(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
