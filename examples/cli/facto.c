@@ -33,9 +33,10 @@ static const char* usage =
     "  -k, --rank K          number of clusters, the rank r, or the number of anchors (required)\n"
     "  --problem NAME        simplicial_symnmf (default), symnmf, edm_completion, self_dictionary, nomad,\n"
     "                        topics (FILE: document-term counts, .mtx) or communities (FILE: adjacency, .mtx)\n"
-    "  --solver NAME         simplicial_symnmf: frank_wolfe (default), projected_gradient;\n"
+    "  --solver NAME         simplicial_symnmf: frank_wolfe (default), projected_gradient,\n"
+    "                        penalty_method;\n"
     "                        symnmf: nolips (default), projected_gradient, beta_snmf, coordinate_descent,\n"
-    "                        sym_hals; edm_completion: nolips (default), gradient_descent;\n"
+    "                        sym_hals, sym_anls; edm_completion: nolips (default), gradient_descent;\n"
     "                        self_dictionary, topics, communities: merit (default), spa, snpa,\n"
     "                        fast_gradient; self_dictionary, topics: fast_anchor; communities: geonmf\n"
     "                        nomad: nomad_cgm (default),\n"
@@ -992,7 +993,7 @@ int main(int argc, char** argv)
                                  : build_problem(&o, &affinity_seconds, &truth_points, &n_truth, &anchors);
     if (!problem) return free(truth_points), free(anchors), 1;
     const int dictionary = !strcmp(o.problem, "self_dictionary") || job, nomad = !strcmp(o.problem, "nomad");
-    const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary && !nomad;
+    const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary;
     if (!job && dictionary && (o.output_w || o.output_labels || o.labels))
         return free(anchors), facto_problem_free(problem),
                fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels\n"), 2;

@@ -234,9 +234,11 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * Gram matrix of centered data (the paper divides the points by their largest norm first). D is
  * copied (kept as its upper triangle, n (n + 1) / 2 values). 1 <= K <= n. The iterate is Q (n x n);
  * the reported objective is Tr(D Q), to be maximized. Outputs: "Q", "embedding" (n x 2: the two leading
- * eigenvectors of Q - 1 1^T / n scaled by the square roots of their eigenvalues) and "feasibility"
+ * eigenvectors of Q - 1 1^T / n scaled by the square roots of their eigenvalues), "feasibility"
  * (1 x 4: RMS of Q's negative entries, the largest of them in absolute value, max_i |(Q 1)_i - 1|,
- * |Tr Q - K|). Solvers: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2; Q psd and the
+ * |Tr Q - K|) and "labels" (int64, n x 1: the hard assignment of the paper's Sec. 3, the connected
+ * components of Q's graph with an edge wherever Q_ij > component_threshold K / n, a parameter of both
+ * solvers, default 0.05; numbered in the order of each component's smallest point). Solvers: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2; Q psd and the
  * equalities hold to rounding, Q >= 0 up to the method's tolerance) and "burer_monteiro" (Q = Y Y^T
  * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
  * tolerance, a local solution; extra output "factor", Y).
@@ -284,9 +286,11 @@ FACTO_API facto_status facto_problem_objective(const facto_problem* problem, con
 /* ---------------------------------------------------------------------------------------------- */
 
 /* Create a solver running `algorithm` on `problem`. Which algorithms exist for which problem:
- *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient".
+ *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient",
+ *     "penalty_method" (Zhao et al. 2015, the paper's other baseline; its iterates are infeasible).
  *   symnmf: "nolips" (Dyn-NoLips, App. B Alg. 2 of Dragomir et al., universal kernel),
- *     "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals" (baselines).
+ *     "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls" (baselines;
+ *     sym_anls has the output "Y", the other factor of its penalized problem).
  *   edm_completion: "nolips", "gradient_descent".
  *   self_dictionary: "merit", "spa".
  *   nomad: "nomad_cgm", "burer_monteiro".
@@ -446,8 +450,9 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * self_dictionary solvers have "selected", "H" and "nnz" (see facto_problem_new_self_dictionary; their
  * shapes follow the current iterate, and spa's are defined once it has picked K columns). The
  * Frank-Wolfe solvers (frank_wolfe, projected_gradient on simplicial_symnmf, merit) add "gaps" (1 x 3:
- * the Frank-Wolfe, away and pairwise gaps, absolute); nomad solvers have "Q", "embedding" and
- * "feasibility", nomad_cgm adds "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian
+ * the Frank-Wolfe, away and pairwise gaps, absolute); penalty_method adds "penalties" (1 x 2: its
+ * current coefficients alpha, beta); sym_anls has "Y" (n x r, the other factor); nomad solvers have "Q",
+ * "embedding", "feasibility" and "labels" (the connected components of Q's graph), nomad_cgm adds "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian
  * dual at its current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);

@@ -35,7 +35,9 @@ LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
     const std::size_t un = x.size(), um = static_cast<std::size_t>(m);
     for (double& v : x) v = std::clamp(v, lower, upper);
     std::vector<double> l(un, lower), u(un, upper), g(un), wa(2 * um * un + 5 * un + 11 * um * um + 8 * um);
-    std::vector<int> nbd(un, 2), iwa(3 * un);  // nbd 2: both bounds
+    // nbd: 0 unbounded, 1 lower bound only, 2 both, 3 upper only (an infinite bound is no bound)
+    const int bounds = std::isfinite(lower) ? (std::isfinite(upper) ? 2 : 1) : (std::isfinite(upper) ? 3 : 0);
+    std::vector<int> nbd(un, bounds), iwa(3 * un);
     char task[text], csave[text];
     int lsave[4] = {}, isave[44] = {};
     double dsave[29] = {}, f = 0.0;

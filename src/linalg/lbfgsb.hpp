@@ -24,7 +24,8 @@ struct LbfgsbResult {
     std::string message;  // the library's final task string (CONVERGENCE: ..., or the limit)
 };
 
-// Minimizes f over lower <= x_i <= upper from x (moved into the box first), in place.
+// Minimizes f over lower <= x_i <= upper from x (moved into the box first), in place; an infinite
+// bound is none (both infinite: unconstrained L-BFGS).
 // fg(x, g) returns f(x) and writes its gradient to g (x.size() values each).
 LbfgsbResult minimize_in_box(std::vector<double>& x, double lower, double upper,
                              const std::function<double(const double*, double*)>& fg, const LbfgsbSettings& settings);

@@ -17,9 +17,11 @@
 #include "solvers/merit.hpp"
 #include "solvers/nolips.hpp"
 #include "solvers/nomad_cgm.hpp"
+#include "solvers/penalty_method.hpp"
 #include "solvers/projected_gradient.hpp"
 #include "solvers/snpa.hpp"
 #include "solvers/spa.hpp"
+#include "solvers/sym_anls.hpp"
 #include "solvers/sym_hals.hpp"
 
 namespace facto {
@@ -43,11 +45,13 @@ struct Entry {
 const Entry table[] = {
     {"simplicial_symnmf", "frank_wolfe", &build<SimplicialSymNMF, FrankWolfe>},
     {"simplicial_symnmf", "projected_gradient", &build<SimplicialSymNMF, ProjectedGradient>},
+    {"simplicial_symnmf", "penalty_method", &build<SimplicialSymNMF, PenaltyMethod>},
     {"symnmf", "nolips", &build<SymNMF, NoLips>},
     {"symnmf", "projected_gradient", &build<SymNMF, GradientDescent>},
     {"symnmf", "beta_snmf", &build<SymNMF, BetaSNMF>},
     {"symnmf", "coordinate_descent", &build<SymNMF, CoordinateDescent>},
     {"symnmf", "sym_hals", &build<SymNMF, SymHALS>},
+    {"symnmf", "sym_anls", &build<SymNMF, SymANLS>},
     {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "base/error.hpp"
+#include "problems/nomad.hpp"
 
 namespace facto {
 
@@ -43,6 +44,13 @@ ParamSpec objective_tolerance_off()
     return real_param("objective_tolerance", 0.0, 0.0, inf,
                       "as for every solver, but off by default: the objective of an infeasible iterate can settle "
                       "while the iterate is still moving toward the feasible set");
+}
+
+ParamSpec component_threshold_param()
+{
+    return real_param("component_threshold", Nomad::kComponentThreshold, 0.0, inf,
+                      "the output labels are the connected components of Q's graph, with an edge wherever "
+                      "Q_ij > component_threshold K / n");
 }
 
 OutputSpec gaps_spec() { return {"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}; }

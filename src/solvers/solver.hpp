@@ -131,6 +131,9 @@ std::vector<ParamSpec> common_params();
 // common_params' objective_tolerance with default 0 (off), for the solvers whose objective can settle
 // at an infeasible iterate (NOMAD's); a solver's spec of a common name replaces the common one.
 ParamSpec objective_tolerance_off();
+// The NOMAD solvers' "component_threshold": the edge threshold of the output "labels", relative to K / n
+// (Nomad::output).
+ParamSpec component_threshold_param();
 
 // The stationarity measure of the Frank-Wolfe solvers (and of projected gradient on the same sets): the
 // Frank-Wolfe gap relative to the objective at the start of the run, `start_objective` (the gap itself

@@ -788,8 +788,8 @@ static void test_edm_and_sparse_helpers(void)
     facto_problem* symnmf = NULL;
     CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, HN, HN, nnz, indptr, indices, values, 4, &symnmf),
                  FACTO_OK, "");
-    const char* solvers[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals"};
-    for (int k = 0; k < 5; ++k) {
+    const char* solvers[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls"};
+    for (int k = 0; k < 6; ++k) {
         facto_solver* s = NULL;
         CHECK_STATUS(facto_solver_new(symnmf, solvers[k], &s), FACTO_OK, "");
         CHECK(s && strcmp(facto_solver_algorithm(s), solvers[k]) == 0);

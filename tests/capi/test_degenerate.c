@@ -70,8 +70,8 @@ enum { N = 6 };
 /* Square problems: simplicial SymNMF, SymNMF and NOMAD on M (n x n) with rank k. */
 static void square(const char* kind, const char* what, const double* M, int64_t n, int64_t k)
 {
-    static const char* simplicial[] = {"frank_wolfe", "projected_gradient", NULL};
-    static const char* symnmf[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", NULL};
+    static const char* simplicial[] = {"frank_wolfe", "projected_gradient", "penalty_method", NULL};
+    static const char* symnmf[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls", NULL};
     static const char* nomad[] = {"nomad_cgm", "burer_monteiro", NULL};
     facto_problem* p = NULL;
     const int is_nomad = !strcmp(kind, "nomad"), is_simplicial = !strcmp(kind, "simplicial");
@@ -91,7 +91,8 @@ static void square(const char* kind, const char* what, const double* M, int64_t 
             facto_solver* s = run(p, algorithms[a], variants > 1 ? names[v] : NULL, what);
             if (!s) continue;
             const int exact = k == 1 && (is_nomad || is_simplicial);
-            /* the simplex (k = 1) and nomad_cgm's iterates (P shrinks geometrically to 0) reach the point;
+            /* the simplex (k = 1; the penalty method's infeasible iterate within its feasibility measure) and
+             * nomad_cgm's iterates (P shrinks geometrically to 0) reach the point;
              * Burer-Monteiro's Q = Y Y^T >= 0 is within 3 delta + tau of it (delta the largest row-sum
              * error, tau = |Tr Q - 1|: ||Q - E||_F^2 = (a - 1)^2 + 2 ||P Q u||^2 + ||P Q P||_F^2 with
              * u = 1 / sqrt(n), a = u^T Q u, P = I - u u^T, each term bounded by delta and tau) */
@@ -100,6 +101,12 @@ static void square(const char* kind, const char* what, const double* M, int64_t 
                 double f[4];
                 facto_solver_copy_output_double(s, "feasibility", f, 4, FACTO_ROW_MAJOR);
                 tolerance = 3.0 * f[2] + f[3] + 1e-12;
+            }
+            if (exact && !strcmp(algorithms[a], "penalty_method")) { /* |w_i - 1| = |(W 1)_i - 1| for k = 1 */
+                facto_progress pr;
+                pr.struct_size = sizeof pr;
+                facto_solver_progress(s, &pr);
+                tolerance = pr.feasibility + 1e-12;
             }
             check_iterate(s, n, is_nomad ? n : k, exact ? known : NULL, exact ? tolerance : 0.0);
             facto_solver_free(s);

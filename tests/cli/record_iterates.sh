@@ -32,7 +32,8 @@ run_no_w() {
   sed -i -E 's/ seconds [0-9.]+$//; s/[0-9.]+ s\b/- s/g' "$out/$name.progress"
   echo "$*" > "$out/$name.command"
 }
-# simplicial_symnmf: every Frank-Wolfe variant and step rule, projected gradient; dense P from features
+# simplicial_symnmf: every Frank-Wolfe variant and step rule, projected gradient, the penalty method;
+# dense P from features
 for v in "variant=pairwise" "variant=away" "variant=vanilla --set step_rule=open_loop" \
          "variant=vanilla --set step_rule=line_search" "variant=vanilla --set step_rule=curvature"; do
   run -k 3 "$blobs" --set $v --set max_iterations=200
@@ -40,9 +41,10 @@ for v in "variant=pairwise" "variant=away" "variant=vanilla --set step_rule=open
 done
 run -k 3 "$blobs" --solver projected_gradient --set max_iterations=200
 run -k 6 "$sat" --solver projected_gradient --set max_iterations=30
+run -k 3 "$blobs" --solver penalty_method --set max_iterations=100
 run -k 2 --affinity "$root/tests/data/q8_k2.csv" --set max_iterations=100
 # symnmf: every solver on the sparse kNN graph and on a dense affinity, both kernels of NoLips
-for s in nolips projected_gradient beta_snmf coordinate_descent sym_hals; do
+for s in nolips projected_gradient beta_snmf coordinate_descent sym_hals sym_anls; do
   run --problem symnmf --solver $s -k 3 "$blobs" --set max_iterations=100
   run --problem symnmf --solver $s -k 6 "$sat" --set max_iterations=20
   run --problem symnmf --solver $s -k 2 --affinity "$root/tests/data/q8_k2.csv" --set max_iterations=100
