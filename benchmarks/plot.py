@@ -4,7 +4,9 @@ bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST em
 (fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' paper 002
 results (paper002_memory.csv: peak memory and time against N, Figs. 6-7; paper002_topics.csv: Table II's
 three scores against K, one PNG per dataset, and paper002_table2.md, the trials' means and standard
-deviations beside the paper's Table II, read from ../shared/papers when it is there).
+deviations beside the paper's Table II, read from ../shared/papers when it is there), and bench_paper000's
+traces (paper000_trace.csv: Zhao & Gordon's Fig. 2, log objective against log seconds, and Fig. 3,
+log(f - f*) against log seconds with f* each method's own final objective; one PNG each per dataset).
 
 usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
 Needs Debian's python3-matplotlib (installed by benchmarks/run.sh)."""
@@ -50,6 +52,39 @@ def main(source, target):
     nomad_plots(source, target)
     variant_plots(source, target)
     paper002_plots(source, target)
+    paper000_plots(source, target)
+
+
+def paper000_plots(source, target):
+    path = source / "paper000_trace.csv"
+    if not path.exists():
+        return
+    runs = defaultdict(lambda: defaultdict(lambda: ([], [])))
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            t, v = runs[row["dataset"]][row["method"]]
+            t.append(float(row["seconds"]))
+            v.append(float(row["objective"]))
+    for dataset, series in runs.items():
+        for figure in (2, 3):
+            fig, ax = plt.subplots(figsize=(5.5, 4))
+            for name, (t, v) in series.items():
+                if figure == 2:
+                    points = [(s, f) for s, f in zip(t, v) if s > 0]
+                else:  # Fig. 3: PGD and Frank-Wolfe only; the last point (f = f*) has no logarithm
+                    if name == "penalty method":
+                        continue
+                    points = [(s, f - v[-1]) for s, f in zip(t[:-1], v[:-1]) if s > 0 and f > v[-1]]
+                if points:
+                    ax.loglog([s for s, _ in points], [f for _, f in points], label=name)
+            ax.set_xlabel("seconds")
+            ax.set_ylabel("objective f(W)" if figure == 2 else "f(W) - f*, f* the method's final f")
+            ax.set_title(f"{dataset} (Zhao & Gordon, Fig. {figure})")
+            ax.legend(fontsize=8)
+            ax.grid(True, which="both", alpha=0.3)
+            fig.tight_layout()
+            fig.savefig(target / f"paper000_fig{figure}_{dataset}.png", dpi=110)
+            plt.close(fig)
 
 
 def paper002_plots(source, target):

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmarks (not part of the tests).
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
+#   bash benchmarks/run.sh paper000 [seconds cap per solver] [dataset ...]  (Zhao & Gordon Sec. 5:
+#                                                                            Table 1's data, Figs. 2-3)
 #   bash benchmarks/run.sh symnmf [seconds per solver] [seeds]             (paper 004 Fig. 1)
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
 #   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          (paper 002 Table I, Fig. 2,
@@ -31,6 +33,10 @@ case "$which" in
   simplicial)
     cmake --build build -j"$(nproc)" --target bench_simplicial_symnmf >/dev/null
     ./build/benchmarks/bench_simplicial_symnmf "$@" ;;
+  paper000)
+    bash benchmarks/paper000_data.sh build/benchmarks/data
+    cmake --build build -j"$(nproc)" --target bench_paper000 >/dev/null
+    ./build/benchmarks/bench_paper000 build/benchmarks/data "$results" "$@" ;;
   symnmf)
     cmake --build build -j"$(nproc)" --target bench_symnmf >/dev/null
     ./build/benchmarks/bench_symnmf ../shared/data/symnmf "${1:-10}" "$results" "${2:-1}" ;;
@@ -70,6 +76,6 @@ case "$which" in
         "$results/paper002_topics.csv"
     done
     ./build/benchmarks/bench_separable_jobs memory ../shared/data/merit "$results/paper002_memory.csv" ;;
-  *) echo "usage: $0 simplicial|symnmf|edm|merit|variants|nomad|paper002 [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 simplicial|paper000|symnmf|edm|merit|variants|nomad|paper002 [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"
