@@ -13,7 +13,7 @@
 #   bash benchmarks/run.sh nomad [n_max] [fashion outer iterations]        (paper 003: the peer
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run,
-#                                                                            Fig. 10's geodesics)
+#                                                                            Figs. 8 and 10)
 #   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       (paper 002's real data: Table II on
 #                                                                            TDT2 and Reuters, Tables III-IV
 #                                                                            on DBLP1-5, memory against N;
@@ -69,7 +69,8 @@ case "$which" in
     ./build/benchmarks/bench_nomad fashion 0 128 "${2:-300}" "$results/nomad_fashion_embedding.csv"
     bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn  # Fig. 10's other embeddings
     cmake --build build -j"$(nproc)" --target facto >/dev/null
-    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_geodesics.py "$results" ;;
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_geodesics.py "$results"
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_grid.py "$results" ;;
   paper002)
     cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
     ./build/benchmarks/bench_separable_jobs communities ../shared/data/merit "$results/paper002_communities.csv"
