@@ -27,7 +27,8 @@ def read(path, value):
     series = defaultdict(lambda: ([], []))
     with open(path) as f:
         for row in csv.DictReader(f):
-            key = row["solver"] + (f" (seed {row['seed']})" if row.get("seed", "1") != "1" else "")
+            seed = row.get("seed", "1")
+            key = row["solver"] + ("" if seed == "1" else " (mean of the starts)" if seed == "mean" else f" (seed {seed})")
             series[key][0].append(float(row["seconds"]))
             series[key][1].append(max(float(row[value]), 1e-16))
     return series
