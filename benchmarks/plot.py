@@ -69,7 +69,7 @@ def paper000_plots(source, target):
     for dataset, series in runs.items():
         for figure in (2, 3):
             fig, ax = plt.subplots(figsize=(5.5, 4))
-            for name, (t, v) in series.items():
+            for index, (name, (t, v)) in enumerate(series.items()):  # a method keeps its colour in both
                 if figure == 2:
                     points = [(s, f) for s, f in zip(t, v) if s > 0]
                 else:  # Fig. 3: PGD and Frank-Wolfe only; the last point (f = f*) has no logarithm
@@ -77,7 +77,7 @@ def paper000_plots(source, target):
                         continue
                     points = [(s, f - v[-1]) for s, f in zip(t[:-1], v[:-1]) if s > 0 and f > v[-1]]
                 if points:
-                    ax.loglog([s for s, _ in points], [f for _, f in points], label=name)
+                    ax.loglog([s for s, _ in points], [f for _, f in points], label=name, color=f"C{index}")
             ax.set_xlabel("seconds")
             ax.set_ylabel("objective f(W)" if figure == 2 else "f(W) - f*, f* the method's final f")
             ax.set_title(f"{dataset} (Zhao & Gordon, Fig. {figure})")
