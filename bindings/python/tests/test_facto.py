@@ -114,6 +114,18 @@ def test_native_errors_for_bad_input(affinity):
         s.close()
 
 
+def test_the_penalty_method_ends_feasible(affinity, blobs):
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem, facto.Solver(problem, "penalty_method") as s:
+        reason = s.solve()
+        assert reason in (facto.StopReason.CONVERGED, facto.StopReason.STALLED)
+        assert s.progress.feasibility <= s.params["feasibility_tolerance"]
+        W = s.iterate
+        assert abs(W.sum(axis=1) - 1).max() <= s.params["feasibility_tolerance"]
+        alpha, beta = s.output("penalties").ravel()
+        assert alpha >= 1.0 and beta >= 1.0  # they start at 1 and only grow
+        assert facto.clustering_accuracy(s.labels, blobs[1]) == 1.0
+
+
 def test_handles_can_be_freed_in_any_order(affinity):
     problem = facto.Problem.simplicial_symnmf(affinity, 3)
     first, second = facto.Solver(problem, max_iterations=5), facto.Solver(problem, "projected_gradient",
@@ -294,6 +306,9 @@ def test_nomad_separates_two_rings():
     assert Q[:100, 100:].max() < 0.08 / 16  # no mass between the rings (Fig. 4): entries within are ~0.08
     with facto.Problem.nomad(D, 16) as problem:
         assert problem.kind == "nomad" and problem.iterate_shape == (200, 200)
+        with facto.Solver(problem, "nomad_cgm", component_threshold=1 / 16) as s:  # the bound checked above
+            s.solve()
+            assert facto.clustering_accuracy(s.output("labels").ravel(), labels) == 1.0  # Sec. 3: components
     with pytest.raises(facto.FactoValueError):
         facto.Problem.nomad(D, 201)  # K > n
     with pytest.raises(facto.FactoValueError):
