@@ -253,3 +253,19 @@ test_that("communities recover planted memberships, SRC is 1, and bad energy is 
   expect_error(facto_communities(A, 3, energy = 0), "energy")
   expect_equal(facto_accuracy(facto_kmeans(truth, 3, seed = 1), facto_kmeans(truth, 3, seed = 1)), 1)
 })
+
+test_that("the penalty method ends feasible, and NOMAD's labels are Q's connected components", {
+  solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), "penalty_method")
+  expect_true(facto_solve(solver) %in% c("CONVERGED", "STALLED"))
+  tolerance <- facto_get(solver, "feasibility_tolerance")
+  expect_lte(facto_progress(solver)$feasibility, tolerance)
+  expect_lte(max(abs(rowSums(facto_iterate(solver)) - 1)), tolerance)
+  expect_equal(facto_accuracy(facto_labels(solver), blobs()$y), 1)
+
+  # NOMAD on two rings (Fig. 4): Q's connected components are the rings
+  angle <- 2 * pi * (0:99) / 100
+  X <- rbind(cbind(cos(angle), sin(angle)), 0.5 * cbind(cos(angle), sin(angle)))
+  nomad <- facto_solver(facto_nomad(facto_nomad_gram(X), 16), "nomad_cgm", component_threshold = 1 / 16)
+  facto_solve(nomad)
+  expect_equal(facto_accuracy(facto_labels(nomad), rep(1:2, each = 100)), 1)
+})
