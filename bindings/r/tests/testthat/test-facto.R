@@ -256,7 +256,7 @@ test_that("communities recover planted memberships, SRC is 1, and bad energy is 
 
 test_that("the penalty method ends feasible, and NOMAD's labels are Q's connected components", {
   solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), "penalty_method")
-  expect_true(facto_solve(solver) %in% c("CONVERGED", "STALLED"))
+  expect_true(facto_solve(solver) %in% c("converged", "stalled"))
   tolerance <- facto_get(solver, "feasibility_tolerance")
   expect_lte(facto_progress(solver)$feasibility, tolerance)
   expect_lte(max(abs(rowSums(facto_iterate(solver)) - 1)), tolerance)
