@@ -303,6 +303,22 @@ fn away_and_pairwise_frank_wolfe_reach_the_stationary_point_and_report_their_gap
 }
 
 #[test]
+fn the_penalty_method_ends_feasible() {
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let mut s = Solver::new(&problem, "penalty_method").unwrap();
+    let reason = s.solve().unwrap();
+    assert!(reason == facto::StopReason::Converged || reason == facto::StopReason::Stalled, "{:?}", reason);
+    let limit = match s.get("feasibility_tolerance").unwrap() {
+        facto::Value::F64(v) => v,
+        other => panic!("{:?}", other),
+    };
+    assert!(s.progress().feasibility <= limit);
+    let penalties = s.output_f64("penalties", Layout::RowMajor).unwrap();
+    assert!(penalties.data.iter().all(|&c| c >= 1.0)); // they start at 1 and only grow
+}
+
+#[test]
 fn nomad_by_both_solvers_and_in_layers() {
     let (x, labels) = facto::manifold_points(facto::Manifold::TwoRings, 100, 0.5, 0.0, 0).unwrap();
     assert_eq!((x.rows, x.cols), (100, 2));
@@ -325,6 +341,10 @@ fn nomad_by_both_solvers_and_in_layers() {
         assert!(f.data[2] <= tolerance && f.data[3] <= 8.0 * tolerance, "{}: {:?}", name, f.data);
         let row: f64 = (0..100).map(|j| q.get(3, j)).sum();
         assert!((row - 1.0).abs() <= tolerance, "{}", name);
+        // Sec. 3's hard assignment: Q's connected components are the rings
+        solver.set("component_threshold", 1.0 / 16.0).unwrap();
+        let components = solver.output_i64("labels").unwrap();
+        assert_eq!(facto::clustering_accuracy(&components, &labels).unwrap(), 1.0, "{}", name);
         if name == "burer_monteiro" {
             let y = solver.output_f64("factor", Layout::RowMajor).unwrap();
             assert_eq!((y.rows, y.cols), (100, 16)); // r = 2 K
