@@ -70,7 +70,8 @@ static const char* usage =
     "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
     "  --output-w FILE       write the iterate (W or X) as CSV; topics: the document-topic proportions;\n"
     "                        communities: the memberships\n"
-    "  --output-labels FILE  write the cluster of each point (argmax of its row) as CSV\n"
+    "  --output-labels FILE  write the cluster of each point (argmax of its row; nomad: the connected\n"
+    "                        component of Q's graph) as CSV\n"
     "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
     "  --quiet               no progress output\n"
     "  --list-params         print the solver's parameters and exit\n"
@@ -1005,9 +1006,6 @@ int main(int argc, char** argv)
                    fprintf(stderr, "facto: --layers must not increase K (-k %lld, then %lld)\n", (long long)o.k,
                            (long long)o.layers[l]),
                    2;
-    if (nomad && (o.output_labels || o.labels))
-        return facto_problem_free(problem),
-               fprintf(stderr, "facto: nomad takes neither --output-labels nor --labels\n"), 2;
     int64_t n = 0, k = 0;
     facto_problem_iterate_shape(problem, &n, &k);
     facto_solver* solver = NULL;
