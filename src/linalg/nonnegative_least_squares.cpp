@@ -55,7 +55,7 @@ namespace {
 // The state of block principal pivoting, column by column (column j of H in x[j K ...], its gradient
 // G x - B in y[j K ...], its passive set in passive[j K ...]).
 struct PivotingState {
-    std::size_t K, N;
+    std::size_t K;
     std::vector<double> x, y;
     std::vector<uint8_t> passive;
     std::vector<uint8_t> fixed_zero;  // rows with G(k, k) = 0
@@ -102,17 +102,16 @@ void solve_passive(const Matrix& G, const Matrix& B, PivotingState& s, std::vect
     }
 }
 
-// The indices of column j that break the optimality conditions: x_k < 0 on F, y_k < 0 off F (below
-// -`slack`, the rounding of y = G x - B).
-std::vector<std::size_t> infeasible(const PivotingState& s, std::size_t j, double slack)
+// V := the indices of column j that break the optimality conditions: x_k < 0 on F, y_k < 0 off F
+// (below -`slack`, the rounding of y = G x - B).
+void infeasible(const PivotingState& s, std::size_t j, double slack, std::vector<std::size_t>& V)
 {
-    std::vector<std::size_t> V;
+    V.clear();
     for (std::size_t k = 0; k < s.K; ++k) {
         if (s.fixed_zero[k]) continue;
         const bool bad = s.passive[j * s.K + k] ? s.x[j * s.K + k] < 0.0 : s.y[j * s.K + k] < -slack;
         if (bad) V.push_back(k);
     }
-    return V;
 }
 
 }  // namespace
@@ -122,7 +121,7 @@ int nonnegative_least_squares_exact(const Matrix& G, const Matrix& B, Matrix& H)
     const std::size_t K = G.shape()[0], N = B.shape()[1];
     require(G.shape()[1] == K && B.shape()[0] == K && H.shape()[0] == K && H.shape()[1] == N, FACTO_ERROR_INTERNAL,
             "nonnegative_least_squares_exact: shapes do not fit");
-    PivotingState s{K, N, std::vector<double>(K * N), std::vector<double>(K * N), std::vector<uint8_t>(K * N),
+    PivotingState s{K, std::vector<double>(K * N), std::vector<double>(K * N), std::vector<uint8_t>(K * N),
                     std::vector<uint8_t>(K), false};
     double scale = 0.0;  // the size of G x and B, for the rounding slack of y
     for (std::size_t k = 0; k < K; ++k) {
@@ -138,7 +137,7 @@ int nonnegative_least_squares_exact(const Matrix& G, const Matrix& B, Matrix& H)
     // Kim & Park's counters per column: alpha rounds of full exchange left, beta the fewest infeasible seen
     std::vector<int> alpha(N, 3);
     std::vector<std::size_t> beta(N, K + 1);
-    std::vector<std::size_t> changed;
+    std::vector<std::size_t> changed, V;
     int rounds = 0;
     const int max_rounds = static_cast<int>(10 * K) + 100;  // finite in exact arithmetic; rounding can cycle
     for (; rounds < max_rounds && !s.singular; ++rounds) {
@@ -146,7 +145,7 @@ int nonnegative_least_squares_exact(const Matrix& G, const Matrix& B, Matrix& H)
         for (std::size_t j = 0; j < N; ++j) {
             double column_scale = scale * std::sqrt(blas::dot(&s.x[j * K], &s.x[j * K], K));
             for (std::size_t k = 0; k < K; ++k) column_scale = std::max(column_scale, std::fabs(B(k, j)));
-            const std::vector<std::size_t> V = infeasible(s, j, 1e-12 * column_scale);
+            infeasible(s, j, 1e-12 * column_scale, V);
             if (V.empty()) continue;
             bool all_of_them = true;  // Kim & Park 2011, Alg. 2: the exchange rule
             if (V.size() < beta[j]) {

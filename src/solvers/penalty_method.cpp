@@ -70,7 +70,7 @@ double PenaltyMethod::penalized(const double* W, double* G)
     std::copy(W, W + n * k, work_W_.begin());
     symnmf_->multiply(work_W_, work_PW_);
     blas::gram(work_W_, work_WtW_);
-    const double f = symnmf_->objective(work_W_, work_PW_, work_WtW_);
+    const double f = last_f_ = symnmf_->objective(work_W_, work_PW_, work_WtW_);
     symnmf_->gradient(work_W_, work_PW_, work_WtW_, work_G_);  // eq. 7: W (W^T W) - P W
     double rows = 0.0, negatives = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -114,9 +114,13 @@ double PenaltyMethod::iterate_once()
         size += W_.data()[e] * W_.data()[e];
         W_.data()[e] = w[e];
     }
-    symnmf_->multiply(W_, work_PW_);
-    blas::gram(W_, work_WtW_);
-    f_ = symnmf_->objective(W_, work_PW_, work_WtW_);
+    // L-BFGS usually ends at the point it evaluated last, whose f is at hand; otherwise one more P W
+    if (!std::equal(W_.begin(), W_.end(), work_W_.begin())) {
+        symnmf_->multiply(W_, work_PW_);
+        blas::gram(W_, work_WtW_);
+        last_f_ = symnmf_->objective(W_, work_PW_, work_WtW_);
+    }
+    f_ = last_f_;
     // the outer update of Zhao et al.'s Alg. 1: both coefficients grow while W is infeasible (and they
     // stay finite); at a feasible W they stay, and the inner loops refine W at them
     const double grown = std::max(alpha_, beta_) * growth_;

@@ -35,13 +35,14 @@ private:
     double current_feasibility() const override;
     const Matrix& current() const override { return W_; }
 
-    // L_t(W) and its gradient into G (n x k each, row-major), at one P-product.
+    // L_t(W) and its gradient into G (n x k each, row-major), at one P-product; keeps W, P W, W^T W
+    // and f(W) in the work matrices and last_f_.
     double penalized(const double* W, double* G);
     // point_ := the row-wise projection of W_, for the gaps.
     void project_iterate();
 
     Matrix W_, work_W_, work_PW_, work_WtW_, work_G_;
-    double f_ = 0.0, alpha_ = 0.0, beta_ = 0.0;
+    double f_ = 0.0, last_f_ = 0.0, alpha_ = 0.0, beta_ = 0.0;
     // the parameters, bound to the table
     int64_t inner_iterations_ = 0, lbfgs_memory_ = 0;
     double growth_ = 0.0, alpha0_ = 0.0, beta0_ = 0.0, inner_tolerance_ = 0.0, inner_decrease_ = 0.0;

@@ -61,10 +61,11 @@ double SymANLS::iterate_once()
 
 double SymANLS::current_feasibility() const
 {
+    double difference = 0.0;  // ||X - Y||_F^2, without an n x r temporary
+    for (std::size_t e = 0; e < X_.size(); ++e)
+        difference += (X_.data()[e] - Y_.data()[e]) * (X_.data()[e] - Y_.data()[e]);
     const double x_norm = std::sqrt(blas::frobenius_dot(X_, X_));
-    if (!(x_norm > 0.0)) return 0.0;
-    const Matrix difference = X_ - Y_;
-    return std::sqrt(blas::frobenius_dot(difference, difference)) / x_norm;
+    return x_norm > 0.0 ? std::sqrt(difference) / x_norm : 0.0;
 }
 
 std::vector<OutputSpec> SymANLS::output_specs() const
