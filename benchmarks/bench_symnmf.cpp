@@ -168,7 +168,7 @@ int main(int argc, char** argv)
                     mean << name << ",mean," << t << ',' << (f - f_min) / f_min << '\n';
                 }
         }
-        std::printf("\n%s: n = %lld, r = %lld, M %s, %.0f s per solver and start; f_min = %.10e\n", ds.name,
+        std::printf("\n%s: n = %lld, r = %lld, M %s, %g s per solver and start; f_min = %.10e\n", ds.name,
                     static_cast<long long>(problem->n()), static_cast<long long>(ds.r),
                     problem->sparse() ? "sparse" : "dense", budget, f_min);
         std::printf("  %-20s %10s %8s %8s %8s %8s %8s %12s %10s %10s %9s\n", "solver", "iterations", "ms/iter", "M X ms",
