@@ -200,7 +200,7 @@ void fashion(int label, int64_t K, int64_t max_outer, const std::string& csv)
     const std::size_t threads = resolve_threads(0);
     t0 = Clock::now();
     int products = 0;
-    while (seconds_since(t0) < 2.0 || products < 5) multiply(problem->D(), x.data(), y.data(), threads), ++products;
+    while (seconds_since(t0) < 2.0 || products < 5) problem->D().multiply(x.data(), y.data(), threads), ++products;
     const double product = seconds_since(t0) / products;
     const double steps = static_cast<double>(p.iteration * solver.params().get_int("inner_iterations"));
     const double per_step = p.elapsed_seconds / steps, per_step_products = solver.products() / steps;

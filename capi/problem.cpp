@@ -131,6 +131,12 @@ facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols
     });
 }
 
+facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                            int64_t K, facto_problem** out)
+{
+    return new_problem(out, [&] { return facto::Nomad::from_points(facto::copy_in(X, rows, cols, ld, layout, "X"), K); });
+}
+
 facto_status facto_problem_new_nomad_layer(const facto_solver* previous, int64_t K, facto_problem** out)
 {
     return new_problem(out, [&] {

@@ -5,7 +5,7 @@
  * of Kuang et al. from the features, or reads M (--affinity; Matrix Market .mtx, CSV or .npy).
  * edm_completion: reads observed pairs (CSV rows i, j, d; 0-based) or generates the Helix (--helix N).
  * self_dictionary: reads the data points (rows) or generates separable data (--separable N); prints the
- * selected anchors. nomad: reads the data points (rows) and forms the paper's Gram matrix, or reads it
+ * selected anchors. nomad: reads the data points (rows), whose Gram matrix the paper takes (kept as the points), or D
  * (--affinity), or generates two rings (--rings N); prints the feasibility of Q.
  * topics: reads a document-term count matrix (Matrix Market, plain or .gz), optionally one K-topic subset
  * of its documents (--subsets, --trial), and prints the anchor words, top terms and the paper's scores.
@@ -691,10 +691,12 @@ static facto_problem* build_communities(const options* o)
     return problem;
 }
 
-/* nomad from two generated rings, a file of points (the paper's Gram matrix of them) or D itself. */
+/* nomad from two generated rings or a file of points (D the paper's Gram matrix of them, never formed),
+ * or D itself (--affinity). */
 static facto_problem* build_nomad(const options* o)
 {
     facto_matrix* m = NULL;
+    facto_problem* problem = NULL;
     facto_status st;
     int64_t n = o->rings, dim = 2;
     if (o->rings) {
@@ -703,25 +705,18 @@ static facto_problem* build_nomad(const options* o)
         st = points && labels ? facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, n, 0.5, 0.0, 1, points, 2 * n,
                                                       FACTO_ROW_MAJOR, labels, n)
                               : FACTO_ERROR_OUT_OF_MEMORY;
-        if (st >= 0) st = facto_nomad_gram(points, n, dim, dim, FACTO_ROW_MAJOR, &m);
+        if (st >= 0) st = facto_problem_new_nomad_points(points, n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem);
         free(points);
         free(labels);
-        if (st < 0) return fail("two rings", st, facto_last_error()), NULL;
-    } else {
-        st = facto_matrix_read(o->file, &m);
-        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
-        if (!o->affinity) {
-            facto_matrix* points = m;
-            if (!check_features(o, points)) return facto_matrix_free(points), NULL;
-            facto_matrix_shape(points, &n, &dim);
-            st = facto_nomad_gram(facto_matrix_data(points), n, dim, dim, FACTO_ROW_MAJOR, &m);
-            facto_matrix_free(points);
-            if (st < 0) return fail("Gram matrix", st, facto_last_error()), NULL;
-        }
+        if (st < 0) fail("two rings", st, facto_last_error());
+        return problem;
     }
+    st = facto_matrix_read(o->file, &m);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    if (!o->affinity && !check_features(o, m)) return facto_matrix_free(m), NULL;
     facto_matrix_shape(m, &n, &dim);
-    facto_problem* problem = NULL;
-    st = facto_problem_new_nomad(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem);
+    st = o->affinity ? facto_problem_new_nomad(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem)
+                     : facto_problem_new_nomad_points(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem);
     facto_matrix_free(m);
     if (st < 0) fail("problem", st, facto_last_error());
     return problem;

@@ -248,6 +248,20 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
 FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols, int64_t ld,
                                                int32_t layout, int64_t K, facto_problem** out);
 
+/* NOMAD on n points, the rows of X (n x d, finite, not all 0; only read): D is the paper's Gram matrix
+ * of them (as facto_nomad_gram: Y Y^T, Y = (X - the mean of the rows) / max_i ||x_i||), kept as Y
+ * (n d values) and never formed, so that memory is linear in n (70,000 points of dimension 784: D
+ * would take 39 GB, Y 439 MB). The same problem, iterate, objective and outputs as
+ * facto_problem_new_nomad on that D. "burer_monteiro" works through products with Y in O(n (d + r))
+ * memory (its default start is then kernel k-means) and computes every output but "Q" from its factor
+ * without an n x n matrix; "nomad_cgm" forms D's triangle when it starts, refused (OUT_OF_MEMORY) when
+ * it does not fit. 1 <= K <= n.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (n or d < 1, K out of
+ * range), NOT_FINITE, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns *out
+ * (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                                      int32_t layout, int64_t K, facto_problem** out);
+
 /* The next layer of multi-layer NOMAD (Sec. 3.1): a new "nomad" problem whose D is the current iterate
  * Q of `previous` (a solver of a nomad problem that has an iterate, not running on another thread),
  * with 1 <= K <= the previous problem's K. Loop it to stack layers; each layer's solver has its own

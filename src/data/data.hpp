@@ -96,8 +96,10 @@ LabeledPoints two_moons(int64_t n, double noise, uint64_t seed);
 // isotropic Gaussian blobs of the given deviation around the rows of `centers`, the points split as
 // evenly as possible in center order (label = center).
 LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation, uint64_t seed);
-// NOMAD's input (Sec. 1): the Gram matrix D = Y Y^T of the points centered by their mean and divided
-// by the largest norm of the (uncentered) points; exactly symmetric.
+// NOMAD's input (Sec. 1): the Gram matrix D = Y Y^T of the points (rows of X, finite, not all 0), Y
+// being the points centered by their mean and divided by the largest norm of the (uncentered) points.
+// nomad_features returns Y (n x d), nomad_gram D (exactly symmetric).
+Matrix nomad_features(const Matrix& X);
 Matrix nomad_gram(const Matrix& X);
 
 }  // namespace facto

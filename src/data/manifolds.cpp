@@ -103,26 +103,29 @@ LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation,
     return p;
 }
 
-Matrix nomad_gram(const Matrix& X)
+Matrix nomad_features(const Matrix& X)
 {
     const std::size_t n = X.shape()[0], d = X.shape()[1];
-    require(n >= 1 && d >= 1, FACTO_ERROR_DIMENSION, "nomad_gram: X must have at least one row and one column");
+    require(n >= 1 && d >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one row and one column");
     require_finite(X, "X");
-    // D = Y Y^T, Y = (X - mean of the rows) / max_i ||x_i|| (the paper's input, Sec. 1)
-    Matrix Y = X;
+    // Y = (X - mean of the rows) / max_i ||x_i|| (the paper's input, Sec. 1)
     double largest = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-        double norm2 = 0.0;
-        for (std::size_t k = 0; k < d; ++k) norm2 += X(i, k) * X(i, k);
-        largest = std::max(largest, std::sqrt(norm2));
-    }
-    require(largest > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "nomad_gram: every point is 0");
+    for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, std::sqrt(blas::dot(&X(i, 0), &X(i, 0), d)));
+    require(largest > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "nomad: every point is 0");
+    Matrix Y({n, d});
     for (std::size_t k = 0; k < d; ++k) {
         double mean = 0.0;
         for (std::size_t i = 0; i < n; ++i) mean += X(i, k);
         mean /= static_cast<double>(n);
         for (std::size_t i = 0; i < n; ++i) Y(i, k) = (X(i, k) - mean) / largest;
     }
+    return Y;
+}
+
+Matrix nomad_gram(const Matrix& X)
+{
+    const Matrix Y = nomad_features(X);
+    const std::size_t n = Y.shape()[0];
     Matrix D({n, n});
     blas::gemm(false, true, 1.0, Y, Y, 0.0, D);
     for (std::size_t i = 0; i < n; ++i)  // exactly symmetric (the GEMM may sum D_ij and D_ji apart)

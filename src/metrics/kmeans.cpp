@@ -19,6 +19,15 @@ double squared_distance(const double* x, const double* c, std::size_t d)
     return sum;
 }
 
+// An index drawn with probability proportional to weight[i] (total their sum; the last index when 0).
+std::size_t draw(const std::vector<double>& weight, double total, Rng& rng)
+{
+    double target = rng.uniform() * total;
+    for (std::size_t i = 0; i < weight.size() && total > 0.0; ++i)
+        if ((target -= weight[i]) < 0.0) return i;
+    return weight.size() - 1;
+}
+
 // k-means++: the first center uniform, each next one drawn with probability proportional to the
 // squared distance to the nearest center so far.
 Matrix seed_centers(const Matrix& X, std::size_t K, Rng& rng)
@@ -31,13 +40,7 @@ Matrix seed_centers(const Matrix& X, std::size_t K, Rng& rng)
         std::copy(&X(pick, 0), &X(pick, 0) + d, &C(k, 0));
         double total = 0.0;
         for (std::size_t i = 0; i < n; ++i) total += nearest[i] = std::min(nearest[i], squared_distance(&X(i, 0), &C(k, 0), d));
-        double target = rng.uniform() * total;
-        pick = n - 1;
-        for (std::size_t i = 0; i < n && total > 0.0; ++i)
-            if ((target -= nearest[i]) < 0.0) {
-                pick = i;
-                break;
-            }
+        pick = draw(nearest, total, rng);
     }
     return C;
 }
@@ -103,6 +106,66 @@ std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t
         if (cost < best_cost) best_cost = cost, best = labels;
     }
     return best;
+}
+
+std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t seed, int max_iterations,
+                                   std::size_t threads)
+{
+    const std::size_t n = D.n(), k_count = static_cast<std::size_t>(K);
+    require(K >= 1 && static_cast<std::size_t>(K) <= n, FACTO_ERROR_DIMENSION,
+            "kernel_kmeans: K = " + std::to_string(K) + " must be in [1, " + std::to_string(n) + "]");
+    const std::vector<double> diagonal = D.diagonal();
+    Rng rng(seed);
+    // k-means++ with ||f_i - f_j||^2 = D_ii - 2 D_ij + D_jj, column j of D by one product
+    std::vector<double> nearest(n, std::numeric_limits<double>::infinity()), column(n), unit(n, 0.0);
+    std::vector<int64_t> labels(n, 0);
+    std::size_t pick = static_cast<std::size_t>(rng.uniform() * static_cast<double>(n));
+    for (std::size_t k = 0; k < k_count; ++k) {
+        unit[pick] = 1.0;
+        D.multiply(unit.data(), column.data(), threads);
+        unit[pick] = 0.0;
+        double total = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double distance = i == pick ? 0.0 : std::max(diagonal[i] - 2.0 * column[i] + diagonal[pick], 0.0);
+            if (distance < nearest[i]) nearest[i] = distance, labels[i] = static_cast<int64_t>(k);
+            total += nearest[i];
+        }
+        pick = draw(nearest, total, rng);
+    }
+    // Lloyd: the distance to the mean of cluster k is D_ii - 2 (D z_k)_i / n_k + z_k^T D z_k / n_k^2
+    Matrix Z({n, k_count}), C({k_count, n});
+    std::vector<double> size(k_count), within(k_count);
+    for (int iteration = 0; iteration < max_iterations; ++iteration) {
+        Z.fill(0.0);
+        std::fill(size.begin(), size.end(), 0.0);
+        for (std::size_t i = 0; i < n; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0, ++size[static_cast<std::size_t>(labels[i])];
+        D.left_multiply(Z.data(), k_count, C.data(), threads);  // row k: (D z_k)^T
+        std::fill(within.begin(), within.end(), 0.0);
+        for (std::size_t i = 0; i < n; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
+        bool changed = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            int64_t best = labels[i];
+            nearest[i] = std::numeric_limits<double>::infinity();
+            for (std::size_t k = 0; k < k_count; ++k) {
+                if (size[k] == 0.0) continue;
+                const double distance = diagonal[i] - 2.0 * C(k, i) / size[k] + within[k] / (size[k] * size[k]);
+                if (distance < nearest[i]) nearest[i] = distance, best = static_cast<int64_t>(k);
+            }
+            changed = changed || best != labels[i];
+            labels[i] = best;
+        }
+        // an emptied cluster takes the worst-served point
+        std::fill(size.begin(), size.end(), 0.0);
+        for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
+        for (std::size_t k = 0; k < k_count; ++k)
+            if (size[k] == 0.0) {
+                const auto far = static_cast<std::size_t>(std::max_element(nearest.begin(), nearest.end()) - nearest.begin());
+                --size[static_cast<std::size_t>(labels[far])];
+                labels[far] = static_cast<int64_t>(k), size[k] = 1.0, nearest[far] = 0.0, changed = true;
+            }
+        if (!changed) break;
+    }
+    return labels;
 }
 
 }  // namespace facto

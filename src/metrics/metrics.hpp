@@ -6,6 +6,7 @@
 
 #include "linalg/matrix.hpp"
 #include "linalg/sparse.hpp"
+#include "linalg/gram_operator.hpp"
 #include "linalg/symmetric.hpp"
 
 namespace facto {
@@ -56,11 +57,20 @@ int64_t similarity_count(const std::vector<std::vector<int64_t>>& top);
 // union-find over A's upper triangle (O(n^2), one pass): labels in [0, components), numbered in the
 // order of each component's smallest point (so they depend on A and the threshold alone).
 std::vector<int64_t> connected_components(const PackedSymmetric& A, double threshold);
+// The same for A = U U^T (U n x r), never formed: blocks of its rows by GEMM, O(n r) memory besides U.
+std::vector<int64_t> connected_components_of_factor(const Matrix& U, double threshold);
 
 // Lloyd's k-means on the rows of X (n x d) into K clusters, seeded by k-means++ (Arthur &
 // Vassilvitskii), `replicates` runs from `seed` keeping the one of least within-cluster sum of squares,
 // each run until no label changes or max_iterations. Labels in [0, K); an emptied cluster takes the
 // point farthest from its center.
 std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t seed, int max_iterations = 300);
+
+// Kernel k-means (Lloyd's iteration in the space whose inner products are D), through products with D
+// alone: one D Z (n x K) per iteration and O(n K) memory whatever D's storage (for D = F F^T, k-means
+// of the rows of F). Seeded by k-means++ from `seed` (one product per center); until no label changes
+// or max_iterations; an emptied cluster takes the worst-served point. Labels in [0, K).
+std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t seed, int max_iterations,
+                                   std::size_t threads);
 
 }  // namespace facto

@@ -4,43 +4,60 @@
 #include <cmath>
 #include <string>
 
+#include <xtensor/xmath.hpp>
+
 #include "base/error.hpp"
+#include "data/data.hpp"
 #include "facto/facto.h"
+#include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"
 #include "metrics/metrics.hpp"
 
 namespace facto {
 
-Nomad::Nomad(Matrix D, int64_t K) : K_(K)
+namespace {
+// D's upper triangle, after the checks of the dense constructor.
+PackedSymmetric checked_triangle(Matrix& D)
 {
     const int64_t rows = static_cast<int64_t>(D.shape()[0]), cols = static_cast<int64_t>(D.shape()[1]);
     require(rows == cols && rows > 0, FACTO_ERROR_DIMENSION,
             "D must be square and non-empty, got " + std::to_string(rows) + " x " + std::to_string(cols));
-    require(K >= 1 && K <= rows, FACTO_ERROR_DIMENSION,
-            "K = " + std::to_string(K) + " must satisfy 1 <= K <= n = " + std::to_string(rows));
     require_finite(D, "D");
     require_symmetric(D, "D");
     // packed D, and nomad_cgm's packed P, Gamma and gradient: four upper triangles
     const double n = static_cast<double>(rows);
     require_memory(4.0 * 8.0 * n * (n + 1.0) / 2.0, "nomad with n = " + std::to_string(rows));
-    D_ = PackedSymmetric::from_upper(D);
+    return PackedSymmetric::from_upper(D);
+}
+}  // namespace
+
+void Nomad::check_K(int64_t K, int64_t n)
+{
+    require(K >= 1 && K <= n, FACTO_ERROR_DIMENSION,
+            "K = " + std::to_string(K) + " must satisfy 1 <= K <= n = " + std::to_string(n));
+}
+
+Nomad::Nomad(Matrix D, int64_t K) : D_(checked_triangle(D)), K_(K) { check_K(K, n()); }
+
+std::shared_ptr<const Nomad> Nomad::from_points(const Matrix& X, int64_t K)
+{
+    check_K(K, static_cast<int64_t>(X.shape()[0]));
+    return std::shared_ptr<const Nomad>(new Nomad(GramOperator::factored(nomad_features(X)), K));
 }
 
 double Nomad::objective(const Matrix& Q) const
 {
-    require_shape(Q, static_cast<int64_t>(D_.n), static_cast<int64_t>(D_.n), "Q");
-    double sum = 0.0;
-    for (std::size_t i = 0; i < D_.n; ++i)
-        for (std::size_t j = 0; j < D_.n; ++j) sum += D_(i, j) * Q(i, j);
-    return sum;
+    require_shape(Q, n(), n(), "Q");
+    return D_.inner(Q);
 }
 
 Matrix Nomad::random_point(uint64_t) const
 {
-    const std::size_t n = D_.n;
+    const std::size_t n = D_.n();
     const double e = 1.0 / static_cast<double>(n);
     const double c = n > 1 ? static_cast<double>(K_ - 1) / static_cast<double>(n - 1) : 0.0;
+    require_memory(8.0 * double(n) * double(n), "nomad's start Q of order " + std::to_string(n));
     Matrix Q({n, n});
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) Q(i, j) = e + c * ((i == j ? 1.0 : 0.0) - e);
@@ -49,7 +66,7 @@ Matrix Nomad::random_point(uint64_t) const
 
 Matrix Nomad::feasible_point(const Matrix& Q) const
 {
-    const std::size_t n = D_.n;
+    const std::size_t n = D_.n();
     require_shape(Q, static_cast<int64_t>(n), static_cast<int64_t>(n), "iterate");
     require_finite(Q, "Q");
     Matrix S = Q;
@@ -115,34 +132,93 @@ Output Nomad::output(const std::string& name, const PackedSymmetric& S, double c
         return Output{specs[2], {f.negative_rmse, f.negative_max, f.row_sum, f.trace}, {}};
     }
     if (name == "embedding") {
-        // the two leading eigenpairs of P = Q - E (Q's own, without the constant eigenvector), as the
-        // smallest of -P and then of -P + lambda_1 v_1 v_1^T (lambda_1 the first's eigenvalue of -P)
-        const std::size_t size = D_.n, threads = resolve_threads(0);
-        std::vector<double> first, embedding(2 * size, 0.0);
-        double first_value = 0.0;
-        for (std::size_t k = 0; k < std::min<std::size_t>(2, size); ++k) {
-            std::vector<double> v(size);
-            for (std::size_t i = 0; i < size; ++i) v[i] = std::cos(static_cast<double>((i + 1) * (k + 1)));
-            const Eigenpair pair = smallest_eigenpair(
-                size,
-                [&](const double* x, double* y) {
-                    multiply(S, x, y, threads);
-                    double mean = 0.0, along = 0.0;
-                    for (std::size_t i = 0; i < size; ++i) mean += x[i];
-                    mean /= static_cast<double>(size);
-                    for (std::size_t i = 0; i < first.size(); ++i) along += first[i] * x[i];
-                    for (std::size_t i = 0; i < size; ++i)
-                        y[i] = mean - y[i] - (first.empty() ? 0.0 : first_value * along * first[i]);
-                },
-                v, 1e-10);
-            const double scale = std::sqrt(std::max(0.0, -pair.value));
-            for (std::size_t i = 0; i < size; ++i) embedding[2 * i + k] = scale * v[i];
-            first = v;
-            first_value = pair.value;
-        }
-        return Output{specs[1], embedding, {}};
+        const std::size_t threads = resolve_threads(0);
+        return Output{specs[1], embedding(S.n, [&](const double* x, double* y) { multiply(S, x, y, threads); }), {}};
     }
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels)");
+}
+
+Output Nomad::output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const
+{
+    const std::vector<OutputSpec> specs = output_specs();
+    const std::size_t size = U.shape()[0], r = U.shape()[1];
+    if (name == "labels") {
+        const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(size);
+        return Output{specs[3], {}, connected_components_of_factor(U, component_threshold * mean_diagonal)};
+    }
+    if (name == "Q") {
+        require_memory(8.0 * double(size) * double(size), "Q of order " + std::to_string(size));
+        Matrix Q({size, size});
+        blas::gemm(false, true, 1.0, U, U, 0.0, Q);
+        return Output{specs[0], std::vector<double>(Q.begin(), Q.end()), {}};
+    }
+    if (name == "feasibility") {
+        const NomadFeasibility f = feasibility_of_factor(U, K_);
+        return Output{specs[2], {f.negative_rmse, f.negative_max, f.row_sum, f.trace}, {}};
+    }
+    if (name == "embedding") {
+        std::vector<double> Utx(r);
+        return Output{specs[1],
+                      embedding(size,
+                                [&](const double* x, double* y) {
+                                    blas::gemm(true, false, r, 1, size, 1.0, U.data(), r, x, 1, 0.0, Utx.data(), 1);
+                                    blas::gemm(false, false, size, 1, r, 1.0, U.data(), r, Utx.data(), 1, 0.0, y, 1);
+                                }),
+                      {}};
+    }
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels)");
+}
+
+NomadFeasibility Nomad::feasibility_of_factor(const Matrix& U, int64_t K)
+{
+    const std::size_t size = U.shape()[0];
+    NomadFeasibility f{0.0, 0.0, 0.0, 0.0};
+    // Q 1 = U (U^T 1), Tr Q = ||U||_F^2
+    const Vector u = xt::sum(U, {0});
+    for (std::size_t i = 0; i < size; ++i)
+        f.row_sum = std::max(f.row_sum, std::fabs(blas::dot(&U(i, 0), u.data(), u.size()) - 1.0));
+    f.trace = std::fabs(blas::dot(U.data(), U.data(), U.size()) - static_cast<double>(K));
+    // negative entries: none when U >= 0, else over the blocks of Q's rows
+    if (xt::amin(U)() >= 0.0) return f;
+    double squares = 0.0, count = 0.0;
+    for_each_row_block(U, [&](std::size_t, std::size_t rows_in_block, const double* rows, std::size_t width) {
+        for (std::size_t b = 0; b < rows_in_block; ++b)
+            for (std::size_t j = b; j < width; ++j) {
+                const double q = rows[b * width + j], weight = j == b ? 1.0 : 2.0;
+                if (q < 0.0) squares += weight * q * q, count += weight, f.negative_max = std::max(f.negative_max, -q);
+            }
+    });
+    f.negative_rmse = count > 0.0 ? std::sqrt(squares / count) : 0.0;
+    return f;
+}
+
+std::vector<double> Nomad::embedding(std::size_t size, const std::function<void(const double*, double*)>& Q_times)
+{
+    // the two leading eigenpairs of P = Q - E (Q's own, without the constant eigenvector), as the
+    // smallest of -P and then of -P + lambda_1 v_1 v_1^T (lambda_1 the first's eigenvalue of -P)
+    std::vector<double> first, embedding(2 * size, 0.0);
+    double first_value = 0.0;
+    for (std::size_t k = 0; k < std::min<std::size_t>(2, size); ++k) {
+        std::vector<double> v(size);
+        for (std::size_t i = 0; i < size; ++i) v[i] = std::cos(static_cast<double>((i + 1) * (k + 1)));
+        const Eigenpair pair = smallest_eigenpair(
+            size,
+            [&](const double* x, double* y) {
+                Q_times(x, y);
+                double mean = 0.0, along = 0.0;
+                for (std::size_t i = 0; i < size; ++i) mean += x[i];
+                mean /= static_cast<double>(size);
+                for (std::size_t i = 0; i < first.size(); ++i) along += first[i] * x[i];
+                for (std::size_t i = 0; i < size; ++i)
+                    y[i] = mean - y[i] - (first.empty() ? 0.0 : first_value * along * first[i]);
+            },
+            v, 1e-10);
+        const double scale = std::sqrt(std::max(0.0, -pair.value));
+        for (std::size_t i = 0; i < size; ++i) embedding[2 * i + k] = scale * v[i];
+        first = v;
+        first_value = pair.value;
+    }
+    return embedding;
 }
 
 }  // namespace facto

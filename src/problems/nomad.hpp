@@ -1,12 +1,16 @@
 // NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii, Sec. 1):
 //     max_Q Tr(D Q)   s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,
-// D symmetric n x n (a Gram matrix: nomad_gram in facto/data.hpp). D is kept as its upper triangle
-// (facto/symmetric.hpp). The objective reported is Tr(D Q), to be maximized.
+// D symmetric n x n: given dense (kept as its upper triangle), or as the paper's Gram matrix of n points
+// (nomad_features in data/data.hpp), kept as the n x d factor and never formed (linalg/gram_operator.hpp).
+// The objective reported is Tr(D Q), to be maximized.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "problems/problem.hpp"
+#include "linalg/gram_operator.hpp"
 #include "linalg/symmetric.hpp"
 
 namespace facto {
@@ -24,6 +28,9 @@ public:
     // Validates D (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= K <= n;
     // keeps its upper triangle.
     Nomad(Matrix D, int64_t K);
+    // D = F F^T for F = nomad_features(X), the rows of X being the n points (finite, not all 0), kept as F
+    // (n d values instead of n^2 / 2).
+    static std::shared_ptr<const Nomad> from_points(const Matrix& X, int64_t K);
 
     const char* kind() const override { return "nomad"; }
     std::array<int64_t, 2> iterate_shape() const override { return {n(), n()}; }
@@ -51,14 +58,24 @@ public:
     // level connect nothing, and a tenth of the mean entry within a patch of n / K points.
     static constexpr double kComponentThreshold = 5e-2;
 
-    int64_t n() const { return static_cast<int64_t>(D_.n); }
+    int64_t n() const { return static_cast<int64_t>(D_.n()); }
     int64_t K() const { return K_; }
-    const PackedSymmetric& D() const { return D_; }
+    const GramOperator& D() const { return D_; }
+
+    // The same at Q = U U^T (U n x r) without forming Q (but for "Q" itself).
+    Output output_of_factor(const std::string& name, const Matrix& U,
+                            double component_threshold = kComponentThreshold) const;
 
     static NomadFeasibility feasibility(const PackedSymmetric& Q, int64_t K);
+    static NomadFeasibility feasibility_of_factor(const Matrix& U, int64_t K);
 
 private:
-    PackedSymmetric D_;
+    Nomad(GramOperator D, int64_t K) : D_(std::move(D)), K_(K) {}
+    static void check_K(int64_t K, int64_t n);
+    // Q's "embedding" (n x 2, row-major) from products with Q.
+    static std::vector<double> embedding(std::size_t size, const std::function<void(const double*, double*)>& Q_times);
+
+    GramOperator D_;
     int64_t K_;
 };
 

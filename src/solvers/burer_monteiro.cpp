@@ -10,6 +10,9 @@
 #include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lbfgsb.hpp"
+#include "linalg/parallel.hpp"
+#include "base/random.hpp"
+#include "metrics/metrics.hpp"
 
 namespace facto {
 
@@ -38,7 +41,12 @@ std::vector<ParamSpec> burer_monteiro_params()
                    "L-BFGS-B also stops when L's relative decrease is below this times the machine epsilon, "
                    "divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
         int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps"),
-        int_param("start_iterations", 100, 0, 1000000, "coordinate descent sweeps of the symmetric NMF start"),
+        choice_param("start", "auto", "auto|symnmf|kmeans",
+                     "symnmf: a symmetric NMF of D (App. D; coordinate descent, needs D's n^2 entries); kmeans: the "
+                     "scaled indicators of kernel k-means on D (products with D only: linear memory on points); "
+                     "auto: symnmf when D was given, kmeans when the problem holds points"),
+        int_param("start_iterations", 100, 0, 1000000,
+                  "coordinate descent sweeps of the symmetric NMF start, or Lloyd iterations of the k-means one"),
     };
 }
 }  // namespace
@@ -50,6 +58,7 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
     p.bind("rank", settings_.rank);
     p.bind("component_threshold", settings_.component_threshold);
     p.bind("start_iterations", settings_.start_iterations);
+    p.bind("start", settings_.start, {{"auto", Start::automatic}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
     p.bind("inner_iterations", settings_.inner_iterations);
     p.bind("penalty", settings_.penalty);
@@ -75,8 +84,7 @@ std::size_t BurerMonteiro::rank() const
 
 void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
 {
-    const std::size_t n = M.shape()[0], r = rank();
-    CoordinateDescent snmf(std::make_shared<const SymNMF>(M, static_cast<int64_t>(r)));
+    CoordinateDescent snmf(std::make_shared<const SymNMF>(M, static_cast<int64_t>(rank())));
     snmf.mutable_params().set_int("seed", static_cast<int64_t>(seed));
     snmf.mutable_params().set_int("max_iterations", settings_.start_iterations);
     snmf.mutable_params().set_double("tolerance", 0.0);
@@ -84,8 +92,35 @@ void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
     snmf.initialize();
     if (settings_.start_iterations > 0) snmf.solve();
     Y_ = snmf.iterate();
+    normalize_start();
+}
+
+void BurerMonteiro::kmeans_start(uint64_t seed)
+{
+    // Y_ik = 1 / sqrt(n_k) for i in cluster k (Y Y^T the clustering's Q, feasible), and the r - K further
+    // columns uniform in [0, 1e-2 / sqrt(n)]: from exact zeros they could not grow (a zero column is
+    // stationary for L)
+    const std::size_t n = static_cast<std::size_t>(nomad_->n()), K = static_cast<std::size_t>(nomad_->K()), r = rank();
+    const std::vector<int64_t> labels = kernel_kmeans(*D_, nomad_->K(), seed,
+                                                      static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)),
+                                                      resolve_threads(common().threads));
+    std::vector<double> size(K, 0.0);
+    for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
+    Y_ = Matrix({n, r}, 0.0);
+    Rng rng(seed);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto k = static_cast<std::size_t>(labels[i]);
+        Y_(i, k) = 1.0 / std::sqrt(size[k]);
+        for (std::size_t j = K; j < r; ++j) Y_(i, j) = 1e-2 / std::sqrt(static_cast<double>(n)) * rng.uniform();
+    }
+    normalize_start();
+}
+
+void BurerMonteiro::normalize_start()
+{
     // scale so that 1^T Y Y^T 1 / n = ||Y^T 1||^2 / n = 1; from Y = 0 (a stationary point of L) take the
     // constant Y with Y Y^T = E
+    const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
     Vector u = xt::sum(Y_, {0});
     const double mean_row_sum = blas::dot(u.data(), u.data(), r) / static_cast<double>(n);
     if (mean_row_sum > 0.0 && std::isfinite(mean_row_sum))
@@ -97,16 +132,23 @@ void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
 
 void BurerMonteiro::prepare_data()
 {
-    if (D_.size() > 0) return;
-    D_ = nomad_->D().to_dense();
-    scale_ = std::sqrt(blas::frobenius_dot(D_, D_));
-    if (scale_ > 0.0) D_ /= scale_; else scale_ = 1.0;
+    if (D_) return;
+    scale_ = nomad_->D().frobenius_norm();
+    if (!(scale_ > 0.0)) scale_ = 1.0;
+    D_ = nomad_->D().with_fast_products(1.0 / scale_);
 }
 
 void BurerMonteiro::start_default(uint64_t seed)
 {
     prepare_data();
-    factor_start(D_, seed);
+    const bool symnmf = settings_.start == Start::symnmf || (settings_.start == Start::automatic && !nomad_->D().is_factored());
+    if (symnmf) {
+        Matrix M = nomad_->D().triangle("burer_monteiro's symnmf start")->to_dense();
+        M /= scale_;
+        factor_start(M, seed);
+    } else {
+        kmeans_start(seed);
+    }
     begin();
 }
 
@@ -120,6 +162,7 @@ void BurerMonteiro::start(Matrix Q0)
 void BurerMonteiro::begin()
 {
     const std::size_t n = Y_.shape()[0];
+    threads_ = resolve_threads(common().threads);
     YtD_ = Matrix({Y_.shape()[1], n});
     mu_.assign(n, 0.0);
     lambda_ = 0.0;
@@ -130,10 +173,8 @@ void BurerMonteiro::begin()
 
 double BurerMonteiro::product(const double* Y)
 {
-    // Y^T D rather than D Y (D is symmetric): OpenBLAS then packs the thin operand, 3.3x faster at
-    // n = 1000, r = 32 (0.93 against 3.09 ms)
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
-    blas::gemm(true, false, r, n, n, 1.0, Y, r, D_.data(), n, 0.0, YtD_.data(), n);
+    D_->left_multiply(Y, r, YtD_.data(), threads_);
     double YDY = 0.0;
     for (std::size_t k = 0; k < r; ++k)
         for (std::size_t i = 0; i < n; ++i) YDY += YtD_(k, i) * Y[i * r + k];
@@ -215,6 +256,7 @@ const Matrix& BurerMonteiro::current() const
 {
     if (dense_.size() == 0) {
         const std::size_t n = Y_.shape()[0];
+        require_memory(8.0 * double(n) * double(n), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n));
         dense_ = Matrix({n, n});
         blas::gemm(false, true, 1.0, Y_, Y_, 0.0, dense_);
     }
@@ -233,12 +275,13 @@ std::vector<OutputSpec> BurerMonteiro::output_specs() const
 
 Output BurerMonteiro::output(const std::string& name) const
 {
-    if (name == "labels" && started())
-        return nomad_->output(name, PackedSymmetric::from_upper(current()), settings_.component_threshold);
-    if (name != "factor") return Solver::output(name);
-    require(started(), FACTO_ERROR_BAD_STATE, "burer_monteiro: no factor before the solver has started");
-    return Output{{"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(Y_.shape()[1])},
-                  std::vector<double>(Y_.begin(), Y_.end()), {}};
+    if (name == "factor") {
+        require(started(), FACTO_ERROR_BAD_STATE, "burer_monteiro: no factor before the solver has started");
+        return Output{{"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(Y_.shape()[1])},
+                      std::vector<double>(Y_.begin(), Y_.end()), {}};
+    }
+    if (!started()) return Solver::output(name);
+    return nomad_->output_of_factor(name, Y_, settings_.component_threshold);
 }
 
 }  // namespace facto

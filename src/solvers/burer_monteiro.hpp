@@ -8,18 +8,22 @@
 // fixed one the constraint residuals stalled near 1e-6, docs/architecture.md), then
 // mu -= eta sigma (Y Y^T 1 - 1) (33b), lambda -= eta phi (||Y||^2 - K) (33c). As in the paper D is divided by ||D||_F inside L (the objective reported is Tr(D Q) with
 // the D given) and the start is a symmetric NMF of D (App. D; facto's coordinate_descent), scaled so
-// that the rows of Q sum to 1 on average. A Q given by set_iterate is factored the same way.
+// that the rows of Q sum to 1 on average; on a problem given by its points, whose D is never formed,
+// the start is kernel k-means instead (parameter start). A Q given by set_iterate is factored as by
+// the symmetric NMF start.
 //
 // The problem is not convex: the Y reached is a local solution, whose Tr(D Q) is at most NOMAD's
 // optimum (r = K gives hard clusterings; larger r approaches the convex solution, Sec. 4, Fig. 12).
 // Progress: objective Tr(D Q); stationarity the largest entry of the projected gradient of L at the
 // end of (33a) (L-BFGS-B's measure, D / ||D||_F: the KKT residual at the updated multipliers);
 // feasibility the larger of max_i |(Q 1)_i - 1| and |Tr Q - K| / K; step size the relative change
-// of Y (0 does not end the solve: the multipliers still move). The solver keeps a dense D (n^2 values)
-// and its state is O(n r).
+// of Y (0 does not end the solve: the multipliers still move). The solver keeps D / ||D||_F as the
+// square (n^2 values) when D was given, as the scaled points (n d) when the problem holds points, and
+// its state is O(n r): on points nothing n x n is formed unless "Q" or the iterate is asked for.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "problems/nomad.hpp"
@@ -55,32 +59,40 @@ private:
     const Matrix& current() const override;
 
     std::size_t rank() const;
-    // D_ := D / ||D||_F (dense) and scale_ := ||D||_F, once.
+    // D_ := D / ||D||_F stored for block products (the square, or the scaled points) and
+    // scale_ := ||D||_F, once.
     void prepare_data();
     // The multipliers at 0 and the measures at Y_.
     void begin();
-    // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), scaled to mean row sum 1 of Y Y^T.
+    // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), normalized.
     void factor_start(const Matrix& M, uint64_t seed);
+    // Y := the scaled indicators of kernel k-means on D from `seed`, and small further columns, normalized.
+    void kmeans_start(uint64_t seed);
+    // Y scaled to mean row sum 1 of Y Y^T, clipped to [0, 1].
+    void normalize_start();
     // YtD_ := Y^T D; returns Tr(Y^T D Y).
     double product(const double* Y);
     // objective_, feasibility_, row_sums_ and squares_ at Y_.
     void measure();
 
     std::shared_ptr<const Nomad> nomad_;
-    Matrix D_;         // D / ||D||_F, dense
+    std::optional<GramOperator> D_;  // D / ||D||_F
     double scale_ = 1.0;  // ||D||_F
     Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
     std::vector<double> mu_, row_sums_, u_, w_;
     double lambda_ = 0.0, objective_ = 0.0, feasibility_ = 0.0, squares_ = 0.0;  // squares_ = ||Y||_F^2 = Tr Q
     double inner_gradient_ = 0.0;  // the projected gradient at the end of the last (33a)
     int64_t outer_ = 0;
+    std::size_t threads_ = 1;
     mutable Matrix dense_;
 
     // The parameters, bound to the table.
+    enum class Start { automatic, symnmf, kmeans };
     struct Settings {
         int64_t rank = 0, start_iterations = 0, lbfgs_memory = 0, inner_iterations = 0;
         double penalty = 0.0, trace_penalty = 0.0, dual_step = 0.0, inner_tolerance = 0.0, inner_decrease = 0.0;
         double component_threshold = 0.0;
+        Start start = Start::automatic;
     } settings_;
 };
 

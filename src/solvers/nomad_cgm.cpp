@@ -14,22 +14,6 @@ namespace facto {
 
 namespace {
 
-// lambda_max(D) to 1e-8 relative (0 when D is negative semidefinite: then no scaling can help).
-double largest_eigenvalue(const PackedSymmetric& D)
-{
-    const std::size_t n = D.n, threads = resolve_threads(0);
-    std::vector<double> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = std::cos(static_cast<double>(i + 1));
-    const Eigenpair pair = smallest_eigenpair(
-        n,
-        [&](const double* x, double* y) {
-            multiply(D, x, y, threads);
-            for (std::size_t i = 0; i < n; ++i) y[i] = -y[i];
-        },
-        v, 1e-8);
-    return std::max(-pair.value, 0.0);
-}
-
 std::vector<ParamSpec> nomad_cgm_params()
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
@@ -91,6 +75,9 @@ void NomadCgm::start_default(uint64_t seed)
     Matrix Q0 = nomad_->random_point(seed);
     const std::size_t n = static_cast<std::size_t>(nomad_->n());
     threads_ = resolve_threads(common().threads);
+    // D's triangle (formed here when the problem holds points), and P, Gamma and the gradient
+    D_ = nomad_->D().triangle("nomad_cgm");
+    require_memory(3.0 * 8.0 * double(n) * double(n + 1) / 2.0, "nomad_cgm's P, Gamma and gradient");
     const double e = 1.0 / static_cast<double>(n);
     for (double& q : Q0) q -= e;
     P_ = PackedSymmetric::from_upper(Q0);
@@ -99,16 +86,16 @@ void NomadCgm::start_default(uint64_t seed)
     v_.assign(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) v_[i] = std::cos(static_cast<double>(i + 1));
     dual_v_ = v_;
-    D_norm_ = std::sqrt(inner(nomad_->D(), nomad_->D()));
+    D_norm_ = std::sqrt(inner(*D_, *D_));
     steps_ = outer_ = products_ = 0;
     penalty_ = settings_.penalty;
     inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
     // Tr(D E) = 1^T D 1 / n, so that Tr(D Q) = <D, P> + mean_D_ (an array of 1 / n to take <D, E> with
     // would have been as large as D)
-    mean_D_ = total(nomad_->D()) * e;
+    mean_D_ = total(*D_) * e;
     // lambda_max(D) / K = 62.5 / 16 on the paper's two rings (n = 200, K = 16)
     scale_ = settings_.spectral_scaling
-                 ? largest_eigenvalue(nomad_->D()) / (3.90625 * static_cast<double>(nomad_->K()))
+                 ? nomad_->D().largest_eigenvalue(threads_) / (3.90625 * static_cast<double>(nomad_->K()))
                  : 1.0;
     measure();
 }
@@ -117,7 +104,7 @@ double NomadCgm::form_gradient()
 {
     const double gamma = penalty_, e = 1.0 / static_cast<double>(P_.n);
     const std::size_t size = G_.values.size();
-    const double* D = nomad_->D().values.data();
+    const double* D = D_->values.data();
     double norm2 = 0.0;
     for (std::size_t k = 0; k < size; ++k) {
         const double g = -D[k] + Gamma_.values[k] + gamma * std::min(P_.values[k] + e, 0.0);
@@ -230,7 +217,7 @@ double NomadCgm::dual_bound()
     const Eigenpair pair = spectraplex().linear_minimizer(
         [&](const double* x, double* y) {
             multiply(Gamma_, x, y, threads_);
-            multiply(nomad_->D(), x, d.data(), threads_);
+            multiply(*D_, x, d.data(), threads_);
             for (std::size_t i = 0; i < n; ++i) y[i] -= d[i];
         },
         D_norm_ + gamma_norm, dual_v_, 1e-6);
@@ -239,7 +226,7 @@ double NomadCgm::dual_bound()
 
 void NomadCgm::measure()
 {
-    objective_ = inner(nomad_->D(), P_) + mean_D_;
+    objective_ = inner(*D_, P_) + mean_D_;
     bound_ = dual_bound();
     const std::size_t n = P_.n;
     const double e = 1.0 / static_cast<double>(n), K = static_cast<double>(nomad_->K());

@@ -92,6 +92,7 @@ private:
     double dual_bound();
 
     std::shared_ptr<const Nomad> nomad_;
+    std::shared_ptr<const PackedSymmetric> D_;  // the problem's triangle, or one formed from its points
     PackedSymmetric P_, Gamma_, G_;
     std::vector<double> v_;       // the last eigenvector: the next Lanczos start
     std::vector<double> dual_v_;  // the same for the dual bound's eigenproblem

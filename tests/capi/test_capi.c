@@ -711,6 +711,33 @@ static void test_nomad(void)
         for (int j = 0; j < RN; ++j) sum += G[i * RN + j];
         CHECK(fabs(sum) < 1e-12 && G[i * RN + (i + 3) % RN] == G[((i + 3) % RN) * RN + i]);
     }
+
+    /* the same problem from the points, D kept as their centered, scaled coordinates: nomad_cgm forms
+     * the same triangle (three steps agree to rounding), burer_monteiro runs on products with them */
+    facto_problem *from_points = NULL, *from_gram = NULL;
+    CHECK_STATUS(facto_problem_new_nomad_points(rings, RN, 2, 2, FACTO_ROW_MAJOR, 4, &from_points), FACTO_OK, "");
+    CHECK_STATUS(facto_problem_new_nomad(G, RN, RN, RN, FACTO_ROW_MAJOR, 4, &from_gram), FACTO_OK, "");
+    CHECK(strcmp(facto_problem_kind(from_points), "nomad") == 0);
+    double objectives[2];
+    for (int which = 0; which < 2; ++which) {
+        CHECK_STATUS(facto_solver_new(which ? from_gram : from_points, "nomad_cgm", &s), FACTO_OK, "");
+        for (int t = 0; t < 3; ++t) facto_solver_step(s);
+        CHECK_STATUS(facto_solver_progress(s, &np), FACTO_OK, "");
+        objectives[which] = np.objective;
+        facto_solver_free(s);
+    }
+    CHECK(fabs(objectives[0] - objectives[1]) <= 1e-9 * fabs(objectives[1]));
+    CHECK_STATUS(facto_solver_new(from_points, "burer_monteiro", &s), FACTO_OK, "");
+    CHECK(facto_solver_solve(s) == FACTO_CONVERGED);
+    CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
+    facto_solver_get_double(s, "feasibility_tolerance", &feasibility_tolerance);
+    CHECK(feasibility[0] == 0.0 && feasibility[2] <= feasibility_tolerance && feasibility[3] <= 4 * feasibility_tolerance);
+    int64_t point_labels[RN];
+    CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", point_labels, RN, FACTO_ROW_MAJOR), FACTO_OK, "");
+    for (int i = 0; i < RN; ++i) CHECK(point_labels[i] >= 0 && point_labels[i] < RN);
+    facto_solver_free(s);
+    facto_problem_free(from_points);
+    facto_problem_free(from_gram);
     facto_matrix_free(gram);
 }
 

@@ -351,6 +351,16 @@ static void write_file(const char* path, const char* text, size_t size)
       with_budget("0.000001"), kept)                                                                                 \
     X(memory_budget_invalid, FACTO_ERROR_INVALID_ARGUMENT, "FACTO_MEMORY_LIMIT_MB is 'lots'", "positive number",     \
       with_budget("lots"), kept)                                                                                     \
+    X(nomad_points_null, FACTO_ERROR_NULL_POINTER, "X", "NULL",                                                      \
+      facto_problem_new_nomad_points(NULL, 4, 2, 2, FACTO_ROW_MAJOR, 2, &out_problem), facto_last_error())           \
+    X(nomad_points_K, FACTO_ERROR_DIMENSION, "K = 5", "n = 4",                                                       \
+      facto_problem_new_nomad_points(P, 4, 2, 2, FACTO_ROW_MAJOR, 5, &out_problem), facto_last_error())              \
+    X(nomad_points_zero, FACTO_ERROR_INVALID_ARGUMENT, "nomad", "every point is 0",                                  \
+      facto_problem_new_nomad_points(zeros, 4, 2, 2, FACTO_ROW_MAJOR, 2, &out_problem), facto_last_error())          \
+    X(nomad_points_nan, FACTO_ERROR_NOT_FINITE, "X", "",                                                             \
+      facto_problem_new_nomad_points(P_nan, 4, 4, 4, FACTO_ROW_MAJOR, 2, &out_problem), facto_last_error())          \
+    X(nomad_points_ld, FACTO_ERROR_INVALID_ARGUMENT, "leading dimension", "",                                         \
+      facto_problem_new_nomad_points(P, 4, 4, 3, FACTO_ROW_MAJOR, 2, &out_problem), facto_last_error())              \
     X(layer_null, FACTO_ERROR_NULL_POINTER, "previous", "NULL", facto_problem_new_nomad_layer(NULL, 1, &out_problem), facto_last_error())         \
     X(layer_kind, FACTO_ERROR_INVALID_ARGUMENT, "nomad solver", "simplicial_symnmf", facto_problem_new_nomad_layer(fw, 1, &out_problem),          \
       facto_last_error())                                                                                            \
@@ -477,7 +487,7 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_last_error())                                                                                            \
     X(helix_buffer, FACTO_ERROR_BUFFER_TOO_SMALL, "holds 64 elements", "90 (30 x 3)",                                \
       facto_helix_points(30, 1, buffer, 64), facto_last_error())                                                     \
-    X(gram_zero_points, FACTO_ERROR_INVALID_ARGUMENT, "nomad_gram", "every point is 0",                              \
+    X(gram_zero_points, FACTO_ERROR_INVALID_ARGUMENT, "nomad", "every point is 0",                                   \
       facto_nomad_gram(zeros, 4, 2, 2, FACTO_ROW_MAJOR, &out_matrix), facto_last_error())                            \
     X(manifold_kind, FACTO_ERROR_INVALID_ARGUMENT, "kind", "got 8",                                                  \
       facto_manifold_points(8, 10, 0.5, 0.0, 1, buffer, 64, FACTO_ROW_MAJOR, labels, 64), facto_last_error())        \

@@ -159,6 +159,7 @@ _PROTOTYPES = {
     "facto_averaged_spearman": (_S, [c_double_p, c_double_p, _I, _I, ctypes.c_int32, c_double_p]),
     "facto_kmeans": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.c_uint64, c_int64_p]),
     "facto_problem_new_nomad": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.POINTER(_P)]),
+    "facto_problem_new_nomad_points": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.POINTER(_P)]),
     "facto_problem_new_nomad_layer": (_S, [_P, _I, ctypes.POINTER(_P)]),
     "facto_nomad_gram": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, ctypes.POINTER(_P)]),
     "facto_manifold_points": (_S, [ctypes.c_int32, _I, _D, _D, ctypes.c_uint64, c_double_p, _I, ctypes.c_int32,

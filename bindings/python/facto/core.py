@@ -218,6 +218,18 @@ class Problem(_Handle):
         return cls(handle.value)
 
     @classmethod
+    def nomad_points(cls, X, K):
+        """NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto.nomad_gram),
+        kept as their centered, scaled coordinates and never formed, so memory is linear in n.
+        "burer_monteiro" works through products with them (its default start is then kernel k-means) and
+        computes every output but "Q" from its factor; "nomad_cgm" forms D when it starts."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        handle = ctypes.c_void_p()
+        check(lib.facto_problem_new_nomad_points(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
+              _lib.last_error)
+        return cls(handle.value)
+
+    @classmethod
     def nomad_layer(cls, solver, K):
         """The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of
         a nomad problem that has an iterate) with K no larger than that problem's."""

@@ -243,13 +243,13 @@ def nomad(X, K, solver="nomad_cgm", **params):
 
 
 def multilayer_nomad(X, Ks, solver="nomad_cgm", **params):
-    """Multi-layer NOMAD (Sec. 3.1) on the points X (rows): layer 1 is NOMAD on their Gram matrix with Ks[0],
-    layer l + 1 NOMAD on layer l's Q with Ks[l] (non-increasing). Returns [(Q, feasibility)] per layer, each
-    solved by `solver` with **params."""
+    """Multi-layer NOMAD (Sec. 3.1) on the points X (rows): layer 1 is NOMAD on their Gram matrix with Ks[0]
+    (Problem.nomad_points: D kept as the points), layer l + 1 NOMAD on layer l's Q with Ks[l]
+    (non-increasing). Returns [(Q, feasibility)] per layer, each solved by `solver` with **params."""
     if len(Ks) == 0:
         raise _lib.FactoValueError(-1, "multilayer_nomad needs at least one K")
     from .core import Problem, Solver
-    layers, problem = [], Problem.nomad(nomad_gram(X), Ks[0])
+    layers, problem = [], Problem.nomad_points(X, Ks[0])
     for next_K in list(Ks[1:]) + [None]:
         with problem, Solver(problem, solver, **params) as s:
             s.solve()

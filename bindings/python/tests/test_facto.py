@@ -315,6 +315,24 @@ def test_nomad_separates_two_rings():
         facto.manifold_points("spiral", 10)
 
 
+def test_nomad_from_points_keeps_d_implicit():
+    # four blobs far apart: burer_monteiro on the points (D never formed) finds them exactly, and the
+    # problem's objective is the dense one's
+    rng = np.random.default_rng(3)
+    X = np.repeat(20.0 * np.eye(4, 10), 30, axis=0) + 0.3 * rng.standard_normal((120, 10))
+    truth = np.repeat(np.arange(4), 30)
+    with facto.Problem.nomad_points(X, 4) as problem, facto.Solver(problem, "burer_monteiro") as s:
+        assert problem.kind == "nomad" and problem.iterate_shape == (120, 120)
+        assert s.solve() == facto.StopReason.CONVERGED
+        assert facto.clustering_accuracy(s.output("labels").ravel(), truth) == 1.0
+        f = s.output("feasibility").ravel()
+        assert f[0] == 0.0 and f[2] <= 1e-5
+        Q = s.output("Q")
+        assert abs(s.progress.objective - np.sum(facto.nomad_gram(X) * Q)) < 1e-10 * s.progress.objective
+    with pytest.raises(facto.FactoValueError):
+        facto.Problem.nomad_points(np.zeros((5, 2)), 2)  # every point is 0
+
+
 def test_burer_monteiro_and_multilayer_nomad():
     X, labels = facto.manifold_points("two_rings", 100, 0.5)
     # Burer-Monteiro's Q = Y Y^T (Y >= 0, r = 2 K): nonnegative and psd by construction, the equalities

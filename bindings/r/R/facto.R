@@ -157,6 +157,15 @@ facto_nomad <- function(D, K) {
   problem_of(.Call(C_facto_r_nomad, D, as.double(K)))
 }
 
+#' NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto_nomad_gram), kept as
+#' their centered, scaled coordinates and never formed, so memory is linear in n. "burer_monteiro" works
+#' through products with them (its default start is then kernel k-means) and computes every output but "Q"
+#' from its factor; "nomad_cgm" forms D when it starts.
+facto_nomad_points <- function(X, K) {
+  storage.mode(X) <- "double"
+  problem_of(.Call(C_facto_r_nomad_points, X, as.double(K)))
+}
+
 #' The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of a
 #' NOMAD problem that has an iterate) with K no larger than that problem's.
 facto_nomad_layer <- function(solver, K) problem_of(.Call(C_facto_r_nomad_layer, solver$ptr, as.double(K)))

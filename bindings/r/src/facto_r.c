@@ -234,6 +234,16 @@ SEXP facto_r_nomad(SEXP D, SEXP K)
     return wrap_problem(st, problem);
 }
 
+SEXP facto_r_nomad_points(SEXP X, SEXP K)
+{
+    if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
+    const int64_t rows = Rf_nrows(X), cols = Rf_ncols(X);
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_nomad_points(REAL(X), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                                           (int64_t)Rf_asReal(K), &problem);
+    return wrap_problem(st, problem);
+}
+
 SEXP facto_r_nomad_layer(SEXP solver_ptr, SEXP K)
 {
     SOLVER_OR_FAIL(box, solver_ptr);
@@ -745,6 +755,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_gaussian_affinity", (DL_FUNC)&facto_r_gaussian_affinity, 3},
     {"facto_r_nomad_gram", (DL_FUNC)&facto_r_nomad_gram, 1},
     {"facto_r_nomad", (DL_FUNC)&facto_r_nomad, 2},
+    {"facto_r_nomad_points", (DL_FUNC)&facto_r_nomad_points, 2},
     {"facto_r_nomad_layer", (DL_FUNC)&facto_r_nomad_layer, 2},
     {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
     {"facto_r_topics", (DL_FUNC)&facto_r_topics, 10},

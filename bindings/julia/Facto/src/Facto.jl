@@ -17,7 +17,7 @@ export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, 
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
        communities, averaged_spearman, kmeans,
-       separable_data, output, selected, nomad, nomad_layer, nomad_gram, manifold_points, multilayer_nomad
+       separable_data, output, selected, nomad, nomad_points, nomad_layer, nomad_gram, manifold_points, multilayer_nomad
 
 const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
@@ -276,6 +276,24 @@ function nomad(D::AbstractMatrix{<:Real}, K::Integer)
     A = Matrix{Float64}(D)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_problem_new_nomad), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    nomad_points(X, K) -> Problem
+
+NOMAD on the points `X` (n×d, rows): D is the paper's Gram matrix of them (as `nomad_gram`), kept as their
+centered, scaled coordinates and never formed, so memory is linear in n. "burer_monteiro" works through
+products with them (its default start is then kernel k-means) and computes every output but "Q" from its
+factor; "nomad_cgm" forms D when it starts.
+"""
+function nomad_points(X::AbstractMatrix{<:Real}, K::Integer)
+    A = Matrix{Float64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_nomad_points), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
     check(st, thread_message)
     return Problem(out[])

@@ -225,6 +225,20 @@ test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers"
   expect_equal(unname(rowSums(layers[[2]])), rep(1, 100), tolerance = 1e-5)
 })
 
+test_that("NOMAD on points keeps D implicit and finds separated blobs", {
+  set.seed(3)
+  X <- 20 * diag(10)[rep(1:4, each = 30), ] + matrix(rnorm(1200, sd = 0.3), 120, 10)
+  problem <- facto_nomad_points(X, 4)
+  solver <- facto_solver(problem, "burer_monteiro")
+  expect_equal(facto_solve(solver), "converged")
+  expect_equal(facto_accuracy(facto_labels(solver), rep(1:4, each = 30)), 1)
+  Q <- facto_iterate(solver)
+  expect_equal(facto_progress(solver)$objective, sum(facto_nomad_gram(X) * Q), tolerance = 1e-10)
+  expect_equal(facto_objective(problem, Q), facto_objective(facto_nomad(facto_nomad_gram(X), 4), Q),
+               tolerance = 1e-12)
+  expect_error(facto_nomad_points(matrix(0, 5, 2), 2), class = "facto_error")
+})
+
 test_that("topic modeling finds the planted anchor words and labels every document", {
   counts <- facto_read_mtx(file.path(data_dir, "planted_corpus.mtx"))
   truth <- read.csv(file.path(data_dir, "planted_corpus_labels.csv"))$label

@@ -217,6 +217,8 @@ extern "C" {
 
     pub fn facto_problem_new_nomad(d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
                                    out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_nomad_points(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                                          out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_problem_new_nomad_layer(previous: *const facto_solver, k: i64, out: *mut *mut facto_problem)
         -> facto_status;
     pub fn facto_nomad_gram(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, out: *mut *mut facto_matrix)

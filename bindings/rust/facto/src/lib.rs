@@ -382,6 +382,19 @@ impl Problem {
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
+    /// NOMAD on the points `x` (n x d, rows): D is the paper's Gram matrix of them (as [`nomad_gram`]),
+    /// kept as their centered, scaled coordinates and never formed, so memory is linear in n.
+    /// "burer_monteiro" works through products with them (its default start is then kernel k-means) and
+    /// computes every output but "Q" from its factor; "nomad_cgm" forms D when it starts.
+    pub fn nomad_points(x: MatrixRef<'_>, k: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_nomad_points(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
+                                                k as i64, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
     /// The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `previous` (a solver
     /// of a NOMAD problem that has an iterate) with `k` no larger than that problem's K.
     pub fn nomad_layer(previous: &Solver, k: usize) -> Result<Problem> {

@@ -363,6 +363,24 @@ fn nomad_by_both_solvers_and_in_layers() {
 }
 
 #[test]
+fn nomad_on_points_never_forms_d() {
+    // the rings as points: the same objective as on their Gram matrix at any Q, and burer_monteiro
+    // converges through products with the points
+    let (x, _) = facto::manifold_points(facto::Manifold::TwoRings, 60, 0.5, 0.0, 0).unwrap();
+    let points = Problem::nomad_points(x.view(), 4).unwrap();
+    let dense = Problem::nomad(facto::nomad_gram(x.view()).unwrap().view(), 4).unwrap();
+    assert_eq!(points.kind(), "nomad");
+    let mut solver = Solver::new(&points, "burer_monteiro").unwrap();
+    assert_eq!(solver.solve().unwrap(), facto::StopReason::Converged);
+    let q = solver.iterate(Layout::RowMajor).unwrap();
+    let (a, b) = (points.objective(q.view()).unwrap(), dense.objective(q.view()).unwrap());
+    assert!((a - b).abs() <= 1e-12 * b.abs(), "{a} against {b}");
+    assert!((solver.progress().objective - b).abs() <= 1e-10 * b.abs());
+    let zeros = facto::Matrix { data: vec![0.0; 10], rows: 5, cols: 2, layout: Layout::RowMajor };
+    assert!(Problem::nomad_points(zeros.view(), 2).is_err()); // every point is 0
+}
+
+#[test]
 fn topics_and_communities_recover_planted_structure() {
     let counts = facto::read_matrix_market(data_dir().join("planted_corpus.mtx").to_str().unwrap()).unwrap();
     for algorithm in ["merit", "spa", "snpa", "fast_anchor"] {

@@ -1,0 +1,191 @@
+#include "linalg/gram_operator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "base/error.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/lanczos.hpp"
+
+namespace facto {
+
+namespace {
+template <class... F>
+struct Visitor : F... {
+    using F::operator()...;
+};
+template <class... F>
+Visitor(F...) -> Visitor<F...>;
+}  // namespace
+
+void for_each_row_block(const Matrix& F,
+                        const std::function<void(std::size_t, std::size_t, const double*, std::size_t)>& visit)
+{
+    const std::size_t n = F.shape()[0], d = F.shape()[1], block = 256;
+    std::vector<double> rows(std::min(block, n) * n);
+    for (std::size_t first = 0; first < n; first += block) {
+        const std::size_t count = std::min(block, n - first), width = n - first;
+        blas::gemm(false, true, count, width, d, 1.0, &F(first, 0), d, &F(first, 0), d, 0.0, rows.data(), width);
+        visit(first, count, rows.data(), width);
+    }
+}
+
+GramOperator::GramOperator(PackedSymmetric D) : storage_(std::make_shared<const PackedSymmetric>(std::move(D))) {}
+
+GramOperator GramOperator::factored(Matrix F) { return GramOperator(Factor{std::move(F)}); }
+
+std::size_t GramOperator::n() const
+{
+    return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return T->n; },
+                              [](const Square& S) { return S.D.shape()[0]; },
+                              [](const Factor& f) { return f.F.shape()[0]; }},
+                      storage_);
+}
+
+double GramOperator::stored_values() const
+{
+    return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return double(T->values.size()); },
+                              [](const Square& S) { return double(S.D.size()); },
+                              [](const Factor& f) { return double(f.F.size()); }},
+                      storage_);
+}
+
+void GramOperator::multiply(const double* x, double* y, std::size_t threads) const
+{
+    left_multiply(x, 1, y, threads);
+}
+
+void GramOperator::left_multiply(const double* U, std::size_t r, double* C, std::size_t threads) const
+{
+    const std::size_t n = this->n();
+    std::visit(Visitor{[&](const std::shared_ptr<const PackedSymmetric>& T) {
+                           // row k of C is D u_k, u_k column k of U
+                           std::vector<double> u(n);
+                           for (std::size_t k = 0; k < r; ++k) {
+                               for (std::size_t i = 0; i < n; ++i) u[i] = U[i * r + k];
+                               facto::multiply(*T, u.data(), C + k * n, threads);
+                           }
+                       },
+                       [&](const Square& S) {
+                           // U^T D rather than D U: OpenBLAS then packs the thin operand, 3.3x faster at
+                           // n = 1000, r = 32 (0.93 against 3.09 ms)
+                           blas::gemm(true, false, r, n, n, 1.0, U, r, S.D.data(), n, 0.0, C, n);
+                       },
+                       [&](const Factor& f) {
+                           // (U^T F) F^T: r x d, then r x n
+                           const std::size_t d = f.F.shape()[1];
+                           std::vector<double> UtF(r * d);
+                           blas::gemm(true, false, r, d, n, 1.0, U, r, f.F.data(), d, 0.0, UtF.data(), d);
+                           blas::gemm(false, true, r, n, d, 1.0, UtF.data(), d, f.F.data(), d, 0.0, C, n);
+                       }},
+               storage_);
+}
+
+std::vector<double> GramOperator::diagonal() const
+{
+    std::vector<double> d(n());
+    std::visit(Visitor{[&](const std::shared_ptr<const PackedSymmetric>& T) {
+                           for (std::size_t i = 0; i < d.size(); ++i) d[i] = T->values[T->start(i)];
+                       },
+                       [&](const Square& S) {
+                           for (std::size_t i = 0; i < d.size(); ++i) d[i] = S.D(i, i);
+                       },
+                       [&](const Factor& f) {
+                           const std::size_t width = f.F.shape()[1];
+                           for (std::size_t i = 0; i < d.size(); ++i) d[i] = blas::dot(&f.F(i, 0), &f.F(i, 0), width);
+                       }},
+               storage_);
+    return d;
+}
+
+double GramOperator::inner(const Matrix& Q) const
+{
+    return std::visit(Visitor{[&](const std::shared_ptr<const PackedSymmetric>& T) {
+                                  double sum = 0.0;
+                                  for (std::size_t i = 0; i < T->n; ++i)
+                                      for (std::size_t j = 0; j < T->n; ++j) sum += (*T)(i, j) * Q(i, j);
+                                  return sum;
+                              },
+                              [&](const Square& S) { return blas::frobenius_dot(S.D, Q); },
+                              [&](const Factor& f) {
+                                  // Tr(F^T Q F) = <Q F, F>
+                                  Matrix QF(f.F.shape());
+                                  blas::gemm(false, false, 1.0, Q, f.F, 0.0, QF);
+                                  return blas::frobenius_dot(QF, f.F);
+                              }},
+                      storage_);
+}
+
+double GramOperator::frobenius_norm() const
+{
+    return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return std::sqrt(facto::inner(*T, *T)); },
+                              [](const Square& S) { return std::sqrt(blas::frobenius_dot(S.D, S.D)); },
+                              [](const Factor& f) {
+                                  // ||F F^T||_F = ||F^T F||_F: the smaller of the two Gram matrices
+                                  const std::size_t n = f.F.shape()[0], d = f.F.shape()[1];
+                                  Matrix G({std::min(n, d), std::min(n, d)});
+                                  blas::gemm(d <= n, d > n, 1.0, f.F, f.F, 0.0, G);
+                                  return std::sqrt(blas::frobenius_dot(G, G));
+                              }},
+                      storage_);
+}
+
+double GramOperator::total() const
+{
+    const std::size_t n = this->n();
+    std::vector<double> ones(n, 1.0), y(n);
+    multiply(ones.data(), y.data(), 1);
+    double sum = 0.0;
+    for (double v : y) sum += v;
+    return sum;
+}
+
+double GramOperator::largest_eigenvalue(std::size_t threads) const
+{
+    const std::size_t n = this->n();
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::cos(static_cast<double>(i + 1));
+    const Eigenpair pair = smallest_eigenpair(
+        n,
+        [&](const double* x, double* y) {
+            multiply(x, y, threads);
+            for (std::size_t i = 0; i < n; ++i) y[i] = -y[i];
+        },
+        v, 1e-8);
+    return std::max(-pair.value, 0.0);
+}
+
+GramOperator GramOperator::with_fast_products(double c) const
+{
+    require(c > 0.0 && std::isfinite(c), FACTO_ERROR_INVALID_ARGUMENT, "with_fast_products: c must be positive");
+    return std::visit(Visitor{[&](const std::shared_ptr<const PackedSymmetric>& T) {
+                                  require_memory(8.0 * double(T->n) * double(T->n),
+                                                 "D as a square of order " + std::to_string(T->n));
+                                  Matrix D = T->to_dense();
+                                  D *= c;
+                                  return GramOperator(Square{std::move(D)});
+                              },
+                              [&](const Square& S) { return GramOperator(Square{S.D * c}); },
+                              [&](const Factor& f) { return GramOperator(Factor{f.F * std::sqrt(c)}); }},
+                      storage_);
+}
+
+std::shared_ptr<const PackedSymmetric> GramOperator::triangle(const char* what) const
+{
+    if (const auto* T = std::get_if<std::shared_ptr<const PackedSymmetric>>(&storage_)) return *T;
+    const std::size_t n = this->n();
+    require_memory(8.0 * double(n) * double(n + 1) / 2.0,
+                   std::string(what) + ": D's triangle of order " + std::to_string(n));
+    if (const auto* S = std::get_if<Square>(&storage_)) return std::make_shared<const PackedSymmetric>(PackedSymmetric::from_upper(S->D));
+    // D_ij = f_i . f_j
+    auto T = std::make_shared<PackedSymmetric>(n);
+    for_each_row_block(std::get<Factor>(storage_).F,
+                       [&](std::size_t first, std::size_t count, const double* rows, std::size_t width) {
+                           for (std::size_t b = 0; b < count; ++b)
+                               std::copy(rows + b * width + b, rows + (b + 1) * width, &T->values[T->start(first + b)]);
+                       });
+    return T;
+}
+
+}  // namespace facto

@@ -1,0 +1,74 @@
+// NOMAD's D (paper 003), symmetric n x n, behind the operations its solvers ask of it, so that no
+// solver branches on the storage. D is kept as one of
+//   - its upper triangle (any symmetric D; n (n + 1) / 2 values; nomad_cgm works on such triangles),
+//   - the full square (the fastest block products, one GEMM),
+//   - the Gram matrix F F^T of n points (F n x d, the rows), never formed: n d values, and
+//     D V = F (F^T V) in 2 n d r multiply-adds (issue 24: 70,000 points, where D would take 39 GB).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "linalg/matrix.hpp"
+#include "linalg/symmetric.hpp"
+
+namespace facto {
+
+// The upper triangle of F F^T (F n x d) by blocks of rows, one GEMM each, in O(256 n) memory:
+// visit(first, count, rows, width) sees rows[b * width + j] = f_{first + b} . f_{first + j} for
+// b < count and j < width = n - first (the entries left of the diagonal, j < b, are computed too).
+void for_each_row_block(const Matrix& F,
+                        const std::function<void(std::size_t, std::size_t, const double*, std::size_t)>& visit);
+
+class GramOperator {
+public:
+    // D by its triangle or as F F^T. The caller has validated the data (finite; D symmetric).
+    explicit GramOperator(PackedSymmetric D);
+    static GramOperator factored(Matrix F);
+
+    std::size_t n() const;
+    bool is_factored() const { return std::holds_alternative<Factor>(storage_); }
+    // The values held (n (n + 1) / 2, n^2 or n d), for memory estimates.
+    double stored_values() const;
+
+    // y = D x (n values each), on `threads` threads.
+    void multiply(const double* x, double* y, std::size_t threads) const;
+    // C = U^T D (r x n, row-major) for U n x r (row-major): the Burer-Monteiro gradient's product. On a
+    // triangle this is r matrix-vector products; with_fast_products() makes it one GEMM.
+    void left_multiply(const double* U, std::size_t r, double* C, std::size_t threads) const;
+    // D_ii, i = 0..n-1.
+    std::vector<double> diagonal() const;
+    // Tr(D Q) for a dense n x n Q.
+    double inner(const Matrix& Q) const;
+    // ||D||_F (= ||F^T F||_F when factored) and 1^T D 1 (= ||F^T 1||^2).
+    double frobenius_norm() const;
+    double total() const;
+    // lambda_max(D) to 1e-8 relative, 0 when D is negative semidefinite.
+    double largest_eigenvalue(std::size_t threads) const;
+
+    // c D stored for block products: a triangle becomes the full square (n^2 values; checked against
+    // the memory available), a factor F becomes sqrt(c) F. Requires c > 0.
+    GramOperator with_fast_products(double c) const;
+    // D's upper triangle: the one stored, or formed from F or the square (checked against the memory
+    // available: `what` names the caller in the message).
+    std::shared_ptr<const PackedSymmetric> triangle(const char* what) const;
+
+private:
+    struct Factor {
+        Matrix F;  // n x d
+    };
+    struct Square {
+        Matrix D;  // n x n, symmetric
+    };
+    explicit GramOperator(std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor> storage)
+        : storage_(std::move(storage))
+    {
+    }
+
+    std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor> storage_;
+};
+
+}  // namespace facto

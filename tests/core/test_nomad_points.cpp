@@ -1,0 +1,201 @@
+// NOMAD on points (issue 24): D = Y Y^T kept as Y. Every storage of D gives the same products; a
+// problem built from points gives the same objective and Lagrangian gradient as one built from its
+// Gram matrix; burer_monteiro on points recovers planted well-separated clusters exactly, with outputs
+// computed from its factor equal to those from Q; kernel k-means works through products alone.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "base/error.hpp"
+#include "data/data.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/gram_operator.hpp"
+#include "metrics/metrics.hpp"
+#include "solvers/burer_monteiro.hpp"
+#include "solvers/registry.hpp"
+
+using namespace facto;
+
+namespace {
+
+Matrix random_matrix(std::size_t rows, std::size_t cols, uint64_t seed, double low = -1.0)
+{
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> uniform(low, 1.0);
+    Matrix A({rows, cols});
+    for (double& a : A) a = uniform(random);
+    return A;
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b)
+{
+    double difference = 0.0, size = 0.0;
+    for (std::size_t k = 0; k < a.size(); ++k) difference += (a[k] - b[k]) * (a[k] - b[k]), size += b[k] * b[k];
+    return std::sqrt(difference / size);
+}
+
+// Four Gaussian blobs in 10 dimensions, centers 20 apart and deviation 0.3: far beyond the separation
+// at which the K-means SDP recovers the planted clustering exactly (Iguchi et al. 2017).
+LabeledPoints separated_blobs(int64_t n)
+{
+    Matrix centers({4, 10}, 0.0);
+    for (std::size_t k = 0; k < 4; ++k) centers(k, k) = 20.0;
+    return gaussian_blobs(n, centers, 0.3, 5);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(nomad_points)
+
+BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
+{
+    // triangle, square and factor of D = F F^T (n = 37, d = 5): the products agree to rounding (1e-13
+    // relative: sums of 5 or 37 terms of size 1), and so do the scalars
+    const std::size_t n = 37, d = 5, r = 3;
+    const Matrix F = random_matrix(n, d, 1);
+    Matrix D({n, n});
+    blas::gemm(false, true, 1.0, F, F, 0.0, D);
+    const GramOperator triangle(PackedSymmetric::from_upper(D)), factor = GramOperator::factored(F);
+    const GramOperator square = triangle.with_fast_products(2.0), scaled_factor = factor.with_fast_products(2.0);
+    BOOST_TEST(factor.is_factored());
+    BOOST_TEST(triangle.stored_values() == double(n * (n + 1) / 2));
+    BOOST_TEST(factor.stored_values() == double(n * d));
+    const Matrix U = random_matrix(n, r, 2);
+    std::vector<double> expected(r * n), got(r * n);
+    for (std::size_t k = 0; k < r; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) expected[k * n + i] += U(j, k) * D(j, i);
+    for (const GramOperator* op : {&triangle, &factor}) {
+        op->left_multiply(U.data(), r, got.data(), 2);
+        BOOST_TEST(relative_difference(got, expected) <= 1e-13);
+    }
+    for (double& e : expected) e *= 2.0;
+    for (const GramOperator* op : {&square, &scaled_factor}) {
+        op->left_multiply(U.data(), r, got.data(), 1);
+        BOOST_TEST(relative_difference(got, expected) <= 1e-13);
+    }
+    const double frobenius = std::sqrt(blas::frobenius_dot(D, D)), sum = xt::sum(D)();
+    const Matrix Q = random_matrix(n, n, 3);
+    for (const GramOperator* op : {&triangle, &factor}) {
+        BOOST_TEST(op->frobenius_norm() == frobenius, boost::test_tools::tolerance(1e-13));
+        BOOST_TEST(op->total() == sum, boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(op->inner(Q) == blas::frobenius_dot(D, Q), boost::test_tools::tolerance(1e-12));
+        const std::vector<double> diagonal = op->diagonal();
+        for (std::size_t i = 0; i < n; ++i) BOOST_TEST(diagonal[i] == D(i, i), boost::test_tools::tolerance(1e-14));
+    }
+    // lambda_max of F F^T is sigma_max(F)^2
+    const double sigma = blas::singular_values(F)(0);
+    BOOST_TEST(factor.largest_eigenvalue(1) == sigma * sigma, boost::test_tools::tolerance(1e-8));
+    BOOST_TEST(triangle.largest_eigenvalue(2) == sigma * sigma, boost::test_tools::tolerance(1e-8));
+    // the triangle formed from F, and the stored one shared, not copied
+    const auto formed = factor.triangle("test");
+    for (std::size_t k = 0; k < formed->values.size(); ++k)
+        BOOST_TEST(formed->values[k] == triangle.triangle("test")->values[k], boost::test_tools::tolerance(1e-13));
+    BOOST_TEST(triangle.triangle("test").get() == triangle.triangle("test").get());
+}
+
+BOOST_AUTO_TEST_CASE(points_and_their_gram_matrix_give_the_same_objective_and_gradient)
+{
+    const LabeledPoints rings = two_rings(30, 0.5, 0.05, 4);
+    auto points = Nomad::from_points(rings.X, 3);
+    auto dense = std::make_shared<const Nomad>(nomad_gram(rings.X), 3);
+    BOOST_TEST(points->D().is_factored());
+    BOOST_TEST(!dense->D().is_factored());
+    const Matrix Q = dense->random_point(0);
+    BOOST_TEST(points->objective(Q) == dense->objective(Q), boost::test_tools::tolerance(1e-12));
+    // the Lagrangian (32) and its gradient at the start's zero multipliers, at one Y >= 0
+    std::vector<double> values, gradients[2];
+    const Matrix Y = random_matrix(30, 6, 5, 0.0);
+    for (const auto& problem : {points, dense}) {
+        auto solver = make_solver(problem, "burer_monteiro");
+        solver->mutable_params().set_string("start", "symnmf");
+        solver->initialize();
+        std::vector<double> G(Y.size());
+        values.push_back(dynamic_cast<BurerMonteiro&>(*solver).lagrangian(Y.data(), G.data()));
+        gradients[values.size() - 1] = G;
+    }
+    BOOST_TEST(values[0] == values[1], boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(relative_difference(gradients[0], gradients[1]) <= 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(burer_monteiro_on_points_recovers_planted_clusters_exactly)
+{
+    // Q* = sum_k 1_k 1_k^T / n_k is NOMAD's optimum on these blobs; the default run (kernel k-means start,
+    // D never formed) converges to it: labels exact, objective within the feasibility tolerance's reach
+    const LabeledPoints blobs = separated_blobs(200);
+    auto problem = Nomad::from_points(blobs.X, 4);
+    auto solver = make_solver(problem, "burer_monteiro");
+    BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+    const std::vector<int64_t> labels = solver->output("labels").ints;
+    BOOST_TEST(clustering_accuracy(labels, blobs.labels) == 1.0);
+    Matrix planted({200, 200}, 0.0);
+    std::vector<double> size(4, 0.0);
+    for (int64_t l : blobs.labels) ++size[static_cast<std::size_t>(l)];
+    for (std::size_t i = 0; i < 200; ++i)
+        for (std::size_t j = 0; j < 200; ++j)
+            if (blobs.labels[i] == blobs.labels[j]) planted(i, j) = 1.0 / size[static_cast<std::size_t>(blobs.labels[i])];
+    const double optimum = problem->objective(planted), tolerance = solver->params().get_double("feasibility_tolerance");
+    // |Tr(D (Q - Q*))| <= ||D||_2 ||Q - Q*||_* and a feasible Q near Q* differs by the residuals: a
+    // relative 10 x tolerance covers it (the residuals are at most the tolerance)
+    BOOST_TEST(std::fabs(solver->progress().objective - optimum) <= 10.0 * tolerance * optimum);
+    // the outputs computed from the factor are those of Q itself
+    const Matrix& Q = solver->iterate();
+    const Output from_q = problem->output("feasibility", Q), from_factor = solver->output("feasibility");
+    // residuals of sums of 200 entries of size 1 / 50 near 1 and 4: rounding, 1e-13 absolute
+    for (std::size_t k = 0; k < 4; ++k) BOOST_TEST(std::fabs(from_factor.doubles[k] - from_q.doubles[k]) <= 1e-13);
+    BOOST_TEST(problem->output("labels", Q).ints == labels);
+    const std::vector<double> embedding = solver->output("embedding").doubles, expected = problem->output("embedding", Q).doubles;
+    for (std::size_t k = 0; k < 2; ++k) {  // each column up to its sign
+        double same = 0.0, flipped = 0.0, size2 = 0.0;
+        for (std::size_t i = 0; i < 200; ++i) {
+            same += std::pow(embedding[2 * i + k] - expected[2 * i + k], 2);
+            flipped += std::pow(embedding[2 * i + k] + expected[2 * i + k], 2);
+            size2 += std::pow(expected[2 * i + k], 2);
+        }
+        BOOST_TEST(std::sqrt(std::min(same, flipped) / size2) <= 1e-6);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(nomad_cgm_on_points_forms_the_same_triangle)
+{
+    const LabeledPoints rings = two_rings(40, 0.5, 0.02, 6);
+    double objective[2];
+    int which = 0;
+    for (const auto& problem : {Nomad::from_points(rings.X, 4), std::shared_ptr<const Nomad>(std::make_shared<const Nomad>(nomad_gram(rings.X), 4))}) {
+        auto solver = make_solver(problem, "nomad_cgm");
+        for (int t = 0; t < 3; ++t) solver->step();
+        objective[which++] = solver->progress().objective;
+    }
+    BOOST_TEST(objective[0] == objective[1], boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(kernel_kmeans_clusters_through_products)
+{
+    // on separated blobs kernel k-means finds the planted clusters from any storage of D, and the same
+    // seed gives the same labels from the triangle and from the points
+    const LabeledPoints blobs = separated_blobs(120);
+    const Matrix F = nomad_features(blobs.X);
+    const GramOperator factor = GramOperator::factored(F), triangle(PackedSymmetric::from_upper(nomad_gram(blobs.X)));
+    const std::vector<int64_t> from_points = kernel_kmeans(factor, 4, 3, 100, 1);
+    BOOST_TEST(clustering_accuracy(from_points, blobs.labels) == 1.0);
+    BOOST_TEST(kernel_kmeans(triangle, 4, 3, 100, 2) == from_points);
+    BOOST_CHECK_EXCEPTION(kernel_kmeans(factor, 121, 3, 100, 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+}
+
+BOOST_AUTO_TEST_CASE(bad_points_are_refused)
+{
+    const Matrix zeros({5, 2}, 0.0);
+    BOOST_CHECK_EXCEPTION(Nomad::from_points(zeros, 2), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_INVALID_ARGUMENT; });
+    BOOST_CHECK_EXCEPTION(Nomad::from_points(random_matrix(5, 2, 1), 6), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+    Matrix nan = random_matrix(5, 2, 1);
+    nan(2, 1) = std::nan("");
+    BOOST_CHECK_EXCEPTION(Nomad::from_points(nan, 2), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_NOT_FINITE; });
+}
+
+BOOST_AUTO_TEST_SUITE_END()
