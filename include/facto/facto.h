@@ -241,7 +241,9 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * solvers, default 0.05; numbered in the order of each component's smallest point). Solvers: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2; Q psd and the
  * equalities hold to rounding, Q >= 0 up to the method's tolerance) and "burer_monteiro" (Q = Y Y^T
  * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
- * tolerance, a local solution; extra output "factor", Y).
+ * tolerance, a local solution; extra outputs "factor", Y, and "upper_bound", 1 x 1: an upper bound of
+ * the optimum certified by a clustering (the dual certificate of Iguchi, Mixon, Peterson & Villar) in
+ * O(n K) memory, equal to the objective when the clusters are well separated, loose on manifolds).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (not square, K out of range),
  * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns
  * *out (facto_problem_free). */

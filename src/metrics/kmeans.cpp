@@ -114,6 +114,7 @@ std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t se
     const std::size_t n = D.n(), k_count = static_cast<std::size_t>(K);
     require(K >= 1 && static_cast<std::size_t>(K) <= n, FACTO_ERROR_DIMENSION,
             "kernel_kmeans: K = " + std::to_string(K) + " must be in [1, " + std::to_string(n) + "]");
+    require(max_iterations >= 1, FACTO_ERROR_OUT_OF_RANGE, "kernel_kmeans: max_iterations must be at least 1");
     const std::vector<double> diagonal = D.diagonal();
     Rng rng(seed);
     // k-means++ with ||f_i - f_j||^2 = D_ii - 2 D_ij + D_jj, column j of D by one product
@@ -154,14 +155,17 @@ std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t se
             changed = changed || best != labels[i];
             labels[i] = best;
         }
-        // an emptied cluster takes the worst-served point
+        // an emptied cluster takes the worst-served point of a cluster that keeps one (each point once)
         std::fill(size.begin(), size.end(), 0.0);
         for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
         for (std::size_t k = 0; k < k_count; ++k)
             if (size[k] == 0.0) {
-                const auto far = static_cast<std::size_t>(std::max_element(nearest.begin(), nearest.end()) - nearest.begin());
+                std::size_t far = n;
+                for (std::size_t i = 0; i < n; ++i)
+                    if (size[static_cast<std::size_t>(labels[i])] > 1.0 && (far == n || nearest[i] > nearest[far])) far = i;
                 --size[static_cast<std::size_t>(labels[far])];
-                labels[far] = static_cast<int64_t>(k), size[k] = 1.0, nearest[far] = 0.0, changed = true;
+                labels[far] = static_cast<int64_t>(k), size[k] = 1.0, changed = true;
+                nearest[far] = -std::numeric_limits<double>::infinity();
             }
         if (!changed) break;
     }

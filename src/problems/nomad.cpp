@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <xtensor/xmath.hpp>
@@ -219,6 +220,101 @@ std::vector<double> Nomad::embedding(std::size_t size, const std::function<void(
         first_value = pair.value;
     }
     return embedding;
+}
+
+NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size_t threads) const
+{
+    const std::size_t size = D_.n();
+    require(labels.size() == size, FACTO_ERROR_DIMENSION, "clustering_bound: one label per point");
+    const int64_t largest = labels.empty() ? -1 : *std::max_element(labels.begin(), labels.end());
+    require(largest >= 0 && *std::min_element(labels.begin(), labels.end()) >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "clustering_bound: labels must be nonnegative");
+    const std::size_t clusters = static_cast<std::size_t>(largest) + 1;
+    std::vector<double> count(clusters, 0.0);
+    for (int64_t l : labels) ++count[static_cast<std::size_t>(l)];
+    for (double c : count) require(c > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "clustering_bound: every cluster needs a point");
+    // C = Z^T D (row a: (D 1_a)^T), s_a = 1_a^T D 1_a, the clustering's Tr(D X) = sum_a s_a / n_a
+    Matrix Z({size, clusters}, 0.0), C({clusters, size});
+    for (std::size_t i = 0; i < size; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0;
+    D_.left_multiply(Z.data(), clusters, C.data(), threads);
+    std::vector<double> within(clusters, 0.0);
+    for (std::size_t i = 0; i < size; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
+    NomadBound result{0.0, 0.0, 0.0, 0.0};
+    for (std::size_t a = 0; a < clusters; ++a) result.clustering += within[a] / count[a];
+    if (K_ == 1) {  // Q = 1 1^T / n is the one feasible point
+        result.bound = D_.total() / static_cast<double>(size);
+        return result;
+    }
+    // margins m_i(b) = ||x_i - c_b||^2 - ||x_i - c_a||^2 for i in a (distances in D's geometry), the
+    // largest z keeping every u_ab >= 0, and u_ab(i) = n_b m_i(b) - z (n_a + n_b) / (2 n_a)
+    const std::vector<double> diagonal = D_.diagonal();
+    const auto distance = [&](std::size_t i, std::size_t a) {
+        return diagonal[i] - 2.0 * C(a, i) / count[a] + within[a] / (count[a] * count[a]);
+    };
+    Matrix u({size, clusters}, 0.0);
+    double z = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < size; ++i) {
+        const auto a = static_cast<std::size_t>(labels[i]);
+        for (std::size_t b = 0; b < clusters; ++b)
+            if (b != a) {
+                u(i, b) = distance(i, b) - distance(i, a);
+                z = std::min(z, 2.0 * count[a] * count[b] / (count[a] + count[b]) * u(i, b));
+            }
+    }
+    Matrix rho({clusters, clusters}, 0.0);  // rho_ab = 1^T u_ab, symmetric up to rounding: averaged
+    for (std::size_t i = 0; i < size; ++i) {
+        const auto a = static_cast<std::size_t>(labels[i]);
+        for (std::size_t b = 0; b < clusters; ++b)
+            if (b != a) {
+                u(i, b) = std::max(count[b] * u(i, b) - z * (count[a] + count[b]) / (2.0 * count[a]), 0.0);
+                rho(a, b) += u(i, b);
+            }
+    }
+    rho = 0.5 * (rho + xt::transpose(rho));
+    // lambda_max of A = P (B + 2 D) P on the complement of the clusters' indicators (P projects on
+    // it), B^{ab} = u_ab u_ba^T / rho_ab: a product costs one with D and O(n K')
+    std::vector<double> projected(size), product(size), mean(clusters);
+    Matrix through({clusters, clusters});
+    const auto project = [&](const double* x, double* y) {
+        std::fill(mean.begin(), mean.end(), 0.0);
+        for (std::size_t i = 0; i < size; ++i) mean[static_cast<std::size_t>(labels[i])] += x[i];
+        for (std::size_t i = 0; i < size; ++i) y[i] = x[i] - mean[static_cast<std::size_t>(labels[i])] / count[static_cast<std::size_t>(labels[i])];
+    };
+    std::vector<double> v(size);
+    for (std::size_t i = 0; i < size; ++i) v[i] = std::cos(static_cast<double>(i + 1));
+    project(v.data(), v.data());
+    if (clusters == size) {  // singletons: the complement is {0}, where S has no eigenvalue to lift
+        result.z = z;
+        result.lambda = -std::numeric_limits<double>::infinity();
+        result.bound = result.clustering + 0.5 * z * (static_cast<double>(K_) - static_cast<double>(clusters));
+        return result;
+    }
+    const Eigenpair pair = smallest_eigenpair(
+        size,
+        [&](const double* x, double* y) {
+            project(x, projected.data());
+            D_.multiply(projected.data(), product.data(), threads);
+            through.fill(0.0);  // through(b, a) = u_ba^T x_b
+            for (std::size_t j = 0; j < size; ++j) {
+                const auto b = static_cast<std::size_t>(labels[j]);
+                for (std::size_t a = 0; a < clusters; ++a) through(b, a) += u(j, a) * projected[j];
+            }
+            for (std::size_t i = 0; i < size; ++i) {
+                const auto a = static_cast<std::size_t>(labels[i]);
+                double sum = 2.0 * product[i];
+                for (std::size_t b = 0; b < clusters; ++b)
+                    if (b != a && rho(a, b) > 0.0) sum += u(i, b) * through(b, a) / rho(a, b);
+                product[i] = -sum;  // the smallest eigenpair of -A
+            }
+            project(product.data(), y);
+        },
+        v, 1e-8);
+    result.lambda = -pair.value + pair.residual;
+    // one cluster leaves z free (B = 0): the bound is least at z = lambda
+    result.z = z = std::isfinite(z) ? z : result.lambda;
+    const double K = static_cast<double>(K_), Kc = static_cast<double>(clusters);
+    result.bound = result.clustering + 0.5 * (z * (K - Kc) + K * std::max(0.0, result.lambda - z));
+    return result;
 }
 
 }  // namespace facto

@@ -23,6 +23,14 @@ struct NomadFeasibility {
     double trace;          // |Tr Q - K|
 };
 
+// An upper bound of NOMAD's optimum certified by a clustering (clustering_bound).
+struct NomadBound {
+    double clustering;  // Tr(D X) at the clustering's X = sum_a 1_a 1_a^T / n_a
+    double bound;       // max Tr(D Q) over NOMAD's feasible set is at most this
+    double z;           // the certificate's scalar: the clustering is optimal when lambda <= z (and K' = K)
+    double lambda;      // lambda_max of P (B + 2 D) P on the clusters' complement, Lanczos value + residual
+};
+
 class Nomad final : public Problem {
 public:
     // Validates D (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= K <= n;
@@ -65,6 +73,14 @@ public:
     // The same at Q = U U^T (U n x r) without forming Q (but for "Q" itself).
     Output output_of_factor(const std::string& name, const Matrix& U,
                             double component_threshold = kComponentThreshold) const;
+
+    // The dual certificate of Iguchi, Mixon, Peterson & Villar (2017, Sec. 3.2) built on a clustering
+    // (labels in [0, K'), every cluster nonempty) through products with D alone, O(n K') memory:
+    // weak duality with multipliers that make the clustering's X complementary gives, for every
+    // feasible Q, Tr(D Q) <= Tr(D X) + (z (K - K') + K max(0, lambda - z)) / 2. Valid for any labels
+    // and any symmetric D; equal to Tr(D X) (X certified optimal) when the clusters are separated
+    // enough. K = 1 returns Tr(D E), the one feasible point's.
+    NomadBound clustering_bound(const std::vector<int64_t>& labels, std::size_t threads) const;
 
     static NomadFeasibility feasibility(const PackedSymmetric& Q, int64_t K);
     static NomadFeasibility feasibility_of_factor(const Matrix& U, int64_t K);

@@ -270,6 +270,7 @@ std::vector<OutputSpec> BurerMonteiro::output_specs() const
     const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : static_cast<int64_t>(rank());
     std::vector<OutputSpec> specs = Solver::output_specs();
     specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, n, columns});
+    specs.push_back({"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1});
     return specs;
 }
 
@@ -279,6 +280,17 @@ Output BurerMonteiro::output(const std::string& name) const
         require(started(), FACTO_ERROR_BAD_STATE, "burer_monteiro: no factor before the solver has started");
         return Output{{"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(Y_.shape()[1])},
                       std::vector<double>(Y_.begin(), Y_.end()), {}};
+    }
+    if (name == "upper_bound") {
+        require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
+        // the least of the certificates of two clusterings into at most K clusters (O(n K) memory):
+        // kernel k-means on D, and Q's connected components when they are at most K
+        const std::vector<int64_t> kmeans = kernel_kmeans(*D_, nomad_->K(), static_cast<uint64_t>(common().seed), 100, threads_);
+        double bound = nomad_->clustering_bound(kmeans, threads_).bound;
+        const std::vector<int64_t> components = output("labels").ints;
+        if (*std::max_element(components.begin(), components.end()) < nomad_->K())
+            bound = std::min(bound, nomad_->clustering_bound(components, threads_).bound);
+        return Output{output_specs().back(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);
     return nomad_->output_of_factor(name, Y_, settings_.component_threshold);

@@ -42,7 +42,9 @@ public:
     // gradient G = -2 D Y + w u^T + 1 (Y^T w)^T + 2 (phi t - lambda) Y with u = Y^T 1,
     // w = sigma (Y u - 1) - mu, t = ||Y||^2 - K (Y and G n x r, row-major).
     double lagrangian(const double* Y, double* G);
-    // The problem's outputs and "factor" (n x r).
+    // The problem's outputs, "factor" (n x r) and "upper_bound" (1 x 1: an upper bound of NOMAD's
+    // optimum in O(n K) memory, the least Nomad::clustering_bound of kernel k-means's clustering of D
+    // into K clusters and of the labels output when it has at most K components).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name) const override;
 

@@ -732,6 +732,11 @@ static void test_nomad(void)
     CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
     facto_solver_get_double(s, "feasibility_tolerance", &feasibility_tolerance);
     CHECK(feasibility[0] == 0.0 && feasibility[2] <= feasibility_tolerance && feasibility[3] <= 4 * feasibility_tolerance);
+    /* an upper bound of the optimum: above this nearly feasible Q's objective (its residuals 1e-5 move
+     * Tr(D Q) by far less than 1e-3 of it) */
+    CHECK_STATUS(facto_solver_copy_output_double(s, "upper_bound", &bound, 1, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_progress(s, &np), FACTO_OK, "");
+    CHECK(bound >= np.objective * (1.0 - 1e-3));
     int64_t point_labels[RN];
     CHECK_STATUS(facto_solver_copy_output_int64(s, "labels", point_labels, RN, FACTO_ROW_MAJOR), FACTO_OK, "");
     for (int i = 0; i < RN; ++i) CHECK(point_labels[i] >= 0 && point_labels[i] < RN);

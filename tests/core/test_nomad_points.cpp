@@ -9,6 +9,7 @@
 #include <random>
 
 #include "base/error.hpp"
+#include "csdp_reference.hpp"
 #include "data/data.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/gram_operator.hpp"
@@ -183,6 +184,50 @@ BOOST_AUTO_TEST_CASE(kernel_kmeans_clusters_through_products)
     BOOST_TEST(kernel_kmeans(triangle, 4, 3, 100, 2) == from_points);
     BOOST_CHECK_EXCEPTION(kernel_kmeans(factor, 121, 3, 100, 1), Error,
                           [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+}
+
+BOOST_AUTO_TEST_CASE(the_clustering_bound_is_never_below_the_exact_optimum)
+{
+    // Noisy rings, n = 30, K = 4 (an SDP optimum that is no clustering): weak duality makes the bound
+    // valid for any labels, so it must not fall below coinor-csdp's optimum (less csdp's accuracy,
+    // 1e-7 relative); the clustering's own Tr(D X) is a feasible value, below the optimum
+    const LabeledPoints rings = two_rings(30, 0.5, 0.02, 6);
+    const Matrix D = nomad_gram(rings.X);
+    const double exact = test::csdp_objective(D, 4, "bound_csdp");
+    BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
+    auto problem = Nomad::from_points(rings.X, 4);
+    std::mt19937_64 random(9);
+    std::vector<std::vector<int64_t>> clusterings = {kernel_kmeans(problem->D(), 4, 1, 100, 1), rings.labels,
+                                                     std::vector<int64_t>(30, 0), std::vector<int64_t>(30)};
+    for (int64_t& l : clusterings.back()) l = static_cast<int64_t>(random() % 4);
+    for (std::size_t c = 0; c < clusterings.size(); ++c) {
+        const NomadBound b = problem->clustering_bound(clusterings[c], 2);
+        BOOST_TEST_CONTEXT("clustering " << c << ": bound " << b.bound << ", z " << b.z << ", lambda " << b.lambda) {
+            BOOST_TEST(b.bound >= exact * (1.0 - 1e-7));
+            if (c == 0) BOOST_TEST(b.clustering <= exact * (1.0 + 1e-7));
+        }
+    }
+    // the dense D gives the same bound
+    const double dense = std::make_shared<const Nomad>(D, 4)->clustering_bound(clusterings[0], 1).bound;
+    BOOST_TEST(dense == problem->clustering_bound(clusterings[0], 1).bound, boost::test_tools::tolerance(1e-8));
+}
+
+BOOST_AUTO_TEST_CASE(separated_blobs_are_certified_optimal)
+{
+    // the planted clustering of separated blobs is NOMAD's optimum, and the certificate proves it: lambda
+    // <= z, so the bound is the clustering's own Tr(D X) (to Lanczos's 1e-8)
+    const LabeledPoints blobs = separated_blobs(200);
+    auto problem = Nomad::from_points(blobs.X, 4);
+    const NomadBound b = problem->clustering_bound(blobs.labels, 2);
+    BOOST_TEST(b.lambda <= b.z);
+    BOOST_TEST(b.bound == b.clustering, boost::test_tools::tolerance(1e-12));
+    // and burer_monteiro's objective lies between the two up to its feasibility tolerance
+    auto solver = make_solver(problem, "burer_monteiro");
+    BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+    const double upper = solver->output("upper_bound").doubles[0];
+    BOOST_TEST(upper == b.bound, boost::test_tools::tolerance(1e-9));
+    BOOST_CHECK_EXCEPTION(problem->clustering_bound(std::vector<int64_t>(200, 1), 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_INVALID_ARGUMENT; });
 }
 
 BOOST_AUTO_TEST_CASE(bad_points_are_refused)

@@ -327,6 +327,8 @@ def test_nomad_from_points_keeps_d_implicit():
         assert facto.clustering_accuracy(s.output("labels").ravel(), truth) == 1.0
         f = s.output("feasibility").ravel()
         assert f[0] == 0.0 and f[2] <= 1e-5
+        # certified: the clustering's dual certificate meets the objective (to the residuals' 1e-5)
+        assert abs(s.output("upper_bound")[0] - s.progress.objective) <= 1e-4 * s.progress.objective
         Q = s.output("Q")
         assert abs(s.progress.objective - np.sum(facto.nomad_gram(X) * Q)) < 1e-10 * s.progress.objective
     with pytest.raises(facto.FactoValueError):
