@@ -10,6 +10,7 @@
 #include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lbfgsb.hpp"
+#include "linalg/spectral_projected_gradient.hpp"
 #include "linalg/parallel.hpp"
 #include "base/random.hpp"
 #include "metrics/metrics.hpp"
@@ -40,7 +41,10 @@ std::vector<ParamSpec> burer_monteiro_params()
         real_param("inner_decrease", 1e7, 0.0, inf,
                    "L-BFGS-B also stops when L's relative decrease is below this times the machine epsilon, "
                    "divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
-        int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps"),
+        int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps (spg: its nonmonotone window)"),
+        choice_param("inner_method", "lbfgsb", "lbfgsb|spg",
+                     "the solver of (33a): lbfgsb (L-BFGS-B, the paper's) or spg (spectral projected gradient: no "
+                     "O(m n r) work per iteration besides the products)"),
         choice_param("start", "auto", "auto|symnmf|kmeans",
                      "symnmf: a symmetric NMF of D (App. D; coordinate descent, needs D's n^2 entries); kmeans: the "
                      "scaled indicators of kernel k-means on D (products with D only: linear memory on points); "
@@ -60,6 +64,7 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
     p.bind("start_iterations", settings_.start_iterations);
     p.bind("start", settings_.start, {{"auto", Start::automatic}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
+    p.bind("inner_method", settings_.spg, {{"lbfgsb", false}, {"spg", true}});
     p.bind("inner_iterations", settings_.inner_iterations);
     p.bind("penalty", settings_.penalty);
     p.bind("trace_penalty", settings_.trace_penalty);
@@ -216,9 +221,9 @@ double BurerMonteiro::iterate_once()
     settings.factr = settings_.inner_decrease / static_cast<double>(outer_ + 1);
     settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
-    inner_gradient_ =
-        minimize_in_box(y, 0.0, 1.0, [this](const double* Y, double* G) { return lagrangian(Y, G); }, settings)
-            .projected_gradient;
+    const auto L = [this](const double* Y, double* G) { return lagrangian(Y, G); };
+    inner_gradient_ = (settings_.spg ? minimize_in_box_spg(y, 0.0, 1.0, L, settings)
+                                     : minimize_in_box(y, 0.0, 1.0, L, settings)).projected_gradient;
     double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator
     for (std::size_t k = 0; k < y.size(); ++k) {
         change += (y[k] - Y_.data()[k]) * (y[k] - Y_.data()[k]);

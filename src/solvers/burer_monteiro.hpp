@@ -95,6 +95,7 @@ private:
         double penalty = 0.0, trace_penalty = 0.0, dual_step = 0.0, inner_tolerance = 0.0, inner_decrease = 0.0;
         double component_threshold = 0.0;
         Start start = Start::automatic;
+        bool spg = false;
     } settings_;
 };
 

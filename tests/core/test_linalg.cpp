@@ -11,6 +11,7 @@
 #include "linalg/lanczos.hpp"
 #include "linalg/nonnegative_least_squares.hpp"
 #include "linalg/product_argmin.hpp"
+#include "linalg/spectral_projected_gradient.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -321,6 +322,55 @@ BOOST_AUTO_TEST_CASE(block_principal_pivoting_solves_nonnegative_least_squares_e
             BOOST_TEST(xt::allclose(warm, cold, 1e-10, 1e-12));
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(spectral_projected_gradient_meets_the_box_kkt_conditions)
+{
+    // a strictly convex quadratic 1/2 x^T A x - b^T x over [0, 1]^40, A = R^T R + I/10, with b such that
+    // some bounds bind: the minimizer is unique, so SPG and L-BFGS-B must reach the same point, and
+    // there the projected gradient vanishes (entries at 0 have g >= 0, at 1 g <= 0, inside g = 0)
+    const std::size_t n = 40;
+    const Matrix R = random_matrix(n, n, 11);
+    Matrix A({n, n});
+    blas::gemm(true, false, 1.0, R, R, 0.0, A);
+    for (std::size_t i = 0; i < n; ++i) A(i, i) += 0.1;
+    std::vector<double> b(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = 20.0 * std::sin(static_cast<double>(3 * i + 1));
+    int evaluations = 0;
+    const auto f = [&](const double* x, double* g) {
+        ++evaluations;
+        double value = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            g[i] = -b[i];
+            for (std::size_t j = 0; j < n; ++j) g[i] += A(i, j) * x[j];
+            value += x[i] * (0.5 * (g[i] + b[i]) - b[i]);
+        }
+        return value;
+    };
+    LbfgsbSettings settings;
+    settings.pgtol = 1e-10;
+    settings.factr = 0.0;
+    settings.max_iterations = 100000;
+    std::vector<double> spg(n, 0.5), lbfgsb(n, 0.5), g(n);
+    const LbfgsbResult result = minimize_in_box_spg(spg, 0.0, 1.0, f, settings);
+    minimize_in_box(lbfgsb, 0.0, 1.0, f, settings);
+    BOOST_TEST(result.projected_gradient <= 1e-10);
+    f(spg.data(), g.data());
+    std::size_t at_bounds = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        BOOST_TEST((spg[i] >= 0.0 && spg[i] <= 1.0));
+        BOOST_TEST(std::fabs(std::clamp(spg[i] - g[i], 0.0, 1.0) - spg[i]) <= 1e-10);
+        BOOST_TEST(std::fabs(spg[i] - lbfgsb[i]) <= 1e-8);  // A's smallest eigenvalue 0.1: 1e-9 / 0.1 and rounding
+        at_bounds += spg[i] == 0.0 || spg[i] == 1.0;
+    }
+    BOOST_TEST(at_bounds > 0u);
+    BOOST_TEST(at_bounds < n);
+    // an interruption stops it at once, after the first evaluation
+    evaluations = 0;
+    settings.interrupted = [] { return true; };
+    std::vector<double> x(n, 0.5);
+    BOOST_TEST(minimize_in_box_spg(x, 0.0, 1.0, f, settings).iterations == 0);
+    BOOST_TEST(evaluations == 1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
