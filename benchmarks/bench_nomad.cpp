@@ -11,6 +11,9 @@
 //                                4 dense n x n matrices, seconds per inner step against the products
 //                                with the packed gradient it made (each timed alone, the same run), and
 //                                the 2-D embedding written as CSV (x, y, mean intensity) for the plot
+//   bench_nomad points [test|all] [K] [seconds] [lbfgsb|spg]
+//                                issue 24's large runs: NOMAD on Fashion-MNIST's points (D never formed)
+//                                by burer_monteiro against Lloyd's k-means on the same points
 //   bench_nomad scale [n_max] [csdp_max] [out.csv]
 //                                Fig. 15: seconds vs n (K = 16, noisy two rings, n = 100 ... n_max) for
 //                                nomad_cgm (both step rules; the line search to n = 1000) to that rule, burer_monteiro with its
@@ -32,6 +35,7 @@
 #include "solvers/registry.hpp"
 #include "linalg/symmetric.hpp"
 #include "linalg/parallel.hpp"
+#include "metrics/metrics.hpp"
 #include "measure.hpp"
 
 using namespace facto;
@@ -139,8 +143,9 @@ void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
     if (out) std::fclose(out);
 }
 
-// The training images of one class (pixels / 255, one image per row), from the IDX files.
-Matrix fashion_class(int label)
+// Fashion-MNIST images (pixels / 255, one image per row) of the IDX set `set` ("train" or "t10k"),
+// those of class `label` only unless it is -1, and their classes appended to *classes when given.
+Matrix fashion_images(const std::string& set, int label, std::vector<int64_t>* classes = nullptr)
 {
     const std::string dir = "/usr/share/datasets/fashion-mnist/";
     const auto read = [](const std::string& path) {
@@ -152,18 +157,75 @@ Matrix fashion_class(int label)
         pclose(pipe);
         return bytes;
     };
-    const std::string images = read(dir + "train-images-idx3-ubyte.gz"), labels = read(dir + "train-labels-idx1-ubyte.gz");
+    const std::string images = read(dir + set + "-images-idx3-ubyte.gz"), labels = read(dir + set + "-labels-idx1-ubyte.gz");
     const std::size_t count = labels.size() > 8 ? labels.size() - 8 : 0, pixels = 28 * 28;
     if (count == 0 || images.size() < 16 + count * pixels) return Matrix{};
+    const auto keep = [&](std::size_t i) { return label < 0 || static_cast<unsigned char>(labels[8 + i]) == label; };
     std::size_t n = 0;
-    for (std::size_t i = 0; i < count; ++i) n += static_cast<unsigned char>(labels[8 + i]) == label;
+    for (std::size_t i = 0; i < count; ++i) n += keep(i);
     Matrix X({n, pixels});
     for (std::size_t i = 0, row = 0; i < count; ++i)
-        if (static_cast<unsigned char>(labels[8 + i]) == label) {
+        if (keep(i)) {
             for (std::size_t p = 0; p < pixels; ++p) X(row, p) = static_cast<unsigned char>(images[16 + i * pixels + p]) / 255.0;
+            if (classes) classes->push_back(static_cast<unsigned char>(labels[8 + i]));
             ++row;
         }
     return X;
+}
+
+Matrix fashion_class(int label) { return fashion_images("train", label); }
+
+// Issue 24's large runs: NOMAD on Fashion-MNIST's points (the 10,000 test images, or all 70,000) by
+// burer_monteiro, D never formed, against Lloyd's k-means (k-means++ starts) on the same points: time,
+// peak resident memory, Tr(D Q) or Tr(D X), feasibility, the certified upper bound, and the accuracy
+// of the labels against the ten classes.
+void points(const std::string& which, int64_t K, double seconds, const std::string& inner)
+{
+    std::vector<int64_t> classes;
+    Matrix X = fashion_images("t10k", -1, &classes);
+    if (which == "all" && X.size() > 0) {
+        std::vector<int64_t> train_classes;
+        const Matrix train = fashion_images("train", -1, &train_classes);
+        X = xt::concatenate(xt::xtuple(train, X), 0);
+        classes.insert(classes.begin(), train_classes.begin(), train_classes.end());
+    }
+    if (X.size() == 0) {
+        std::fprintf(stderr, "bench_nomad: install dataset-fashion-mnist (bash benchmarks/run.sh nomad does)\n");
+        return;
+    }
+    const std::size_t n = X.shape()[0];
+    const double baseline = bench::resident_mib("VmRSS:");
+    bench::reset_peak();
+    auto t0 = Clock::now();
+    auto problem = Nomad::from_points(X, K);
+    auto solver = make_solver(problem, "burer_monteiro");
+    solver->mutable_params().set_double("time_limit", seconds);
+    solver->mutable_params().set_string("inner_method", inner);
+    const int32_t stop = solver->solve();
+    const double solve_seconds = seconds_since(t0);
+    t0 = Clock::now();
+    const std::vector<int64_t> labels = solver->output("labels").ints;
+    const double bound = solver->output("upper_bound").doubles[0], output_seconds = seconds_since(t0);
+    const double peak = bench::resident_mib("VmHWM:") - baseline;
+    const std::vector<double> f = solver->output("feasibility").doubles;
+    const Progress& p = solver->progress();
+    std::printf("Fashion-MNIST %s: n = %zu, d = 784, K = %lld, burer_monteiro (%s): %s after %lld outer iterations, "
+                "%.1f s (labels and bound %.1f s), peak %.0f MiB above the data (D's triangle would take %.0f MiB)\n",
+                which.c_str(), n, static_cast<long long>(K), inner.c_str(),
+                stop == FACTO_CONVERGED ? "CONVERGED" : stop == FACTO_TIME_LIMIT ? "TIME_LIMIT" : "stopped",
+                static_cast<long long>(p.iteration), solve_seconds, output_seconds, peak,
+                8.0 * double(n) * double(n) / 2.0 / (1024.0 * 1024.0));
+    std::printf("  Tr(D Q) %.6f, upper bound %.6f (gap %.2e relative), max |Q 1 - 1| %.1e, |Tr Q - K| %.1e, "
+                "components %lld, accuracy %.4f\n",
+                p.objective, bound, (bound - p.objective) / std::fabs(bound), f[2], f[3],
+                static_cast<long long>(*std::max_element(labels.begin(), labels.end()) + 1),
+                clustering_accuracy(labels, classes));
+    t0 = Clock::now();
+    const std::vector<int64_t> lloyd = kmeans(X, K, 3, 1);
+    const double lloyd_seconds = seconds_since(t0);
+    const NomadBound lloyd_bound = problem->clustering_bound(lloyd, resolve_threads(0));
+    std::printf("  k-means (Lloyd, k-means++, 3 replicates): %.1f s, Tr(D X) %.6f, its certificate %.6f, accuracy %.4f\n",
+                lloyd_seconds, lloyd_bound.clustering, lloyd_bound.bound, clustering_accuracy(lloyd, classes));
 }
 
 void fashion(int label, int64_t K, int64_t max_outer, const std::string& csv)
@@ -232,11 +294,15 @@ int main(int argc, char** argv)
     else if (mode == "fashion")
         fashion(argc > 2 ? std::stoi(argv[2]) : 0, argc > 3 ? std::stoll(argv[3]) : 128,
                 argc > 4 ? std::stoll(argv[4]) : 300, argc > 5 ? argv[5] : "nomad_fashion_embedding.csv");
+    else if (mode == "points")
+        points(argc > 2 ? argv[2] : "test", argc > 3 ? std::stoll(argv[3]) : 10, argc > 4 ? std::stod(argv[4]) : 300.0,
+               argc > 5 ? argv[5] : "lbfgsb");
     else if (mode == "scale")
         scale(argc > 2 ? std::stoll(argv[2]) : 4000, argc > 3 ? std::stoll(argv[3]) : 100,
               argc > 4 ? argv[4] : "nomad_fig15.csv");
     else {
-        std::fprintf(stderr, "usage: bench_nomad rings | scale [n_max] [csdp_max] [out.csv] | fashion [class] [K] [max_outer] [out.csv]\n");
+        std::fprintf(stderr, "usage: bench_nomad rings | scale [n_max] [csdp_max] [out.csv] | fashion [class] [K] "
+                             "[max_outer] [out.csv] | points [test|all] [K] [seconds] [lbfgsb|spg]\n");
         return 2;
     }
     return 0;

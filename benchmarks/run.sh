@@ -15,6 +15,10 @@
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run,
 #                                                                            Figs. 8 and 10)
+#   bash benchmarks/run.sh nomad_points [seconds] [lbfgsb|spg]             (issue 24: NOMAD on Fashion-MNIST's
+#                                                                            points, D never formed, 10,000
+#                                                                            and 70,000 images, K = 10, 64,
+#                                                                            against Lloyd's k-means)
 #   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       (paper 002's real data: Table II on
 #                                                                            TDT2 and Reuters, Tables III-IV
 #                                                                            on DBLP1-5, memory against N;
@@ -72,6 +76,12 @@ case "$which" in
     cmake --build build -j"$(nproc)" --target facto >/dev/null
     FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_geodesics.py "$results"
     FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_grid.py "$results" ;;
+  nomad_points)
+    bash cmake/install-deps.sh dataset-fashion-mnist
+    cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
+    for set in test all; do
+      for K in 10 64; do ./build/benchmarks/bench_nomad points "$set" "$K" "${1:-300}" "${2:-lbfgsb}"; done
+    done ;;
   paper002)
     cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
     ./build/benchmarks/bench_separable_jobs communities ../shared/data/merit "$results/paper002_communities.csv"
