@@ -13,6 +13,7 @@
 // <out>/<dataset>_starts.csv. A budget of 0 takes the authors' notebook's: 20 s for TDT2 and Reuters,
 // 10 s for ORL.
 // Usage: bench_symnmf <dir with tdt2_similarity.mtx ...> [seconds per solver] [out dir] [seeds]
+//                     [datasets: a comma-separated subset of tdt2,reuters,orl; all by default]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -99,12 +100,14 @@ int main(int argc, char** argv)
     const double budget_given = argc > 2 ? std::stod(argv[2]) : 0.0;
     const std::string out = argc > 3 ? argv[3] : ".";
     const int seeds = argc > 4 ? std::stoi(argv[4]) : 1;
+    const std::string chosen = argc > 5 ? "," + std::string(argv[5]) + "," : ",tdt2,reuters,orl,";
     const Dataset datasets[] = {{"tdt2", "tdt2_similarity.mtx", "tdt2_labels.csv", 30, 0.1, 20.0},
                                 {"reuters", "reuters_similarity.mtx", "reuters_labels.csv", 25, 0.1, 20.0},
                                 {"orl", "orl_similarity.csv", "orl_labels.csv", 40, 0.01, 10.0}};
     const char* solvers[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls"};
     std::printf("%d seeded start(s), threads: OpenBLAS default, SpMM 2\n", seeds);
     for (const Dataset& ds : datasets) {
+        if (chosen.find("," + std::string(ds.name) + ",") == std::string::npos) continue;
         const double budget = budget_given > 0.0 ? budget_given : ds.budget;
         const std::string path = dir + "/" + ds.matrix;
         std::shared_ptr<const SymNMF> problem =

@@ -3,8 +3,9 @@
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
 #   bash benchmarks/run.sh paper000 [seconds cap per solver] [dataset ...]  (Zhao & Gordon Sec. 5:
 #                                                                            Table 1's data, Figs. 2-3)
-#   bash benchmarks/run.sh symnmf [seconds per solver] [seeds]             (paper 004 Fig. 1: 20 starts,
-#                                                                            the authors' 20/20/10 s)
+#   bash benchmarks/run.sh symnmf [seconds per solver] [seeds] [datasets]  (paper 004 Fig. 1: 20 starts,
+#                                                                            the authors' 20/20/10 s;
+#                                                                            datasets e.g. tdt2,orl)
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
 #   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          (paper 002 Table I, Fig. 2,
 #                                                                            memory and time vs N)
@@ -45,7 +46,7 @@ case "$which" in
     ./build/benchmarks/bench_paper000 build/benchmarks/data "$results" "$@" ;;
   symnmf)
     cmake --build build -j"$(nproc)" --target bench_symnmf >/dev/null
-    ./build/benchmarks/bench_symnmf ../shared/data/symnmf "${1:-0}" "$results" "${2:-20}" ;;
+    ./build/benchmarks/bench_symnmf ../shared/data/symnmf "${1:-0}" "$results" "${2:-20}" "${3:-tdt2,reuters,orl}" ;;
   edm)
     cmake --build build -j"$(nproc)" --target bench_edm >/dev/null
     ./build/benchmarks/bench_edm "${1:-2000}" "${2:-20}" "$results" ;;
