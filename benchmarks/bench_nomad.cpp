@@ -144,7 +144,8 @@ void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
 }
 
 // Fashion-MNIST images (pixels / 255, one image per row) of the IDX set `set` ("train" or "t10k"),
-// those of class `label` only unless it is -1, and their classes appended to *classes when given.
+// those of class `label` only unless it is -1, and their classes appended to *classes when given;
+// empty, with a message, when the package is not installed.
 Matrix fashion_images(const std::string& set, int label, std::vector<int64_t>* classes = nullptr)
 {
     const std::string dir = "/usr/share/datasets/fashion-mnist/";
@@ -159,7 +160,10 @@ Matrix fashion_images(const std::string& set, int label, std::vector<int64_t>* c
     };
     const std::string images = read(dir + set + "-images-idx3-ubyte.gz"), labels = read(dir + set + "-labels-idx1-ubyte.gz");
     const std::size_t count = labels.size() > 8 ? labels.size() - 8 : 0, pixels = 28 * 28;
-    if (count == 0 || images.size() < 16 + count * pixels) return Matrix{};
+    if (count == 0 || images.size() < 16 + count * pixels) {
+        std::fprintf(stderr, "bench_nomad: install dataset-fashion-mnist (bash benchmarks/run.sh nomad does)\n");
+        return Matrix{};
+    }
     const auto keep = [&](std::size_t i) { return label < 0 || static_cast<unsigned char>(labels[8 + i]) == label; };
     std::size_t n = 0;
     for (std::size_t i = 0; i < count; ++i) n += keep(i);
@@ -189,10 +193,7 @@ void points(const std::string& which, int64_t K, double seconds, const std::stri
         X = xt::concatenate(xt::xtuple(train, X), 0);
         classes.insert(classes.begin(), train_classes.begin(), train_classes.end());
     }
-    if (X.size() == 0) {
-        std::fprintf(stderr, "bench_nomad: install dataset-fashion-mnist (bash benchmarks/run.sh nomad does)\n");
-        return;
-    }
+    if (X.size() == 0) return;
     const std::size_t n = X.shape()[0];
     const double baseline = bench::resident_mib("VmRSS:");
     bench::reset_peak();
@@ -231,10 +232,7 @@ void points(const std::string& which, int64_t K, double seconds, const std::stri
 void fashion(int label, int64_t K, int64_t max_outer, const std::string& csv)
 {
     const Matrix X = fashion_class(label);
-    if (X.size() == 0) {
-        std::fprintf(stderr, "bench_nomad: install dataset-fashion-mnist (bash benchmarks/run.sh nomad does)\n");
-        return;
-    }
+    if (X.size() == 0) return;
     const std::size_t n = X.shape()[0];
     const double baseline = bench::resident_mib("VmRSS:");
     bench::reset_peak();

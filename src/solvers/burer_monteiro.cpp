@@ -87,9 +87,9 @@ std::size_t BurerMonteiro::rank() const
     return static_cast<std::size_t>(r == 0 ? std::min(n, 2 * K) : r);
 }
 
-void BurerMonteiro::factor_start(const Matrix& M, uint64_t seed)
+void BurerMonteiro::factor_start(Matrix M, uint64_t seed)
 {
-    CoordinateDescent snmf(std::make_shared<const SymNMF>(M, static_cast<int64_t>(rank())));
+    CoordinateDescent snmf(std::make_shared<const SymNMF>(std::move(M), static_cast<int64_t>(rank())));
     snmf.mutable_params().set_int("seed", static_cast<int64_t>(seed));
     snmf.mutable_params().set_int("max_iterations", settings_.start_iterations);
     snmf.mutable_params().set_double("tolerance", 0.0);
@@ -150,7 +150,7 @@ void BurerMonteiro::start_default(uint64_t seed)
     if (symnmf) {
         Matrix M = nomad_->D().triangle("burer_monteiro's symnmf start")->to_dense();
         M /= scale_;
-        factor_start(M, seed);
+        factor_start(std::move(M), seed);
     } else {
         kmeans_start(seed);
     }
@@ -160,7 +160,7 @@ void BurerMonteiro::start_default(uint64_t seed)
 void BurerMonteiro::start(Matrix Q0)
 {
     prepare_data();
-    factor_start(Q0, static_cast<uint64_t>(common().seed));
+    factor_start(std::move(Q0), static_cast<uint64_t>(common().seed));
     begin();
 }
 

@@ -66,8 +66,9 @@ private:
     void prepare_data();
     // The multipliers at 0 and the measures at Y_.
     void begin();
-    // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), normalized.
-    void factor_start(const Matrix& M, uint64_t seed);
+    // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), normalized; M is moved into
+    // the SymNMF problem (no further n x n copy).
+    void factor_start(Matrix M, uint64_t seed);
     // Y := the scaled indicators of kernel k-means on D from `seed`, and small further columns, normalized.
     void kmeans_start(uint64_t seed);
     // Y scaled to mean row sum 1 of Y Y^T, clipped to [0, 1].
