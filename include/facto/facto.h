@@ -469,7 +469,8 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * the Frank-Wolfe, away and pairwise gaps, absolute); penalty_method adds "penalties" (1 x 2: its
  * current coefficients alpha, beta); sym_anls has "Y" (n x r, the other factor); nomad solvers have "Q",
  * "embedding", "feasibility" and "labels" (the connected components of Q's graph), nomad_cgm adds "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian
- * dual at its current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T).
+ * dual at its current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use:
+ * escapes add columns up to the parameter rank).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */

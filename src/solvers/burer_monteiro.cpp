@@ -5,10 +5,14 @@
 #include <limits>
 #include <string>
 
+#include <xtensor/xnorm.hpp>
+#include <xtensor/xview.hpp>
+
 #include "solvers/coordinate_descent.hpp"
 #include "base/error.hpp"
 #include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/lanczos.hpp"
 #include "linalg/lbfgsb.hpp"
 #include "linalg/spectral_projected_gradient.hpp"
 #include "linalg/parallel.hpp"
@@ -25,10 +29,13 @@ std::vector<ParamSpec> burer_monteiro_params()
         objective_tolerance_off(),
         real_param("tolerance", 1e-4, 0.0, inf,
                    "CONVERGED when L-BFGS-B's projected gradient of L (D / ||D||_F) at the end of an outer "
-                   "iteration is at most this, and feasibility_tolerance holds"),
+                   "iteration is at most this, feasibility_tolerance holds, and no escape (a nonnegative y with "
+                   "y^T S y below -this) is found while Y has fewer than rank columns"),
         real_param("feasibility_tolerance", 1e-5, 0.0, inf,
                    "CONVERGED needs max_i |(Q 1)_i - 1| and |Tr Q - K| / K at most this"),
-        int_param("rank", 0, 0, 1000000, "r, the columns of Y, in [K, n]; 0 = min(n, 2 K)"),
+        int_param("rank", 0, 0, 1000000,
+                  "r, the columns of Y, in [K, n]; 0 = min(n, 2 K). The symnmf start takes r columns, the kmeans start "
+                  "K, and escapes add columns up to r"),
         component_threshold_param(),
         real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
         real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),
@@ -47,10 +54,14 @@ std::vector<ParamSpec> burer_monteiro_params()
                      "O(m n r) work per iteration besides the products)"),
         choice_param("start", "auto", "auto|symnmf|kmeans",
                      "symnmf: a symmetric NMF of D (App. D; coordinate descent, needs D's n^2 entries); kmeans: the "
-                     "scaled indicators of kernel k-means on D (products with D only: linear memory on points); "
+                     "scaled indicators of kernel k-means on D (products with D only: linear memory on points; K "
+                     "columns, more by escapes); "
                      "auto: symnmf when D was given, kmeans when the problem holds points"),
         int_param("start_iterations", 100, 0, 1000000,
                   "coordinate descent sweeps of the symmetric NMF start, or Lloyd iterations of the k-means one"),
+        int_param("start_replicates", 3, 1, 1000,
+                  "kernel k-means runs of the kmeans start, from seeds seed, seed + 1, ...: the clustering of largest "
+                  "Tr(D X) starts (a hard clustering is stationary for L, so the start's quality is the answer's)"),
     };
 }
 }  // namespace
@@ -62,6 +73,7 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
     p.bind("rank", settings_.rank);
     p.bind("component_threshold", settings_.component_threshold);
     p.bind("start_iterations", settings_.start_iterations);
+    p.bind("start_replicates", settings_.start_replicates);
     p.bind("start", settings_.start, {{"auto", Start::automatic}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
     p.bind("inner_method", settings_.spg, {{"lbfgsb", false}, {"spg", true}});
@@ -102,21 +114,26 @@ void BurerMonteiro::factor_start(Matrix M, uint64_t seed)
 
 void BurerMonteiro::kmeans_start(uint64_t seed)
 {
-    // Y_ik = 1 / sqrt(n_k) for i in cluster k (Y Y^T the clustering's Q, feasible), and the r - K further
-    // columns uniform in [0, 1e-2 / sqrt(n)]: from exact zeros they could not grow (a zero column is
-    // stationary for L)
-    const std::size_t n = static_cast<std::size_t>(nomad_->n()), K = static_cast<std::size_t>(nomad_->K()), r = rank();
-    const std::vector<int64_t> labels = kernel_kmeans(*D_, nomad_->K(), seed,
-                                                      static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)),
-                                                      resolve_threads(common().threads));
-    std::vector<double> size(K, 0.0);
-    for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
-    Y_ = Matrix({n, r}, 0.0);
-    Rng rng(seed);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto k = static_cast<std::size_t>(labels[i]);
-        Y_(i, k) = 1.0 / std::sqrt(size[k]);
-        for (std::size_t j = K; j < r; ++j) Y_(i, j) = 1e-2 / std::sqrt(static_cast<double>(n)) * rng.uniform();
+    // Y_ik = 1 / sqrt(n_k) for i in cluster k: K columns, Y Y^T the clustering's Q, feasible, from the
+    // replicate of largest Tr(Y^T D Y). Further columns come from escapes (escape()), not from noise: a
+    // hard clustering is a stationary point of L, and noise columns cost the inner solves most of their
+    // time without leaving it (Fashion-MNIST, docs/architecture.md)
+    const std::size_t n = static_cast<std::size_t>(nomad_->n()), K = static_cast<std::size_t>(nomad_->K());
+    const std::size_t threads = resolve_threads(common().threads);
+    Matrix Y({n, K}), YtD({K, n});
+    double best = -std::numeric_limits<double>::infinity();
+    for (int64_t replicate = 0; replicate < settings_.start_replicates; ++replicate) {
+        const std::vector<int64_t> labels = kernel_kmeans(*D_, nomad_->K(), seed + static_cast<uint64_t>(replicate),
+                                                          static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)),
+                                                          threads);
+        std::vector<double> size(K, 0.0);
+        for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
+        Y.fill(0.0);
+        for (std::size_t i = 0; i < n; ++i) Y(i, static_cast<std::size_t>(labels[i])) = 1.0 / std::sqrt(size[static_cast<std::size_t>(labels[i])]);
+        D_->left_multiply(Y.data(), K, YtD.data(), threads);
+        double YDY = 0.0;
+        for (std::size_t i = 0; i < n; ++i) YDY += YtD(static_cast<std::size_t>(labels[i]), i) * Y(i, static_cast<std::size_t>(labels[i]));
+        if (YDY > best) best = YDY, Y_ = Y;
     }
     normalize_start();
 }
@@ -237,7 +254,98 @@ double BurerMonteiro::iterate_once()
     const double sigma = settings_.penalty, phi = settings_.trace_penalty;
     for (std::size_t i = 0; i < mu_.size(); ++i) mu_[i] -= eta * sigma * (row_sums_[i] - 1.0);
     lambda_ -= eta * phi * (squares_ - static_cast<double>(nomad_->K()));
+    // a point that would end the solve first tries to escape by one more column
+    if (Y_.shape()[1] < rank() && inner_gradient_ <= common().tolerance && feasibility_ <= common().feasibility_tolerance &&
+        !interrupted() && escape())
+        inner_gradient_ = projected_gradient();
     return size > 0.0 ? std::sqrt(change / size) : std::sqrt(change);
+}
+
+void BurerMonteiro::apply_s(const double* Z, std::size_t m, double* SZ)
+{
+    // S Z = -D Z + (w (1^T Z) + 1 (w^T Z)) / 2 + c Z (Z n x m, row-major), with w = sigma (Y Y^T 1 - 1) - mu
+    // and c = phi (||Y||^2 - K) - lambda: 2 S Y is the gradient of L, S its gradient in Q = Y Y^T
+    const std::size_t n = mu_.size();
+    const double sigma = settings_.penalty, c = settings_.trace_penalty * (squares_ - static_cast<double>(nomad_->K())) - lambda_;
+    std::vector<double> ZtD(m * n), sums(m, 0.0), wz(m, 0.0);
+    D_->left_multiply(Z, m, ZtD.data(), threads_);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < m; ++k) {
+            sums[k] += Z[i * m + k];
+            wz[k] += (sigma * (row_sums_[i] - 1.0) - mu_[i]) * Z[i * m + k];
+        }
+    for (std::size_t i = 0; i < n; ++i) {
+        const double w = sigma * (row_sums_[i] - 1.0) - mu_[i];
+        for (std::size_t k = 0; k < m; ++k)
+            SZ[i * m + k] = -ZtD[k * n + i] + 0.5 * (w * sums[k] + wz[k]) + c * Z[i * m + k];
+    }
+}
+
+bool BurerMonteiro::escape()
+{
+    // A column beta^(1/2) y, y >= 0 with ||y|| = 1, changes L by beta y^T S y + beta^2 (sigma s^2 + phi) / 2
+    // (s = 1^T y): a descent when y^T S y < 0, and beta = -y^T S y / (sigma s^2 + phi) its best length
+    // (HALLaR's escape step, in the nonnegative orthant). Whether S is copositive cannot be decided in
+    // general; y is sought by the projected power method y := [gamma y - S y]_+ / ||.|| (gamma >=
+    // lambda_max(S), so y^T S y never increases) from four starts at once: the two signed parts of S's
+    // smallest eigenvector and two random nonnegative vectors.
+    const std::size_t n = mu_.size(), r = Y_.shape()[1], m = 4;
+    Rng rng(static_cast<uint64_t>(common().seed) + r);
+    std::vector<double> low(n), high(n);
+    for (std::size_t i = 0; i < n; ++i) low[i] = rng.uniform() - 0.5, high[i] = rng.uniform() - 0.5;
+    smallest_eigenpair(n, [this](const double* x, double* y) { apply_s(x, 1, y); }, low, 1e-3, 40, 400);
+    const Eigenpair top = smallest_eigenpair(n, [this](const double* x, double* y) {
+        apply_s(x, 1, y);
+        for (std::size_t i = 0; i < mu_.size(); ++i) y[i] = -y[i];
+    }, high, 1e-2, 40, 400);
+    const double gamma = -top.value + top.residual;
+    Matrix Z({n, m}), SZ({n, m});
+    for (std::size_t i = 0; i < n; ++i) {
+        Z(i, 0) = std::max(low[i], 0.0), Z(i, 1) = std::max(-low[i], 0.0);
+        Z(i, 2) = rng.uniform(), Z(i, 3) = rng.uniform();
+    }
+    std::vector<double> curvature(m, 0.0);
+    for (int iteration = 0;; ++iteration) {
+        for (std::size_t k = 0; k < m; ++k) {  // a column that vanished stays 0 (its curvature 0)
+            const double norm = xt::norm_l2(xt::view(Z, xt::all(), k))();
+            if (norm > 0.0) xt::view(Z, xt::all(), k) /= norm;
+        }
+        apply_s(Z.data(), m, SZ.data());
+        double moved = 0.0;
+        for (std::size_t k = 0; k < m; ++k) {
+            double zSz = 0.0;
+            for (std::size_t i = 0; i < n; ++i) zSz += Z(i, k) * SZ(i, k);
+            moved = std::max(moved, std::fabs(zSz - curvature[k]));
+            curvature[k] = zSz;
+        }
+        if ((iteration > 0 && moved <= 1e-3 * common().tolerance) || iteration == 100 || interrupted()) break;
+        Z = xt::maximum(gamma * Z - SZ, 0.0);
+    }
+    const std::size_t best = static_cast<std::size_t>(std::min_element(curvature.begin(), curvature.end()) - curvature.begin());
+    if (!(curvature[best] < -common().tolerance)) return false;
+    double s = 0.0;
+    for (std::size_t i = 0; i < n; ++i) s += Z(i, best);
+    const double beta = -curvature[best] / (settings_.penalty * s * s + settings_.trace_penalty);
+    Matrix grown({n, r + 1});
+    for (std::size_t i = 0; i < n; ++i) {
+        std::copy(&Y_(i, 0), &Y_(i, 0) + r, &grown(i, 0));
+        grown(i, r) = std::min(std::sqrt(beta) * Z(i, best), 1.0);
+    }
+    Y_ = std::move(grown);
+    YtD_ = Matrix({r + 1, n});
+    measure();
+    return true;
+}
+
+double BurerMonteiro::projected_gradient()
+{
+    // max |Y - clip(Y - G, 0, 1)|, L-BFGS-B's measure, at Y_
+    std::vector<double> G(Y_.size());
+    lagrangian(Y_.data(), G.data());
+    double largest = 0.0;
+    for (std::size_t e = 0; e < G.size(); ++e)
+        largest = std::max(largest, std::fabs(Y_.data()[e] - std::clamp(Y_.data()[e] - G[e], 0.0, 1.0)));
+    return largest;
 }
 
 void BurerMonteiro::measure()

@@ -159,6 +159,32 @@ BOOST_AUTO_TEST_CASE(burer_monteiro_on_points_recovers_planted_clusters_exactly)
     }
 }
 
+BOOST_AUTO_TEST_CASE(escapes_leave_the_kmeans_clustering_towards_the_optimum)
+{
+    // Two rings on points (n = 200, K = 16; NOMAD's optimum about 120.32). The kernel k-means start is a
+    // hard clustering, a stationary point of L: with rank = K no column can be added and the solve ends
+    // there; with the default rank 2 K it adds columns along nonnegative directions of negative
+    // curvature, each a descent of L, and ends higher (+0.56% measured) yet still feasible and below the
+    // optimum (a feasible Q cannot exceed it: 2e-3 covers the feasibility tolerance's reach)
+    const LabeledPoints rings = two_rings(200, 0.5, 0.0, 0);
+    auto problem = Nomad::from_points(rings.X, 16);
+    double objective[2];
+    for (int64_t rank : {16, 0}) {
+        auto solver = make_solver(problem, "burer_monteiro");
+        solver->mutable_params().set_int("rank", rank);
+        BOOST_TEST_CONTEXT("rank " << rank) {
+            BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+            const int64_t columns = solver->output("factor").spec.cols;
+            BOOST_TEST((rank == 16 ? columns == 16 : columns > 16 && columns <= 32));
+            const std::vector<double> f = solver->output("feasibility").doubles;
+            BOOST_TEST(f[2] <= solver->params().get_double("feasibility_tolerance"));
+            objective[rank == 16 ? 0 : 1] = solver->progress().objective;
+        }
+    }
+    BOOST_TEST(objective[1] > objective[0] * (1.0 + 1e-3));
+    BOOST_TEST(objective[1] <= 120.32 * (1.0 + 2e-3));
+}
+
 BOOST_AUTO_TEST_CASE(nomad_cgm_on_points_forms_the_same_triangle)
 {
     const LabeledPoints rings = two_rings(40, 0.5, 0.02, 6);
