@@ -322,10 +322,12 @@ bool BurerMonteiro::escape()
         Z = xt::maximum(gamma * Z - SZ, 0.0);
     }
     const std::size_t best = static_cast<std::size_t>(std::min_element(curvature.begin(), curvature.end()) - curvature.begin());
-    if (!(curvature[best] < -common().tolerance)) return false;
     double s = 0.0;
     for (std::size_t i = 0; i < n; ++i) s += Z(i, best);
-    const double beta = -curvature[best] / (settings_.penalty * s * s + settings_.trace_penalty);
+    // with both penalties 0, L falls without bound along y: no length to take, no column
+    const double curvature_of_penalties = settings_.penalty * s * s + settings_.trace_penalty;
+    if (!(curvature[best] < -common().tolerance) || !(curvature_of_penalties > 0.0)) return false;
+    const double beta = -curvature[best] / curvature_of_penalties;
     Matrix grown({n, r + 1});
     for (std::size_t i = 0; i < n; ++i) {
         std::copy(&Y_(i, 0), &Y_(i, 0) + r, &grown(i, 0));
