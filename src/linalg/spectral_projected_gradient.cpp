@@ -10,6 +10,13 @@
 
 namespace facto {
 
+double box_projected_gradient(const double* x, const double* g, std::size_t n, double lower, double upper)
+{
+    double largest = 0.0;
+    for (std::size_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(std::clamp(x[k] - g[k], lower, upper) - x[k]));
+    return largest;
+}
+
 LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double upper,
                                  const std::function<double(const double*, double*)>& fg,
                                  const LbfgsbSettings& settings)
@@ -20,12 +27,7 @@ LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double up
     std::vector<double> g(n), trial(n), g_trial(n), d(n);
     double f = fg(x.data(), g.data());
     require(std::isfinite(f), FACTO_ERROR_NUMERICAL, "SPG: the function is not finite at the start");
-    // ||P(x - g) - x||_inf, the measure L-BFGS-B reports
-    const auto projected_gradient = [&] {
-        double largest = 0.0;
-        for (std::size_t k = 0; k < n; ++k) largest = std::max(largest, std::fabs(std::clamp(x[k] - g[k], lower, upper) - x[k]));
-        return largest;
-    };
+    const auto projected_gradient = [&] { return box_projected_gradient(x.data(), g.data(), n, lower, upper); };
     LbfgsbResult result;
     result.projected_gradient = projected_gradient();
     double step = result.projected_gradient > 0.0 ? 1.0 / result.projected_gradient : 1.0;

@@ -12,6 +12,10 @@
 
 namespace facto {
 
+// ||clip(x - g, lower, upper) - x||_inf (n values each): the projected gradient's largest entry, the
+// measure L-BFGS-B and SPG stop on.
+double box_projected_gradient(const double* x, const double* g, std::size_t n, double lower, double upper);
+
 // The contract of minimize_in_box (L-BFGS-B): minimizes f over lower <= x_i <= upper from x, in place,
 // until the projected gradient's largest entry is at most settings.pgtol, f's relative decrease below
 // the largest of the last M values is below settings.factr * eps, max_iterations, or

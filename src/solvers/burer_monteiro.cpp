@@ -267,18 +267,15 @@ void BurerMonteiro::apply_s(const double* Z, std::size_t m, double* SZ)
     // and c = phi (||Y||^2 - K) - lambda: 2 S Y is the gradient of L, S its gradient in Q = Y Y^T
     const std::size_t n = mu_.size();
     const double sigma = settings_.penalty, c = settings_.trace_penalty * (squares_ - static_cast<double>(nomad_->K())) - lambda_;
-    std::vector<double> ZtD(m * n), sums(m, 0.0), wz(m, 0.0);
+    std::vector<double> ZtD(m * n), w(n), sums(m, 0.0), wz(m, 0.0);
     D_->left_multiply(Z, m, ZtD.data(), threads_);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < m; ++k) {
-            sums[k] += Z[i * m + k];
-            wz[k] += (sigma * (row_sums_[i] - 1.0) - mu_[i]) * Z[i * m + k];
-        }
     for (std::size_t i = 0; i < n; ++i) {
-        const double w = sigma * (row_sums_[i] - 1.0) - mu_[i];
-        for (std::size_t k = 0; k < m; ++k)
-            SZ[i * m + k] = -ZtD[k * n + i] + 0.5 * (w * sums[k] + wz[k]) + c * Z[i * m + k];
+        w[i] = sigma * (row_sums_[i] - 1.0) - mu_[i];
+        for (std::size_t k = 0; k < m; ++k) sums[k] += Z[i * m + k], wz[k] += w[i] * Z[i * m + k];
     }
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < m; ++k)
+            SZ[i * m + k] = -ZtD[k * n + i] + 0.5 * (w[i] * sums[k] + wz[k]) + c * Z[i * m + k];
 }
 
 bool BurerMonteiro::escape()
@@ -341,13 +338,9 @@ bool BurerMonteiro::escape()
 
 double BurerMonteiro::projected_gradient()
 {
-    // max |Y - clip(Y - G, 0, 1)|, L-BFGS-B's measure, at Y_
     std::vector<double> G(Y_.size());
     lagrangian(Y_.data(), G.data());
-    double largest = 0.0;
-    for (std::size_t e = 0; e < G.size(); ++e)
-        largest = std::max(largest, std::fabs(Y_.data()[e] - std::clamp(Y_.data()[e] - G[e], 0.0, 1.0)));
-    return largest;
+    return box_projected_gradient(Y_.data(), G.data(), G.size(), 0.0, 1.0);
 }
 
 void BurerMonteiro::measure()
