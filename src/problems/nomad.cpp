@@ -73,8 +73,9 @@ Matrix Nomad::feasible_point(const Matrix& Q) const
     Matrix S = Q;
     require_symmetric(S, "Q");
     const NomadFeasibility f = feasibility(PackedSymmetric::from_upper(S), K_);
-    require(f.row_sum <= 1e-6 && f.trace <= 1e-6 * static_cast<double>(K_), FACTO_ERROR_INFEASIBLE,
-            "Q must satisfy Q 1 = 1 and Tr Q = K to 1e-6: max |Q 1 - 1| = " + std::to_string(f.row_sum) +
+    require(f.row_sum <= kStartTolerance && f.trace <= kStartTolerance * static_cast<double>(K_),
+            FACTO_ERROR_INFEASIBLE,
+            "Q must satisfy Q 1 = 1 and Tr Q = K to 1e-5 (relative): max |Q 1 - 1| = " + std::to_string(f.row_sum) +
                 ", |Tr Q - K| = " + std::to_string(f.trace));
     return S;
 }

@@ -47,8 +47,8 @@ public:
     // Q0 = E + (K - 1) / (n - 1) (I - E), E = 1 1^T / n: feasible (psd, nonnegative, Q0 1 = 1,
     // Tr Q0 = K) for every seed.
     Matrix random_point(uint64_t seed) const override;
-    // Checks the shape, finiteness and symmetry of Q, and Q 1 = 1 and Tr Q = K to 1e-6; returns Q with
-    // its upper triangle mirrored.
+    // Checks the shape, finiteness and symmetry of Q, and max_i |(Q 1)_i - 1| and |Tr Q - K| / K at most
+    // kStartTolerance; returns Q with its upper triangle mirrored.
     Matrix feasible_point(const Matrix& Q) const override;
     // "Q" (n x n), "embedding" (n x 2: the eigenvectors of Q for its two largest eigenvalues below
     // the constant one, scaled by the square roots of those eigenvalues), "feasibility" (1 x 4:
@@ -65,6 +65,9 @@ public:
     // tolerance (its largest negative entry relative to K / n), so that entries at the solver's noise
     // level connect nothing, and a tenth of the mean entry within a patch of n / K points.
     static constexpr double kComponentThreshold = 5e-2;
+    // How far from Q 1 = 1 and Tr Q = K a start may be: burer_monteiro's default feasibility tolerance,
+    // so that its answer starts another solver (nomad_admm's polish).
+    static constexpr double kStartTolerance = 1e-5;
 
     int64_t n() const { return static_cast<int64_t>(D_.n()); }
     int64_t K() const { return K_; }

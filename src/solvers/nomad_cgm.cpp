@@ -9,6 +9,7 @@
 #include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"
+#include "solvers/nomad_dual_bound.hpp"
 
 namespace facto {
 
@@ -86,7 +87,6 @@ void NomadCgm::start_default(uint64_t seed)
     v_.assign(n, 0.0);
     for (std::size_t i = 0; i < n; ++i) v_[i] = std::cos(static_cast<double>(i + 1));
     dual_v_ = v_;
-    D_norm_ = std::sqrt(inner(*D_, *D_));
     steps_ = outer_ = products_ = 0;
     penalty_ = settings_.penalty;
     inner_gap_ = std::numeric_limits<double>::infinity();  // not measured before the first step
@@ -202,32 +202,10 @@ double NomadCgm::iterate_once()
     return 2.0 / (static_cast<double>(steps_) + 1.0);
 }
 
-// The Lagrangian dual of NOMAD for the multiplier Gamma <= 0 of Q >= 0: for every feasible Q,
-// Tr(D Q) <= Tr((D - Gamma) Q) <= max over {Q psd, Q 1 = 1, Tr Q = K} of Tr((D - Gamma) Q)
-//          = <D - Gamma, E> + (K - 1) lambda_max(J (D - Gamma) J on 1-perp),
-// and the smallest eigenvalue of J (Gamma - D) J is at least the Ritz value minus its residual.
-double NomadCgm::dual_bound()
-{
-    const std::size_t n = P_.n;
-    const double e = 1.0 / static_cast<double>(n), K = static_cast<double>(nomad_->K());
-    const double gamma_total = total(Gamma_), gamma_norm = std::sqrt(inner(Gamma_, Gamma_));
-    const double mean = mean_D_ - gamma_total * e;
-    if (nomad_->K() == 1 || n == 1) return mean;
-    std::vector<double> d(n);
-    const Eigenpair pair = spectraplex().linear_minimizer(
-        [&](const double* x, double* y) {
-            multiply(Gamma_, x, y, threads_);
-            multiply(*D_, x, d.data(), threads_);
-            for (std::size_t i = 0; i < n; ++i) y[i] -= d[i];
-        },
-        D_norm_ + gamma_norm, dual_v_, 1e-6);
-    return mean - (K - 1.0) * (pair.value - pair.residual);
-}
-
 void NomadCgm::measure()
 {
     objective_ = inner(*D_, P_) + mean_D_;
-    bound_ = dual_bound();
+    bound_ = nomad_dual_bound(*D_, Gamma_, nomad_->K(), spectraplex(), dual_v_, threads_);
     const std::size_t n = P_.n;
     const double e = 1.0 / static_cast<double>(n), K = static_cast<double>(nomad_->K());
     // Q = P + E: its largest negative entry relative to K / n, and P 1 = 0, Tr P = K - 1 (which the

@@ -20,9 +20,9 @@
 // minimizer of g along the step. P, Gamma and the gradient are kept as upper triangles.
 //
 // Progress: objective Tr(D Q); stationarity the relative duality gap against the Lagrangian dual bound
-// at the multiplier Gamma (dual_bound); feasibility the larger of max_ij [Q_ij]_- n / K, the largest
-// violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping
-// measure), and the equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both
+// at the multiplier Gamma (solvers/nomad_dual_bound.hpp); feasibility the larger of max_ij [Q_ij]_- n / K,
+// the largest violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's
+// stopping measure), and the equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both
 // below their tolerances. The RMS of the negative part is in the "feasibility" output, the dual bound
 // in "upper_bound". The solver takes no iterate (set_iterate is UNSUPPORTED): its first step replaces
 // any start.
@@ -53,8 +53,8 @@ public:
     // not counted).
     int64_t products() const { return products_; }
     // An upper bound of NOMAD's optimum max Tr(D Q) from the Lagrangian dual at the current multiplier
-    // of Q >= 0 (see dual_bound), valid whatever the iterate: with the objective of a nearly feasible Q
-    // it brackets the optimum.
+    // of Q >= 0 (solvers/nomad_dual_bound.hpp), valid whatever the iterate: with the objective of a
+    // nearly feasible Q it brackets the optimum.
     double upper_bound() const { return bound_; }
     // The problem's outputs, all but "Q" from the packed iterate without an n x n dense copy, and
     // "upper_bound" (1 x 1).
@@ -66,7 +66,7 @@ private:
     void start_default(uint64_t seed) override;
     double iterate_once() override;
     double current_objective() const override { return objective_; }
-    // The relative duality gap |bound - Tr(D Q)| / max(|bound|, |Tr(D Q)|) (see dual_bound; Tr(D Q) can
+    // The relative duality gap |bound - Tr(D Q)| / max(|bound|, |Tr(D Q)|) (Tr(D Q) can
     // exceed the bound while Q's negative entries inflate it).
     double current_stationarity() const override
     {
@@ -88,8 +88,6 @@ private:
     void measure();
     // The feasible set, whose LMO runs Lanczos with the parameter lanczos_steps.
     Spectraplex spectraplex() const { return Spectraplex(static_cast<std::size_t>(settings_.lanczos_steps)); }
-    // An upper bound of NOMAD's optimum from the multiplier Gamma (Lagrangian duality).
-    double dual_bound();
 
     std::shared_ptr<const Nomad> nomad_;
     std::shared_ptr<const PackedSymmetric> D_;  // the problem's triangle, or one formed from its points
@@ -98,7 +96,7 @@ private:
     std::vector<double> dual_v_;  // the same for the dual bound's eigenproblem
     int64_t steps_ = 0, outer_ = 0, products_ = 0;
     double objective_ = 0.0, violation_ = 0.0, inner_gap_ = 0.0, mean_D_ = 0.0, penalty_ = 1.0, scale_ = 1.0;
-    double bound_ = 0.0, D_norm_ = 0.0;  // the dual bound at Gamma_, ||D||_F
+    double bound_ = 0.0;  // the dual bound at Gamma_ (solvers/nomad_dual_bound.hpp)
     std::size_t threads_ = 1;
     mutable Matrix dense_;
 

@@ -16,6 +16,7 @@
 #include "solvers/gradient_descent.hpp"
 #include "solvers/merit.hpp"
 #include "solvers/nolips.hpp"
+#include "solvers/nomad_admm.hpp"
 #include "solvers/nomad_cgm.hpp"
 #include "solvers/penalty_method.hpp"
 #include "solvers/projected_gradient.hpp"
@@ -71,6 +72,7 @@ const Entry table[] = {
     {"communities", "geonmf", &build<CommunityModel, GeoNmf>},
     {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
     {"nomad", "burer_monteiro", &build<Nomad, BurerMonteiro>},
+    {"nomad", "nomad_admm", &build<Nomad, NomadAdmm>},
 };
 
 }  // namespace

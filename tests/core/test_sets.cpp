@@ -15,6 +15,8 @@
 #include "sets/dominant_diagonal.hpp"
 #include "sets/orthant.hpp"
 #include "sets/row_simplices.hpp"
+#include "sets/spectraplex.hpp"
+#include "linalg/blas.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;
@@ -204,6 +206,57 @@ BOOST_AUTO_TEST_CASE(dominant_diagonal_projection_is_the_nearest_feasible_row)
         for (int k = 0; k <= 20000; ++k) best = std::min(best, distance(k / 20000.0));
         BOOST_TEST(found <= best + 1e-12 * (1.0 + best));
         BOOST_TEST(std::abs(found - distance(x[i])) <= 1e-12 * (1.0 + found));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(spectraplex_projection_satisfies_the_variational_inequality)
+{
+    // P = Pi(A) onto C = {P psd, Tr P = t, P 1 = 0} iff <A - P, H - P> <= 0 for every H in C; C is the
+    // convex hull of t v v^T (||v|| = 1, v^T 1 = 0), so checking every such vertex along random v and
+    // along P's own eigenvectors (where the inequality is tight on P's support) tests the projection.
+    const std::size_t n = 12;
+    for (uint64_t seed = 0; seed < 6; ++seed) {
+        const double t = seed % 2 ? 3.0 : 0.25 * static_cast<double>(seed + 1);
+        Matrix G = random_matrix(n, n, 300 + seed), A = 0.5 * (G + xt::transpose(G));
+        if (seed == 5) A *= 1e-3;  // eigenvalues well below t / n: P keeps all of them, shifted up
+        Matrix P;
+        const std::size_t rank = Spectraplex::project(A, t, P);
+        BOOST_TEST(rank >= 1u);
+        double trace = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            trace += P(i, i);
+            double row = 0.0;
+            for (std::size_t j = 0; j < n; ++j) row += P(i, j);
+            BOOST_TEST(std::fabs(row) <= 1e-12 * t);
+        }
+        BOOST_TEST(trace == t, boost::test_tools::tolerance(1e-12));
+        Matrix eigenvectors = P;
+        Vector values;
+        blas::symmetric_eigen(eigenvectors, values);
+        BOOST_TEST(values(0) >= -1e-12 * t);
+        const Matrix R = A - P;
+        const double at_P = blas::frobenius_dot(R, P);
+        Rng rng(400 + seed);
+        for (std::size_t trial = 0; trial < 40 + n; ++trial) {
+            std::vector<double> v(n);
+            if (trial < n) {
+                for (std::size_t j = 0; j < n; ++j) v[j] = eigenvectors(trial, j);
+            } else {
+                for (double& x : v) x = rng.normal();
+            }
+            double mean = 0.0;
+            for (double x : v) mean += x / static_cast<double>(n);
+            double norm2 = 0.0;
+            for (double& x : v) {
+                x -= mean;
+                norm2 += x * x;
+            }
+            if (norm2 < 1e-20) continue;  // the eigenvector 1 (P 1 = 0)
+            double vRv = 0.0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j < n; ++j) vRv += v[i] * R(i, j) * v[j];
+            BOOST_TEST(t * vRv / norm2 - at_P <= 1e-10 * (1.0 + std::fabs(at_P)));
+        }
     }
 }
 
