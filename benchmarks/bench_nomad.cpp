@@ -14,6 +14,14 @@
 //   bench_nomad points [test|all] [K] [seconds] [lbfgsb|spg]
 //                                issue 24's large runs: NOMAD on Fashion-MNIST's points (D never formed)
 //                                by burer_monteiro against Lloyd's k-means on the same points
+//   bench_nomad exact [seconds]  issue 24's small instances: noisy two rings (n = 30, 100, 200) solved to
+//                                a duality gap of 1e-6 by nomad_admm, by nomad_cgm, and by burer_monteiro
+//                                polished by nomad_admm, against coinor-csdp's optimum where it runs
+//                                (n <= 100): seconds to 1e-4 and to 1e-6 of the optimum (objective and
+//                                feasibility); then the peer comparison on two rings, n = 1000, K = 16:
+//                                when each solver first meets the reference's stopping rule (largest
+//                                negative entry 1e-2 K / n) with Tr(D Q) >= the reference's 609.68, and
+//                                nomad_admm's certified optimum (its dual bound); each run at most `seconds`
 //   bench_nomad scale [n_max] [csdp_max] [out.csv]
 //                                Fig. 15: seconds vs n (K = 16, noisy two rings, n = 100 ... n_max) for
 //                                nomad_cgm (both step rules; the line search to n = 1000) to that rule, burer_monteiro with its
@@ -141,6 +149,91 @@ void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
         if (std::isfinite(exact)) record(n, "coinor-csdp", exact_seconds, exact, 0, true);
     }
     if (out) std::fclose(out);
+}
+
+// A NOMAD solver run to a duality gap and feasibility of 1e-6 (or `seconds`), from `start` when it is
+// not empty: the seconds at which its objective first came within 1e-4 and 1e-6 of `exact` with its
+// feasibility measure within the same (NaN if never), and where it ended.
+struct Trace {
+    double to_1e4 = NAN, to_1e6 = NAN, seconds = 0.0, objective = 0.0, gap = 0.0, feasibility = 0.0, bound = NAN;
+    int32_t reason = 0;
+};
+Trace trace(const std::shared_ptr<const Nomad>& problem, const char* algorithm, double exact, double seconds,
+            const Matrix& start = Matrix{}, double rule = 0.0, double target = 0.0, double* rule_seconds = nullptr)
+{
+    auto solver = make_solver(problem, algorithm);
+    solver->mutable_params().set_double("tolerance", 1e-6);
+    solver->mutable_params().set_double("feasibility_tolerance", 1e-6);
+    solver->mutable_params().set_int("max_iterations", 1000000);
+    solver->mutable_params().set_double("time_limit", seconds);
+    Trace t;
+    const auto reached = [&](const Progress& p, double within) {
+        return std::fabs(p.objective - exact) <= within * exact && p.feasibility <= within;
+    };
+    solver->set_callback([&](const Progress& p) {
+        if (std::isnan(t.to_1e4) && reached(p, 1e-4)) t.to_1e4 = p.elapsed_seconds;
+        if (std::isnan(t.to_1e6) && reached(p, 1e-6)) t.to_1e6 = p.elapsed_seconds;
+        // the reference's rule: nomad_cgm's and nomad_admm's feasibility is max [Q]_- n / K or the equality
+        // residuals, which their iterates keep to rounding
+        if (rule_seconds && std::isnan(*rule_seconds) && p.feasibility <= rule && p.objective >= target)
+            *rule_seconds = p.elapsed_seconds;
+        return false;
+    });
+    if (start.size() > 0) solver->set_iterate(start);
+    t.reason = solver->solve();
+    const Progress& p = solver->progress();
+    t.seconds = p.elapsed_seconds;
+    t.objective = p.objective;
+    t.gap = p.stationarity;
+    t.feasibility = p.feasibility;
+    if (std::string(algorithm) != "burer_monteiro") t.bound = solver->output("upper_bound").doubles[0];
+    return t;
+}
+
+void exact(double seconds)
+{
+    std::printf("%5s %3s %11s | %-26s %9s %9s %9s %11s %9s %9s %8s\n", "n", "K", "optimum", "solver", "s to 1e-4",
+                "s to 1e-6", "s (end)", "Tr(D Q)", "gap", "feas", "stop");
+    for (const auto& size : {std::pair<int64_t, int64_t>{30, 4}, {100, 16}, {200, 16}}) {
+        const int64_t n = size.first, K = size.second;
+        const Matrix D = nomad_gram(two_rings(n, 0.5, 0.02, 1).X);
+        auto problem = std::make_shared<const Nomad>(D, K);
+        // the optimum: csdp's where it runs, else nomad_admm's at a 1e-8 gap (its bound brackets it)
+        double optimum = n <= 100 ? test::csdp_objective(D, K, "bench_nomad_exact") : NAN;
+        const bool certified = std::isfinite(optimum);
+        const Trace admm = trace(problem, "nomad_admm", certified ? optimum : 1.0, seconds);
+        if (!certified) optimum = admm.objective;
+        const auto row = [&](const char* name, const Trace& t, double offset) {
+            std::printf("%5lld %3lld %11.6f | %-26s %9.2f %9.2f %9.2f %11.6f %9.1e %9.1e %8s\n",
+                        static_cast<long long>(n), static_cast<long long>(K), optimum, name, t.to_1e4 + offset,
+                        t.to_1e6 + offset, t.seconds + offset, t.objective, t.gap, t.feasibility,
+                        t.reason == FACTO_CONVERGED ? "CONVERGED" : t.reason == FACTO_TIME_LIMIT ? "TIME" : "other");
+            std::fflush(stdout);
+        };
+        // without csdp the times to 1e-4 / 1e-6 are against nomad_admm's own final objective
+        row(certified ? "nomad_admm" : "nomad_admm (self)", certified ? admm : trace(problem, "nomad_admm", optimum, seconds), 0.0);
+        row("nomad_cgm", trace(problem, "nomad_cgm", optimum, seconds), 0.0);
+        auto factored = make_solver(problem, "burer_monteiro");
+        factored->solve();
+        const double start_seconds = factored->progress().elapsed_seconds;
+        std::printf("%5lld %3lld %11.6f | %-26s %9s %9s %9.2f %11.6f %9s %9.1e %8s\n", static_cast<long long>(n),
+                    static_cast<long long>(K), optimum, "burer_monteiro", "", "", start_seconds,
+                    factored->progress().objective, "", factored->progress().feasibility, "");
+        row("  then nomad_admm (total)", trace(problem, "nomad_admm", optimum, seconds, factored->iterate()),
+            start_seconds);
+    }
+    // the peer comparison: the reference stops at max [Q]_- <= 1e-2 K / n with Tr(D Q) = 609.68 (~200 s)
+    const int64_t n = 1000, K = 16;
+    auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(n, 0.5, 0.0, 0).X), K);
+    for (const char* algorithm : {"nomad_admm", "nomad_cgm"}) {
+        double at_rule = NAN;
+        const Trace t = trace(problem, algorithm, 1.0, seconds, Matrix{}, 1e-2, 609.68, &at_rule);
+        std::printf("two rings, n = 1000, K = 16, %s: the reference's rule with Tr(D Q) >= 609.68 first at %.2f s "
+                    "(reference ~200 s: %.0fx); after %.1f s Tr(D Q) = %.6f, dual bound %.6f, gap %.1e, "
+                    "feasibility %.1e\n",
+                    algorithm, at_rule, 200.0 / at_rule, t.seconds, t.objective, t.bound, t.gap, t.feasibility);
+        std::fflush(stdout);
+    }
 }
 
 // Fashion-MNIST images (pixels / 255, one image per row) of the IDX set `set` ("train" or "t10k"),
@@ -295,11 +388,13 @@ int main(int argc, char** argv)
     else if (mode == "points")
         points(argc > 2 ? argv[2] : "test", argc > 3 ? std::stoll(argv[3]) : 10, argc > 4 ? std::stod(argv[4]) : 300.0,
                argc > 5 ? argv[5] : "lbfgsb");
+    else if (mode == "exact")
+        exact(argc > 2 ? std::stod(argv[2]) : 120.0);
     else if (mode == "scale")
         scale(argc > 2 ? std::stoll(argv[2]) : 4000, argc > 3 ? std::stoll(argv[3]) : 100,
               argc > 4 ? argv[4] : "nomad_fig15.csv");
     else {
-        std::fprintf(stderr, "usage: bench_nomad rings | scale [n_max] [csdp_max] [out.csv] | fashion [class] [K] "
+        std::fprintf(stderr, "usage: bench_nomad rings | exact [seconds] | scale [n_max] [csdp_max] [out.csv] | fashion [class] [K] "
                              "[max_outer] [out.csv] | points [test|all] [K] [seconds] [lbfgsb|spg]\n");
         return 2;
     }

@@ -16,6 +16,10 @@
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run,
 #                                                                            Figs. 8 and 10)
+#   bash benchmarks/run.sh nomad_exact [seconds]                           (issue 24: the SDP's optimum to
+#                                                                            1e-6 on small rings against
+#                                                                            coinor-csdp, and the peer's
+#                                                                            two rings, n = 1000)
 #   bash benchmarks/run.sh nomad_points [seconds] [lbfgsb|spg]             (issue 24: NOMAD on Fashion-MNIST's
 #                                                                            points, D never formed, 10,000
 #                                                                            and 70,000 images, K = 10, 64,
@@ -77,6 +81,10 @@ case "$which" in
     cmake --build build -j"$(nproc)" --target facto >/dev/null
     FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_geodesics.py "$results"
     FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/nomad_grid.py "$results" ;;
+  nomad_exact)
+    bash cmake/install-deps.sh coinor-csdp
+    cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
+    ./build/benchmarks/bench_nomad exact "${1:-120}" ;;
   nomad_points)
     bash cmake/install-deps.sh dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null

@@ -40,7 +40,7 @@ static const char* usage =
     "                        self_dictionary, topics, communities: merit (default), spa, snpa,\n"
     "                        fast_gradient; self_dictionary, topics: fast_anchor; communities: geonmf\n"
     "                        nomad: nomad_cgm (default),\n"
-    "                        burer_monteiro\n"
+    "                        burer_monteiro, nomad_admm\n"
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
     "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"

@@ -243,7 +243,11 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
  * tolerance, a local solution; extra outputs "factor", Y, and "upper_bound", 1 x 1: an upper bound of
  * the optimum certified by a clustering (the dual certificate of Iguchi, Mixon, Peterson & Villar) in
- * O(n K) memory, equal to the objective when the clusters are well separated, loose on manifolds).
+ * O(n K) memory, equal to the objective when the clusters are well separated, loose on manifolds),
+ * and "nomad_admm" (ADMM with a dense spectral projection, n up to a few thousand: Q psd and the
+ * equalities to rounding, Q >= 0 to the tolerance, the SDP's optimum to a certified duality gap; output
+ * "upper_bound" as nomad_cgm's; it honours facto_solver_set_iterate, e.g. burer_monteiro's Q, whose row
+ * sums and trace a start may miss by 1e-5 relative).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (not square, K out of range),
  * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns
  * *out (facto_problem_free). */
@@ -309,7 +313,7 @@ FACTO_API facto_status facto_problem_objective(const facto_problem* problem, con
  *     sym_anls has the output "Y", the other factor of its penalized problem).
  *   edm_completion: "nolips", "gradient_descent".
  *   self_dictionary: "merit", "spa".
- *   nomad: "nomad_cgm", "burer_monteiro".
+ *   nomad: "nomad_cgm", "burer_monteiro", "nomad_admm".
  * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
  * drawn from the `seed` parameter by the first step or solve, unless facto_solver_set_iterate gives one.
  * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind), OUT_OF_MEMORY. */
@@ -403,7 +407,7 @@ FACTO_API facto_status facto_solver_step(facto_solver* solver);
 FACTO_API facto_status facto_solver_solve(facto_solver* solver);
 
 /* Ask a running solve to stop after the current iteration (it then returns FACTO_STOPPED_BY_REQUEST).
- * nomad_cgm and burer_monteiro, whose iteration is up to inner_iterations inner steps, end the running
+ * nomad_cgm, burer_monteiro and nomad_admm, whose iteration is up to inner_iterations inner steps, end the running
  * iteration after its current inner step (as they do when time_limit runs out). Callable from any
  * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
  * honours it. Errors: NULL_POINTER. */
@@ -468,8 +472,8 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * Frank-Wolfe solvers (frank_wolfe, projected_gradient on simplicial_symnmf, merit) add "gaps" (1 x 3:
  * the Frank-Wolfe, away and pairwise gaps, absolute); penalty_method adds "penalties" (1 x 2: its
  * current coefficients alpha, beta); sym_anls has "Y" (n x r, the other factor); nomad solvers have "Q",
- * "embedding", "feasibility" and "labels" (the connected components of Q's graph), nomad_cgm adds "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian
- * dual at its current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use:
+ * "embedding", "feasibility" and "labels" (the connected components of Q's graph), nomad_cgm and nomad_admm add "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the
+ * Lagrangian dual at their current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use:
  * escapes add columns up to the parameter rank).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);

@@ -72,7 +72,7 @@ static void square(const char* kind, const char* what, const double* M, int64_t 
 {
     static const char* simplicial[] = {"frank_wolfe", "projected_gradient", "penalty_method", NULL};
     static const char* symnmf[] = {"nolips", "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls", NULL};
-    static const char* nomad[] = {"nomad_cgm", "burer_monteiro", NULL};
+    static const char* nomad[] = {"nomad_cgm", "burer_monteiro", "nomad_admm", NULL};
     facto_problem* p = NULL;
     const int is_nomad = !strcmp(kind, "nomad"), is_simplicial = !strcmp(kind, "simplicial");
     facto_status st = is_simplicial ? facto_problem_new_simplicial_symnmf(M, n, n, n, FACTO_ROW_MAJOR, k, &p)
@@ -92,7 +92,7 @@ static void square(const char* kind, const char* what, const double* M, int64_t 
             if (!s) continue;
             const int exact = k == 1 && (is_nomad || is_simplicial);
             /* the simplex (k = 1; the penalty method's infeasible iterate within its feasibility measure) and
-             * nomad_cgm's iterates (P shrinks geometrically to 0) reach the point;
+             * nomad_cgm's iterates (P shrinks geometrically to 0) and nomad_admm's projections reach the point;
              * Burer-Monteiro's Q = Y Y^T >= 0 is within 3 delta + tau of it (delta the largest row-sum
              * error, tau = |Tr Q - 1|: ||Q - E||_F^2 = (a - 1)^2 + 2 ||P Q u||^2 + ||P Q P||_F^2 with
              * u = 1 / sqrt(n), a = u^T Q u, P = I - u u^T, each term bounded by delta and tau) */

@@ -49,14 +49,14 @@ static const char* pick_algorithm(const char* kind, unsigned c)
 {
     static const char* all[] = {"frank_wolfe", "projected_gradient", "nolips", "beta_snmf", "coordinate_descent",
                                 "sym_hals", "sym_anls", "gradient_descent", "merit", "spa", "nomad_cgm",
-                                "burer_monteiro", "no_such_solver"};
+                                "burer_monteiro", "nomad_admm", "no_such_solver"};
     /* mostly a solver of the kind (the first ones listed for it), sometimes any name */
-    if (c % 4 == 0) return all[(c / 4) % 13];
+    if (c % 4 == 0) return all[(c / 4) % 14];
     if (!strcmp(kind, "simplicial_symnmf")) return all[c % 2];
     if (!strcmp(kind, "symnmf")) return all[1 + c % 6];
     if (!strcmp(kind, "edm_completion")) return c % 2 ? "nolips" : "gradient_descent";
     if (!strcmp(kind, "self_dictionary")) return c % 2 ? "merit" : "spa";
-    return c % 2 ? "nomad_cgm" : "burer_monteiro";
+    return c % 3 == 0 ? "nomad_cgm" : c % 3 == 1 ? "burer_monteiro" : "nomad_admm";
 }
 
 /* Up to 15 (row, column, value) triplets, indices in [-1, 8] (so sometimes out of range); returns the count. */
