@@ -223,25 +223,41 @@ std::vector<double> Nomad::embedding(std::size_t size, const std::function<void(
     return embedding;
 }
 
+Nomad::ClusterSums Nomad::cluster_sums(const std::vector<int64_t>& labels, std::size_t threads) const
+{
+    const std::size_t size = D_.n();
+    require(labels.size() == size, FACTO_ERROR_DIMENSION, "clustering: one label per point");
+    const int64_t largest = labels.empty() ? -1 : *std::max_element(labels.begin(), labels.end());
+    require(largest >= 0 && *std::min_element(labels.begin(), labels.end()) >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "clustering: labels must be nonnegative");
+    const std::size_t clusters = static_cast<std::size_t>(largest) + 1;
+    ClusterSums sums{Matrix({clusters, size}), std::vector<double>(clusters, 0.0), std::vector<double>(clusters, 0.0),
+                     0.0};
+    for (int64_t l : labels) ++sums.count[static_cast<std::size_t>(l)];
+    for (double c : sums.count) require(c > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "clustering: every cluster needs a point");
+    // C = Z^T D (row a: (D 1_a)^T), s_a = 1_a^T D 1_a, the clustering's Tr(D X) = sum_a s_a / n_a
+    Matrix Z({size, clusters}, 0.0);
+    for (std::size_t i = 0; i < size; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0;
+    D_.left_multiply(Z.data(), clusters, sums.C.data(), threads);
+    for (std::size_t i = 0; i < size; ++i)
+        sums.within[static_cast<std::size_t>(labels[i])] += sums.C(static_cast<std::size_t>(labels[i]), i);
+    for (std::size_t a = 0; a < clusters; ++a) sums.objective += sums.within[a] / sums.count[a];
+    return sums;
+}
+
+double Nomad::clustering_objective(const std::vector<int64_t>& labels, std::size_t threads) const
+{
+    return cluster_sums(labels, threads).objective;
+}
+
 NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size_t threads) const
 {
     const std::size_t size = D_.n();
-    require(labels.size() == size, FACTO_ERROR_DIMENSION, "clustering_bound: one label per point");
-    const int64_t largest = labels.empty() ? -1 : *std::max_element(labels.begin(), labels.end());
-    require(largest >= 0 && *std::min_element(labels.begin(), labels.end()) >= 0, FACTO_ERROR_INVALID_ARGUMENT,
-            "clustering_bound: labels must be nonnegative");
-    const std::size_t clusters = static_cast<std::size_t>(largest) + 1;
-    std::vector<double> count(clusters, 0.0);
-    for (int64_t l : labels) ++count[static_cast<std::size_t>(l)];
-    for (double c : count) require(c > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "clustering_bound: every cluster needs a point");
-    // C = Z^T D (row a: (D 1_a)^T), s_a = 1_a^T D 1_a, the clustering's Tr(D X) = sum_a s_a / n_a
-    Matrix Z({size, clusters}, 0.0), C({clusters, size});
-    for (std::size_t i = 0; i < size; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0;
-    D_.left_multiply(Z.data(), clusters, C.data(), threads);
-    std::vector<double> within(clusters, 0.0);
-    for (std::size_t i = 0; i < size; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
-    NomadBound result{0.0, 0.0, 0.0, 0.0};
-    for (std::size_t a = 0; a < clusters; ++a) result.clustering += within[a] / count[a];
+    const ClusterSums sums = cluster_sums(labels, threads);
+    const Matrix& C = sums.C;
+    const std::vector<double>&count = sums.count, &within = sums.within;
+    const std::size_t clusters = count.size();
+    NomadBound result{sums.objective, 0.0, 0.0, 0.0};
     if (K_ == 1) {  // Q = 1 1^T / n is the one feasible point
         result.bound = D_.total() / static_cast<double>(size);
         return result;

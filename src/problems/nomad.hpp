@@ -84,12 +84,22 @@ public:
     // and any symmetric D; equal to Tr(D X) (X certified optimal) when the clusters are separated
     // enough. K = 1 returns Tr(D E), the one feasible point's.
     NomadBound clustering_bound(const std::vector<int64_t>& labels, std::size_t threads) const;
+    // Tr(D X) at that clustering's X (the same checks on labels), by one product with D.
+    double clustering_objective(const std::vector<int64_t>& labels, std::size_t threads) const;
 
     static NomadFeasibility feasibility(const PackedSymmetric& Q, int64_t K);
     static NomadFeasibility feasibility_of_factor(const Matrix& U, int64_t K);
 
 private:
     Nomad(GramOperator D, int64_t K) : D_(std::move(D)), K_(K) {}
+    // A clustering's sums through D: C = Z^T D (Z its indicators), the cluster sizes n_a, the within sums
+    // 1_a^T D 1_a, and Tr(D X) = sum_a s_a / n_a.
+    struct ClusterSums {
+        Matrix C;
+        std::vector<double> count, within;
+        double objective;
+    };
+    ClusterSums cluster_sums(const std::vector<int64_t>& labels, std::size_t threads) const;
     static void check_K(int64_t K, int64_t n);
     // Q's "embedding" (n x 2, row-major) from products with Q.
     static std::vector<double> embedding(std::size_t size, const std::function<void(const double*, double*)>& Q_times);

@@ -115,26 +115,27 @@ void BurerMonteiro::factor_start(Matrix M, uint64_t seed)
 void BurerMonteiro::kmeans_start(uint64_t seed)
 {
     // Y_ik = 1 / sqrt(n_k) for i in cluster k: K columns, Y Y^T the clustering's Q, feasible, from the
-    // replicate of largest Tr(Y^T D Y). Further columns come from escapes (escape()), not from noise: a
-    // hard clustering is a stationary point of L, and noise columns cost the inner solves most of their
-    // time without leaving it (Fashion-MNIST, docs/architecture.md)
+    // replicate of largest Tr(Y^T D Y) = Tr(D X) (a stop request or the time limit ends the replicates
+    // after the first). Further columns come from escapes (escape()), not from noise: a hard clustering
+    // is a stationary point of L, and noise columns cost the inner solves most of their time without
+    // leaving it (Fashion-MNIST, docs/architecture.md)
     const std::size_t n = static_cast<std::size_t>(nomad_->n()), K = static_cast<std::size_t>(nomad_->K());
     const std::size_t threads = resolve_threads(common().threads);
-    Matrix Y({n, K}), YtD({K, n});
     double best = -std::numeric_limits<double>::infinity();
-    for (int64_t replicate = 0; replicate < settings_.start_replicates; ++replicate) {
-        const std::vector<int64_t> labels = kernel_kmeans(*D_, nomad_->K(), seed + static_cast<uint64_t>(replicate),
-                                                          static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)),
-                                                          threads);
-        std::vector<double> size(K, 0.0);
-        for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
-        Y.fill(0.0);
-        for (std::size_t i = 0; i < n; ++i) Y(i, static_cast<std::size_t>(labels[i])) = 1.0 / std::sqrt(size[static_cast<std::size_t>(labels[i])]);
-        D_->left_multiply(Y.data(), K, YtD.data(), threads);
-        double YDY = 0.0;
-        for (std::size_t i = 0; i < n; ++i) YDY += YtD(static_cast<std::size_t>(labels[i]), i) * Y(i, static_cast<std::size_t>(labels[i]));
-        if (YDY > best) best = YDY, Y_ = Y;
+    std::vector<int64_t> kept;
+    for (int64_t replicate = 0; replicate < settings_.start_replicates && (replicate == 0 || !interrupted());
+         ++replicate) {
+        std::vector<int64_t> labels = kernel_kmeans(*D_, nomad_->K(), seed + static_cast<uint64_t>(replicate),
+                                                    static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)),
+                                                    threads);
+        const double objective = nomad_->clustering_objective(labels, threads);
+        if (objective > best) best = objective, kept = std::move(labels);
     }
+    std::vector<double> size(K, 0.0);
+    for (int64_t l : kept) ++size[static_cast<std::size_t>(l)];
+    Y_ = Matrix({n, K}, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        Y_(i, static_cast<std::size_t>(kept[i])) = 1.0 / std::sqrt(size[static_cast<std::size_t>(kept[i])]);
     normalize_start();
 }
 

@@ -101,7 +101,8 @@ void Solver::set_iterate(const Matrix& X)
 {
     require_not_in_callback("set_iterate");
     const auto t0 = Clock::now();
-    start(problem_->feasible_point(X));
+    Matrix X0 = problem_->feasible_point(X);
+    run_start([&] { start(std::move(X0)); }, t0);
     started_ = true;
     progress_ = Progress{};
     progress_.elapsed_seconds = seconds_since(t0);
@@ -113,11 +114,26 @@ void Solver::initialize()
     require_not_in_callback("initialize");
     if (started_) return;
     const auto t0 = Clock::now();
-    start_default(static_cast<uint64_t>(common_.seed));
+    run_start([&] { start_default(static_cast<uint64_t>(common_.seed)); }, t0);
     started_ = true;
     progress_ = Progress{};
     progress_.elapsed_seconds = seconds_since(t0);
     fill_initial_progress();
+}
+
+void Solver::run_start(const std::function<void()>& build, std::chrono::steady_clock::time_point t0)
+{
+    // a long start (burer_monteiro's kernel k-means replicates) checks interrupted() like a step does,
+    // its time counted from t0
+    step_start_ = t0;
+    starting_ = true;
+    try {
+        build();
+    } catch (...) {
+        starting_ = false;
+        throw;
+    }
+    starting_ = false;
 }
 
 const Matrix& Solver::iterate() const
@@ -175,7 +191,7 @@ bool Solver::time_is_up(double elapsed_seconds) const
 bool Solver::interrupted() const
 {
     return stop_requested_.load(std::memory_order_relaxed) ||
-           time_is_up(progress_.elapsed_seconds + seconds_since(step_start_));
+           time_is_up((starting_ ? 0.0 : progress_.elapsed_seconds) + seconds_since(step_start_));
 }
 
 int32_t Solver::step()

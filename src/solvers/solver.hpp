@@ -95,7 +95,8 @@ protected:
     // True once a stop was requested or time_limit is reached, counting the running step. An algorithm
     // whose one iteration runs many inner steps checks it between them and ends the iteration early,
     // so that request_stop and time_limit act within one inner step; the request itself stays pending
-    // for step's stopping rules.
+    // for step's stopping rules. Inside start and start_default it counts the start's own time, so a
+    // long start can end early too (and must still leave a valid state).
     bool interrupted() const;
 
     // The common parameters, bound to the table (feasibility_tolerance is inf where the solver has none).
@@ -114,6 +115,8 @@ private:
     bool objective_settled() const;
     void fill_initial_progress();
     void require_not_in_callback(const char* what) const;
+    // Runs start or start_default (`build`) begun at t0, with interrupted() live inside it.
+    void run_start(const std::function<void()>& build, std::chrono::steady_clock::time_point t0);
 
     std::shared_ptr<const Problem> problem_;
     Params params_;
@@ -124,6 +127,7 @@ private:
     std::chrono::steady_clock::time_point step_start_{};
     bool started_ = false;
     bool in_callback_ = false;
+    bool starting_ = false;  // inside start or start_default: interrupted() counts from step_start_ alone
 };
 
 // The parameters every solver has (stopping rules, seed, callback cadence).

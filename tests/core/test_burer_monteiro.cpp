@@ -95,9 +95,10 @@ BOOST_AUTO_TEST_CASE(q_is_feasible_and_below_the_exact_optimum)
 
 BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones)
 {
-    // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is about 120.32): with r = K, Q
-    // is a hard clustering (Kulis et al.'s observation); with r = 2 K the rows share clusters, Q puts no
-    // mass between the rings and its objective is near the optimum.
+    // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is 120.3055 by nomad_admm's
+    // dual bound, the authors' code reports 120.32): with r = K, Q is a hard clustering (Kulis et al.'s
+    // observation); with r = 2 K the rows share clusters, Q puts no mass between the rings and its
+    // objective is near the optimum.
     // Hard: Q = Y Y^T >= 0 with row sums <= 1 + delta has lambda_max <= 1 + delta (Perron); the K
     // eigenvalues mu of Y^T Y then lie in [0, 1 + delta] and sum to K +- tau (tau = |Tr Q - K|), so
     // ||Y^T Y - I||_F^2 = sum (mu - 1)^2 <= sum |mu - 1| <= tau + 2 K delta: the columns of Y >= 0 are

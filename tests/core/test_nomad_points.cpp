@@ -161,7 +161,8 @@ BOOST_AUTO_TEST_CASE(burer_monteiro_on_points_recovers_planted_clusters_exactly)
 
 BOOST_AUTO_TEST_CASE(escapes_leave_the_kmeans_clustering_towards_the_optimum)
 {
-    // Two rings on points (n = 200, K = 16; NOMAD's optimum about 120.32). The kernel k-means start is a
+    // Two rings on points (n = 200, K = 16; NOMAD's optimum 120.3055, within 1e-5 by nomad_admm's dual
+    // bound, docs/benchmarks.md). The kernel k-means start is a
     // hard clustering, a stationary point of L: with rank = K no column can be added and the solve ends
     // there; with the default rank 2 K it adds columns along nonnegative directions of negative
     // curvature, each a descent of L, and ends higher (+0.56% measured) yet still feasible and below the
@@ -182,7 +183,34 @@ BOOST_AUTO_TEST_CASE(escapes_leave_the_kmeans_clustering_towards_the_optimum)
         }
     }
     BOOST_TEST(objective[1] > objective[0] * (1.0 + 1e-3));
-    BOOST_TEST(objective[1] <= 120.32 * (1.0 + 2e-3));
+    BOOST_TEST(objective[1] <= 120.306 * (1.0 + 2e-3));
+}
+
+BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_kmeans_start_after_its_first_replicate)
+{
+    // The start's replicates check interrupted() as steps do: with a stop pending, 1000 replicates
+    // give the first replicate's clustering (that of start_replicates = 1), and the solve then stops
+    // by request after one iteration; a time limit far away lets every replicate run (the start's clock
+    // is its own: counted from the clock's epoch, 100 s had long passed)
+    const LabeledPoints rings = two_rings(200, 0.5, 0.0, 0);
+    auto problem = Nomad::from_points(rings.X, 16);
+    auto single = make_solver(problem, "burer_monteiro"), many = make_solver(problem, "burer_monteiro");
+    auto three = make_solver(problem, "burer_monteiro"), limited = make_solver(problem, "burer_monteiro");
+    for (Solver* solver : {single.get(), many.get(), three.get(), limited.get()})
+        solver->mutable_params().set_int("seed", 2);  // a seed whose later replicates do better
+    single->mutable_params().set_int("start_replicates", 1);
+    many->mutable_params().set_int("start_replicates", 1000);
+    limited->mutable_params().set_double("time_limit", 100.0);
+    three->initialize();
+    limited->initialize();
+    BOOST_TEST(limited->progress().objective == three->progress().objective);
+    single->initialize();
+    BOOST_TEST(three->progress().objective >= single->progress().objective);
+    many->request_stop();
+    many->initialize();
+    BOOST_TEST(many->progress().objective == single->progress().objective);
+    BOOST_TEST(many->solve() == FACTO_STOPPED_BY_REQUEST);
+    BOOST_TEST(many->progress().iteration == 1);
 }
 
 BOOST_AUTO_TEST_CASE(nomad_cgm_on_points_forms_the_same_triangle)
