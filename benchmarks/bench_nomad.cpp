@@ -24,7 +24,9 @@
 //                                nomad_admm's certified optimum (its dual bound); each run at most `seconds`
 //   bench_nomad scale [n_max] [csdp_max] [out.csv]
 //                                Fig. 15: seconds vs n (K = 16, noisy two rings, n = 100 ... n_max) for
-//                                nomad_cgm (both step rules; the line search to n = 1000) to that rule, burer_monteiro with its
+//                                nomad_cgm (both step rules; the line search to n = 1000) and nomad_admm
+//                                (to n = 2000; also to a certified gap and feasibility of 1e-4, at most
+//                                300 s) to that rule, burer_monteiro with its
 //                                defaults (r = 2 K, feasible to 1e-6), and coinor-csdp's interior-point
 //                                solve while n <= csdp_max (default 100: its Schur complement has
 //                                (n^2 / 2)^2 entries; 74 s at n = 100), with the objectives relative to
@@ -83,6 +85,25 @@ Run solve(const Matrix& D, int64_t K, int64_t max_iterations, const char* step_r
     return run;
 }
 
+// nomad_admm with its defaults (at most `seconds`): `rule` at the first iterate that meets nomad_cgm's
+// stopping rule above, and the returned run at a certified gap and feasibility of 1e-4.
+Run solve_admm(const Matrix& D, int64_t K, double seconds, Run& rule)
+{
+    auto solver = make_solver(std::make_shared<const Nomad>(D, K), "nomad_admm");
+    solver->mutable_params().set_double("tolerance", 1e-4);
+    solver->mutable_params().set_double("feasibility_tolerance", 1e-4);
+    solver->mutable_params().set_double("time_limit", seconds);
+    rule = Run{NAN, NAN, NAN, NAN, 0, false};
+    solver->set_callback([&](const Progress& p) {
+        if (!rule.reached && p.stationarity < 1e-2 && solver->output("feasibility").doubles[0] < 1e-4)
+            rule = Run{p.elapsed_seconds, p.objective, NAN, NAN, p.iteration, true};
+        return false;
+    });
+    const bool converged = solver->solve() == FACTO_CONVERGED;
+    const Progress& p = solver->progress();
+    return Run{p.elapsed_seconds, p.objective, NAN, NAN, p.iteration, converged};
+}
+
 // burer_monteiro with its defaults, timed from the start (its symmetric NMF start included).
 Run solve_burer_monteiro(const Matrix& D, int64_t K)
 {
@@ -117,9 +138,10 @@ void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
             std::fprintf(out, "%lld,%s,%.4f,%.10g,%lld,%d\n", static_cast<long long>(n), method, seconds, objective,
                          static_cast<long long>(iterations), reached ? 1 : 0);
     };
-    std::printf("%6s | %9s %11s %6s | %9s %11s %6s | %9s %11s %4s %8s | %9s %11s | %9s %9s %9s\n", "n", "cgm s",
-                "Tr(DQ)", "iters", "cgm-ls s", "Tr(DQ)", "iters", "bm s", "Tr(DQ)", "its", "rowsum", "csdp s",
-                "Tr(DQ)", "cgm rel", "cgm-ls", "bm rel");
+    std::printf("%6s | %9s %11s %6s | %9s %11s %6s | %9s %11s %4s %8s | %9s %11s | %9s %9s %9s | %9s %11s %9s "
+                "%11s %6s\n", "n", "cgm s", "Tr(DQ)", "iters", "cgm-ls s", "Tr(DQ)", "iters", "bm s", "Tr(DQ)", "its",
+                "rowsum", "csdp s", "Tr(DQ)", "cgm rel", "cgm-ls", "bm rel", "admm s", "Tr(DQ)", "1e-4 s", "Tr(DQ)",
+                "its");
     for (int64_t n : {100, 200, 500, 1000, 2000, 4000, 8000}) {
         if (n > n_max) break;
         const Matrix D = nomad_gram(two_rings(n, 0.5, 0.02, 1).X);
@@ -127,6 +149,9 @@ void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
         const Run open = solve(D, 16, 3000);
         const Run line = n <= 1000 ? solve(D, 16, 3000, "line_search") : Run{NAN, NAN, NAN, NAN, 0, false};
         const Run bm = solve_burer_monteiro(D, 16);
+        // nomad_admm's dense eigendecompositions: up to n = 2000 (0.7 s per step there)
+        Run admm_rule{NAN, NAN, NAN, NAN, 0, false};
+        const Run admm = n <= 2000 ? solve_admm(D, 16, 300.0, admm_rule) : admm_rule;
         double exact = NAN, exact_seconds = NAN;
         if (n <= csdp_max) {
             const auto t0 = Clock::now();
@@ -136,16 +161,21 @@ void scale(int64_t n_max, int64_t csdp_max, const std::string& csv)
         // relative to csdp's optimum where it ran, else to the better nomad_cgm objective
         const double reference = std::isfinite(exact) ? exact : std::max(open.objective, line.objective);
         std::printf("%6lld | %9.2f %11.4f %6lld | %9.2f %11.4f %6lld | %9.2f %11.4f %4lld %8.1e | %9.2f %11.4f | "
-                    "%9.2e %9.2e %9.2e\n",
+                    "%9.2e %9.2e %9.2e | %9.2f %11.4f %9.2f %11.4f %6lld%s\n",
                     static_cast<long long>(n), open.seconds, open.objective, static_cast<long long>(open.iterations),
                     line.seconds, line.objective, static_cast<long long>(line.iterations), bm.seconds, bm.objective,
                     static_cast<long long>(bm.iterations), bm.rmse, exact_seconds, exact,
                     (open.objective - reference) / reference, (line.objective - reference) / reference,
-                    (bm.objective - reference) / reference);
+                    (bm.objective - reference) / reference, admm_rule.seconds, admm_rule.objective, admm.seconds,
+                    admm.objective, static_cast<long long>(admm.iterations), admm.reached ? "" : " (not reached)");
         std::fflush(stdout);
         record(n, "nomad_cgm", open.seconds, open.objective, open.iterations, open.reached);
         if (n <= 1000) record(n, "nomad_cgm line_search", line.seconds, line.objective, line.iterations, line.reached);
         record(n, "burer_monteiro", bm.seconds, bm.objective, bm.iterations, bm.reached);
+        if (n <= 2000) {
+            record(n, "nomad_admm", admm_rule.seconds, admm_rule.objective, admm_rule.iterations, admm_rule.reached);
+            record(n, "nomad_admm gap 1e-4", admm.seconds, admm.objective, admm.iterations, admm.reached);
+        }
         if (std::isfinite(exact)) record(n, "coinor-csdp", exact_seconds, exact, 0, true);
     }
     if (out) std::fclose(out);

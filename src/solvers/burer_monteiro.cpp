@@ -379,7 +379,7 @@ std::vector<OutputSpec> BurerMonteiro::output_specs() const
     const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : static_cast<int64_t>(rank());
     std::vector<OutputSpec> specs = Solver::output_specs();
     specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, n, columns});
-    specs.push_back({"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1});
+    specs.push_back(upper_bound_spec());
     return specs;
 }
 
@@ -399,7 +399,7 @@ Output BurerMonteiro::output(const std::string& name) const
         const std::vector<int64_t> components = output("labels").ints;
         if (*std::max_element(components.begin(), components.end()) < nomad_->K())
             bound = std::min(bound, nomad_->clustering_bound(components, threads_).bound);
-        return Output{output_specs().back(), {bound}, {}};
+        return Output{upper_bound_spec(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);
     return nomad_->output_of_factor(name, Y_, settings_.component_threshold);

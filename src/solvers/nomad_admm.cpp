@@ -8,7 +8,6 @@
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 #include "sets/spectraplex.hpp"
-#include "solvers/nomad_dual_bound.hpp"
 
 namespace facto {
 
@@ -123,7 +122,7 @@ void NomadAdmm::measure()
 std::vector<OutputSpec> NomadAdmm::output_specs() const
 {
     std::vector<OutputSpec> specs = Solver::output_specs();
-    specs.push_back({"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1});
+    specs.push_back(upper_bound_spec());
     return specs;
 }
 
@@ -131,7 +130,7 @@ Output NomadAdmm::output(const std::string& name) const
 {
     if (name == "upper_bound") {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-        return Output{output_specs().back(), {bound_}, {}};
+        return Output{upper_bound_spec(), {bound_}, {}};
     }
     if (name == "Q" || !started()) return Solver::output(name);
     return nomad_->output(name, PackedSymmetric::from_upper(Q_), settings_.component_threshold);

@@ -19,12 +19,11 @@
 // honours a given start (Z := Q0, U := 0): a burer_monteiro answer can be polished to the SDP's optimum.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <memory>
 #include <vector>
 
 #include "problems/nomad.hpp"
+#include "solvers/nomad_dual_bound.hpp"
 #include "solvers/solver.hpp"
 
 namespace facto {
@@ -46,13 +45,7 @@ private:
     void start_default(uint64_t seed) override { start(nomad_->random_point(seed)); }
     double iterate_once() override;
     double current_objective() const override { return objective_; }
-    // |bound - Tr(D Q)| / max(|bound|, |Tr(D Q)|) (Tr(D Q) can exceed the bound while Q has negative
-    // entries).
-    double current_stationarity() const override
-    {
-        const double scale = std::max(std::fabs(bound_), std::fabs(objective_));
-        return scale > 0.0 ? std::fabs(bound_ - objective_) / scale : 0.0;
-    }
+    double current_stationarity() const override { return relative_duality_gap(bound_, objective_); }
     double current_feasibility() const override { return violation_; }
     const Matrix& current() const override { return Q_; }
 

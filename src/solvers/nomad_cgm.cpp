@@ -9,7 +9,6 @@
 #include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
 #include "linalg/parallel.hpp"
-#include "solvers/nomad_dual_bound.hpp"
 
 namespace facto {
 
@@ -230,7 +229,7 @@ void NomadCgm::measure()
 std::vector<OutputSpec> NomadCgm::output_specs() const
 {
     std::vector<OutputSpec> specs = Solver::output_specs();
-    specs.push_back({"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1});
+    specs.push_back(upper_bound_spec());
     return specs;
 }
 
@@ -238,7 +237,7 @@ Output NomadCgm::output(const std::string& name) const
 {
     if (name == "upper_bound") {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-        return Output{output_specs().back(), {bound_}, {}};
+        return Output{upper_bound_spec(), {bound_}, {}};
     }
     if (name == "Q" || !started()) return Solver::output(name);
     PackedSymmetric Q = P_;

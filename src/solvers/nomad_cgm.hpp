@@ -36,6 +36,7 @@
 
 #include "problems/nomad.hpp"
 #include "sets/spectraplex.hpp"
+#include "solvers/nomad_dual_bound.hpp"
 #include "solvers/solver.hpp"
 
 namespace facto {
@@ -66,13 +67,7 @@ private:
     void start_default(uint64_t seed) override;
     double iterate_once() override;
     double current_objective() const override { return objective_; }
-    // The relative duality gap |bound - Tr(D Q)| / max(|bound|, |Tr(D Q)|) (Tr(D Q) can
-    // exceed the bound while Q's negative entries inflate it).
-    double current_stationarity() const override
-    {
-        const double scale = std::max(std::fabs(bound_), std::fabs(objective_));
-        return scale > 0.0 ? std::fabs(bound_ - objective_) / scale : 0.0;
-    }
+    double current_stationarity() const override { return relative_duality_gap(bound_, objective_); }
     double current_feasibility() const override { return violation_; }
     const Matrix& current() const override;
 

@@ -6,6 +6,8 @@
 // bound holds whatever the multiplier and however accurate the eigenproblem.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -19,5 +21,13 @@ namespace facto {
 // a valid bound). `v` (n values) is the Lanczos start, on return the eigenvector, for the next call.
 double nomad_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K, const Spectraplex& set,
                         std::vector<double>& v, std::size_t threads);
+
+// The stationarity measure of the solvers that report that bound: |bound - Tr(D Q)| / max(|bound|,
+// |Tr(D Q)|) (Tr(D Q) can exceed the bound while Q has negative entries).
+inline double relative_duality_gap(double bound, double objective)
+{
+    const double scale = std::max(std::fabs(bound), std::fabs(objective));
+    return scale > 0.0 ? std::fabs(bound - objective) / scale : 0.0;
+}
 
 }  // namespace facto

@@ -55,6 +55,8 @@ ParamSpec component_threshold_param()
 
 OutputSpec gaps_spec() { return {"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}; }
 
+OutputSpec upper_bound_spec() { return {"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1}; }
+
 Output gaps_output(double frank_wolfe_gap, double away_gap)
 {
     return Output{gaps_spec(), {frank_wolfe_gap, away_gap, frank_wolfe_gap + away_gap}, {}};

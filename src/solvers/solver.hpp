@@ -151,6 +151,8 @@ inline double relative_gap(double gap, double start_objective)
 // The output "gaps" of the Frank-Wolfe solvers: 1 x 3, the Frank-Wolfe gap, the away gap and their sum,
 // the pairwise gap (absolute, in the objective's units).
 OutputSpec gaps_spec();
+// The NOMAD solvers' output "upper_bound": 1 x 1, an upper bound of the optimum max Tr(D Q).
+OutputSpec upper_bound_spec();
 Output gaps_output(double frank_wolfe_gap, double away_gap);
 
 }  // namespace facto
