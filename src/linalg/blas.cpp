@@ -8,6 +8,9 @@
 
 #include "base/error.hpp"
 
+extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
+                       double* work, const int* lwork, int* info, std::size_t jobz_len, std::size_t uplo_len);
+
 extern "C" void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
                         double* work, const int* lwork, int* iwork, const int* liwork, int* info, std::size_t jobz_len,
                         std::size_t uplo_len);
@@ -102,9 +105,19 @@ void symmetric_eigen(Matrix& A, Vector& eigenvalues)
     eigenvalues = Vector::from_shape({A.shape()[0]});
     // Row-major symmetric A is its own column-major image; the column-major eigenvector matrix Q
     // read back row-major is Q^T = P.
-    // dsyevd (divide and conquer) with its optimal workspace: dsyev with the minimal 3 n ran its
-    // unblocked reduction, 3x slower at n = 200 (nomad_admm's projections)
-    int info = 0, lwork = -1, liwork = -1, iwork_size = 0;
+    // Small A (the Lanczos and Krylov-Schur projections, called thousands of times): dsyev with 3 n of
+    // workspace. Larger A: dsyevd (divide and conquer) with its optimal workspace; dsyev with 3 n runs
+    // its unblocked reduction, 2.3x slower at n = 200 (nomad_admm's projections), while the query and
+    // allocations of dsyevd made nomad_cgm 3x slower at n = 100 through its Lanczos calls.
+    int info = 0;
+    if (n <= 64) {
+        int lwork = std::max(1, 3 * n);
+        std::vector<double> work(static_cast<std::size_t>(lwork));
+        dsyev_("V", "U", &n, A.data(), &n, eigenvalues.data(), work.data(), &lwork, &info, 1, 1);
+        require(info == 0, FACTO_ERROR_INTERNAL, "LAPACK dsyev failed, info = " + std::to_string(info));
+        return;
+    }
+    int lwork = -1, liwork = -1, iwork_size = 0;
     double work_size = 0.0;
     dsyevd_("V", "U", &n, A.data(), &n, eigenvalues.data(), &work_size, &lwork, &iwork_size, &liwork, &info, 1, 1);
     require(info == 0, FACTO_ERROR_INTERNAL, "LAPACK dsyevd workspace query failed, info = " + std::to_string(info));
