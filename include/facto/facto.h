@@ -237,8 +237,8 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * eigenvectors of Q - 1 1^T / n scaled by the square roots of their eigenvalues), "feasibility"
  * (1 x 4: RMS of Q's negative entries, the largest of them in absolute value, max_i |(Q 1)_i - 1|,
  * |Tr Q - K|) and "labels" (int64, n x 1: the hard assignment of the paper's Sec. 3, the connected
- * components of Q's graph with an edge wherever Q_ij > component_threshold K / n, a parameter of both
- * solvers, default 0.05; numbered in the order of each component's smallest point). Solvers: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2; Q psd and the
+ * components of Q's graph with an edge wherever Q_ij > component_threshold K / n, a parameter of each
+ * solver, default 0.05; numbered in the order of each component's smallest point). Solvers: "nomad_cgm" (conditional gradient augmented Lagrangian, Alg. 2; Q psd and the
  * equalities hold to rounding, Q >= 0 up to the method's tolerance) and "burer_monteiro" (Q = Y Y^T
  * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
  * tolerance, a local solution; extra outputs "factor", Y, and "upper_bound", 1 x 1: an upper bound of
@@ -407,9 +407,10 @@ FACTO_API facto_status facto_solver_step(facto_solver* solver);
 FACTO_API facto_status facto_solver_solve(facto_solver* solver);
 
 /* Ask a running solve to stop after the current iteration (it then returns FACTO_STOPPED_BY_REQUEST).
- * nomad_cgm, burer_monteiro and nomad_admm, whose iteration is up to inner_iterations inner steps, end the running
- * iteration after its current inner step (as they do when time_limit runs out). Callable from any
- * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
+ * nomad_cgm, burer_monteiro and nomad_admm, whose iteration is up to inner_iterations inner steps, end
+ * the running iteration after its current inner step (as they do when time_limit runs out), and
+ * burer_monteiro's kmeans start after its current replicate. Callable from any thread, including signal
+ * handlers' helper threads; atomic. The request is consumed by the step that
  * honours it. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);
 
@@ -472,9 +473,10 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * Frank-Wolfe solvers (frank_wolfe, projected_gradient on simplicial_symnmf, merit) add "gaps" (1 x 3:
  * the Frank-Wolfe, away and pairwise gaps, absolute); penalty_method adds "penalties" (1 x 2: its
  * current coefficients alpha, beta); sym_anls has "Y" (n x r, the other factor); nomad solvers have "Q",
- * "embedding", "feasibility" and "labels" (the connected components of Q's graph), nomad_cgm and nomad_admm add "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the
- * Lagrangian dual at their current multiplier) and burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use:
- * escapes add columns up to the parameter rank).
+ * "embedding", "feasibility" and "labels" (the connected components of Q's graph); nomad_cgm and
+ * nomad_admm add "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian dual at their
+ * current multiplier), burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use: escapes add
+ * columns up to the parameter rank) and "upper_bound" (a clustering's certificate, see above).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */

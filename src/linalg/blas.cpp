@@ -108,7 +108,7 @@ void symmetric_eigen(Matrix& A, Vector& eigenvalues)
     // Small A (the Lanczos and Krylov-Schur projections, called thousands of times): dsyev with 3 n of
     // workspace. Larger A: dsyevd (divide and conquer) with its optimal workspace; dsyev with 3 n runs
     // its unblocked reduction, 2.3x slower at n = 200 (nomad_admm's projections), while the query and
-    // allocations of dsyevd made nomad_cgm 3x slower at n = 100 through its Lanczos calls.
+    // allocations of dsyevd made nomad_cgm 1.6x slower at n = 100 through its Lanczos calls.
     int info = 0;
     if (n <= 64) {
         int lwork = std::max(1, 3 * n);

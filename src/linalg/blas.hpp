@@ -55,8 +55,8 @@ bool solve_general(double* A, std::size_t n, double* B, std::size_t nrhs);
 // The singular values of A (LAPACK dgesvd), largest first.
 Vector singular_values(Matrix A);
 
-// LAPACK dsyev (r <= 64) or dsyevd on a symmetric r x r matrix: A := P with A_in = P^T diag(eigenvalues) P (the rows of
-// P are orthonormal eigenvectors), eigenvalues ascending. Error(INTERNAL) if LAPACK fails.
+// LAPACK dsyev (r <= 64) or dsyevd on a symmetric r x r matrix: A := P with A_in = P^T diag(eigenvalues) P
+// (the rows of P are orthonormal eigenvectors), eigenvalues ascending. Error(INTERNAL) if LAPACK fails.
 void symmetric_eigen(Matrix& A, Vector& eigenvalues);
 
 }  // namespace facto::blas

@@ -255,7 +255,8 @@ NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size
     const std::size_t size = D_.n();
     const ClusterSums sums = cluster_sums(labels, threads);
     const Matrix& C = sums.C;
-    const std::vector<double>&count = sums.count, &within = sums.within;
+    const std::vector<double>& count = sums.count;
+    const std::vector<double>& within = sums.within;
     const std::size_t clusters = count.size();
     NomadBound result{sums.objective, 0.0, 0.0, 0.0};
     if (K_ == 1) {  // Q = 1 1^T / n is the one feasible point

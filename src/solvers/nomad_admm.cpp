@@ -51,9 +51,10 @@ void NomadAdmm::start(Matrix Q0)
 {
     const std::size_t n = static_cast<std::size_t>(nomad_->n());
     threads_ = resolve_threads(common().threads);
-    // D's triangle (formed here when the problem holds points) and six dense n x n matrices
+    // D's triangle (formed here when the problem holds points), D dense, Q, Z, U and the projection's
+    // argument, and inside the projection the centred matrix, its kept eigenvectors and LAPACK's 2 n^2
     D_ = nomad_->D().triangle("nomad_admm");
-    require_memory(6.0 * 8.0 * double(n) * double(n), "nomad_admm's D, Q, Z, U and the projection's work");
+    require_memory(9.0 * 8.0 * double(n) * double(n), "nomad_admm's D, Q, Z, U and the projection's work");
     D_dense_ = D_->to_dense();
     const double D_norm = std::sqrt(inner(*D_, *D_));
     rho_ = settings_.penalty * (D_norm > 0.0 ? D_norm : 1.0) / std::sqrt(static_cast<double>(nomad_->K()));
