@@ -14,6 +14,14 @@
 //   bench_nomad points [test|all] [K] [seconds] [lbfgsb|spg]
 //                                issue 24's large runs: NOMAD on Fashion-MNIST's points (D never formed)
 //                                by burer_monteiro against Lloyd's k-means on the same points
+//   bench_nomad bound [n|all] [K] [iterations] [admm_seconds]
+//                                issue 24's certificate at scale: on the first n Fashion-MNIST test images
+//                                (or all 70,000 images), the upper bounds of NOMAD's optimum facto computes
+//                                in linear memory (the clustering certificate of kernel k-means; the
+//                                spectral bound; the partition dual bound with K, 4 K and 16 K parts) with
+//                                their seconds, against the lower bounds of burer_monteiro's Tr(D Q) and
+//                                Lloyd's k-means Tr(D X), and for n <= 2000 against nomad_admm's certified
+//                                optimum (dense D, at most admm_seconds)
 //   bench_nomad exact [seconds]  issue 24's small instances: noisy two rings (n = 30, 100, 200) solved to
 //                                a duality gap of 1e-6 by nomad_admm, by nomad_cgm, and by burer_monteiro
 //                                polished by nomad_admm, against coinor-csdp's optimum where it runs
@@ -39,11 +47,14 @@
 #include <string>
 #include <vector>
 
+#include <xtensor/xview.hpp>
+
 #include "csdp_reference.hpp"
 #include "data/data.hpp"
 #include "facto/facto.h"
 #include "problems/nomad.hpp"
 #include "solvers/nomad_cgm.hpp"
+#include "solvers/nomad_partition_bound.hpp"
 #include "solvers/registry.hpp"
 #include "linalg/symmetric.hpp"
 #include "linalg/parallel.hpp"
@@ -361,6 +372,55 @@ void points(const std::string& which, int64_t K, double seconds, const std::stri
                 lloyd_seconds, lloyd_bound.clustering, lloyd_bound.bound, clustering_accuracy(lloyd, classes));
 }
 
+// Issue 24's certificate at scale: every upper bound facto computes in linear memory against the lower
+// bounds of two feasible points, and the exact optimum where nomad_admm can reach it.
+void bound(const std::string& which, int64_t K, int iterations, double admm_seconds)
+{
+    std::vector<int64_t> classes;
+    Matrix X = fashion_images("t10k", -1, &classes);
+    if (which == "all" && X.size() > 0)
+        X = xt::concatenate(xt::xtuple(fashion_images("train", -1), X), 0);
+    else if (X.size() > 0)
+        X = Matrix(xt::view(X, xt::range(0, std::min<std::size_t>(X.shape()[0], std::stoull(which))), xt::all()));
+    if (X.size() == 0) return;
+    const std::size_t n = X.shape()[0], threads = resolve_threads(0);
+    auto problem = Nomad::from_points(X, K);
+    auto t0 = Clock::now();
+    auto solver = make_solver(problem, "burer_monteiro");
+    solver->solve();
+    std::printf("Fashion-MNIST, n = %zu, K = %lld: burer_monteiro Tr(D Q) %.6f (%.1f s, max |Q 1 - 1| %.1e)\n", n,
+                static_cast<long long>(K), solver->progress().objective, seconds_since(t0),
+                solver->output("feasibility").doubles[2]);
+    t0 = Clock::now();
+    const std::vector<int64_t> lloyd = kmeans(X, K, 3, 1);
+    std::printf("  k-means (Lloyd, k-means++, 3 replicates) Tr(D X) %.6f (%.1f s)\n", problem->clustering_objective(lloyd, threads),
+                seconds_since(t0));
+    if (n <= 2000) {
+        t0 = Clock::now();
+        auto admm = make_solver(std::make_shared<const Nomad>(nomad_gram(X), K), "nomad_admm");
+        admm->mutable_params().set_double("time_limit", admm_seconds);
+        admm->mutable_params().set_double("tolerance", 1e-6);
+        admm->solve();
+        std::printf("  nomad_admm (dense D): Tr(D Q) %.6f, dual bound %.6f (%.1f s): the optimum\n", admm->progress().objective,
+                    admm->output("upper_bound").doubles[0], seconds_since(t0));
+    }
+    t0 = Clock::now();
+    const NomadBound clustering = problem->clustering_bound(kernel_kmeans(problem->D(), K, 0, 100, threads), threads);
+    std::printf("  upper bounds: clustering certificate (kernel k-means) %.6f (%.1f s)\n", clustering.bound, seconds_since(t0));
+    for (const int64_t parts : {K, 4 * K, 16 * K}) {
+        PartitionBoundSettings settings;
+        settings.parts = parts;
+        settings.iterations = iterations;
+        settings.threads = threads;
+        t0 = Clock::now();
+        const PartitionBound b = nomad_partition_bound(*problem->D().factor(), K, settings);
+        if (parts == K) std::printf("    spectral (r = %lld) %.6f\n", static_cast<long long>(b.rank), b.spectral);
+        std::printf("    partition dual, %lld parts, %d iterations: %.6f (%.1f s)\n", static_cast<long long>(parts),
+                    b.iterations, b.bound, seconds_since(t0));
+        std::fflush(stdout);
+    }
+}
+
 void fashion(int label, int64_t K, int64_t max_outer, const std::string& csv)
 {
     const Matrix X = fashion_class(label);
@@ -427,6 +487,9 @@ int main(int argc, char** argv)
     else if (mode == "points")
         points(argc > 2 ? argv[2] : "test", argc > 3 ? std::stoll(argv[3]) : 10, argc > 4 ? std::stod(argv[4]) : 300.0,
                argc > 5 ? argv[5] : "lbfgsb");
+    else if (mode == "bound")
+        bound(argc > 2 ? argv[2] : "10000", argc > 3 ? std::stoll(argv[3]) : 10, argc > 4 ? std::stoi(argv[4]) : 200,
+              argc > 5 ? std::stod(argv[5]) : 300.0);
     else if (mode == "exact")
         exact(argc > 2 ? std::stod(argv[2]) : 120.0);
     else if (mode == "scale")
@@ -435,7 +498,7 @@ int main(int argc, char** argv)
     else {
         std::fprintf(stderr, "usage: bench_nomad rings | exact [seconds] | scale [n_max] [csdp_max] [out.csv] | "
                              "fashion [class] [K] [max_outer] [out.csv] | points [test|all] [K] [seconds] "
-                             "[lbfgsb|spg]\n");
+                             "[lbfgsb|spg] | bound [n|all] [K] [iterations] [admm_seconds]\n");
         return 2;
     }
     return 0;

@@ -73,6 +73,8 @@ static const char* usage =
     "  --output-labels FILE  write the cluster of each point (argmax of its row; nomad: the connected\n"
     "                        component of Q's graph) as CSV\n"
     "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
+    "  --bound               nomad: also print an upper bound of the optimum (the solver's output\n"
+    "                        upper_bound; burer_monteiro on points: the partition dual bound)\n"
     "  --quiet               no progress output\n"
     "  --list-params         print the solver's parameters and exit\n"
     "  --version             print the library's version and exit\n"
@@ -98,6 +100,7 @@ typedef struct options {
     const char* output_labels;
     int64_t progress_every;
     int quiet;
+    int bound; /* --bound: print the solver's upper_bound */
     int list_params;
     const char* sets[64];
     int n_sets;
@@ -176,6 +179,8 @@ static int parse_options(int argc, char** argv, options* o)
             o->affinity = 1, takes_value = 0;
         } else if (!strcmp(a, "--quiet")) {
             o->quiet = 1, takes_value = 0;
+        } else if (!strcmp(a, "--bound")) {
+            o->bound = 1, takes_value = 0;
         } else if (!strcmp(a, "--list-params")) {
             o->list_params = 1, takes_value = 0;
         } else if (a[0] != '-') {
@@ -1088,12 +1093,18 @@ int main(int argc, char** argv)
             printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.6e, "
                    "\"relative_trace_error\": %.6e",
                    feasibility[0], feasibility[1], feasibility[2], feasibility[3] / K);
+        double bound = NAN; /* --bound: every feasible point's objective is at most this */
+        if (o.bound && facto_solver_copy_output_double(solver, "upper_bound", &bound, 1, FACTO_ROW_MAJOR) >= 0)
+            printf(", \"upper_bound\": %.9e", bound);
         printf("}\n");
         if (!o.quiet) { /* the same in a sentence */
             fprintf(stderr, "facto: %s after %lld iterations, %.2f s: stationarity %.2e (tolerance %.0e)",
                     facto_status_string(reason), (long long)p.iteration, p.elapsed_seconds, p.stationarity, tolerance);
             if (constrained) fprintf(stderr, ", feasibility %.2e (tolerance %.0e)", p.feasibility, limit);
             if (accuracy >= 0.0) fprintf(stderr, ", clustering accuracy %.4f", accuracy);
+            if (!isnan(bound))
+                fprintf(stderr, ", upper bound %.6g (%.2e above the objective)", bound,
+                        (bound - p.objective) / fmax(fabs(bound), 1e-300));
             fputc('\n', stderr);
         }
     }

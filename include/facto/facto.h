@@ -242,8 +242,11 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * equalities hold to rounding, Q >= 0 up to the method's tolerance) and "burer_monteiro" (Q = Y Y^T
  * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
  * tolerance, a local solution; extra outputs "factor", Y, and "upper_bound", 1 x 1: an upper bound of
- * the optimum certified by a clustering (the dual certificate of Iguchi, Mixon, Peterson & Villar) in
- * O(n K) memory, equal to the objective when the clusters are well separated, loose on manifolds),
+ * the optimum, the least of a clustering's certificate (the dual certificate of Iguchi, Mixon, Peterson
+ * & Villar; O(n K) memory; equal to the objective when the clusters are well separated, loose on
+ * manifolds) and, on points, the partition dual bound (weak duality for Q <= I and Q Z >= 0 over a
+ * k-means partition Z into bound_parts parts, its multiplier by bound_iterations projected gradient
+ * steps; O(n (r + K')) memory; the spectral bound of k-means at 0 steps)),
  * and "nomad_admm" (ADMM with a dense spectral projection, n up to a few thousand: Q psd and the
  * equalities to rounding, Q >= 0 to the tolerance, the SDP's optimum to a certified duality gap; output
  * "upper_bound" as nomad_cgm's; it honours facto_solver_set_iterate, e.g. burer_monteiro's Q, whose row
@@ -476,7 +479,7 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * "embedding", "feasibility" and "labels" (the connected components of Q's graph); nomad_cgm and
  * nomad_admm add "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian dual at their
  * current multiplier), burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use: escapes add
- * columns up to the parameter rank) and "upper_bound" (a clustering's certificate, see above).
+ * columns up to the parameter rank) and "upper_bound" (certificates in linear memory, see above).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */

@@ -31,6 +31,12 @@ public:
 
     std::size_t n() const;
     bool is_factored() const { return std::holds_alternative<Factor>(storage_); }
+    // F when D = F F^T is held as its factor, else nullptr.
+    const Matrix* factor() const
+    {
+        const Factor* f = std::get_if<Factor>(&storage_);
+        return f ? &f->F : nullptr;
+    }
     // The values held (n (n + 1) / 2, n^2 or n d), for memory estimates.
     double stored_values() const;
 

@@ -18,6 +18,7 @@
 #include "linalg/parallel.hpp"
 #include "base/random.hpp"
 #include "metrics/metrics.hpp"
+#include "solvers/nomad_partition_bound.hpp"
 
 namespace facto {
 
@@ -62,6 +63,12 @@ std::vector<ParamSpec> burer_monteiro_params()
         int_param("start_replicates", 3, 1, 1000,
                   "kernel k-means runs of the kmeans start, from seeds seed, seed + 1, ...: the clustering of largest "
                   "Tr(D X) starts (a hard clustering is stationary for L, so the start's quality is the answer's)"),
+        int_param("bound_parts", 0, 0, 1000000,
+                  "on points, the parts K' of the partition whose aggregated nonnegativity Q Z >= 0 the upper_bound "
+                  "output's dual bound uses (k-means on D's principal components); 0 = min(4 K, 64), at most n"),
+        int_param("bound_iterations", 200, 0, 1000000,
+                  "on points, projected gradient iterations on that bound's multiplier (O(n (r + K') K') each); "
+                  "0: the spectral bound of k-means alone"),
     };
 }
 }  // namespace
@@ -74,6 +81,8 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
     p.bind("component_threshold", settings_.component_threshold);
     p.bind("start_iterations", settings_.start_iterations);
     p.bind("start_replicates", settings_.start_replicates);
+    p.bind("bound_parts", settings_.bound_parts);
+    p.bind("bound_iterations", settings_.bound_iterations);
     p.bind("start", settings_.start, {{"auto", Start::automatic}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
     p.bind("inner_method", settings_.spg, {{"lbfgsb", false}, {"spg", true}});
@@ -393,12 +402,22 @@ Output BurerMonteiro::output(const std::string& name) const
     if (name == "upper_bound") {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
         // the least of the certificates of two clusterings into at most K clusters (O(n K) memory):
-        // kernel k-means on D, and Q's connected components when they are at most K
-        const std::vector<int64_t> kmeans = kernel_kmeans(*D_, nomad_->K(), static_cast<uint64_t>(common().seed), 100, threads_);
+        // kernel k-means on D, and Q's connected components when they are at most K; on points, also
+        // the dual bound of a partition (O(n (r + K')) memory)
+        const uint64_t seed = static_cast<uint64_t>(common().seed);
+        const std::vector<int64_t> kmeans = kernel_kmeans(*D_, nomad_->K(), seed, 100, threads_);
         double bound = nomad_->clustering_bound(kmeans, threads_).bound;
         const std::vector<int64_t> components = output("labels").ints;
         if (*std::max_element(components.begin(), components.end()) < nomad_->K())
             bound = std::min(bound, nomad_->clustering_bound(components, threads_).bound);
+        if (const Matrix* F = nomad_->D().factor()) {
+            PartitionBoundSettings partition;
+            partition.parts = settings_.bound_parts;
+            partition.iterations = static_cast<int>(settings_.bound_iterations);
+            partition.seed = seed;
+            partition.threads = threads_;
+            bound = std::min(bound, nomad_partition_bound(*F, nomad_->K(), partition).bound);
+        }
         return Output{upper_bound_spec(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);

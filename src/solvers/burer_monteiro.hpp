@@ -109,6 +109,7 @@ private:
     enum class Start { automatic, symnmf, kmeans };
     struct Settings {
         int64_t rank = 0, start_iterations = 0, start_replicates = 0, lbfgs_memory = 0, inner_iterations = 0;
+        int64_t bound_parts = 0, bound_iterations = 0;
         double penalty = 0.0, trace_penalty = 0.0, dual_step = 0.0, inner_tolerance = 0.0, inner_decrease = 0.0;
         double component_threshold = 0.0;
         Start start = Start::automatic;

@@ -222,7 +222,9 @@ class Problem(_Handle):
         """NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto.nomad_gram),
         kept as their centered, scaled coordinates and never formed, so memory is linear in n.
         "burer_monteiro" works through products with them (its default start is then kernel k-means) and
-        computes every output but "Q" from its factor; "nomad_cgm" forms D when it starts."""
+        computes every output but "Q" from its factor, and its "upper_bound" there includes the partition
+        dual bound (parameters bound_parts, bound_iterations; linear memory); "nomad_cgm" forms D when it
+        starts."""
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
         handle = ctypes.c_void_p()
         check(lib.facto_problem_new_nomad_points(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
