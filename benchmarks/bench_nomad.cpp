@@ -18,7 +18,8 @@
 //                                issue 24's certificate at scale: on the first n Fashion-MNIST test images
 //                                (or all 70,000 images), the upper bounds of NOMAD's optimum facto computes
 //                                in linear memory (the clustering certificate of kernel k-means; the
-//                                spectral bound; the partition dual bound with K, 4 K and 16 K parts) with
+//                                spectral bound; the partition dual bound with K, 4 K and 16 K parts, up to
+//                                256) with
 //                                their seconds, against the lower bounds of burer_monteiro's Tr(D Q) and
 //                                Lloyd's k-means Tr(D X), and for n <= 2000 against nomad_admm's certified
 //                                optimum (dense D, at most admm_seconds)
@@ -408,6 +409,7 @@ void bound(const std::string& which, int64_t K, int iterations, double admm_seco
     const NomadBound clustering = problem->clustering_bound(kernel_kmeans(problem->D(), K, 0, 100, threads), threads);
     std::printf("  upper bounds: clustering certificate (kernel k-means) %.6f (%.1f s)\n", clustering.bound, seconds_since(t0));
     for (const int64_t parts : {K, 4 * K, 16 * K}) {
+        if (parts > 256 && parts != K) continue;  // (r + 2 K')^3 per step: 16 K parts only while small
         PartitionBoundSettings settings;
         settings.parts = parts;
         settings.iterations = iterations;

@@ -24,6 +24,10 @@
 #                                                                            points, D never formed, 10,000
 #                                                                            and 70,000 images, K = 10, 64,
 #                                                                            against Lloyd's k-means)
+#   bash benchmarks/run.sh nomad_bound [iterations]                       (issue 24: the certificates in
+#                                                                            linear memory on Fashion-MNIST
+#                                                                            against the optimum (n = 1000)
+#                                                                            and two feasible points)
 #   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       (paper 002's real data: Table II on
 #                                                                            TDT2 and Reuters, Tables III-IV
 #                                                                            on DBLP1-5, memory against N;
@@ -91,6 +95,11 @@ case "$which" in
     for set in test all; do
       for K in 10 64; do ./build/benchmarks/bench_nomad points "$set" "$K" "${1:-300}" "${2:-lbfgsb}"; done
     done ;;
+  nomad_bound)
+    bash cmake/install-deps.sh dataset-fashion-mnist
+    cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
+    for n in 1000 10000 all; do ./build/benchmarks/bench_nomad bound "$n" 10 "${1:-200}" 300; done
+    ./build/benchmarks/bench_nomad bound 10000 64 "${1:-200}" ;;
   paper002)
     cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
     ./build/benchmarks/bench_separable_jobs communities ../shared/data/merit "$results/paper002_communities.csv"
