@@ -412,8 +412,8 @@ FACTO_API facto_status facto_solver_solve(facto_solver* solver);
 /* Ask a running solve to stop after the current iteration (it then returns FACTO_STOPPED_BY_REQUEST).
  * nomad_cgm, burer_monteiro and nomad_admm, whose iteration is up to inner_iterations inner steps, end
  * the running iteration after its current inner step (as they do when time_limit runs out), and
- * burer_monteiro's kmeans start after its current replicate. Callable from any thread, including signal
- * handlers' helper threads; atomic. The request is consumed by the step that
+ * burer_monteiro's start after its current k-means replicate or symmetric NMF sweep. Callable from any
+ * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
  * honours it. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);
 

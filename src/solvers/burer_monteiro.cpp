@@ -115,6 +115,7 @@ void BurerMonteiro::factor_start(Matrix M, uint64_t seed)
     snmf.mutable_params().set_int("max_iterations", settings_.start_iterations);
     snmf.mutable_params().set_double("tolerance", 0.0);
     snmf.mutable_params().set_double("objective_tolerance", 0.0);
+    snmf.set_callback([this](const Progress&) { return interrupted(); });  // a stop request ends the sweeps
     snmf.initialize();
     if (settings_.start_iterations > 0) snmf.solve();
     Y_ = snmf.iterate();

@@ -158,4 +158,22 @@ BOOST_AUTO_TEST_CASE(starts_from_a_given_q_reproducibly_and_rejects_bad_settings
     BOOST_CHECK_NO_THROW(solver->step());
 }
 
+BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_symnmf_start_after_its_first_sweep)
+{
+    // the symmetric NMF start's coordinate descent sees burer_monteiro's stop request: one sweep, the
+    // same start as start_iterations = 1; a time limit far away changes nothing
+    auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(100, 0.5, 0.02, 3).X), 8);
+    auto one = burer_monteiro(problem), stopped = burer_monteiro(problem), limited = burer_monteiro(problem),
+         plain = burer_monteiro(problem);
+    one->mutable_params().set_int("start_iterations", 1);
+    stopped->mutable_params().set_int("start_iterations", 100000);
+    limited->mutable_params().set_double("time_limit", 100.0);
+    stopped->request_stop();
+    for (Solver* solver : {one.get(), stopped.get(), limited.get(), plain.get()}) solver->initialize();
+    BOOST_TEST(stopped->progress().objective == one->progress().objective);
+    BOOST_TEST(limited->progress().objective == plain->progress().objective);
+    BOOST_TEST(plain->progress().objective != one->progress().objective);
+    BOOST_TEST(stopped->solve() == FACTO_STOPPED_BY_REQUEST);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
