@@ -67,7 +67,8 @@ std::vector<ParamSpec> burer_monteiro_params()
                   "on points, the parts K' of the partition whose aggregated nonnegativity Q Z >= 0 the upper_bound "
                   "output's dual bound uses (k-means on D's principal components); 0 = min(4 K, 64), at most n"),
         int_param("bound_iterations", 200, 0, 1000000,
-                  "on points, projected gradient iterations on that bound's multiplier (O(n (r + K') K') each); "
+                  "on points, projected gradient iterations on that bound's multiplier (O(n (r + K') K' + (r + 2 K')^3) "
+                  "each, r the principal components kept); "
                   "0: the spectral bound of k-means alone"),
     };
 }

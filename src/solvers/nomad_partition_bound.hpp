@@ -11,7 +11,7 @@
 // where top_{K-1}(A) is the sum of A's K - 1 largest eigenvalues on 1-perp (Ky Fan's maximum of
 // Tr(A P) over 0 <= P <= J, Tr P = K - 1) and tail_r = top_{K-1}(F_perp F_perp^T), the sum of the
 // K - 1 eigenvalues of J D J after its r-th. The matrix in (1) has rank at most m = r + 2 K', so its
-// eigenvalues come from an m x m problem (the Gram matrix of [F_r, J Z, J G]) in O(n m K') work.
+// eigenvalues come from m x m problems (the Gram matrix of [F_r, J Z, J G]): O(n m K' + m^3) work.
 //
 // G = 0 gives the spectral bound of k-means (Zha et al. 2001, Ding & He 2004) plus the tail; every
 // G >= 0 gives a valid bound, and the least over G is the Lagrangian dual of NOMAD relaxed to those
@@ -19,12 +19,11 @@
 // G is chosen by projected Barzilai-Borwein steps on (1) smoothed by the binary entropy of P's
 // eigenvalues (temperature mu, lowered in stages); the bound reported is the exact (1) at the best G
 // met, so the optimizer's accuracy decides how tight it is, never whether it holds. Eigenvalues come from
-// a Gram matrix: the bound holds up to rounding of order 1e-12 of ||D||.
+// a Gram matrix, whose rounding and dropped directions a margin of (K - 1) 3e-8 of its norm covers.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "linalg/gram_operator.hpp"
@@ -77,7 +76,6 @@ struct PartitionBoundSettings {
     double tail_fraction = 1e-3;  // for r (PartitionDual)
     uint64_t seed = 0;            // k-means' seed
     std::size_t threads = 1;
-    std::function<bool()> interrupted;  // checked between iterations: true returns the best bound so far
 };
 
 struct PartitionBound {
