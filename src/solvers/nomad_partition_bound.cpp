@@ -5,7 +5,6 @@
 #include <functional>
 #include <limits>
 #include <numeric>
-#include <string>
 
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xview.hpp>
@@ -209,14 +208,15 @@ PartitionDual::Value PartitionDual::evaluate(const double* G, double mu, double*
     if (r > 0) blas::gemm(false, false, n, p, r, 1.0, components().data(), r, A.data(), p, 0.0, gradient, p);
     else std::fill(gradient, gradient + n * p, 0.0);
     blas::gemm(false, false, n, p, p, 1.0, G, p, &A(zg, 0), p, 1.0, gradient, p);
+    std::vector<double> mean(p, 0.0);  // (count^T A_Z + column_sums^T A_G) / n
     for (std::size_t b = 0; b < p; ++b) {
-        double mean = 0.0;  // (count^T A_Z + column_sums^T A_G)_b / n
-        for (std::size_t a = 0; a < p; ++a) mean += count_[a] * A(r + a, b) + column_sums[a] * A(zg + a, b);
-        mean /= nd;
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t a = static_cast<std::size_t>(labels_[i]);
-            gradient[i * p + b] = 2.0 * (count_[b] / nd + gradient[i * p + b] + A(r + a, b) - mean);
-        }
+        for (std::size_t a = 0; a < p; ++a) mean[b] += count_[a] * A(r + a, b) + column_sums[a] * A(zg + a, b);
+        mean[b] /= nd;
+    }
+    for (std::size_t i = 0; i < n; ++i) {  // row by row (the rows of G are contiguous)
+        const std::size_t a = static_cast<std::size_t>(labels_[i]);
+        for (std::size_t b = 0; b < p; ++b)
+            gradient[i * p + b] = 2.0 * (count_[b] / nd + gradient[i * p + b] + A(r + a, b) - mean[b]);
     }
     return value;
 }
@@ -245,9 +245,10 @@ PartitionBound nomad_partition_bound(const Matrix& F, int64_t K, const Partition
     // projection arc) stopped at 82.8-83.4 after 300
     const std::size_t size = static_cast<std::size_t>(n * dual.parts());
     std::vector<double> G(size, 0.0), g(size), trial(size), g_trial(size);
-    result.spectral = result.bound = dual.evaluate(G.data(), 1.0, nullptr).exact;
     const double first_mu = 1e-2 * dual.trace() / static_cast<double>(K);
-    double mu = first_mu, f = dual.evaluate(G.data(), mu, g.data()).smoothed, largest = 0.0;
+    const PartitionDual::Value at_zero = dual.evaluate(G.data(), first_mu, g.data());
+    result.spectral = result.bound = at_zero.exact;
+    double mu = first_mu, f = at_zero.smoothed, largest = 0.0;
     for (const double gk : g) largest = std::max(largest, std::fabs(gk));
     double step = largest > 0.0 ? 1e-3 / largest : 1.0;
     for (int taken = 0; result.iterations < settings.iterations; ++result.iterations) {
