@@ -478,7 +478,8 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * current coefficients alpha, beta); sym_anls has "Y" (n x r, the other factor); nomad solvers have "Q",
  * "embedding", "feasibility" and "labels" (the connected components of Q's graph); nomad_cgm and
  * nomad_admm add "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian dual at their
- * current multiplier), burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use: escapes add
+ * current multiplier; nomad_cgm's uses Q <= I, the sum of K - 1 eigenvalues, once Q is feasible to its
+ * tolerance and the gap is not), burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use: escapes add
  * columns up to the parameter rank) and "upper_bound" (certificates in linear memory, see above).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);

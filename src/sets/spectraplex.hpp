@@ -19,6 +19,7 @@ class Spectraplex {
 public:
     // lanczos_steps: Lanczos vectors kept before a restart.
     explicit Spectraplex(std::size_t lanczos_steps) : lanczos_steps_(lanczos_steps) {}
+    std::size_t lanczos_steps() const { return lanczos_steps_; }
     // The LMO's direction at A, given by its products with uncentred vectors and a norm >= ||A||: the
     // smallest eigenpair of J A J on 1-perp, from v (on return the unit eigenvector, v^T 1 = 0) to
     // `accuracy`. J A J plus norm (1^T x / n) 1 moves the eigenvector 1 above the rest of the spectrum.

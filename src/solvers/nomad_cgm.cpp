@@ -204,7 +204,6 @@ double NomadCgm::iterate_once()
 void NomadCgm::measure()
 {
     objective_ = inner(*D_, P_) + mean_D_;
-    bound_ = nomad_dual_bound(*D_, Gamma_, nomad_->K(), spectraplex(), dual_v_, threads_);
     const std::size_t n = P_.n;
     const double e = 1.0 / static_cast<double>(n), K = static_cast<double>(nomad_->K());
     // Q = P + E: its largest negative entry relative to K / n, and P 1 = 0, Tr P = K - 1 (which the
@@ -223,6 +222,9 @@ void NomadCgm::measure()
     double equality = std::fabs(trace - (K - 1.0)) / K;
     for (double r : rows) equality = std::max(equality, std::fabs(r));
     violation_ = std::max(worst / (K * e), equality);
+    bound_ = tighter_dual_bound(nomad_dual_bound(*D_, Gamma_, nomad_->K(), spectraplex(), dual_v_, threads_),
+                                objective_, violation_, common().tolerance, common().feasibility_tolerance, *D_,
+                                Gamma_, nomad_->K(), spectraplex(), threads_);
     dense_ = Matrix{};
 }
 
