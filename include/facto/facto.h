@@ -249,8 +249,9 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * steps; O(n (r + K')) memory; the spectral bound of k-means at 0 steps)),
  * and "nomad_admm" (ADMM with a dense spectral projection, n up to a few thousand: Q psd and the
  * equalities to rounding, Q >= 0 to the tolerance, the SDP's optimum to a certified duality gap; output
- * "upper_bound" as nomad_cgm's; it honours facto_solver_set_iterate, e.g. burer_monteiro's Q, whose row
- * sums and trace a start may miss by 1e-5 relative).
+ * "upper_bound", the Lagrangian dual bound at its multiplier, certified as nomad_cgm's; it honours
+ * facto_solver_set_iterate, e.g. burer_monteiro's Q, whose row sums and trace a start may miss by 1e-5
+ * relative).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (not square, K out of range),
  * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns
  * *out (facto_problem_free). */
@@ -478,9 +479,10 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * current coefficients alpha, beta); sym_anls has "Y" (n x r, the other factor); nomad solvers have "Q",
  * "embedding", "feasibility" and "labels" (the connected components of Q's graph); nomad_cgm and
  * nomad_admm add "upper_bound" (1 x 1: an upper bound of max Tr(D Q) from the Lagrangian dual at their
- * current multiplier; nomad_cgm's uses Q <= I, the sum of K - 1 eigenvalues, once Q is feasible to its
- * tolerance and the gap is not), burer_monteiro "factor" (n x r, Q = Y Y^T, r the columns in use: escapes add
- * columns up to the parameter rank) and "upper_bound" (certificates in linear memory, see above).
+ * current multiplier, using Q <= I: the sum of the K - 1 largest eigenvalues of J (D - Gamma) J, from a
+ * dense eigensolve up to n = 2000, a Krylov-Schur estimate above; nomad_cgm's stationarity uses a
+ * cheaper Lanczos estimate while Q is infeasible), burer_monteiro "factor" (n x r, Q = Y Y^T, r the
+ * columns in use: escapes add columns up to the parameter rank) and "upper_bound" (certificates in linear memory, see above).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */

@@ -15,6 +15,11 @@ extern "C" void dsyevd_(const char* jobz, const char* uplo, const int* n, double
                         double* work, const int* lwork, int* iwork, const int* liwork, int* info, std::size_t jobz_len,
                         std::size_t uplo_len);
 
+extern "C" void dsytrd_(const char* uplo, const int* n, double* a, const int* lda, double* d, double* e, double* tau,
+                        double* work, const int* lwork, int* info, std::size_t uplo_len);
+
+extern "C" void dsterf_(const int* n, double* d, double* e, int* info);
+
 extern "C" void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
                        const int* ldb, int* info, std::size_t uplo_len);
 
@@ -127,6 +132,31 @@ void symmetric_eigen(Matrix& A, Vector& eigenvalues)
     std::vector<int> iwork(static_cast<std::size_t>(liwork));
     dsyevd_("V", "U", &n, A.data(), &n, eigenvalues.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
     require(info == 0, FACTO_ERROR_INTERNAL, "LAPACK dsyevd failed, info = " + std::to_string(info));
+}
+
+Vector symmetric_eigenvalues(Matrix& A)
+{
+    const int n = static_cast<int>(A.shape()[0]);
+    require(A.shape()[1] == A.shape()[0] && n >= 1, FACTO_ERROR_INTERNAL, "symmetric_eigenvalues: A is not square");
+    const auto check = [](int info, const char* routine) {
+        require(info == 0, FACTO_ERROR_INTERNAL,
+                std::string("LAPACK ") + routine + " failed, info = " + std::to_string(info));
+    };
+    // A = Q T Q^T (dsytrd; T tridiagonal, its diagonal the eigenvalues' start), then T's eigenvalues
+    const std::size_t size_n = static_cast<std::size_t>(n);
+    Vector eigenvalues = Vector::from_shape({size_n});
+    std::vector<double> e(size_n), tau(size_n);
+    int info = 0, lwork = -1;
+    double size = 0.0;
+    dsytrd_("U", &n, A.data(), &n, eigenvalues.data(), e.data(), tau.data(), &size, &lwork, &info, 1);
+    check(info, "dsytrd (query)");
+    lwork = std::max(1, static_cast<int>(size));
+    std::vector<double> work(static_cast<std::size_t>(lwork));
+    dsytrd_("U", &n, A.data(), &n, eigenvalues.data(), e.data(), tau.data(), work.data(), &lwork, &info, 1);
+    check(info, "dsytrd");
+    dsterf_(&n, eigenvalues.data(), e.data(), &info);
+    check(info, "dsterf");
+    return eigenvalues;
 }
 
 }  // namespace facto::blas

@@ -59,4 +59,8 @@ Vector singular_values(Matrix A);
 // (the rows of P are orthonormal eigenvectors), eigenvalues ascending. Error(INTERNAL) if LAPACK fails.
 void symmetric_eigen(Matrix& A, Vector& eigenvalues);
 
+// The eigenvalues of a symmetric n x n A, ascending (LAPACK dsytrd and dsterf: no eigenvectors, a third
+// of dsyevd's work). A is overwritten.
+Vector symmetric_eigenvalues(Matrix& A);
+
 }  // namespace facto::blas

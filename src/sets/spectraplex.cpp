@@ -18,18 +18,24 @@ double mean(const double* x, std::size_t n)
 }
 }  // namespace
 
-Eigenpair Spectraplex::linear_minimizer(const std::function<void(const double*, double*)>& product_with, double norm,
-                                        std::vector<double>& v, double accuracy) const
+std::function<void(const double*, double*)>
+Spectraplex::on_complement(std::size_t n, const std::function<void(const double*, double*)>& product_with, double shift)
 {
-    const std::size_t n = v.size();
-    std::vector<double> centred(n), product(n);
-    const auto apply = [&](const double* x, double* y) {
+    return [n, product_with, shift, centred = std::vector<double>(n), product = std::vector<double>(n)](
+               const double* x, double* y) mutable {
         const double centre = mean(x, n);
         for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - centre;
         product_with(centred.data(), product.data());
         const double back = mean(product.data(), n);
-        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + norm * centre;
+        for (std::size_t i = 0; i < n; ++i) y[i] = product[i] - back + shift * centre;
     };
+}
+
+Eigenpair Spectraplex::linear_minimizer(const std::function<void(const double*, double*)>& product_with, double norm,
+                                        std::vector<double>& v, double accuracy) const
+{
+    const std::size_t n = v.size();
+    const auto apply = on_complement(n, product_with, norm);
     double centre = mean(v.data(), n);  // start orthogonal to 1
     for (double& x : v) x -= centre;
     const Eigenpair pair = smallest_eigenpair(n, apply, v, accuracy, lanczos_steps_);

@@ -19,12 +19,17 @@ class Spectraplex {
 public:
     // lanczos_steps: Lanczos vectors kept before a restart.
     explicit Spectraplex(std::size_t lanczos_steps) : lanczos_steps_(lanczos_steps) {}
-    std::size_t lanczos_steps() const { return lanczos_steps_; }
     // The LMO's direction at A, given by its products with uncentred vectors and a norm >= ||A||: the
     // smallest eigenpair of J A J on 1-perp, from v (on return the unit eigenvector, v^T 1 = 0) to
     // `accuracy`. J A J plus norm (1^T x / n) 1 moves the eigenvector 1 above the rest of the spectrum.
     Eigenpair linear_minimizer(const std::function<void(const double*, double*)>& product_with, double norm,
                                std::vector<double>& v, double accuracy) const;
+
+    // x -> J A J x + shift (1^T x / n) 1 for n-vectors, A given by its products with (centred) vectors:
+    // A on 1-perp, and the eigenvector 1 at `shift` (above A's spectrum on 1-perp for the smallest
+    // eigenpairs, below it for the largest).
+    static std::function<void(const double*, double*)>
+    on_complement(std::size_t n, const std::function<void(const double*, double*)>& product_with, double shift);
 
     // The Euclidean projection P of a symmetric n x n A onto { P psd, Tr P = trace, P 1 = 0 } (trace >= 0):
     // the eigenvalues of J A J on 1-perp projected onto the simplex { x >= 0, sum x = trace }, its

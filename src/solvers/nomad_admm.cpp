@@ -61,8 +61,6 @@ void NomadAdmm::start(Matrix Q0)
     Q_ = Q0;
     Z_ = std::move(Q0);
     U_ = Matrix({n, n}, 0.0);
-    dual_v_.assign(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) dual_v_[i] = std::cos(static_cast<double>(i + 1));
     measure();
 }
 
@@ -103,8 +101,8 @@ void NomadAdmm::measure()
     // the multiplier of Q >= 0: Gamma = rho U <= 0
     PackedSymmetric Gamma = PackedSymmetric::from_upper(U_);
     for (double& g : Gamma.values) g = std::min(rho_ * g, 0.0);
-    bound_ = nomad_dual_bound(*D_, Gamma, nomad_->K(), Spectraplex(static_cast<std::size_t>(settings_.lanczos_steps)),
-                              dual_v_, threads_);
+    bound_ = nomad_certified_dual_bound(*D_, Gamma, nomad_->K(), static_cast<std::size_t>(settings_.lanczos_steps),
+                                        threads_);
     // Q's largest negative entry relative to K / n, and its equality residuals
     double worst = 0.0, trace = 0.0, equality = 0.0;
     for (std::size_t i = 0; i < n; ++i) {

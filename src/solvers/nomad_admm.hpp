@@ -13,8 +13,8 @@
 //
 // One solver iteration is `inner_iterations` steps, then the measures: objective Tr(D Q) at the
 // projected Q (psd, Q 1 = 1 and Tr Q = K to rounding); stationarity the relative duality gap against
-// NOMAD's Lagrangian dual bound at the multiplier Gamma = rho U <= 0 of Q >= 0 (solvers/nomad_dual_bound.hpp,
-// output "upper_bound"); feasibility as nomad_cgm's, the largest negative entry of Q relative to K / n and
+// NOMAD's Lagrangian dual bound at the multiplier Gamma = rho U <= 0 of Q >= 0, certified
+// (solvers/nomad_dual_bound.hpp; output "upper_bound"); feasibility as nomad_cgm's, the largest negative entry of Q relative to K / n and
 // the equality residuals. At a fixed point Q = Z is optimal and the bound meets Tr(D Q). The solver
 // honours a given start (Z := Q0, U := 0): a burer_monteiro answer can be polished to the SDP's optimum.
 #pragma once
@@ -57,7 +57,6 @@ private:
     std::shared_ptr<const Nomad> nomad_;
     std::shared_ptr<const PackedSymmetric> D_;  // the problem's triangle, or one formed from its points
     Matrix D_dense_, Q_, Z_, U_, work_;
-    std::vector<double> dual_v_;  // the dual bound's Lanczos start
     double rho_ = 1.0, objective_ = 0.0, violation_ = 0.0, bound_ = 0.0;
     std::size_t threads_ = 1;
 

@@ -222,9 +222,12 @@ void NomadCgm::measure()
     double equality = std::fabs(trace - (K - 1.0)) / K;
     for (double r : rows) equality = std::max(equality, std::fabs(r));
     violation_ = std::max(worst / (K * e), equality);
-    bound_ = tighter_dual_bound(nomad_dual_bound(*D_, Gamma_, nomad_->K(), spectraplex(), dual_v_, threads_),
-                                objective_, violation_, common().tolerance, common().feasibility_tolerance, *D_,
-                                Gamma_, nomad_->K(), spectraplex(), threads_);
+    // the warm-started Lanczos estimate, certified (nomad_dual_bound.hpp) once Q is feasible to the
+    // tolerance, where the gap can end the solve, after the first multiplier update (the start is
+    // feasible, its gap wide)
+    certified_ = outer_ > 0 && violation_ <= common().feasibility_tolerance;
+    bound_ = certified_ ? certified_bound()
+                        : nomad_dual_bound(*D_, Gamma_, nomad_->K(), spectraplex(), dual_v_, threads_);
     dense_ = Matrix{};
 }
 
@@ -239,13 +242,28 @@ Output NomadCgm::output(const std::string& name) const
 {
     if (name == "upper_bound") {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-        return Output{upper_bound_spec(), {bound_}, {}};
+        return Output{upper_bound_spec(), {upper_bound()}, {}};
     }
     if (name == "Q" || !started()) return Solver::output(name);
     PackedSymmetric Q = P_;
     const double e = 1.0 / static_cast<double>(P_.n);
     for (double& q : Q.values) q += e;
     return nomad_->output(name, Q, settings_.component_threshold);
+}
+
+double NomadCgm::certified_bound() const
+{
+    return nomad_certified_dual_bound(*D_, Gamma_, nomad_->K(), static_cast<std::size_t>(settings_.lanczos_steps),
+                                      threads_);
+}
+
+double NomadCgm::upper_bound() const
+{
+    if (!certified_) {
+        bound_ = certified_bound();
+        certified_ = true;
+    }
+    return bound_;
 }
 
 const Matrix& NomadCgm::current() const

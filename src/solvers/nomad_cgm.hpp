@@ -20,7 +20,8 @@
 // minimizer of g along the step. P, Gamma and the gradient are kept as upper triangles.
 //
 // Progress: objective Tr(D Q); stationarity the relative duality gap against the Lagrangian dual bound
-// at the multiplier Gamma (solvers/nomad_dual_bound.hpp); feasibility the larger of max_ij [Q_ij]_- n / K,
+// at the multiplier Gamma (solvers/nomad_dual_bound.hpp: a warm-started Lanczos estimate while Q is
+// infeasible, the certified Ky Fan form once the feasibility meets its tolerance); feasibility the larger of max_ij [Q_ij]_- n / K,
 // the largest violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's
 // stopping measure), and the equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both
 // below their tolerances. The RMS of the negative part is in the "feasibility" output, the dual bound
@@ -47,6 +48,8 @@ public:
     const char* algorithm() const override { return "nomad_cgm"; }
 
     const PackedSymmetric& P() const { return P_; }
+    // The multiplier of Q >= 0 (<= 0), as an upper triangle.
+    const PackedSymmetric& Gamma() const { return Gamma_; }
     // The Frank-Wolfe gap <grad g, P - H> of the last inner step (before it was taken; +inf before
     // the first).
     double inner_gap() const { return inner_gap_; }
@@ -54,9 +57,10 @@ public:
     // not counted).
     int64_t products() const { return products_; }
     // An upper bound of NOMAD's optimum max Tr(D Q) from the Lagrangian dual at the current multiplier
-    // of Q >= 0 (solvers/nomad_dual_bound.hpp), valid whatever the iterate: with the objective of a
-    // nearly feasible Q it brackets the optimum.
-    double upper_bound() const { return bound_; }
+    // of Q >= 0, certified (nomad_certified_dual_bound; computed here if the last measure only
+    // estimated it), valid whatever the iterate: with the objective of a nearly feasible Q it brackets
+    // the optimum.
+    double upper_bound() const;
     // The problem's outputs, all but "Q" from the packed iterate without an n x n dense copy, and
     // "upper_bound" (1 x 1).
     std::vector<OutputSpec> output_specs() const override;
@@ -81,6 +85,8 @@ private:
     double exact_step(double slope) const;
     // objective_, violation_ and bound_ at the current P and Gamma.
     void measure();
+    // nomad_certified_dual_bound at Gamma_.
+    double certified_bound() const;
     // The feasible set, whose LMO runs Lanczos with the parameter lanczos_steps.
     Spectraplex spectraplex() const { return Spectraplex(static_cast<std::size_t>(settings_.lanczos_steps)); }
 
@@ -91,7 +97,9 @@ private:
     std::vector<double> dual_v_;  // the same for the dual bound's eigenproblem
     int64_t steps_ = 0, outer_ = 0, products_ = 0;
     double objective_ = 0.0, violation_ = 0.0, inner_gap_ = 0.0, mean_D_ = 0.0, penalty_ = 1.0, scale_ = 1.0;
-    double bound_ = 0.0;  // the dual bound at Gamma_ (solvers/nomad_dual_bound.hpp)
+    // the dual bound at Gamma_ (solvers/nomad_dual_bound.hpp): the Lanczos estimate, or certified
+    mutable double bound_ = 0.0;
+    mutable bool certified_ = false;
     std::size_t threads_ = 1;
     mutable Matrix dense_;
 

@@ -11,13 +11,6 @@ namespace facto {
 
 namespace {
 
-double mean(const double* x, std::size_t n)
-{
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) sum += x[i];
-    return sum / static_cast<double>(n);
-}
-
 // <D - Gamma, E> = 1^T (D - Gamma) 1 / n
 double mean_of_difference(const PackedSymmetric& D, const PackedSymmetric& Gamma)
 {
@@ -30,71 +23,52 @@ double norm_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma)
     return std::sqrt(inner(D, D)) + std::sqrt(inner(Gamma, Gamma));
 }
 
-// The sum of the m largest eigenvalues of A = J (D - Gamma) J on 1-perp, from above (the header's block
-// argument), for 1 <= m <= n - 1 and norm >= ||D - Gamma||_2.
-double ky_fan_sum(const PackedSymmetric& D, const PackedSymmetric& Gamma, std::size_t m, double norm,
-                  const Spectraplex& set, std::size_t threads)
+}  // namespace
+
+double ky_fan_block_bound(std::size_t n, const std::function<void(const double*, double*)>& apply, const Matrix& Wt,
+                          double norm, std::size_t lanczos_steps)
 {
-    const std::size_t n = D.n;
-    std::vector<double> centred(n), d(n);
-    // A_hat x = J (D - Gamma) J x - norm (1^T x / n) 1: A on 1-perp, and the eigenvector 1 at -norm, below
-    // the rest, so that A_hat's m largest eigenvalues are A's on 1-perp
-    const auto apply = [&](const double* x, double* y) {
-        const double centre = mean(x, n);
-        for (std::size_t i = 0; i < n; ++i) centred[i] = x[i] - centre;
-        multiply(D, centred.data(), y, threads);
-        multiply(Gamma, centred.data(), d.data(), threads);
-        for (std::size_t i = 0; i < n; ++i) y[i] -= d[i];
-        const double back = mean(y, n);
-        for (std::size_t i = 0; i < n; ++i) y[i] -= back + norm * centre;
-    };
-    const std::size_t basis = std::min(n, std::max<std::size_t>(2 * m + 20, 40));
-    const Eigenpairs pairs = extreme_eigenpairs(n, m, apply, Spectrum::LargestAlgebraic, 1e-8, 1, basis,
-                                                static_cast<int64_t>(10 * basis));
-    // W's columns (rows of Wt), A_hat W, H = W^T A_hat W and the residual R = A_hat W - W H
-    Matrix Wt({m, n}), AW({m, n}), H({m, m});
-    for (std::size_t k = 0; k < m; ++k) {
-        for (std::size_t i = 0; i < n; ++i) Wt(k, i) = pairs.vectors(i, k);
-        apply(&Wt(k, 0), &AW(k, 0));
-    }
+    const std::size_t m = Wt.shape()[0];
+    // A W (as rows), H = W^T A W and the residual R = A W - W H
+    Matrix AW({m, n}), H({m, m});
+    for (std::size_t k = 0; k < m; ++k) apply(&Wt(k, 0), &AW(k, 0));
     blas::gemm(false, true, 1.0, Wt, AW, 0.0, H);
     for (std::size_t k = 0; k < m; ++k)
         for (std::size_t l = 0; l < k; ++l) H(k, l) = H(l, k) = 0.5 * (H(k, l) + H(l, k));
     blas::gemm(false, false, m, n, m, -1.0, H.data(), m, Wt.data(), n, 1.0, AW.data(), n);
-    double eta = 0.0;  // ||R||_F >= ||R||_2
-    for (double r : AW) eta += r * r;
-    eta = std::sqrt(eta);
-    // C's largest eigenvalue from above: -lambda_min of -(I - W W^T) A_hat (I - W W^T) + norm W W^T, whose
+    double residual = 0.0;  // ||R||_F
+    for (double r : AW) residual += r * r;
+    residual = std::sqrt(residual);
+    // C's largest eigenvalue from above: -lambda_min of -(I - W W^T) A (I - W W^T) + norm W W^T, whose
     // W directions sit at norm, above the rest
-    std::vector<double> c(m), x(n), start(n);
+    std::vector<double> along(m), x(n), start(n);
     for (std::size_t i = 0; i < n; ++i) start[i] = std::cos(static_cast<double>(i + 1));
-    const auto project_out = [&](double* z) {
-        blas::gemm(false, false, m, 1, n, 1.0, Wt.data(), n, z, 1, 0.0, c.data(), 1);
-        blas::gemm(true, false, n, 1, m, -1.0, Wt.data(), n, c.data(), 1, 1.0, z, 1);
-        return c;
+    const auto project_out = [&](double* z, double* coefficients) {
+        blas::gemm(false, false, m, 1, n, 1.0, Wt.data(), n, z, 1, 0.0, coefficients, 1);
+        blas::gemm(true, false, n, 1, m, -1.0, Wt.data(), n, coefficients, 1, 1.0, z, 1);
     };
+    std::vector<double> scratch(m);
     const Eigenpair rest = smallest_eigenpair(
         n,
         [&](const double* in, double* out) {
             std::copy(in, in + n, x.begin());
-            const std::vector<double> along = project_out(x.data());
+            project_out(x.data(), along.data());
             apply(x.data(), out);
-            project_out(out);
+            project_out(out, scratch.data());
             for (std::size_t i = 0; i < n; ++i) out[i] = -out[i];
             blas::gemm(true, false, n, 1, m, norm, Wt.data(), n, along.data(), 1, 1.0, out, 1);
         },
-        start, 1e-6, set.lanczos_steps());
+        start, 1e-6, lanczos_steps);
     const double c_max = -(rest.value - rest.residual);
     Vector h;
     blas::symmetric_eigen(H, h);
     double sum = 0.0;
     for (double value : h) sum += std::max(value, c_max);
-    // W orthonormal and H, R computed to rounding: 8 m (n + m) eps norm covers them
-    return sum + static_cast<double>(m) * eta +
+    // the top-m sum of [[0, R^T], [R, 0]] is ||R||_* <= sqrt(m) ||R||_F; W orthonormal and H, R
+    // computed to rounding: 8 m (n + m) eps norm for them
+    return sum + std::sqrt(static_cast<double>(m)) * residual +
            8.0 * static_cast<double>(m * (n + m)) * std::numeric_limits<double>::epsilon() * norm;
 }
-
-}  // namespace
 
 double nomad_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K, const Spectraplex& set,
                         std::vector<double>& v, std::size_t threads)
@@ -114,21 +88,61 @@ double nomad_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, 
     return mean_of_difference(D, Gamma) - (static_cast<double>(K) - 1.0) * (pair.value - pair.residual);
 }
 
-double nomad_ky_fan_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K, const Spectraplex& set,
+double nomad_ky_fan_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K, std::size_t lanczos_steps,
                           std::size_t threads)
 {
-    const std::size_t n = D.n;
+    const std::size_t n = D.n, m = static_cast<std::size_t>(K) - 1;
     if (K == 1 || n == 1) return mean_of_difference(D, Gamma);
-    return mean_of_difference(D, Gamma) +
-           ky_fan_sum(D, Gamma, static_cast<std::size_t>(K) - 1, norm_bound(D, Gamma), set, threads);
+    const double norm = norm_bound(D, Gamma);
+    std::vector<double> d(n);
+    // A x = J (D - Gamma) J x - norm (1^T x / n) 1: D - Gamma on 1-perp, the eigenvector 1 below the rest,
+    // so that A's m <= n - 1 largest eigenvalues are those on 1-perp
+    const auto apply = Spectraplex::on_complement(
+        n,
+        [&](const double* x, double* y) {
+            multiply(D, x, y, threads);
+            multiply(Gamma, x, d.data(), threads);
+            for (std::size_t i = 0; i < n; ++i) y[i] -= d[i];
+        },
+        -norm);
+    const std::size_t basis = std::min(n, std::max<std::size_t>(2 * m + 20, 40));  // extreme_eigenpairs' own
+    const Eigenpairs pairs = extreme_eigenpairs(n, m, apply, Spectrum::LargestAlgebraic, 1e-8, 1, 0,
+                                                static_cast<int64_t>(10 * basis));
+    // a block that has not converged still gives a valid bound, but a loose one: not worth C's solve
+    if (!pairs.converged) return std::numeric_limits<double>::infinity();
+    Matrix Wt({m, n});
+    for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t i = 0; i < n; ++i) Wt(k, i) = pairs.vectors(i, k);
+    return mean_of_difference(D, Gamma) + ky_fan_block_bound(n, apply, Wt, norm, lanczos_steps);
 }
 
-double tighter_dual_bound(double bound, double objective, double feasibility, double tolerance,
-                          double feasibility_tolerance, const PackedSymmetric& D, const PackedSymmetric& Gamma,
-                          int64_t K, const Spectraplex& set, std::size_t threads)
+double nomad_dense_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K)
 {
-    if (!(feasibility <= feasibility_tolerance) || relative_duality_gap(bound, objective) <= tolerance) return bound;
-    return std::min(bound, nomad_ky_fan_bound(D, Gamma, K, set, threads));
+    const std::size_t n = D.n, m = static_cast<std::size_t>(K) - 1;
+    const double mean = mean_of_difference(D, Gamma);
+    if (K == 1 || n == 1) return mean;
+    // B = J (D - Gamma) J - c E, c = 2 norm: the spectrum on 1-perp, and -c for the vector 1, below it
+    const double norm = norm_bound(D, Gamma), c = 2.0 * norm;
+    Matrix B = D.to_dense() - Gamma.to_dense();
+    std::vector<double> row(n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) row[i] += B(i, j) / static_cast<double>(n);
+    const double shift = (mean - c) / static_cast<double>(n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) B(i, j) += shift - row[i] - row[j];
+    const Vector values = blas::symmetric_eigenvalues(B);
+    double top = 0.0;
+    for (std::size_t k = 0; k < m; ++k) top += values(n - 1 - k);
+    // dsytrd and dsterf are backward stable: each eigenvalue within a small multiple of n eps ||B|| (<= 3
+    // norm) of the exact one
+    return mean + top + 8.0 * static_cast<double>(m * n) * std::numeric_limits<double>::epsilon() * 3.0 * norm;
+}
+
+double nomad_certified_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K,
+                                  std::size_t lanczos_steps, std::size_t threads)
+{
+    if (D.n <= kDenseDualBoundLimit) return nomad_dense_dual_bound(D, Gamma, K);
+    return nomad_ky_fan_bound(D, Gamma, K, lanczos_steps, threads);
 }
 
 }  // namespace facto

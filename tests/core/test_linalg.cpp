@@ -185,6 +185,26 @@ BOOST_AUTO_TEST_CASE(lanczos_finds_the_smallest_eigenpair_that_lapack_finds)
             }
 }
 
+BOOST_AUTO_TEST_CASE(eigenvalues_alone_are_those_of_the_full_eigendecomposition)
+{
+    // symmetric_eigenvalues (dsytrd, dsterf) against dsyev / dsyevd, with a repeated eigenvalue (a
+    // rank-deficient A), on both sides of dsyev's n <= 64
+    for (std::size_t n : {1, 7, 150}) {
+        const Matrix G = random_matrix(n, n / 2 + 1, 700 + n);
+        Matrix A({n, n});
+        blas::gemm(false, true, 1.0, G, G, 0.0, A);  // rank n / 2 + 1: eigenvalue -1 repeated below
+        for (std::size_t i = 0; i < n; ++i) A(i, i) -= 1.0;
+        Matrix full = A;
+        Vector all;
+        blas::symmetric_eigen(full, all);
+        Matrix work = A;
+        const Vector values = blas::symmetric_eigenvalues(work);
+        BOOST_TEST_REQUIRE(values.size() == n);
+        const double scale = std::max(std::fabs(all(0)), std::fabs(all(n - 1)));
+        for (std::size_t k = 0; k < n; ++k) BOOST_TEST(std::fabs(values(k) - all(k)) <= 1e-12 * scale);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(lanczos_is_deterministic)
 {
     const std::size_t n = 200;

@@ -60,6 +60,25 @@ BOOST_AUTO_TEST_CASE(reaches_the_interior_point_optimum_to_1e_6)
     BOOST_TEST(f[3] <= 1e-12);
 }
 
+BOOST_AUTO_TEST_CASE(the_bound_stays_above_the_optimum_while_the_top_eigenvector_moves)
+{
+    // Two rings, n = 200, K = 16 (optimum 120.30528-120.30529: nomad_admm's Tr(D Q) at feasibility 1e-7
+    // and its certified bound). In the first iterations the multiplier moves the top eigenvector of
+    // J (D - Gamma) J; a Lanczos solve warm-started from the last one converged to a lower eigenvalue
+    // there and "bounded" the optimum by 118.9 and 119.9. Every bound reported must be above it.
+    auto solver = make_solver(std::make_shared<const Nomad>(nomad_gram(two_rings(200, 0.5, 0.0, 0).X), 16),
+                              "nomad_admm");
+    solver->mutable_params().set_int("max_iterations", 8);
+    solver->mutable_params().set_double("tolerance", 0.0);
+    double lowest_bound = HUGE_VAL;
+    solver->set_callback([&](const Progress&) {
+        lowest_bound = std::min(lowest_bound, upper_bound(*solver));
+        return false;
+    });
+    solver->solve();
+    BOOST_TEST(lowest_bound >= 120.305);
+}
+
 BOOST_AUTO_TEST_CASE(a_default_run_converges_where_clusters_hold_six_points)
 {
     // Noisy rings, n = 100, K = 16 (exact optimum 53.459391 by coinor-csdp, the nomad suite's instance
