@@ -249,7 +249,8 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * steps; O(n (r + K')) memory; the spectral bound of k-means at 0 steps)),
  * and "nomad_admm" (ADMM with a dense spectral projection, n up to a few thousand: Q psd and the
  * equalities to rounding, Q >= 0 to the tolerance, the SDP's optimum to a certified duality gap; output
- * "upper_bound", the Lagrangian dual bound at its multiplier, certified as nomad_cgm's; it honours
+ * "upper_bound", the Lagrangian dual bound at its multiplier, as nomad_cgm's (certified up to n = 2000);
+ * it honours
  * facto_solver_set_iterate, e.g. burer_monteiro's Q, whose row sums and trace a start may miss by 1e-5
  * relative).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld), DIMENSION (not square, K out of range),

@@ -257,6 +257,16 @@ double NomadCgm::certified_bound() const
                                       threads_);
 }
 
+double NomadCgm::current_stationarity() const
+{
+    // measure() certifies feasible iterates after the first multiplier update; the start, or a
+    // tolerance changed between solves, can meet the stopping rule against the estimate: certify then
+    if (!certified_ && violation_ <= common().feasibility_tolerance &&
+        relative_duality_gap(bound_, objective_) <= common().tolerance)
+        upper_bound();
+    return relative_duality_gap(bound_, objective_);
+}
+
 double NomadCgm::upper_bound() const
 {
     if (!certified_) {

@@ -71,7 +71,7 @@ private:
     void start_default(uint64_t seed) override;
     double iterate_once() override;
     double current_objective() const override { return objective_; }
-    double current_stationarity() const override { return relative_duality_gap(bound_, objective_); }
+    double current_stationarity() const override;
     double current_feasibility() const override { return violation_; }
     const Matrix& current() const override;
 

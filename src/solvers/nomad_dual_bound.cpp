@@ -108,8 +108,6 @@ double nomad_ky_fan_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma
     const std::size_t basis = std::min(n, std::max<std::size_t>(2 * m + 20, 40));  // extreme_eigenpairs' own
     const Eigenpairs pairs = extreme_eigenpairs(n, m, apply, Spectrum::LargestAlgebraic, 1e-8, 1, 0,
                                                 static_cast<int64_t>(10 * basis));
-    // a block that has not converged still gives a valid bound, but a loose one: not worth C's solve
-    if (!pairs.converged) return std::numeric_limits<double>::infinity();
     Matrix Wt({m, n});
     for (std::size_t k = 0; k < m; ++k)
         for (std::size_t i = 0; i < n; ++i) Wt(k, i) = pairs.vectors(i, k);

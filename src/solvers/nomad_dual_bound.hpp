@@ -13,8 +13,8 @@
 // 123.8, 595.5 for 619.0, while the multiplier moved the top eigenvector. So the bound facto reports
 // as a certificate is `nomad_certified_dual_bound`: a dense eigenvalue decomposition (backward stable)
 // up to n = kDenseDualBoundLimit, which gives the Ky Fan form outright; above it the Krylov-Schur
-// Ky Fan form from a random start, an estimate that is valid when that block finds the top
-// eigenvalues. The warm-started Lanczos form (`nomad_dual_bound`) stays as nomad_cgm's cheap estimate
+// Ky Fan form (a random start; the rest of the spectrum by one Lanczos solve from a fixed start), an
+// estimate that is valid when those find the top eigenvalues. The warm-started Lanczos form (`nomad_dual_bound`) stays as nomad_cgm's cheap estimate
 // between certificates.
 #pragma once
 
@@ -37,8 +37,8 @@ double nomad_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, 
                         std::vector<double>& v, std::size_t threads);
 
 // The Ky Fan form (at K = 2 the lambda_max form, up to the eigensolvers' accuracy; <D - Gamma, E> at
-// K = 1 or n = 1); +inf when the Krylov-Schur block does not converge in 10 restarts' worth of products.
-// Deterministic.
+// K = 1 or n = 1), from a Krylov-Schur block (10 restarts' worth of products at most; a block that has
+// not converged gives a looser value). Deterministic.
 double nomad_ky_fan_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K, std::size_t lanczos_steps,
                           std::size_t threads);
 
@@ -59,7 +59,7 @@ constexpr std::size_t kDenseDualBoundLimit = 2000;
 double nomad_dense_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K);
 
 // The bound the solvers certify with: nomad_dense_dual_bound up to kDenseDualBoundLimit, above it
-// nomad_ky_fan_bound (or +inf when its block does not converge).
+// nomad_ky_fan_bound, an estimate (see above).
 double nomad_certified_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K,
                                   std::size_t lanczos_steps, std::size_t threads);
 
