@@ -483,7 +483,8 @@ FACTO_API facto_status facto_solver_copy_iterate(const facto_solver* solver, dou
  * current multiplier, using Q <= I: the sum of the K - 1 largest eigenvalues of J (D - Gamma) J, from a
  * dense eigensolve up to n = 2000, a Krylov-Schur estimate above; nomad_cgm's stationarity uses a
  * cheaper Lanczos estimate while Q is infeasible), burer_monteiro "factor" (n x r, Q = Y Y^T, r the
- * columns in use: escapes add columns up to the parameter rank) and "upper_bound" (certificates in linear memory, see above).
+ * columns in use: escapes add columns up to the parameter rank) and "upper_bound" (certificates in linear
+ * memory, see above).
  * Number of outputs; errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_output_count(const facto_solver* solver, int64_t* count);
 /* Static name of output `index`; errors: NULL_POINTER, OUT_OF_RANGE. */

@@ -11,12 +11,12 @@
 // D small enough to hold as a dense n x n matrix (n up to a few thousand). rho = penalty ||D||_F / sqrt(K),
 // the ratio of D's size to Q's (a clustering's Q has ||Q||_F = sqrt(K)).
 //
-// One solver iteration is `inner_iterations` steps, then the measures: objective Tr(D Q) at the
-// projected Q (psd, Q 1 = 1 and Tr Q = K to rounding); stationarity the relative duality gap against
-// NOMAD's Lagrangian dual bound at the multiplier Gamma = rho U <= 0 of Q >= 0, certified
-// (solvers/nomad_dual_bound.hpp; output "upper_bound"); feasibility as nomad_cgm's, the largest negative entry of Q relative to K / n and
-// the equality residuals. At a fixed point Q = Z is optimal and the bound meets Tr(D Q). The solver
-// honours a given start (Z := Q0, U := 0): a burer_monteiro answer can be polished to the SDP's optimum.
+// One solver iteration is `inner_iterations` steps, then the measures: objective Tr(D Q) at the projected Q (psd, Q 1 =
+// 1 and Tr Q = K to rounding); stationarity the relative duality gap against NOMAD's Lagrangian dual bound at the
+// multiplier Gamma = rho U <= 0 of Q >= 0, certified (solvers/nomad_dual_bound.hpp; output "upper_bound"); feasibility
+// as nomad_cgm's, the largest negative entry of Q relative to K / n and the equality residuals. At a fixed point Q = Z
+// is optimal and the bound meets Tr(D Q). The solver honours a given start (Z := Q0, U := 0): a burer_monteiro answer
+// can be polished to the SDP's optimum.
 #pragma once
 
 #include <memory>

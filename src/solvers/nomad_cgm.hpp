@@ -19,14 +19,13 @@
 // exactly, in exact arithmetic), or with step_rule "line_search" the larger of that and the exact
 // minimizer of g along the step. P, Gamma and the gradient are kept as upper triangles.
 //
-// Progress: objective Tr(D Q); stationarity the relative duality gap against the Lagrangian dual bound
-// at the multiplier Gamma (solvers/nomad_dual_bound.hpp: a warm-started Lanczos estimate while Q is
-// infeasible, the certified Ky Fan form once the feasibility meets its tolerance); feasibility the larger of max_ij [Q_ij]_- n / K,
-// the largest violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's
-// stopping measure), and the equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both
-// below their tolerances. The RMS of the negative part is in the "feasibility" output, the dual bound
-// in "upper_bound". The solver takes no iterate (set_iterate is UNSUPPORTED): its first step replaces
-// any start.
+// Progress: objective Tr(D Q); stationarity the relative duality gap against the Lagrangian dual bound at the
+// multiplier Gamma (solvers/nomad_dual_bound.hpp: a warm-started Lanczos estimate while Q is infeasible, the certified
+// Ky Fan form once the feasibility meets its tolerance); feasibility the larger of max_ij [Q_ij]_- n / K, the largest
+// violation of Q >= 0 relative to the entries' mean K / n (the reference implementation's stopping measure), and the
+// equality residuals max_i |(Q 1)_i - 1| and |Tr Q - K| / K. CONVERGED needs both below their tolerances. The RMS of
+// the negative part is in the "feasibility" output, the dual bound in "upper_bound". The solver takes no iterate
+// (set_iterate is UNSUPPORTED): its first step replaces any start.
 #pragma once
 
 #include <algorithm>

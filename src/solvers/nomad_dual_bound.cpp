@@ -105,8 +105,9 @@ double nomad_ky_fan_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma
             for (std::size_t i = 0; i < n; ++i) y[i] -= d[i];
         },
         -norm);
-    const std::size_t basis = std::min(n, std::max<std::size_t>(2 * m + 20, 40));  // extreme_eigenpairs' own
-    const Eigenpairs pairs = extreme_eigenpairs(n, m, apply, Spectrum::LargestAlgebraic, 1e-8, 1, 0,
+    // a basis of 2 m + 20 vectors (at least 40), and 10 restarts' worth of products
+    const std::size_t basis = std::min(n, std::max<std::size_t>(2 * m + 20, 40));
+    const Eigenpairs pairs = extreme_eigenpairs(n, m, apply, Spectrum::LargestAlgebraic, 1e-8, 1, basis,
                                                 static_cast<int64_t>(10 * basis));
     Matrix Wt({m, n});
     for (std::size_t k = 0; k < m; ++k)
@@ -119,12 +120,21 @@ double nomad_dense_dual_bound(const PackedSymmetric& D, const PackedSymmetric& G
     const std::size_t n = D.n, m = static_cast<std::size_t>(K) - 1;
     const double mean = mean_of_difference(D, Gamma);
     if (K == 1 || n == 1) return mean;
-    // B = J (D - Gamma) J - c E, c = 2 norm: the spectrum on 1-perp, and -c for the vector 1, below it
+    // B = J (D - Gamma) J - c E, c = 2 norm: the spectrum on 1-perp, and -c for the vector 1, below it;
+    // D - Gamma written into B straight from the triangles (B the one n x n matrix)
     const double norm = norm_bound(D, Gamma), c = 2.0 * norm;
-    Matrix B = D.to_dense() - Gamma.to_dense();
+    Matrix B = Matrix::from_shape({n, n});
     std::vector<double> row(n, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j) row[i] += B(i, j) / static_cast<double>(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double* d = &D.values[D.start(i)];
+        const double* g = &Gamma.values[Gamma.start(i)];
+        for (std::size_t j = i; j < n; ++j) {
+            const double b = d[j - i] - g[j - i];
+            B(i, j) = B(j, i) = b;
+            row[i] += b / static_cast<double>(n);
+            if (j != i) row[j] += b / static_cast<double>(n);
+        }
+    }
     const double shift = (mean - c) / static_cast<double>(n);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) B(i, j) += shift - row[i] - row[j];

@@ -14,8 +14,8 @@
 // as a certificate is `nomad_certified_dual_bound`: a dense eigenvalue decomposition (backward stable)
 // up to n = kDenseDualBoundLimit, which gives the Ky Fan form outright; above it the Krylov-Schur
 // Ky Fan form (a random start; the rest of the spectrum by one Lanczos solve from a fixed start), an
-// estimate that is valid when those find the top eigenvalues. The warm-started Lanczos form (`nomad_dual_bound`) stays as nomad_cgm's cheap estimate
-// between certificates.
+// estimate that is valid when those find the top eigenvalues. The warm-started Lanczos form
+// (`nomad_dual_bound`) stays as nomad_cgm's cheap estimate between certificates.
 #pragma once
 
 #include <algorithm>
