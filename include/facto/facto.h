@@ -416,7 +416,8 @@ FACTO_API facto_status facto_solver_solve(facto_solver* solver);
  * the running iteration after its current inner step (as they do when time_limit runs out), and
  * burer_monteiro's start after its current k-means replicate or symmetric NMF sweep. Callable from any
  * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
- * honours it. Errors: NULL_POINTER. */
+ * completes next, which returns FACTO_STOPPED_BY_REQUEST unless it stopped for another reason (a request
+ * that meets a converging step does not stop a later solve). Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);
 
 /* Progress of the solver. The caller sets struct_size = sizeof(facto_progress); the library fills the

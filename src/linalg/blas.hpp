@@ -63,4 +63,9 @@ void symmetric_eigen(Matrix& A, Vector& eigenvalues);
 // of dsyevd's work). A is overwritten.
 Vector symmetric_eigenvalues(Matrix& A);
 
+// Up to this n facto's certificates take their eigenvalues from symmetric_eigenvalues (backward stable)
+// rather than from a Krylov solve (an estimate: it can settle on a lower eigenvalue): O(n^2) memory and
+// ~4/3 n^3 flops, ~0.05 s at n = 1000.
+constexpr std::size_t kDenseSpectrumLimit = 2000;
+
 }  // namespace facto::blas

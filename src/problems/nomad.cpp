@@ -31,6 +31,89 @@ PackedSymmetric checked_triangle(Matrix& D)
     require_memory(4.0 * 8.0 * n * (n + 1.0) / 2.0, "nomad with n = " + std::to_string(rows));
     return PackedSymmetric::from_upper(D);
 }
+
+// A clustering's certificate terms (Nomad::clustering_bound): its labels, cluster sizes n_a, u (n x K',
+// u(i, b) = u_ab(i) for i in a) and rho (K' x K', symmetric).
+struct CertificateTerms {
+    const std::vector<int64_t>& labels;
+    const std::vector<double>& count;
+    const Matrix& u;
+    const Matrix& rho;
+};
+
+// y = P x, P the projection on the complement of the clusters' indicators (x minus its cluster's mean);
+// `mean` holds K' values. y may be x.
+void project_off_clusters(const CertificateTerms& t, const double* x, double* y, std::vector<double>& mean)
+{
+    std::fill(mean.begin(), mean.end(), 0.0);
+    for (std::size_t i = 0; i < t.labels.size(); ++i) mean[static_cast<std::size_t>(t.labels[i])] += x[i];
+    for (std::size_t i = 0; i < t.labels.size(); ++i) {
+        const auto a = static_cast<std::size_t>(t.labels[i]);
+        y[i] = x[i] - mean[a] / t.count[a];
+    }
+}
+
+// lambda_max of A = P (B + 2 D) P on P's range, B^{ab} = u_ab u_ba^T / rho_ab, from above: a dense
+// eigenvalue decomposition of A - c (I - P), c = 2 ||A||_F putting the indicators below the rest
+// (dsytrd and dsterf are backward stable: within 8 n eps ||A - c (I - P)|| <= 24 n eps ||A||_F).
+double certificate_lambda_dense(const GramOperator& D, const CertificateTerms& t)
+{
+    const std::size_t n = t.labels.size(), clusters = t.count.size();
+    Matrix A = 2.0 * D.triangle("nomad's clustering certificate")->to_dense();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            const auto a = static_cast<std::size_t>(t.labels[i]), b = static_cast<std::size_t>(t.labels[j]);
+            if (a != b && t.rho(a, b) > 0.0) A(i, j) += t.u(i, b) * t.u(j, a) / t.rho(a, b);
+        }
+    // P A P: each row less its clusters' means, then each column less its clusters' means
+    std::vector<double> mean(clusters);
+    for (std::size_t i = 0; i < n; ++i) project_off_clusters(t, &A(i, 0), &A(i, 0), mean);
+    Matrix column_sum({clusters, n}, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) column_sum(static_cast<std::size_t>(t.labels[i]), j) += A(i, j);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto a = static_cast<std::size_t>(t.labels[i]);
+        for (std::size_t j = 0; j < n; ++j) A(i, j) -= column_sum(a, j) / t.count[a];
+    }
+    const double norm = std::sqrt(blas::frobenius_dot(A, A)), c = norm > 0.0 ? 2.0 * norm : 1.0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (t.labels[i] == t.labels[j]) A(i, j) -= c / t.count[static_cast<std::size_t>(t.labels[i])];
+    const Vector values = blas::symmetric_eigenvalues(A);
+    return values(n - 1) + 24.0 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * norm;
+}
+
+// The same by Lanczos from a fixed start, through products with D and O(n K') work: an estimate (it can
+// settle on a lower eigenvalue), for n above blas::kDenseSpectrumLimit.
+double certificate_lambda_lanczos(const GramOperator& D, const CertificateTerms& t, std::size_t threads)
+{
+    const std::size_t n = t.labels.size(), clusters = t.count.size();
+    std::vector<double> projected(n), product(n), mean(clusters), v(n);
+    Matrix through({clusters, clusters});
+    for (std::size_t i = 0; i < n; ++i) v[i] = std::cos(static_cast<double>(i + 1));
+    project_off_clusters(t, v.data(), v.data(), mean);
+    const Eigenpair pair = smallest_eigenpair(
+        n,
+        [&](const double* x, double* y) {
+            project_off_clusters(t, x, projected.data(), mean);
+            D.multiply(projected.data(), product.data(), threads);
+            through.fill(0.0);  // through(b, a) = u_ba^T x_b
+            for (std::size_t j = 0; j < n; ++j) {
+                const auto b = static_cast<std::size_t>(t.labels[j]);
+                for (std::size_t a = 0; a < clusters; ++a) through(b, a) += t.u(j, a) * projected[j];
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto a = static_cast<std::size_t>(t.labels[i]);
+                double sum = 2.0 * product[i];
+                for (std::size_t b = 0; b < clusters; ++b)
+                    if (b != a && t.rho(a, b) > 0.0) sum += t.u(i, b) * through(b, a) / t.rho(a, b);
+                product[i] = -sum;  // the smallest eigenpair of -A
+            }
+            project_off_clusters(t, product.data(), y, mean);
+        },
+        v, 1e-8);
+    return -pair.value + pair.residual;
+}
 }  // namespace
 
 void Nomad::check_K(int64_t K, int64_t n)
@@ -250,7 +333,8 @@ double Nomad::clustering_objective(const std::vector<int64_t>& labels, std::size
     return cluster_sums(labels, threads).objective;
 }
 
-NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size_t threads) const
+NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size_t threads,
+                                   std::size_t dense_limit) const
 {
     const std::size_t size = D_.n();
     const ClusterSums sums = cluster_sums(labels, threads);
@@ -289,45 +373,15 @@ NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size
             }
     }
     rho = 0.5 * (rho + xt::transpose(rho));
-    // lambda_max of A = P (B + 2 D) P on the complement of the clusters' indicators (P projects on
-    // it), B^{ab} = u_ab u_ba^T / rho_ab: a product costs one with D and O(n K')
-    std::vector<double> projected(size), product(size), mean(clusters);
-    Matrix through({clusters, clusters});
-    const auto project = [&](const double* x, double* y) {
-        std::fill(mean.begin(), mean.end(), 0.0);
-        for (std::size_t i = 0; i < size; ++i) mean[static_cast<std::size_t>(labels[i])] += x[i];
-        for (std::size_t i = 0; i < size; ++i) y[i] = x[i] - mean[static_cast<std::size_t>(labels[i])] / count[static_cast<std::size_t>(labels[i])];
-    };
-    std::vector<double> v(size);
-    for (std::size_t i = 0; i < size; ++i) v[i] = std::cos(static_cast<double>(i + 1));
-    project(v.data(), v.data());
     if (clusters == size) {  // singletons: the complement is {0}, where S has no eigenvalue to lift
         result.z = z;
         result.lambda = -std::numeric_limits<double>::infinity();
         result.bound = result.clustering + 0.5 * z * (static_cast<double>(K_) - static_cast<double>(clusters));
         return result;
     }
-    const Eigenpair pair = smallest_eigenpair(
-        size,
-        [&](const double* x, double* y) {
-            project(x, projected.data());
-            D_.multiply(projected.data(), product.data(), threads);
-            through.fill(0.0);  // through(b, a) = u_ba^T x_b
-            for (std::size_t j = 0; j < size; ++j) {
-                const auto b = static_cast<std::size_t>(labels[j]);
-                for (std::size_t a = 0; a < clusters; ++a) through(b, a) += u(j, a) * projected[j];
-            }
-            for (std::size_t i = 0; i < size; ++i) {
-                const auto a = static_cast<std::size_t>(labels[i]);
-                double sum = 2.0 * product[i];
-                for (std::size_t b = 0; b < clusters; ++b)
-                    if (b != a && rho(a, b) > 0.0) sum += u(i, b) * through(b, a) / rho(a, b);
-                product[i] = -sum;  // the smallest eigenpair of -A
-            }
-            project(product.data(), y);
-        },
-        v, 1e-8);
-    result.lambda = -pair.value + pair.residual;
+    const CertificateTerms terms{labels, count, u, rho};
+    result.lambda = size <= dense_limit ? certificate_lambda_dense(D_, terms)
+                                        : certificate_lambda_lanczos(D_, terms, threads);
     // one cluster leaves z free (B = 0): the bound is least at z = lambda
     result.z = z = std::isfinite(z) ? z : result.lambda;
     const double K = static_cast<double>(K_), Kc = static_cast<double>(clusters);

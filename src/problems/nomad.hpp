@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "problems/problem.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/gram_operator.hpp"
 #include "linalg/symmetric.hpp"
 
@@ -82,8 +83,10 @@ public:
     // weak duality with multipliers that make the clustering's X complementary gives, for every
     // feasible Q, Tr(D Q) <= Tr(D X) + (z (K - K') + K max(0, lambda - z)) / 2. Valid for any labels
     // and any symmetric D; equal to Tr(D X) (X certified optimal) when the clusters are separated
-    // enough. K = 1 returns Tr(D E), the one feasible point's.
-    NomadBound clustering_bound(const std::vector<int64_t>& labels, std::size_t threads) const;
+    // enough. K = 1 returns Tr(D E), the one feasible point's. lambda comes from a dense eigenvalue
+    // decomposition (certified) up to n = dense_limit, above it from Lanczos (an estimate).
+    NomadBound clustering_bound(const std::vector<int64_t>& labels, std::size_t threads,
+                                std::size_t dense_limit = blas::kDenseSpectrumLimit) const;
     // Tr(D X) at that clustering's X (the same checks on labels), by one product with D.
     double clustering_objective(const std::vector<int64_t>& labels, std::size_t threads) const;
 

@@ -149,7 +149,7 @@ double nomad_dense_dual_bound(const PackedSymmetric& D, const PackedSymmetric& G
 double nomad_certified_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K,
                                   std::size_t lanczos_steps, std::size_t threads)
 {
-    if (D.n <= kDenseDualBoundLimit) return nomad_dense_dual_bound(D, Gamma, K);
+    if (D.n <= blas::kDenseSpectrumLimit) return nomad_dense_dual_bound(D, Gamma, K);
     return nomad_ky_fan_bound(D, Gamma, K, lanczos_steps, threads);
 }
 

@@ -12,7 +12,7 @@
 // Lanczos did exactly that inside nomad_admm on two rings (n = 200 ... 1000, K = 16): 118.9 for a true
 // 123.8, 595.5 for 619.0, while the multiplier moved the top eigenvector. So the bound facto reports
 // as a certificate is `nomad_certified_dual_bound`: a dense eigenvalue decomposition (backward stable)
-// up to n = kDenseDualBoundLimit, which gives the Ky Fan form outright; above it the Krylov-Schur
+// up to n = blas::kDenseSpectrumLimit, which gives the Ky Fan form outright; above it the Krylov-Schur
 // Ky Fan form (a random start; the rest of the spectrum by one Lanczos solve from a fixed start), an
 // estimate that is valid when those find the top eigenvalues. The warm-started Lanczos form
 // (`nomad_dual_bound`) stays as nomad_cgm's cheap estimate between certificates.
@@ -51,14 +51,11 @@ double nomad_ky_fan_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma
 double ky_fan_block_bound(std::size_t n, const std::function<void(const double*, double*)>& apply, const Matrix& Wt,
                           double norm, std::size_t lanczos_steps);
 
-// Up to this n the certified bound is dense: O(n^2) memory and ~4/3 n^3 flops (~0.05 s at n = 1000).
-constexpr std::size_t kDenseDualBoundLimit = 2000;
-
 // The Ky Fan form from a dense eigenvalue decomposition of J (D - Gamma) J, with a margin for its
 // rounding. O(n^2) memory.
 double nomad_dense_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K);
 
-// The bound the solvers certify with: nomad_dense_dual_bound up to kDenseDualBoundLimit, above it
+// The bound the solvers certify with: nomad_dense_dual_bound up to blas::kDenseSpectrumLimit, above it
 // nomad_ky_fan_bound, an estimate (see above).
 double nomad_certified_dual_bound(const PackedSymmetric& D, const PackedSymmetric& Gamma, int64_t K,
                                   std::size_t lanczos_steps, std::size_t threads);

@@ -218,7 +218,9 @@ int32_t Solver::step()
     if (recent_objectives_.size() > static_cast<std::size_t>(common_.objective_window) + 1)
         recent_objectives_.pop_front();
     int32_t reason = stopping_rule();
-    if (reason == FACTO_OK && stop_requested_.exchange(false)) reason = FACTO_STOPPED_BY_REQUEST;
+    // a request is consumed by the step it meets, also when that step stops for another reason (it must
+    // not stop a later solve)
+    if (stop_requested_.exchange(false) && reason == FACTO_OK) reason = FACTO_STOPPED_BY_REQUEST;
     progress_.stop_reason = reason;
     if (callback_ && progress_.iteration % common_.callback_every == 0) {
         in_callback_ = true;

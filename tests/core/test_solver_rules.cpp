@@ -81,6 +81,19 @@ BOOST_AUTO_TEST_CASE(bound_settings_follow_every_accepted_change_and_no_refused_
     BOOST_TEST(status_of([&] { p.bind("rule", partial, {{"exact", Rule::exact}}); }) == FACTO_ERROR_INTERNAL);
 }
 
+BOOST_AUTO_TEST_CASE(a_request_met_by_another_stop_is_spent_with_it)
+{
+    for_every_solver([](Solver& solver) {
+        // the step that meets the request stops for another reason (the iteration limit, or a finite
+        // method's end): the request is spent, and the next solve runs to its own end
+        solver.mutable_params().set_int("max_iterations", 1);
+        solver.request_stop();
+        BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
+        solver.mutable_params().set_int("max_iterations", 3);
+        BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
+    });
+}
+
 BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_end_every_solver_within_one_iteration)
 {
     for_every_solver([](Solver& solver) {
