@@ -1,17 +1,29 @@
-"""A minimal PEP 517 build backend for the pure-Python facto package: it zips facto/ into a wheel.
+"""A minimal PEP 517 build backend for facto: it builds libfacto from the repository's C++ sources with
+CMake and zips it, with the facto/ package, into a wheel. It needs nothing from the network (no
+setuptools download); libfacto's build needs Debian's cmake, g++, libxtensor-dev, libxtensor-blas-dev,
+libopenblas-dev, liblapack-dev, liblbfgsb-dev and zlib1g-dev (bash cmake/install-deps.sh installs them).
 
-It exists so that `pip install bindings/python` works without network access (no setuptools download).
+The C++ sources are the repository two directories up (pip builds a local directory in place), or the
+copy an sdist carries under native/. The config setting `prebuilt=PATH` (pip install
+--config-settings prebuilt=PATH), or the environment variable FACTO_PREBUILT_LIBRARY, ships an already
+built libfacto.so.0 instead of building one.
 """
 import base64
 import hashlib
 import io
 import os
 import re
+import shutil
+import subprocess
+import sysconfig
 import tarfile
+import tempfile
 import zipfile
 
 NAME = "facto"
 HERE = os.path.dirname(os.path.abspath(__file__))
+NATIVE_SOURCES = ("CMakeLists.txt", "cmake", "include", "src", "capi")  # what libfacto's build reads
+LIBRARY = "libfacto.so.0"
 
 
 def _version():
@@ -38,6 +50,45 @@ def _record_line(arcname, data):
     return f"{arcname},sha256={digest},{len(data)}"
 
 
+def _source_root():
+    for root in (os.path.join(HERE, "native"), os.path.normpath(os.path.join(HERE, "..", ".."))):
+        if os.path.isfile(os.path.join(root, "include", "facto", "facto.h")):
+            return root
+    raise RuntimeError("facto: libfacto's C++ sources were not found (neither native/ nor the repository two "
+                       "directories up); build from the repository's bindings/python, or pass "
+                       "--config-settings prebuilt=/path/to/libfacto.so.0")
+
+
+def _build_library(build_dir):
+    """Builds libfacto with CMake in build_dir; returns the path of the shared library."""
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        raise RuntimeError("facto: building libfacto needs cmake and a C++17 compiler (bash cmake/install-deps.sh "
+                           "in the repository installs them and the libraries on Debian)")
+    configure = [cmake, "-S", _source_root(), "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+                 "-DFACTO_BUILD_TESTS=OFF", "-DFACTO_BUILD_EXAMPLES=OFF", "-DFACTO_BUILD_BENCHMARKS=OFF"]
+    subprocess.run(configure, check=True, stdout=subprocess.DEVNULL)
+    jobs = str(max(1, len(os.sched_getaffinity(0))))
+    subprocess.run([cmake, "--build", build_dir, "--target", "facto", "--parallel", jobs], check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(build_dir, LIBRARY)
+
+
+def _native_library(config_settings):
+    """The bytes of libfacto.so.0: the prebuilt one named by the settings or the environment, else built."""
+    prebuilt = (config_settings or {}).get("prebuilt") or os.environ.get("FACTO_PREBUILT_LIBRARY")
+    if prebuilt:
+        with open(prebuilt, "rb") as f:
+            return f.read()
+    with tempfile.TemporaryDirectory(prefix="facto-build-") as build_dir:
+        with open(os.path.realpath(_build_library(build_dir)), "rb") as f:
+            return f.read()
+
+
+def _wheel_tag():
+    return "py3-none-" + sysconfig.get_platform().replace("-", "_").replace(".", "_")
+
+
 def get_requires_for_build_wheel(config_settings=None):
     return []
 
@@ -57,31 +108,41 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     version = _version()
     dist_info = f"{NAME}-{version}.dist-info"
-    wheel_name = f"{NAME}-{version}-py3-none-any.whl"
+    tag = _wheel_tag()
+    wheel_name = f"{NAME}-{version}-{tag}.whl"
+    library = _native_library(config_settings)
     records = []
     with zipfile.ZipFile(os.path.join(wheel_directory, wheel_name), "w", zipfile.ZIP_DEFLATED) as whl:
-        def add(arcname, data):
-            whl.writestr(arcname, data)
+        def add(arcname, data, mode=0o644):
+            info = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = mode << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            whl.writestr(info, data)
             records.append(_record_line(arcname, data))
         for path, arcname in _package_files():
             with open(path, "rb") as f:
                 add(arcname, f.read())
+        add(f"{NAME}/_native/{LIBRARY}", library, 0o755)
         add(f"{dist_info}/METADATA", _metadata().encode())
-        add(f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: facto_build\nRoot-Is-Purelib: true\n"
-                                  b"Tag: py3-none-any\n")
+        add(f"{dist_info}/WHEEL", f"Wheel-Version: 1.0\nGenerator: facto_build\nRoot-Is-Purelib: false\n"
+                                  f"Tag: {tag}\n".encode())
         records.append(f"{dist_info}/RECORD,,")
         whl.writestr(f"{dist_info}/RECORD", "\n".join(records) + "\n")
     return wheel_name
 
 
 def build_sdist(sdist_directory, config_settings=None):
+    """The Python package plus libfacto's C++ sources under native/, so that the sdist builds alone."""
     base = f"{NAME}-{_version()}"
     name = f"{base}.tar.gz"
+    root = _source_root()
     with tarfile.open(os.path.join(sdist_directory, name), "w:gz") as tar:
         for rel in ("pyproject.toml", "facto_build.py", "README.md"):
             tar.add(os.path.join(HERE, rel), arcname=f"{base}/{rel}")
         for path, arcname in _package_files():
             tar.add(path, arcname=f"{base}/{arcname}")
+        for rel in NATIVE_SOURCES:
+            tar.add(os.path.join(root, rel), arcname=f"{base}/native/{rel}")
         info = tarfile.TarInfo(f"{base}/PKG-INFO")
         data = _metadata().encode()
         info.size = len(data)

@@ -8,6 +8,8 @@ build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 venv="$build/python-venv"
 /usr/bin/python3 -m venv --system-site-packages --clear "$venv"
-"$venv/bin/pip" install --quiet --no-index --disable-pip-version-check "$here"
+# the library CTest built goes into the wheel (test_bundled.sh covers pip building it from the sources)
+"$venv/bin/pip" install --quiet --no-index --disable-pip-version-check \
+  --config-settings prebuilt="$build/libfacto.so.0" "$here"
 cd "$venv"  # import the installed package, not the source tree
 FACTO_LIBRARY="$build/libfacto.so.0" env ${FACTO_PRELOAD:+LD_PRELOAD="$FACTO_PRELOAD"} "$venv/bin/python" -m pytest -q -p no:cacheprovider "$here/tests"

@@ -1,16 +1,23 @@
 """facto: first-order solvers for structured low-rank matrix problems (Python bindings over the C ABI).
 
     import facto
-    W = facto.SimplicialSymNMF(n_clusters=6).fit_transform(X)        # scikit-learn style
+    W = facto.SimplicialSymNMF(n_clusters=6).fit_transform(X)        # scikit-learn style estimators
     with facto.Problem.simplicial_symnmf(P, k=6) as problem, \\
          facto.Solver(problem, "frank_wolfe", max_iterations=300) as solver:
         solver.solve(); W = solver.iterate; labels = solver.labels   # thin layer
 
-The shared library is found through FACTO_LIBRARY, then the loader's path (libfacto.so.0).
+Estimators (scikit-learn conventions; scikit-learn itself is optional): SimplicialSymNMF,
+SymNMFClustering and NOMADClustering (facto.cluster), SeparableNMF and AnchorTopicModel
+(facto.decomposition), EDMCompletion (facto.manifold).
+
+The shared library is found through FACTO_LIBRARY, then the copy built into the package by
+`pip install`, then the loader's path (libfacto.so.0).
 """
 from ._lib import (FactoError, FactoIOError, FactoKeyError, FactoMemoryError, FactoStateError, FactoTypeError,
                    FactoValueError)
-from .cluster import SimplicialSymNMF
+from .cluster import NOMADClustering, SimplicialSymNMF, SymNMFClustering
+from .decomposition import AnchorTopicModel, SeparableNMF
+from .manifold import EDMCompletion
 from .core import CsrMatrix, ParamInfo, Problem, Progress, Solver, StopReason
 from .data import (Communities, TopicModel, averaged_spearman, clustering_accuracy, detect_communities,
                    distance_nrmse, gaussian_affinity, helix, kmeans, knn_similarity, manifold_points, multilayer_nomad,
@@ -21,9 +28,10 @@ from ._lib import lib as _lib_handle
 __version__ = "0.2.0"
 library_version = _lib_handle.facto_version().decode()
 
-__all__ = ["Communities", "CsrMatrix", "FactoError", "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError",
-           "FactoTypeError", "FactoValueError", "ParamInfo", "Problem", "Progress", "SimplicialSymNMF", "Solver",
-           "StopReason", "TopicModel", "averaged_spearman", "clustering_accuracy", "detect_communities",
-           "distance_nrmse", "gaussian_affinity", "helix", "kmeans", "knn_similarity", "library_version",
-           "manifold_points", "multilayer_nomad", "nomad", "nomad_gram", "read_matrix", "read_matrix_market",
-           "sample_pairs", "select_anchors", "separable_data", "topic_model", "write_csv"]
+__all__ = ["AnchorTopicModel", "Communities", "CsrMatrix", "EDMCompletion", "FactoError", "FactoIOError",
+           "FactoKeyError", "FactoMemoryError", "FactoStateError", "FactoTypeError", "FactoValueError",
+           "NOMADClustering", "ParamInfo", "Problem", "Progress", "SeparableNMF", "SimplicialSymNMF", "Solver",
+           "StopReason", "SymNMFClustering", "TopicModel", "averaged_spearman", "clustering_accuracy",
+           "detect_communities", "distance_nrmse", "gaussian_affinity", "helix", "kmeans", "knn_similarity",
+           "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram", "read_matrix",
+           "read_matrix_market", "sample_pairs", "select_anchors", "separable_data", "topic_model", "write_csv"]

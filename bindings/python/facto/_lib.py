@@ -2,9 +2,10 @@
 
 Search order for the shared library:
   1. the FACTO_LIBRARY environment variable: a full path to libfacto.so.0 (or any file name);
-  2. the dynamic loader's search path, "libfacto.so.0" (where `cmake --install` puts it, e.g.
+  2. the copy `pip install` built from the repository's sources into the package (facto/_native);
+  3. the dynamic loader's search path, "libfacto.so.0" (where `cmake --install` puts it, e.g.
      /usr/local/lib, plus LD_LIBRARY_PATH);
-  3. ctypes.util.find_library("facto").
+  4. ctypes.util.find_library("facto").
 The library's major version must equal the one this package was written for.
 """
 import ctypes
@@ -64,6 +65,9 @@ def _candidates():
     env = os.environ.get("FACTO_LIBRARY")
     if env:
         yield env
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native", "libfacto.so.0")
+    if os.path.exists(bundled):
+        yield bundled
     yield "libfacto.so.0"
     found = ctypes.util.find_library("facto")
     if found:

@@ -1,7 +1,11 @@
 """Problem and Solver: thin Python objects over facto's opaque handles."""
 import collections
+import contextlib
 import ctypes
 import enum
+import os
+import signal
+import threading
 from collections import namedtuple
 
 import numpy as np
@@ -260,12 +264,55 @@ class Problem(_Handle):
         return value.value
 
 
+@contextlib.contextmanager
+def _interrupt_requests_stop(handle):
+    """While a solve runs on the main thread under Python's default SIGINT handler, Ctrl-C asks it to stop
+    at the end of the current iteration (facto_solver_request_stop); yields a function telling whether it
+    did. Python runs signal handlers only between bytecodes, never during the C call, so the signal's byte
+    reaches a helper thread through signal.set_wakeup_fd, and the helper makes the request."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield lambda: False
+        return
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+    interrupted = threading.Event()
+    previous_fd = -1
+
+    def watch():
+        while True:
+            data = os.read(read_fd, 64)
+            if not data:
+                return
+            if signal.SIGINT in data:
+                interrupted.set()
+                lib.facto_solver_request_stop(handle)
+            if previous_fd != -1:  # another user of the wakeup fd (an event loop) still hears its signals
+                with contextlib.suppress(OSError):
+                    os.write(previous_fd, data)
+
+    previous_handler = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.set())
+    previous_fd = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+    helper = threading.Thread(target=watch, name="facto-interrupt", daemon=True)
+    helper.start()
+    try:
+        yield interrupted.is_set
+    finally:
+        signal.set_wakeup_fd(previous_fd)
+        signal.signal(signal.SIGINT, previous_handler)
+        os.close(write_fd)
+        helper.join()
+        os.close(read_fd)
+
+
 class Solver(_Handle):
     """One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
 
     `solver.params` reads and writes parameters by name (`solver.params["tolerance"] = 1e-8`).
     A callback is any callable taking a Progress; a truthy return value stops the solve, and an
-    exception raised inside it stops the solve and is re-raised by step()/solve().
+    exception raised inside it stops the solve and is re-raised by step()/solve(). Ctrl-C during
+    step()/solve() on the main thread stops the solve at the end of the current iteration and then raises
+    KeyboardInterrupt; the solver keeps its iterate and can go on.
     """
     _free = lib.facto_solver_free
 
@@ -335,11 +382,15 @@ class Solver(_Handle):
 
     def _run(self, fn):
         self._pending = None
-        status = fn(self._h)
+        with _interrupt_requests_stop(self._h) as interrupted:
+            status = fn(self._h)
         if self._pending is not None:
             pending, self._pending = self._pending, None
             raise pending
         check(status, self._error)
+        if interrupted():
+            raise KeyboardInterrupt(f"facto: the solve stopped at iteration {self.progress.iteration} "
+                                    f"({StopReason(status).name}); the solver keeps its iterate")
         return StopReason(status)
 
     def step(self):

@@ -276,10 +276,10 @@ def test_away_and_pairwise_frank_wolfe_reach_the_stationary_point(affinity, blob
         # a step rule that the variant cannot take is refused when set
         with pytest.raises(facto.FactoValueError, match="vanilla"):
             facto.Solver(problem, "frank_wolfe", variant="pairwise", step_rule="open_loop")
-    model = facto.SimplicialSymNMF(n_clusters=3, bandwidth=4.0, scaling="none", tol=1e-9, variant="pairwise",
-                                   objective_tolerance=0).fit(blobs[0])
+    model = facto.SimplicialSymNMF(n_clusters=3, bandwidth=4.0, scaling="none", tol=1e-9,
+                                   solver_params={"variant": "pairwise", "objective_tolerance": 0}).fit(blobs[0])
     assert facto.clustering_accuracy(model.labels_, blobs[1]) == 1.0 and model.stationarity_ <= 1e-9
-    assert model.stop_reason_ == facto.StopReason.CONVERGED
+    assert model.stop_reason_ == "CONVERGED"
 
 
 def test_pairwise_merit_with_lambda_zero_fits_each_column_exactly():
