@@ -126,8 +126,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         add(f"{dist_info}/METADATA", _metadata().encode())
         add(f"{dist_info}/WHEEL", f"Wheel-Version: 1.0\nGenerator: facto_build\nRoot-Is-Purelib: false\n"
                                   f"Tag: {tag}\n".encode())
-        records.append(f"{dist_info}/RECORD,,")
-        whl.writestr(f"{dist_info}/RECORD", "\n".join(records) + "\n")
+        record = f"{dist_info}/RECORD"
+        add(record, ("\n".join(records + [f"{record},,"]) + "\n").encode())
     return wheel_name
 
 

@@ -243,7 +243,8 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * with Y >= 0 n x r, by L-BFGS-B, Sec. 4: psd and nonnegative by construction, equalities to the
  * tolerance, a local solution; extra outputs "factor", Y, and "upper_bound", 1 x 1: an upper bound of
  * the optimum, the least of a clustering's certificate (the dual certificate of Iguchi, Mixon, Peterson
- * & Villar; O(n K) memory; equal to the objective when the clusters are well separated, loose on
+ * & Villar; its eigenvalue from a dense eigensolve up to n = 2000, O(n^2) memory, above that a Lanczos
+ * estimate in O(n K) memory; equal to the objective when the clusters are well separated, loose on
  * manifolds) and, on points, the partition dual bound (weak duality for Q <= I and Q Z >= 0 over a
  * k-means partition Z into bound_parts parts, its multiplier by bound_iterations projected gradient
  * steps; O(n (r + K')) memory; the spectral bound of k-means at 0 steps)),
@@ -416,8 +417,9 @@ FACTO_API facto_status facto_solver_solve(facto_solver* solver);
  * the running iteration after its current inner step (as they do when time_limit runs out), and
  * burer_monteiro's start after its current k-means replicate or symmetric NMF sweep. Callable from any
  * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
- * completes next, which returns FACTO_STOPPED_BY_REQUEST unless it stopped for another reason (a request
- * that meets a converging step does not stop a later solve). Errors: NULL_POINTER. */
+ * completes next, which returns FACTO_STOPPED_BY_REQUEST unless it stopped for another reason, or by a
+ * solve that returns at once (converged, or at max_iterations): a request never outlives the solve that
+ * meets it. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);
 
 /* Progress of the solver. The caller sets struct_size = sizeof(facto_progress); the library fills the

@@ -55,7 +55,8 @@ void project_off_clusters(const CertificateTerms& t, const double* x, double* y,
 
 // lambda_max of A = P (B + 2 D) P on P's range, B^{ab} = u_ab u_ba^T / rho_ab, from above: a dense
 // eigenvalue decomposition of A - c (I - P), c = 2 ||A||_F putting the indicators below the rest
-// (dsytrd and dsterf are backward stable: within 8 n eps ||A - c (I - P)|| <= 24 n eps ||A||_F).
+// (dsytrd and dsterf are backward stable: within 8 n eps ||A - c (I - P)|| <= 24 n eps ||A||_F; the
+// projection's rounding adds as much relative to 2 D + B).
 double certificate_lambda_dense(const GramOperator& D, const CertificateTerms& t)
 {
     const std::size_t n = t.labels.size(), clusters = t.count.size();
@@ -65,7 +66,9 @@ double certificate_lambda_dense(const GramOperator& D, const CertificateTerms& t
             const auto a = static_cast<std::size_t>(t.labels[i]), b = static_cast<std::size_t>(t.labels[j]);
             if (a != b && t.rho(a, b) > 0.0) A(i, j) += t.u(i, b) * t.u(j, a) / t.rho(a, b);
         }
-    // P A P: each row less its clusters' means, then each column less its clusters' means
+    // P A P: each row less its clusters' means, then each column less its clusters' means (rounding
+    // relative to ||A|| before, which may be far above ||P A P|| for a D that is not centred)
+    const double formed = std::sqrt(blas::frobenius_dot(A, A));
     std::vector<double> mean(clusters);
     for (std::size_t i = 0; i < n; ++i) project_off_clusters(t, &A(i, 0), &A(i, 0), mean);
     Matrix column_sum({clusters, n}, 0.0);
@@ -80,7 +83,7 @@ double certificate_lambda_dense(const GramOperator& D, const CertificateTerms& t
         for (std::size_t j = 0; j < n; ++j)
             if (t.labels[i] == t.labels[j]) A(i, j) -= c / t.count[static_cast<std::size_t>(t.labels[i])];
     const Vector values = blas::symmetric_eigenvalues(A);
-    return values(n - 1) + 24.0 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * norm;
+    return values(n - 1) + 24.0 * static_cast<double>(n) * std::numeric_limits<double>::epsilon() * (norm + formed);
 }
 
 // The same by Lanczos from a fixed start, through products with D and O(n K') work: an estimate (it can

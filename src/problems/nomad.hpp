@@ -79,7 +79,8 @@ public:
                             double component_threshold = kComponentThreshold) const;
 
     // The dual certificate of Iguchi, Mixon, Peterson & Villar (2017, Sec. 3.2) built on a clustering
-    // (labels in [0, K'), every cluster nonempty) through products with D alone, O(n K') memory:
+    // (labels in [0, K'), every cluster nonempty) through products with D (O(n K') memory) or, up to
+    // dense_limit, one dense n x n matrix:
     // weak duality with multipliers that make the clustering's X complementary gives, for every
     // feasible Q, Tr(D Q) <= Tr(D X) + (z (K - K') + K max(0, lambda - z)) / 2. Valid for any labels
     // and any symmetric D; equal to Tr(D X) (X certified optimal) when the clusters are separated

@@ -403,7 +403,8 @@ Output BurerMonteiro::output(const std::string& name) const
     }
     if (name == "upper_bound") {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
-        // the least of the certificates of two clusterings into at most K clusters (O(n K) memory):
+        // the least of the certificates of two clusterings into at most K clusters (O(n K) memory above
+        // n = 2000, dense below):
         // kernel k-means on D, and Q's connected components when they are at most K; on points, also
         // the dual bound of a partition (O(n (r + K')) memory)
         const uint64_t seed = static_cast<uint64_t>(common().seed);

@@ -51,7 +51,8 @@ public:
     // w = sigma (Y u - 1) - mu, t = ||Y||^2 - K (Y and G n x r, row-major).
     double lagrangian(const double* Y, double* G);
     // The problem's outputs, "factor" (n x r) and "upper_bound" (1 x 1: an upper bound of NOMAD's
-    // optimum in O(n K) memory, the least Nomad::clustering_bound of kernel k-means's clustering of D
+    // optimum (O(n^2) memory up to n = 2000, O(n K) above), the least Nomad::clustering_bound of kernel
+    // k-means's clustering of D
     // into K clusters and of the labels output when it has at most K components).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name) const override;

@@ -241,8 +241,12 @@ int32_t Solver::solve()
 {
     require_not_in_callback("solve");
     initialize();
-    if (converged()) return progress_.stop_reason = FACTO_CONVERGED;
-    if (progress_.iteration >= common_.max_iterations) return progress_.stop_reason = FACTO_ITERATION_LIMIT;
+    // a solve that has nothing to do spends a pending request too, as the step that meets it would
+    const bool done = converged();
+    if (done || progress_.iteration >= common_.max_iterations) {
+        stop_requested_.store(false);
+        return progress_.stop_reason = done ? FACTO_CONVERGED : FACTO_ITERATION_LIMIT;
+    }
     for (;;) {
         const int32_t reason = step();
         if (reason != FACTO_OK) return reason;

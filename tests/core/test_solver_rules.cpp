@@ -89,6 +89,9 @@ BOOST_AUTO_TEST_CASE(a_request_met_by_another_stop_is_spent_with_it)
         solver.mutable_params().set_int("max_iterations", 1);
         solver.request_stop();
         BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
+        // a request met by a solve with nothing to do (at its iteration limit) is spent the same way
+        solver.request_stop();
+        BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
         solver.mutable_params().set_int("max_iterations", 3);
         BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
     });

@@ -13,6 +13,10 @@ try:
     from sklearn.utils import check_random_state
 
     HAVE_SKLEARN = True
+    try:  # scikit-learn >= 1.6: a function, and force_all_finite renamed
+        from sklearn.utils.validation import validate_data as _sklearn_validate_data
+    except ImportError:
+        _sklearn_validate_data = None
 except ImportError:  # the package works without scikit-learn; these follow its conventions
     HAVE_SKLEARN = False
 
@@ -45,7 +49,7 @@ except ImportError:  # the package works without scikit-learn; these follow its 
             if hasattr(X, "tocsr"):
                 if not accept_sparse:
                     raise TypeError("A sparse matrix was passed, but dense data is required; use X.toarray()")
-                X = X.tocsr().astype(dtype)
+                X = X.astype(dtype)
                 finite = np.isfinite(X.data)
             else:
                 X = np.asarray(X, dtype=dtype)
@@ -73,11 +77,23 @@ except ImportError:  # the package works without scikit-learn; these follow its 
         return seed
 
 
+def validate(estimator, X, accept_sparse=False, allow_nan=False):
+    """X as float64 (dense, or scipy.sparse when accept_sparse names formats), finite (NaN allowed when
+    allow_nan), at least 2 samples; sets n_features_in_. scikit-learn's own checks where installed."""
+    finite = "allow-nan" if allow_nan else True
+    if HAVE_SKLEARN and _sklearn_validate_data is not None:
+        return _sklearn_validate_data(estimator, X, accept_sparse=accept_sparse, dtype=np.float64,
+                                      ensure_min_samples=2, ensure_all_finite=finite)
+    return estimator._validate_data(X, accept_sparse=accept_sparse, dtype=np.float64, ensure_min_samples=2,
+                                    force_all_finite=finite)
+
+
 class FactoEstimator(BaseEstimator):
     """The estimators' common parameters: solver (a facto algorithm), max_iter and tol (the solver's
     max_iterations and tolerance; None keeps its defaults), random_state (None: the solver's default seed,
-    so a fit is reproducible; an int: that seed; a RandomState: a seed drawn from it) and solver_params (a
-    dict of any other solver parameter by its facto name, never modified)."""
+    so that a fit is reproducible, unlike scikit-learn's None, the global RNG; an int: that seed; a
+    RandomState: a seed drawn from it) and solver_params (a dict of any other solver parameter by its
+    facto name, never modified; a fit's callback is fit's own argument)."""
 
     def _seed(self):
         if self.random_state is None:
@@ -86,9 +102,10 @@ class FactoEstimator(BaseEstimator):
             return int(self.random_state)
         return int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
 
-    def _solve(self, problem, algorithm, callback=None, start=None, outputs=()):
+    def _solve(self, problem, algorithm, callback=None, outputs=(), iterate=False):
         """Solves `problem` with `algorithm` and this estimator's settings; sets n_iter_, objective_,
-        stationarity_, stop_reason_ (its name, e.g. "CONVERGED") and returns (iterate, {output: array})."""
+        stationarity_, stop_reason_ (its name, e.g. "CONVERGED") and returns {output: array}, with the
+        iterate under "iterate" when asked (it can be large: MERIT's is N x N)."""
         params = dict(self.solver_params or {})
         if self.max_iter is not None:
             params["max_iterations"] = int(self.max_iter)
@@ -97,22 +114,23 @@ class FactoEstimator(BaseEstimator):
         seed = self._seed()
         if seed is not None:
             params["seed"] = seed
-        with problem, Solver(problem, algorithm, callback=callback, **params) as solver:
-            if start is not None:
-                solver.set_iterate(start)
+        with problem, Solver(problem, algorithm, callback=callback) as solver:
+            for name, value in params.items():
+                solver.params[name] = value
             self.stop_reason_ = solver.solve().name
             progress = solver.progress
-            iterate = solver.iterate
             values = {name: solver.output(name) for name in outputs}
+            if iterate:
+                values["iterate"] = solver.iterate
         self.n_iter_ = int(progress.iteration)
         self.objective_ = float(progress.objective)
         self.stationarity_ = float(progress.stationarity)
-        return iterate, values
+        return values
 
 
-def symmetric_input(estimator, X, accept_sparse):
+def symmetric_input(estimator, X, accept_sparse, allow_nan=False):
     """X validated as a square (n x n) matrix: a precomputed affinity or dissimilarity."""
-    X = estimator._validate_data(X, accept_sparse=accept_sparse, dtype=np.float64, ensure_min_samples=2)
+    X = validate(estimator, X, accept_sparse, allow_nan)
     if X.shape[0] != X.shape[1]:
         raise ValueError(f"a precomputed matrix must be square, got shape {X.shape}")
     return X

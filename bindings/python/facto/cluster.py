@@ -6,7 +6,7 @@ fit, fit_predict and fit_transform, no predict or transform of new points.
 """
 import numpy as np
 
-from ._base import ClusterMixin, FactoEstimator, precomputed_tags, symmetric_input
+from ._base import ClusterMixin, FactoEstimator, precomputed_tags, symmetric_input, validate
 from .core import Problem
 from .data import gaussian_affinity, kmeans, knn_similarity
 
@@ -28,7 +28,7 @@ class SimplicialSymNMF(ClusterMixin, FactoEstimator):
     stationarity_, stop_reason_, n_features_in_.
     """
 
-    def __init__(self, n_clusters=2, affinity="rbf", bandwidth=1.0, scaling="minmax", solver="frank_wolfe",
+    def __init__(self, n_clusters=2, *, affinity="rbf", bandwidth=1.0, scaling="minmax", solver="frank_wolfe",
                  max_iter=None, tol=None, random_state=None, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
@@ -49,11 +49,12 @@ class SimplicialSymNMF(ClusterMixin, FactoEstimator):
             P = symmetric_input(self, X, accept_sparse=True)
             P = P.toarray() if hasattr(P, "toarray") else P
         elif self.affinity == "rbf":
-            P = gaussian_affinity(self._validate_data(X, ensure_min_samples=2), self.bandwidth, self.scaling)
+            P = gaussian_affinity(validate(self, X), self.bandwidth, self.scaling)
         else:
             raise ValueError(f"affinity must be 'rbf' or 'precomputed', got {self.affinity!r}")
-        self.membership_, out = self._solve(Problem.simplicial_symnmf(P, self.n_clusters), self.solver, callback,
-                                            outputs=("labels", "gaps"))
+        out = self._solve(Problem.simplicial_symnmf(P, self.n_clusters), self.solver, callback,
+                          outputs=("labels", "gaps"), iterate=True)
+        self.membership_ = out["iterate"]
         self.labels_ = out["labels"]
         self.gap_ = float(out["gaps"][0, 0])
         return self
@@ -80,7 +81,7 @@ class SymNMFClustering(ClusterMixin, FactoEstimator):
     Attributes: labels_, embedding_ (H), n_iter_, objective_, stationarity_, stop_reason_, n_features_in_.
     """
 
-    def __init__(self, n_clusters=2, affinity="nearest_neighbors", n_neighbors=0, similarity="gaussian",
+    def __init__(self, n_clusters=2, *, affinity="nearest_neighbors", n_neighbors=0, similarity="gaussian",
                  bandwidth=1.0, scaling="minmax", solver="nolips", max_iter=None, tol=None, random_state=None,
                  solver_params=None):
         self.n_clusters = n_clusters
@@ -101,7 +102,7 @@ class SymNMFClustering(ClusterMixin, FactoEstimator):
     def _affinity(self, X):
         if self.affinity == "precomputed":
             return symmetric_input(self, X, accept_sparse=True)
-        X = self._validate_data(X, ensure_min_samples=2)
+        X = validate(self, X)
         if self.affinity == "nearest_neighbors":
             return knn_similarity(X, self.n_neighbors, self.similarity)
         if self.affinity == "rbf":
@@ -111,7 +112,8 @@ class SymNMFClustering(ClusterMixin, FactoEstimator):
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
         problem = Problem.symnmf(self._affinity(X), self.n_clusters)
-        self.embedding_, out = self._solve(problem, self.solver, callback, outputs=("labels",))
+        out = self._solve(problem, self.solver, callback, outputs=("labels",), iterate=True)
+        self.embedding_ = out["iterate"]
         self.labels_ = out["labels"]
         return self
 
@@ -141,13 +143,14 @@ class NOMADClustering(ClusterMixin, FactoEstimator):
     max_iter, tol, random_state, solver_params : see facto's estimators.
 
     Attributes: labels_, embedding_ (n x 2, from Q), feasibility_ (the RMS and largest of Q's negative
-    part, the row-sum and trace errors), upper_bound_ (a bound on the SDP's optimum: certified by
-    nomad_admm up to n = 2000 and by burer_monteiro's clustering and partition certificates),
+    part, the row-sum and trace errors), upper_bound_ (a bound on the SDP's optimum: certified up to
+    n = 2000, and above it by burer_monteiro's partition bound on points; the other bounds above n = 2000
+    rest on a Krylov eigenvalue estimate),
     factor_ (burer_monteiro) or Q_ (the others), solver_, n_iter_, objective_ (Tr(D Q)), stationarity_,
     stop_reason_, n_features_in_.
     """
 
-    def __init__(self, n_clusters=2, affinity="points", solver="auto", assign_labels="kmeans", certify=True,
+    def __init__(self, n_clusters=2, *, affinity="points", solver="auto", assign_labels="kmeans", certify=True,
                  max_iter=None, tol=None, random_state=None, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
@@ -167,7 +170,7 @@ class NOMADClustering(ClusterMixin, FactoEstimator):
         if self.assign_labels not in ("kmeans", "components"):
             raise ValueError(f"assign_labels must be 'kmeans' or 'components', got {self.assign_labels!r}")
         if self.affinity == "points":
-            problem = Problem.nomad_points(self._validate_data(X, ensure_min_samples=2), self.n_clusters)
+            problem = Problem.nomad_points(validate(self, X), self.n_clusters)
         elif self.affinity == "precomputed":
             problem = Problem.nomad(symmetric_input(self, X, accept_sparse=False), self.n_clusters)
         else:
@@ -176,7 +179,9 @@ class NOMADClustering(ClusterMixin, FactoEstimator):
             "burer_monteiro" if self.affinity == "points" else "nomad_cgm")
         kept = "factor" if self.solver_ == "burer_monteiro" else "Q"
         outputs = ("labels", "embedding", "feasibility", kept) + (("upper_bound",) if self.certify else ())
-        _, out = self._solve(problem, self.solver_, callback, outputs=outputs)
+        out = self._solve(problem, self.solver_, callback, outputs=outputs)
+        for stale in ("Q_", "factor_"):  # a refit with another solver
+            self.__dict__.pop(stale, None)
         setattr(self, kept + "_", out[kept])
         self.embedding_ = out["embedding"]
         self.feasibility_ = out["feasibility"]

@@ -291,17 +291,22 @@ def _interrupt_requests_stop(handle):
                 with contextlib.suppress(OSError):
                     os.write(previous_fd, data)
 
-    previous_handler = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.set())
-    previous_fd = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
     helper = threading.Thread(target=watch, name="facto-interrupt", daemon=True)
-    helper.start()
+    previous_handler, woken = None, False  # restored in reverse, only what was installed
     try:
+        previous_fd = signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        woken = True
+        helper.start()
+        previous_handler = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.set())
         yield interrupted.is_set
     finally:
-        signal.set_wakeup_fd(previous_fd)
-        signal.signal(signal.SIGINT, previous_handler)
-        os.close(write_fd)
-        helper.join()
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
+        if woken:
+            signal.set_wakeup_fd(previous_fd)
+        os.close(write_fd)  # the helper reads end-of-file and returns
+        if helper.is_alive():
+            helper.join()
         os.close(read_fd)
 
 
@@ -310,8 +315,8 @@ class Solver(_Handle):
 
     `solver.params` reads and writes parameters by name (`solver.params["tolerance"] = 1e-8`).
     A callback is any callable taking a Progress; a truthy return value stops the solve, and an
-    exception raised inside it stops the solve and is re-raised by step()/solve(). Ctrl-C during
-    step()/solve() on the main thread stops the solve at the end of the current iteration and then raises
+    exception raised inside it stops the solve and is re-raised by step()/solve(). Ctrl-C during solve()
+    on the main thread stops the solve at the end of the current iteration and then raises
     KeyboardInterrupt; the solver keeps its iterate and can go on.
     """
     _free = lib.facto_solver_free
@@ -380,9 +385,10 @@ class Solver(_Handle):
         check(lib.facto_solver_set_callback(self._h, self._trampoline, None, None), self._error)
         self._callback = callback
 
-    def _run(self, fn):
+    def _run(self, fn, interruptible):
         self._pending = None
-        with _interrupt_requests_stop(self._h) as interrupted:
+        with (_interrupt_requests_stop(self._h) if interruptible else contextlib.nullcontext(lambda: False)) \
+                as interrupted:
             status = fn(self._h)
         if self._pending is not None:
             pending, self._pending = self._pending, None
@@ -395,11 +401,11 @@ class Solver(_Handle):
 
     def step(self):
         """One iteration; returns StopReason.RUNNING, or why a stopping rule fired."""
-        return self._run(lib.facto_solver_step)
+        return self._run(lib.facto_solver_step, interruptible=False)
 
     def solve(self):
         """Iterate until a stopping rule fires; returns why."""
-        return self._run(lib.facto_solver_solve)
+        return self._run(lib.facto_solver_solve, interruptible=True)
 
     def request_stop(self):
         """Ask a running solve to stop after the current iteration (callable from any thread)."""

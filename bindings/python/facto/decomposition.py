@@ -2,7 +2,7 @@
 the other anchor pickers as solvers). Both are transductive: fit and fit_transform."""
 import numpy as np
 
-from ._base import FactoEstimator
+from ._base import FactoEstimator, validate
 from .core import Problem
 
 
@@ -24,7 +24,7 @@ class SeparableNMF(FactoEstimator):
     n_iter_, objective_, stationarity_, stop_reason_, n_features_in_.
     """
 
-    def __init__(self, n_components=2, solver="merit", lam=None, mu=1e-5, max_iter=None, tol=None,
+    def __init__(self, n_components=2, *, solver="merit", lam=None, mu=1e-5, max_iter=None, tol=None,
                  random_state=None, solver_params=None):
         self.n_components = n_components
         self.solver = solver
@@ -37,9 +37,9 @@ class SeparableNMF(FactoEstimator):
 
     def fit(self, X, y=None, callback=None):
         """Fits on X (n_samples x n_features); `callback(progress) -> stop?` is called every iteration."""
-        X = self._validate_data(X, ensure_min_samples=2)
+        X = validate(self, X)
         problem = Problem.self_dictionary(X.T, self.n_components, self.lam, self.mu)
-        _, out = self._solve(problem, self.solver, callback, outputs=("selected", "H"))
+        out = self._solve(problem, self.solver, callback, outputs=("selected", "H"))
         self.anchors_ = out["selected"]
         self.components_ = X[self.anchors_]
         self.weights_ = np.atleast_2d(out["H"]).T.copy()
@@ -77,7 +77,7 @@ class AnchorTopicModel(FactoEstimator):
     n_iter_, objective_, stationarity_, stop_reason_, n_features_in_.
     """
 
-    def __init__(self, n_components=10, min_df=2, rank=0, lam=5e-7, mu=1e-5, solver="merit", max_iter=None,
+    def __init__(self, n_components=10, *, min_df=2, rank=0, lam=5e-7, mu=1e-5, solver="merit", max_iter=None,
                  tol=None, random_state=None, solver_params=None):
         self.n_components = n_components
         self.min_df = min_df
@@ -97,12 +97,12 @@ class AnchorTopicModel(FactoEstimator):
 
     def fit(self, X, y=None, callback=None):
         """Fits on the counts X (n_documents x n_terms, nonnegative)."""
-        X = self._validate_data(X, accept_sparse="csr", ensure_min_samples=2)
+        X = validate(self, X, accept_sparse="csr")
         if (X.data if hasattr(X, "tocsr") else X).min(initial=0.0) < 0:
             raise ValueError("Negative values in data passed to AnchorTopicModel: counts must be nonnegative")
         problem = Problem.topics(X, self.n_components, self.min_df, self.rank, self.lam, self.mu)
-        _, out = self._solve(problem, self.solver, callback,
-                             outputs=("selected", "topics", "top_terms", "document_topics", "labels", "coherence"))
+        out = self._solve(problem, self.solver, callback,
+                          outputs=("selected", "topics", "top_terms", "document_topics", "labels", "coherence"))
         self.anchors_ = out["selected"]
         self.components_ = out["topics"]
         self.top_terms_ = out["top_terms"]

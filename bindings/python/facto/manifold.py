@@ -2,7 +2,7 @@
 an embedding from some observed distances. Transductive, like MDS: fit and fit_transform."""
 import numpy as np
 
-from ._base import FactoEstimator, symmetric_input
+from ._base import FactoEstimator, symmetric_input, validate
 from .core import Problem
 
 
@@ -24,7 +24,7 @@ class EDMCompletion(FactoEstimator):
     stationarity_, stop_reason_, n_features_in_.
     """
 
-    def __init__(self, n_components=3, metric="precomputed", squared=False, solver="nolips", max_iter=None,
+    def __init__(self, n_components=3, *, metric="precomputed", squared=False, solver="nolips", max_iter=None,
                  tol=None, random_state=None, solver_params=None):
         self.n_components = n_components
         self.metric = metric
@@ -40,36 +40,45 @@ class EDMCompletion(FactoEstimator):
         return {"pairwise": self.metric == "precomputed", "allow_nan": self.metric == "precomputed"}
 
     def _pairs(self, X):
-        """(i, j, d) over the observed pairs i < j, d the squared distances."""
+        """(i, j, d, n) over the observed pairs i < j, d the squared distances. A pair stored twice must hold
+        one value, to 1e-9 relative (both triangles of a symmetric matrix)."""
         if self.metric == "euclidean":
-            X = self._validate_data(X, ensure_min_samples=2)
-            i, j = np.triu_indices(X.shape[0], 1)
-            return i, j, ((X[i] - X[j]) ** 2).sum(axis=1), X.shape[0]
+            X = validate(self, X)
+            n = X.shape[0]
+            i, j = np.triu_indices(n, 1)
+            d = np.concatenate([((X[k + 1:] - X[k]) ** 2).sum(axis=1) for k in range(n - 1)])
+            return i, j, d, n
         if self.metric != "precomputed":
             raise ValueError(f"metric must be 'precomputed' or 'euclidean', got {self.metric!r}")
-        if hasattr(X, "tocoo"):
-            M = symmetric_input(self, X, accept_sparse="coo").tocoo()
+        M = symmetric_input(self, X, accept_sparse=("coo", "csr", "csc"), allow_nan=True)
+        if hasattr(M, "tocoo"):
+            M = M.tocoo()  # duplicates kept, as stored
             i, j, d = M.row, M.col, M.data
         else:
-            M = self._validate_data(X, ensure_min_samples=2, force_all_finite="allow-nan")
-            if M.shape[0] != M.shape[1]:
-                raise ValueError(f"a precomputed matrix must be square, got shape {M.shape}")
             i, j = np.nonzero(~np.isnan(M))
             d = M[i, j]
         if np.any(d < 0):
             raise ValueError("Negative values in data passed to EDMCompletion: distances must be nonnegative")
         lower, upper = np.minimum(i, j), np.maximum(i, j)
         keep = lower < upper
-        pairs, first = np.unique(np.stack([lower[keep], upper[keep]]), axis=1, return_index=True)
-        d = d[keep][first]
+        pairs, first, which = np.unique(np.stack([lower[keep], upper[keep]]), axis=1, return_index=True,
+                                        return_inverse=True)
+        d = d[keep]
+        stored = d[first][which.ravel()]  # the first value stored for each entry's pair
+        conflict = np.flatnonzero(np.abs(d - stored) > 1e-9 * np.maximum(d, stored))
+        if conflict.size:
+            k = conflict[0]
+            raise ValueError(f"the pair ({lower[keep][k]}, {upper[keep][k]}) is given two distances, "
+                             f"{stored[k]} and {d[k]}")
+        d = d[first]
         return pairs[0], pairs[1], d if self.squared else d ** 2, M.shape[0]
 
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
         i, j, d, n = self._pairs(X)
         self.n_pairs_ = int(i.size)
-        self.embedding_, _ = self._solve(Problem.edm_completion(n, self.n_components, i, j, d), self.solver,
-                                         callback)
+        problem = Problem.edm_completion(n, self.n_components, i, j, d)
+        self.embedding_ = self._solve(problem, self.solver, callback, iterate=True)["iterate"]
         return self
 
     def fit_transform(self, X, y=None, callback=None):

@@ -93,6 +93,10 @@ def test_edm_completion_from_observed_pairs_recovers_the_helix():
     assert every.n_pairs_ == 200 * 199 // 2 and facto.distance_nrmse(every.embedding_, points) < 1e-6
     with pytest.raises(ValueError, match="nonnegative"):
         facto.EDMCompletion().fit(-distances)
+    conflicting = scipy_sparse.coo_matrix(([1.0, 2.0], ([0, 1], [1, 0])), shape=(3, 3))  # d(0, 1) twice
+    for form in (conflicting, conflicting.tocsr(), conflicting.toarray()):
+        with pytest.raises(ValueError, match="two distances"):
+            facto.EDMCompletion().fit(form)
 
 
 def test_parameters_are_stored_unchanged_and_fitted_estimators_pickle(blobs):
