@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # CTest driver of the R binding: installs libfacto from BUILD_DIR into a temporary prefix, runs
 # `R CMD INSTALL` against that installed library (found through pkg-config), then the testthat tests.
-# Usage: run_tests.sh BUILD_DIR   (FACTO_FIXTURE_REFERENCE may name the C reference iterate; FACTO_PRELOAD and
-# FACTO_SANITIZER_FLAGS, set by the sanitizer build's CTest, name the runtime to preload and the glue's flags)
+# Usage: run_tests.sh BUILD_DIR [bundled]   (FACTO_FIXTURE_REFERENCE may name the C reference iterate;
+# FACTO_PRELOAD and FACTO_SANITIZER_FLAGS, set by the sanitizer build's CTest, name the runtime to preload
+# and the glue's flags). With `bundled`: no installed libfacto; configure builds libfacto.a from the
+# repository's sources (FACTO_BUNDLED=1) and links it into the package.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
-libdir=$(dirname "$(ls "$work"/prefix/lib*/libfacto.so.0)")
-export PKG_CONFIG_PATH="$libdir/pkgconfig" LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ "${2:-}" = bundled ]; then
+  export FACTO_BUNDLED=1 FACTO_SOURCE_DIR="$here/../.."
+  unset FACTO_LIBS FACTO_CFLAGS LD_LIBRARY_PATH
+else
+  cmake --install "$build" --prefix "$work/prefix" >/dev/null
+  libdir=$(dirname "$(ls "$work"/prefix/lib*/libfacto.so.0)")
+  export PKG_CONFIG_PATH="$libdir/pkgconfig" LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 if [ -n "${FACTO_SANITIZER_FLAGS:-}" ]; then  # instrument the glue too (configure reads these)
   export FACTO_CFLAGS="$(pkg-config --cflags facto) $FACTO_SANITIZER_FLAGS"
   export FACTO_LIBS="$(pkg-config --libs facto) $FACTO_SANITIZER_FLAGS"

@@ -150,7 +150,7 @@ def test_ctrl_c_stops_a_long_solve_cleanly():
     X, _ = facto.manifold_points("two_rings", 300, 0.5, 0.02, seed=1)
     with facto.Problem.nomad(facto.nomad_gram(X), 16) as problem, \
             facto.Solver(problem, "nomad_cgm", tolerance=0.0, feasibility_tolerance=0.0, objective_tolerance=0.0,
-                         max_iterations=10**9) as solver:
+                         max_iterations=10**9, time_limit=60) as solver:  # a failure ends, it does not hang
         for callback in (None, lambda progress: False):  # the helper thread's path, and the callback's
             solver.set_callback(callback)
             before = solver.progress.iteration

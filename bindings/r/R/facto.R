@@ -288,11 +288,27 @@ facto_set_callback <- function(solver, f) {
   invisible(checked(.Call(C_facto_r_set_callback, solver$ptr, f, run_callback)))
 }
 
-#' One iteration; returns "running" or why a stopping rule fired.
-facto_step <- function(solver) STOP_REASONS[checked(.Call(C_facto_r_step, solver$ptr)) + 1L]
+# The stop reason of a step or solve; an interrupt (Ctrl-C) ends it at the end of the iteration, then
+# raises a condition of class "facto_interrupt" / "interrupt" (tryCatch(interrupt = ) catches it).
+stop_reason <- function(solver, status) {
+  status <- checked(status)
+  if (isTRUE(attr(status, "interrupted"))) {
+    p <- facto_progress(solver)
+    stop(structure(class = c("facto_interrupt", "interrupt", "condition"),
+                   list(message = sprintf(paste("facto: interrupted; the solve stopped at iteration %d (%s),",
+                                                "the solver keeps its iterate"), p$iteration, p$stop_reason),
+                        call = NULL)))
+  }
+  STOP_REASONS[status + 1L]
+}
 
-#' Iterates until a stopping rule fires; returns why.
-facto_solve <- function(solver) STOP_REASONS[checked(.Call(C_facto_r_solve, solver$ptr)) + 1L]
+#' One iteration; returns "running" or why a stopping rule fired.
+facto_step <- function(solver) stop_reason(solver, .Call(C_facto_r_step, solver$ptr))
+
+#' Iterates until a stopping rule fires; returns why. Ctrl-C stops it at the end of the current
+#' iteration and raises a condition of class "interrupt" ("facto_interrupt"); the solver keeps its
+#' iterate.
+facto_solve <- function(solver) stop_reason(solver, .Call(C_facto_r_solve, solver$ptr))
 
 facto_progress <- function(solver) {
   p <- checked(.Call(C_facto_r_progress, solver$ptr))

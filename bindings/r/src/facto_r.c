@@ -8,7 +8,10 @@
  *    a "facto_failure" value (status, name, message) and R/facto.R raises the condition.
  *  - The iteration callback runs R code under R_ToplevelExec, inside an R-level tryCatch, so neither an
  *    R error nor an interrupt can longjmp through facto's C++ frames; the condition is kept and
- *    re-raised in R after the solve returns. */
+ *    re-raised in R after the solve returns.
+ *  - Every solver has the trampoline installed, with or without an R callback, so that Ctrl-C (a
+ *    pending R interrupt, seen by R_CheckUserInterrupt under R_ToplevelExec) stops a solve through
+ *    facto_solver_request_stop at the end of the iteration; R then raises an "interrupt" condition. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +46,13 @@ typedef struct solver_box {
     SEXP callback;     /* R function or R_NilValue; protected through the external pointer */
     SEXP runner;       /* facto:::run_callback, protected likewise */
     SEXP pending;      /* condition raised by the callback, preserved until read */
+    int interrupted;   /* the user interrupted the running step or solve */
 } solver_box;
 
 static SEXP problem_tag, solver_tag;
+
+/* The iteration callback every solver has (below): the R callback, if any, then the interrupt check. */
+static int32_t trampoline(const facto_solver* solver, const facto_progress* progress, void* user_data);
 
 static void problem_finalizer(SEXP ptr)
 {
@@ -305,6 +312,8 @@ SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
     box->callback = R_NilValue;
     box->runner = R_NilValue;
     box->pending = R_NilValue;
+    box->interrupted = 0;
+    facto_solver_set_callback(solver, trampoline, box, NULL); /* Ctrl-C, without an R callback too */
     SEXP ptr = PROTECT(R_MakeExternalPtr(box, solver_tag, R_NilValue));
     R_RegisterCFinalizerEx(ptr, solver_finalizer, TRUE);
     UNPROTECT(1);
@@ -468,29 +477,46 @@ static void evaluate_callback(void* data)
     UNPROTECT(2);
 }
 
+static void check_interrupt(void* unused)
+{
+    (void)unused;
+    R_CheckUserInterrupt();
+}
+
+/* An interrupt (or any jump out of R code): the solve stops at the end of this iteration. */
+static int32_t interrupt(solver_box* box)
+{
+    box->interrupted = 1;
+    facto_solver_request_stop(box->solver);
+    return 0;
+}
+
 static int32_t trampoline(const facto_solver* solver, const facto_progress* progress, void* user_data)
 {
     (void)solver;
     solver_box* box = (solver_box*)user_data;
-    callback_call c = {box, progress, R_NilValue};
-    if (!R_ToplevelExec(evaluate_callback, &c)) return 1; /* an interrupt or a jump: stop the solve */
-    SEXP error = VECTOR_ELT(c.result, 1);
-    const int stop = Rf_asLogical(VECTOR_ELT(c.result, 0)) == TRUE;
-    if (error != R_NilValue) {
-        release_pending(box);
-        box->pending = error;
-        R_PreserveObject(error);
+    int stop = 0;
+    if (box->callback != R_NilValue) {
+        callback_call c = {box, progress, R_NilValue};
+        if (!R_ToplevelExec(evaluate_callback, &c)) return interrupt(box);
+        SEXP error = VECTOR_ELT(c.result, 1);
+        stop = Rf_asLogical(VECTOR_ELT(c.result, 0)) == TRUE || error != R_NilValue;
+        if (error != R_NilValue) {
+            release_pending(box);
+            box->pending = error;
+            R_PreserveObject(error);
+        }
+        R_ReleaseObject(c.result);
     }
-    R_ReleaseObject(c.result);
-    return stop || error != R_NilValue;
+    if (!R_ToplevelExec(check_interrupt, NULL)) return interrupt(box);
+    return stop;
 }
 
 /* runner is facto's internal run_callback (looked up by the R caller, where an error is safe). */
 SEXP facto_r_set_callback(SEXP ptr, SEXP callback, SEXP runner)
 {
     SOLVER_OR_FAIL(box, ptr);
-    const int none = callback == R_NilValue;
-    const facto_status st = facto_solver_set_callback(box->solver, none ? NULL : trampoline, box, NULL);
+    const facto_status st = facto_solver_set_callback(box->solver, trampoline, box, NULL);
     if (st < 0) return solver_failure(box, st);
     SEXP keep = PROTECT(Rf_allocVector(VECSXP, 2)); /* keeps both alive with the solver */
     SET_VECTOR_ELT(keep, 0, callback);
@@ -502,11 +528,13 @@ SEXP facto_r_set_callback(SEXP ptr, SEXP callback, SEXP runner)
     return R_NilValue;
 }
 
-/* step or solve; returns the status, or the pending callback condition (class "condition"). */
+/* step or solve; returns the status (with attribute "interrupted" TRUE when the user interrupted it),
+ * or the pending callback condition (class "condition"). */
 static SEXP run(SEXP ptr, facto_status (*fn)(facto_solver*))
 {
     SOLVER_OR_FAIL(box, ptr);
     release_pending(box);
+    box->interrupted = 0;
     const facto_status st = fn(box->solver);
     if (box->pending != R_NilValue) {
         SEXP condition = PROTECT(box->pending);
@@ -514,7 +542,12 @@ static SEXP run(SEXP ptr, facto_status (*fn)(facto_solver*))
         UNPROTECT(1);
         return condition;
     }
-    return st < 0 ? solver_failure(box, st) : Rf_ScalarInteger(st);
+    if (st < 0) return solver_failure(box, st);
+    SEXP status = PROTECT(Rf_ScalarInteger(st));
+    if (box->interrupted) Rf_setAttrib(status, Rf_install("interrupted"), Rf_ScalarLogical(TRUE));
+    box->interrupted = 0;
+    UNPROTECT(1);
+    return status;
 }
 
 SEXP facto_r_step(SEXP ptr) { return run(ptr, facto_solver_step); }

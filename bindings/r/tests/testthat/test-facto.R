@@ -283,3 +283,33 @@ test_that("the penalty method ends feasible, and NOMAD's labels are Q's connecte
   facto_solve(nomad)
   expect_equal(facto_accuracy(facto_labels(nomad), rep(1:2, each = 100)), 1)
 })
+
+test_that("Ctrl-C stops a long solve at the end of an iteration, with or without a callback", {
+  t <- 2 * pi * (0:149) / 150
+  X <- rbind(cbind(cos(t), sin(t)), 0.5 * cbind(cos(t), sin(t)))
+  # nomad_cgm with every tolerance 0: ~15 ms per iteration, for hours (the time limit makes a failure end)
+  solver <- facto_solver(facto_nomad(facto_nomad_gram(X), 16), "nomad_cgm", tolerance = 0,
+                         feasibility_tolerance = 0, objective_tolerance = 0, max_iterations = 1e9,
+                         time_limit = 60)
+  interrupt_soon <- list(
+    callback = function() facto_set_callback(solver, function(p) {  # SIGINT from inside the callback
+      if (p$iteration == 3) tools::pskill(Sys.getpid(), tools::SIGINT)
+      FALSE
+    }),
+    none = function() {  # SIGINT while facto computes, no R code running
+      facto_set_callback(solver, NULL)
+      system(sprintf("(sleep 0.5; kill -INT %d)", Sys.getpid()), wait = FALSE)  # system appends &
+    })
+  for (how in names(interrupt_soon)) {
+    before <- facto_progress(solver)$iteration
+    interrupt_soon[[how]]()
+    caught <- tryCatch(facto_solve(solver), interrupt = function(e) e)
+    expect_s3_class(caught, "facto_interrupt")
+    p <- facto_progress(solver)
+    expect_equal(p$stop_reason, "stopped_by_request", info = how)
+    expect_gt(p$iteration, before)
+    expect_true(all(is.finite(facto_iterate(solver))))
+  }
+  facto_set(solver, "max_iterations", facto_progress(solver)$iteration + 3)  # it goes on, no request left
+  expect_equal(facto_solve(solver), "iteration_limit")
+})
