@@ -23,6 +23,7 @@ if [ -n "${FACTO_SANITIZER_FLAGS:-}" ]; then  # instrument the glue too (configu
   export FACTO_LIBS="$(pkg-config --libs facto) $FACTO_SANITIZER_FLAGS"
 fi
 cp -r "$here" "$work/facto"  # R CMD INSTALL builds in the source tree: keep the checkout clean
+(cd "$work/facto" && sh cleanup)  # and build nothing from what an in-place install left there
 mkdir "$work/library"
 R CMD INSTALL --no-test-load --library="$work/library" "$work/facto" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log"; exit 1; }

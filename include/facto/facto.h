@@ -416,8 +416,9 @@ FACTO_API facto_status facto_solver_solve(facto_solver* solver);
  * nomad_cgm, burer_monteiro and nomad_admm, whose iteration is up to inner_iterations inner steps, end
  * the running iteration after its current inner step (as they do when time_limit runs out), and
  * burer_monteiro's start after its current k-means replicate or symmetric NMF sweep. Callable from any
- * thread, including signal handlers' helper threads; atomic. The request is consumed by the step that
- * completes next, which returns FACTO_STOPPED_BY_REQUEST unless it stopped for another reason, or by a
+ * thread, including signal handlers' helper threads and the iteration callback itself; atomic. The
+ * request is consumed by the step that completes next (a request made inside the callback: by that same
+ * step), which returns FACTO_STOPPED_BY_REQUEST unless it stopped for another reason, or by a
  * solve that returns at once (converged, or at max_iterations): a request never outlives the solve that
  * meets it. Errors: NULL_POINTER. */
 FACTO_API facto_status facto_solver_request_stop(facto_solver* solver);

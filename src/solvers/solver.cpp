@@ -234,6 +234,9 @@ int32_t Solver::step()
         in_callback_ = false;
         if (stop && reason == FACTO_OK) progress_.stop_reason = reason = FACTO_STOPPED_BY_CALLBACK;
     }
+    // a request made during the callback (a host turning Ctrl-C into one) ends this step too
+    if (stop_requested_.exchange(false) && reason == FACTO_OK)
+        progress_.stop_reason = reason = FACTO_STOPPED_BY_REQUEST;
     return reason;
 }
 

@@ -94,6 +94,19 @@ BOOST_AUTO_TEST_CASE(a_request_met_by_another_stop_is_spent_with_it)
         BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
         solver.mutable_params().set_int("max_iterations", 3);
         BOOST_TEST(solver.solve() != FACTO_STOPPED_BY_REQUEST);
+        // a request made inside the callback (as the R binding turns Ctrl-C into one) ends that same step,
+        // unless the step stopped for another reason; either way none is left for the next step
+        solver.mutable_params().set_int("max_iterations", 1000000);
+        const int64_t from = solver.progress().iteration;
+        solver.set_callback([&](const Progress& p) {
+            if (p.iteration == from + 2) solver.request_stop();
+            return false;
+        });
+        const int32_t reason = solver.solve();
+        if (reason == FACTO_STOPPED_BY_REQUEST) BOOST_TEST(solver.progress().iteration == from + 2);
+        else BOOST_TEST(solver.progress().iteration <= from + 2);
+        solver.set_callback(nullptr);
+        BOOST_TEST(solver.step() != FACTO_STOPPED_BY_REQUEST);
     });
 }
 

@@ -331,7 +331,7 @@ facto_selected <- function(solver) as.integer(facto_output(solver, "selected")) 
 
 #' Frees a problem or solver now (otherwise the garbage collector does). Safe to call twice.
 facto_free <- function(x) {
-  if (inherits(x, "facto_solver")) .Call(C_facto_r_solver_free, x$ptr)
+  if (inherits(x, "facto_solver")) checked(.Call(C_facto_r_solver_free, x$ptr))  # refused inside its callback
   if (inherits(x, "facto_problem")) .Call(C_facto_r_problem_free, x$ptr)
   invisible(NULL)
 }

@@ -47,6 +47,7 @@ typedef struct solver_box {
     SEXP runner;       /* facto:::run_callback, protected likewise */
     SEXP pending;      /* condition raised by the callback, preserved until read */
     int interrupted;   /* the user interrupted the running step or solve */
+    int running;       /* a step or solve is on the C stack (its callback may run R code) */
 } solver_box;
 
 static SEXP problem_tag, solver_tag;
@@ -313,6 +314,7 @@ SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
     box->runner = R_NilValue;
     box->pending = R_NilValue;
     box->interrupted = 0;
+    box->running = 0;
     facto_solver_set_callback(solver, trampoline, box, NULL); /* Ctrl-C, without an R callback too */
     SEXP ptr = PROTECT(R_MakeExternalPtr(box, solver_tag, R_NilValue));
     R_RegisterCFinalizerEx(ptr, solver_finalizer, TRUE);
@@ -322,7 +324,9 @@ SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
 
 SEXP facto_r_solver_free(SEXP ptr)
 {
-    if (box_of(ptr)) solver_finalizer(ptr);
+    solver_box* box = box_of(ptr);
+    if (box && box->running) return failure(FACTO_ERROR_BAD_STATE, "a solver cannot be freed inside its own callback");
+    if (box) solver_finalizer(ptr);
     return R_NilValue;
 }
 
@@ -483,12 +487,12 @@ static void check_interrupt(void* unused)
     R_CheckUserInterrupt();
 }
 
-/* An interrupt (or any jump out of R code): the solve stops at the end of this iteration. */
-static int32_t interrupt(solver_box* box)
+/* An interrupt (or any jump out of R code): a stop request, which facto honours at the end of this
+ * step (a request made inside the callback ends the step that called it). */
+static void interrupt(solver_box* box)
 {
     box->interrupted = 1;
     facto_solver_request_stop(box->solver);
-    return 0;
 }
 
 static int32_t trampoline(const facto_solver* solver, const facto_progress* progress, void* user_data)
@@ -498,7 +502,10 @@ static int32_t trampoline(const facto_solver* solver, const facto_progress* prog
     int stop = 0;
     if (box->callback != R_NilValue) {
         callback_call c = {box, progress, R_NilValue};
-        if (!R_ToplevelExec(evaluate_callback, &c)) return interrupt(box);
+        if (!R_ToplevelExec(evaluate_callback, &c)) {
+            interrupt(box);
+            return 0;
+        }
         SEXP error = VECTOR_ELT(c.result, 1);
         stop = Rf_asLogical(VECTOR_ELT(c.result, 0)) == TRUE || error != R_NilValue;
         if (error != R_NilValue) {
@@ -508,7 +515,7 @@ static int32_t trampoline(const facto_solver* solver, const facto_progress* prog
         }
         R_ReleaseObject(c.result);
     }
-    if (!R_ToplevelExec(check_interrupt, NULL)) return interrupt(box);
+    if (!R_ToplevelExec(check_interrupt, NULL)) interrupt(box);
     return stop;
 }
 
@@ -535,7 +542,9 @@ static SEXP run(SEXP ptr, facto_status (*fn)(facto_solver*))
     SOLVER_OR_FAIL(box, ptr);
     release_pending(box);
     box->interrupted = 0;
+    box->running = 1;
     const facto_status st = fn(box->solver);
+    box->running = 0;
     if (box->pending != R_NilValue) {
         SEXP condition = PROTECT(box->pending);
         release_pending(box);

@@ -62,7 +62,15 @@ fn bundled() {
     for tracked in ["CMakeLists.txt", "cmake", "include", "src", "capi"] {
         println!("cargo:rerun-if-changed={}", root.join(tracked).display());
     }
+    let root = root.canonicalize().unwrap_or(root);
     let build = PathBuf::from(env::var("OUT_DIR").unwrap()).join("libfacto-build");
+    // a build tree configured for other sources (another FACTO_SOURCE_DIR) starts over
+    let home = format!("CMAKE_HOME_DIRECTORY:INTERNAL={}", root.display());
+    if let Ok(cache) = fs::read_to_string(build.join("CMakeCache.txt")) {
+        if !cache.lines().any(|line| line == home) {
+            let _ = fs::remove_dir_all(&build);
+        }
+    }
     run(
         Command::new("cmake")
             .arg("-S")

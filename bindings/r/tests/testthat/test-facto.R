@@ -310,6 +310,14 @@ test_that("Ctrl-C stops a long solve at the end of an iteration, with or without
     expect_gt(p$iteration, before)
     expect_true(all(is.finite(facto_iterate(solver))))
   }
+  # an interrupt during facto_step ends that step; the next one runs
+  facto_set_callback(solver, function(p) {
+    tools::pskill(Sys.getpid(), tools::SIGINT)
+    FALSE
+  })
+  expect_s3_class(tryCatch(facto_step(solver), interrupt = function(e) e), "facto_interrupt")
+  facto_set_callback(solver, NULL)
+  expect_equal(facto_step(solver), "running")
   facto_set(solver, "max_iterations", facto_progress(solver)$iteration + 3)  # it goes on, no request left
   expect_equal(facto_solve(solver), "iteration_limit")
 })
