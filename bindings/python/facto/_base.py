@@ -10,7 +10,6 @@ from .core import Solver
 
 try:
     from sklearn.base import BaseEstimator, ClusterMixin
-    from sklearn.utils import check_random_state
 
     HAVE_SKLEARN = True
     try:  # scikit-learn >= 1.6: a function, and force_all_finite renamed
@@ -71,11 +70,6 @@ except ImportError:  # the package works without scikit-learn; these follow its 
         def fit_predict(self, X, y=None, **kwargs):
             return self.fit(X, y, **kwargs).labels_
 
-    def check_random_state(seed):
-        if seed is None or isinstance(seed, (int, np.integer)):
-            return np.random.RandomState(seed)
-        return seed
-
 
 def validate(estimator, X, accept_sparse=False, allow_nan=False):
     """X as float64 (dense, or scipy.sparse when accept_sparse names formats), finite (NaN allowed when
@@ -100,7 +94,7 @@ class FactoEstimator(BaseEstimator):
             return None
         if isinstance(self.random_state, (int, np.integer)):
             return int(self.random_state)
-        return int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+        return int(self.random_state.randint(np.iinfo(np.int32).max))  # a numpy RandomState
 
     def _solve(self, problem, algorithm, callback=None, outputs=(), iterate=False):
         """Solves `problem` with `algorithm` and this estimator's settings; sets n_iter_, objective_,
