@@ -20,6 +20,17 @@ checked <- function(x) {
   x
 }
 
+# x as a base double matrix: from a numeric matrix, a data frame of numbers or a dense Matrix object.
+numeric_matrix <- function(x) {
+  name <- deparse(substitute(x))
+  if (inherits(x, "sparseMatrix")) stop(name, " must be a dense matrix here, got a sparse ", class(x)[1], call. = FALSE)
+  if (inherits(x, "Matrix") || is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x) || !(is.numeric(x) || is.logical(x)))
+    stop(name, " must be a numeric matrix, got ", paste(class(x), collapse = "/"), call. = FALSE)
+  storage.mode(x) <- "double"
+  x
+}
+
 # Called from C under R_ToplevelExec for every callback: never lets an R error escape.
 run_callback <- function(f, progress) {
   tryCatch(list(stop = isTRUE(f(progress)), error = NULL),
@@ -28,7 +39,7 @@ run_callback <- function(f, progress) {
 
 #' Simplicial symmetric NMF: min 1/4 ||P - W W^T||_F^2, W >= 0, rows of W summing to 1.
 facto_simplicial_symnmf <- function(P, k) {
-  storage.mode(P) <- "double"
+  P <- numeric_matrix(P)
   structure(class = "facto_problem", list(ptr = checked(.Call(C_facto_r_simplicial_symnmf, P, as.double(k)))))
 }
 
@@ -39,10 +50,15 @@ problem_of <- function(ptr) structure(class = "facto_problem", list(ptr = checke
 facto_sparse <- function(i, j, x, n, ncol = n)
   structure(class = "facto_sparse", list(i = i, j = j, x = x, n = n, ncol = ncol))
 
-# The triplets of a numeric matrix or facto_sparse, as list(i, j, x, rows, cols).
+# The 1-based triplets of a numeric matrix, a sparse Matrix (symmetric ones expanded, duplicates summed) or a
+# facto_sparse, as list(i, j, x, rows, cols).
 as_triplets <- function(M) {
   if (inherits(M, "facto_sparse")) return(list(i = M$i, j = M$j, x = as.double(M$x), rows = M$n, cols = M$ncol))
-  M <- as.matrix(M)
+  if (inherits(M, "sparseMatrix")) {
+    M <- as(as(as(M, "dMatrix"), "generalMatrix"), "CsparseMatrix")
+    return(list(i = M@i + 1L, j = rep.int(seq_len(ncol(M)), diff(M@p)), x = M@x, rows = nrow(M), cols = ncol(M)))
+  }
+  M <- numeric_matrix(M)
   at <- which(M != 0, arr.ind = TRUE)
   list(i = at[, 1], j = at[, 2], x = as.double(M[at]), rows = nrow(M), cols = ncol(M))
 }
@@ -54,13 +70,15 @@ as.matrix.facto_sparse <- function(x, ...) {
 }
 
 #' Symmetric NMF (Dragomir et al.): min 1/2 ||M - X X^T||_F^2, X >= 0, X n x r; M a symmetric numeric
-#' matrix or a facto_sparse (stored in full).
+#' matrix, a sparse Matrix or a facto_sparse (both triangles stored).
 facto_symnmf <- function(M, r) {
-  if (inherits(M, "facto_sparse"))
-    return(problem_of(.Call(C_facto_r_symnmf_sparse, as.double(M$i), as.double(M$j), as.double(M$x),
-                            as.double(M$n), as.double(r))))
-  storage.mode(M) <- "double"
-  problem_of(.Call(C_facto_r_symnmf, M, as.double(r)))
+  if (inherits(M, c("facto_sparse", "sparseMatrix"))) {
+    t <- as_triplets(M)
+    if (t$rows != t$cols) stop("M must be square, got ", t$rows, " x ", t$cols)
+    return(problem_of(.Call(C_facto_r_symnmf_sparse, as.double(t$i), as.double(t$j), t$x, as.double(t$rows),
+                            as.double(r))))
+  }
+  problem_of(.Call(C_facto_r_symnmf, numeric_matrix(M), as.double(r)))
 }
 
 #' EDM completion: min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r); 1-based pair indices.
@@ -73,7 +91,7 @@ facto_edm_completion <- function(n, r, i, j, d) {
 #' takes the paper's heuristic ||X - X C0||_F / K (needs K), 0 is MERIT(0). Solvers "merit" and "spa";
 #' read facto_selected(solver) and facto_output(solver, "H").
 facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   problem_of(.Call(C_facto_r_self_dictionary, X, as.double(K), if (is.null(lambda)) -1 else as.double(lambda),
                    as.double(mu)))
 }
@@ -99,51 +117,16 @@ facto_communities <- function(A, K, energy = 0.99, lambda = 5e-7, mu = 1e-5) {
                    as.double(energy), as.double(lambda), as.double(mu)))
 }
 
-#' Topics of a corpus by `solver`: a list with anchors (1-based term columns, or words when a vocabulary of
-#' V words is given), topics (K x V), top_terms (K x 20, columns or words), document_topics (D x K), labels
-#' (1-based; 0 for a document without a kept term), coherence and similarity_count.
-facto_topic_model <- function(counts, K, solver = "merit", vocabulary = NULL, min_df = 2, rank = 0,
-                              lambda = 5e-7, mu = 1e-5, ...) {
-  problem <- facto_topics(counts, K, min_df, rank, lambda, mu)
-  s <- facto_solver(problem, solver, ...)
-  facto_solve(s)
-  name <- function(columns) if (is.null(vocabulary)) columns else matrix(vocabulary[columns], nrow(columns))
-  top <- matrix(facto_output(s, "top_terms") + 1, nrow = K)
-  result <- list(anchors = if (is.null(vocabulary)) facto_selected(s) else vocabulary[facto_selected(s)],
-                 topics = facto_output(s, "topics"), top_terms = name(top),
-                 document_topics = facto_output(s, "document_topics"),
-                 labels = as.integer(facto_output(s, "labels")) + 1L,
-                 coherence = as.numeric(facto_output(s, "coherence")),
-                 similarity_count = as.numeric(facto_output(s, "similarity_count")))
-  facto_free(s)
-  facto_free(problem)
-  result
-}
-
-#' Communities of a network by `solver`: a list with pure_nodes (1-based), memberships (N x K), labels
-#' (1-based) and nodes_kept (1-based).
-facto_detect_communities <- function(A, K, solver = "merit", energy = 0.99, lambda = 5e-7, mu = 1e-5, ...) {
-  problem <- facto_communities(A, K, energy, lambda, mu)
-  s <- facto_solver(problem, solver, ...)
-  facto_solve(s)
-  result <- list(pure_nodes = facto_selected(s), memberships = facto_output(s, "memberships"),
-                 labels = as.integer(facto_output(s, "labels")) + 1L,
-                 nodes_kept = as.integer(facto_output(s, "nodes")) + 1L)
-  facto_free(s)
-  facto_free(problem)
-  result
-}
-
 #' Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K matrices).
 facto_spearman <- function(estimated, truth) {
-  storage.mode(estimated) <- "double"
-  storage.mode(truth) <- "double"
+  estimated <- numeric_matrix(estimated)
+  truth <- numeric_matrix(truth)
   checked(.Call(C_facto_r_spearman, estimated, truth))
 }
 
 #' k-means labels (1-based) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs.
 facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   checked(.Call(C_facto_r_kmeans, X, as.double(K), as.integer(replicates), as.double(seed)))
 }
 
@@ -153,7 +136,7 @@ facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
 #' outputs "embedding" (n x 2), "feasibility" (RMS and max of Q's negative part, row-sum and trace errors) and
 #' "labels" (the connected components of Q's graph, edges where Q_ij > component_threshold K / n).
 facto_nomad <- function(D, K) {
-  storage.mode(D) <- "double"
+  D <- numeric_matrix(D)
   problem_of(.Call(C_facto_r_nomad, D, as.double(K)))
 }
 
@@ -162,7 +145,7 @@ facto_nomad <- function(D, K) {
 #' through products with them (its default start is then kernel k-means) and computes every output but "Q"
 #' from its factor; "nomad_cgm" forms D when it starts.
 facto_nomad_points <- function(X, K) {
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   problem_of(.Call(C_facto_r_nomad_points, X, as.double(K)))
 }
 
@@ -189,7 +172,7 @@ facto_multilayer_nomad <- function(D, K, algorithm = "nomad_cgm", ...) {
 #' NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest norm
 #' of the (uncentered) rows.
 facto_nomad_gram <- function(X) {
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   checked(.Call(C_facto_r_nomad_gram, X))
 }
 
@@ -205,7 +188,7 @@ facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "m
 #' k = 0 means floor(log2 n) + 1.
 facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
   kind <- match.arg(kind)
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   s <- checked(.Call(C_facto_r_knn_similarity, X, as.double(k), if (kind == "gaussian") 0L else 1L))
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
 }
@@ -221,15 +204,15 @@ facto_helix <- function(n, seed = 0) checked(.Call(C_facto_r_helix, as.double(n)
 
 #' Each pair i < j of rows of X kept with probability `fraction`: list(i, j, d), 1-based, d squared.
 facto_sample_pairs <- function(X, fraction, seed = 0) {
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   s <- checked(.Call(C_facto_r_sample_pairs, X, as.double(fraction), as.double(seed)))
   list(i = s[[1]], j = s[[2]], d = s[[3]])
 }
 
 #' Normalized RMSE of all pairwise squared distances of X against X_true.
 facto_distance_nrmse <- function(X, X_true, max_pairs = 1e7, seed = 0) {
-  storage.mode(X) <- "double"
-  storage.mode(X_true) <- "double"
+  X <- numeric_matrix(X)
+  X_true <- numeric_matrix(X_true)
   checked(.Call(C_facto_r_distance_nrmse, X, X_true, as.double(max_pairs), as.double(seed)))
 }
 
@@ -240,7 +223,7 @@ print.facto_problem <- function(x, ...) {
 }
 
 facto_objective <- function(problem, X) {
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   checked(.Call(C_facto_r_objective, problem$ptr, X))
 }
 
@@ -277,7 +260,7 @@ facto_params <- function(solver) {
 facto_reset_params <- function(solver) invisible(checked(.Call(C_facto_r_reset, solver$ptr)))
 
 facto_set_iterate <- function(solver, W) {
-  storage.mode(W) <- "double"
+  W <- numeric_matrix(W)
   invisible(checked(.Call(C_facto_r_set_iterate, solver$ptr, W)))
 }
 
@@ -339,7 +322,7 @@ facto_free <- function(x) {
 #' P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows of X, after scaling its columns.
 facto_gaussian_affinity <- function(X, bandwidth = 1, scaling = c("minmax", "zscore", "none")) {
   scaling <- match.arg(scaling)
-  storage.mode(X) <- "double"
+  X <- numeric_matrix(X)
   checked(.Call(C_facto_r_gaussian_affinity, X, as.double(bandwidth), SCALINGS[[scaling]]))
 }
 

@@ -1,14 +1,5 @@
 # Tests of the R binding: native matrices in and out, parameters, stepping, callbacks (and errors in
 # them), conditions, handle lifetimes, and the cross-language fixture.
-data_dir <- Sys.getenv("FACTO_TEST_DATA")
-
-blobs <- function() {
-  X <- as.matrix(read.csv(file.path(data_dir, "blobs.csv")))
-  list(X = X, y = scan(file.path(data_dir, "blobs_labels.csv"), quiet = TRUE))
-}
-
-affinity <- function() facto_gaussian_affinity(blobs()$X, bandwidth = 4, scaling = "none")
-
 test_that("a problem is built from an R matrix and its objective matches the dense formula", {
   P <- affinity()
   problem <- facto_simplicial_symnmf(P, 3)
@@ -105,7 +96,7 @@ test_that("the data helpers agree with R", {
 test_that("the cross-language fixture gives the C library's iterate", {
   reference <- Sys.getenv("FACTO_FIXTURE_REFERENCE")
   skip_if(reference == "", "FACTO_FIXTURE_REFERENCE not set (CTest sets it)")
-  P <- as.matrix(read.csv(file.path(data_dir, "fixture", "affinity.csv"), header = FALSE))
+  P <- as.matrix(read.csv(data_file("fixture", "affinity.csv"), header = FALSE))
   dimnames(P) <- NULL
   solver <- facto_solver(facto_simplicial_symnmf(P, 3), seed = 7, max_iterations = 40, tolerance = 0,
                          objective_tolerance = 0)
@@ -240,26 +231,26 @@ test_that("NOMAD on points keeps D implicit and finds separated blobs", {
 })
 
 test_that("topic modeling finds the planted anchor words and labels every document", {
-  counts <- facto_read_mtx(file.path(data_dir, "planted_corpus.mtx"))
-  truth <- read.csv(file.path(data_dir, "planted_corpus_labels.csv"))$label
+  counts <- facto_read_mtx(data_file("planted_corpus.mtx"))
+  truth <- read.csv(data_file("planted_corpus_labels.csv"))$label
   words <- paste0("w", 0:8)
   for (solver in c("merit", "spa", "snpa", "fast_anchor")) {
-    model <- facto_topic_model(counts, 3, solver = solver, vocabulary = words, min_df = 1)
+    model <- topic_model(counts, 3, algorithm = solver, vocabulary = words, min_df = 1)
     expect_equal(model$anchors, c("w0", "w1", "w2"))
     expect_equal(model$top_terms[, 1], c("w0", "w1", "w2"))
     expect_equal(rowSums(model$topics), rep(1, 3), tolerance = 1e-12)
     expect_equal(facto_accuracy(model$labels, truth), 1)
     expect_lt(model$coherence, 0)
   }
-  dense <- facto_topic_model(as.matrix(counts), 3, solver = "spa", min_df = 1)
+  dense <- topic_model(as.matrix(counts), 3, algorithm = "spa", min_df = 1)
   expect_equal(dense$anchors, 1:3)
 })
 
 test_that("communities recover planted memberships, SRC is 1, and bad energy is an error", {
-  A <- facto_read_mtx(file.path(data_dir, "planted_graph.mtx.gz"))
-  truth <- as.matrix(read.csv(file.path(data_dir, "planted_graph_membership.csv"), header = FALSE))
+  A <- facto_read_mtx(data_file("planted_graph.mtx.gz"))
+  truth <- as.matrix(read.csv(data_file("planted_graph_membership.csv"), header = FALSE))
   for (solver in c("merit", "spa", "geonmf")) {
-    found <- facto_detect_communities(A, 3, solver = solver, energy = 1)
+    found <- detect_communities(A, 3, algorithm = solver, energy = 1)
     expect_equal(found$pure_nodes, 1:3)
     expect_equal(unname(found$memberships), unname(truth), tolerance = 1e-8)
     expect_equal(facto_spearman(found$memberships, truth), 1, tolerance = 1e-12)

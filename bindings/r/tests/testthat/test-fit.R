@@ -1,0 +1,105 @@
+# Tests of the fit functions: R inputs (data frames, dense and sparse Matrix objects), what they return,
+# and their print and summary methods.
+
+test_that("simplicial_symnmf returns W on the simplex, its labels and the run; print and summary show them", {
+  fit <- simplicial_symnmf(as.data.frame(affinity()), 3, max_iterations = 400, seed = 1)
+  expect_s3_class(fit, c("facto_simplicial_symnmf", "facto_fit"))
+  expect_equal(dim(fit$W), c(90, 3))
+  expect_equal(rowSums(fit$W), rep(1, 90), tolerance = 1e-12)
+  expect_identical(fit$labels, max.col(fit$W, ties.method = "first"))
+  expect_equal(facto_accuracy(fit$labels, blobs()$y), 1)
+  expect_identical(fit$run$parameters$max_iterations, 400L)
+  expect_equal(fit$run$objective, 0.25 * sum((affinity() - fit$W %*% t(fit$W))^2), tolerance = 1e-10)
+  expect_output(print(fit), "simplicial_symnmf fit by frank_wolfe")
+  expect_output(print(fit), "\\$W: 90 x 3 matrix")
+  s <- summary(fit)
+  expect_equal(as.vector(s$cluster_sizes), c(30, 30, 30))
+  expect_setequal(s$parameters$name[s$parameters$changed], c("max_iterations", "seed"))
+  expect_output(print(s), "Cluster sizes")
+  expect_output(print(s), "max_iterations +400 +1000")
+})
+
+test_that("symnmf takes a dgCMatrix or a one-triangle dsCMatrix and gives the dense matrix's fit", {
+  skip_if_not_installed("Matrix")
+  d <- blobs()
+  graph <- facto_knn_similarity(d$X)
+  general <- Matrix::sparseMatrix(i = graph$i, j = graph$j, x = graph$x, dims = c(90, 90))
+  upper <- Matrix::triu(general)
+  symmetric <- Matrix::forceSymmetric(upper, uplo = "U")
+  expect_s4_class(symmetric, "dsCMatrix")
+  dense <- symnmf(as.matrix(graph), 3, seed = 2, max_iterations = 50)
+  for (M in list(general, symmetric)) {
+    fit <- symnmf(M, 3, seed = 2, max_iterations = 50)
+    expect_s3_class(fit, "facto_symnmf")
+    expect_equal(fit$X, dense$X, tolerance = 1e-10)
+  }
+  expect_equal(facto_accuracy(symnmf(general, 3, seed = 2)$labels, d$y), 1)
+  expect_error(symnmf(general[, 1:80], 3), "square")
+  expect_error(symnmf(matrix("a", 3, 3), 1), "numeric matrix")
+})
+
+test_that("separable_nmf finds the planted anchors and X = W H", {
+  d <- facto_separable_data(50, 55, 10, kind = "midpoints", seed = 3)
+  fit <- separable_nmf(d$X, 10)
+  expect_s3_class(fit, "facto_separable_nmf")
+  expect_equal(fit$anchors, d$anchors)
+  expect_identical(fit$W, d$X[, d$anchors])
+  expect_equal(fit$W %*% fit$H, d$X, tolerance = 1e-8)
+  expect_output(print(summary(fit)), "Anchors:")
+  expect_equal(separable_nmf(d$X, 10, "spa")$anchors, d$anchors)
+})
+
+test_that("nomad clusters points and a Gram matrix, with a certified upper bound", {
+  set.seed(3)
+  X <- 20 * diag(10)[rep(1:4, each = 30), ] + matrix(rnorm(1200, sd = 0.3), 120, 10)
+  fit <- nomad(X, 4)
+  expect_s3_class(fit, "facto_nomad")
+  expect_identical(fit$run$stop_reason, "converged")
+  expect_equal(facto_accuracy(fit$labels, rep(1:4, each = 30)), 1)
+  expect_equal(nrow(fit$factor), 120)
+  expect_gte(ncol(fit$factor), 4)
+  expect_true(all(fit$factor >= 0))
+  # Q is feasible to 1e-5 of K / n per row, so Tr(D Q) may pass the bound by that times ||D||_1 / n
+  expect_gte(fit$upper_bound, fit$run$objective * (1 - 1e-4))
+  expect_named(fit$feasibility, c("rms_negative", "max_negative", "row_sums", "trace"))
+  expect_output(print(summary(fit)), "Certified upper bound")
+
+  angle <- 2 * pi * (0:99) / 100
+  rings <- rbind(cbind(cos(angle), sin(angle)), 0.5 * cbind(cos(angle), sin(angle)))
+  gram <- nomad(facto_nomad_gram(rings), 16, gram = TRUE, assign_labels = "components", component_threshold = 1 / 16)
+  expect_equal(dim(gram$Q), c(200, 200))
+  expect_equal(facto_accuracy(gram$labels, rep(1:2, each = 100)), 1)
+  expect_lte(gram$run$objective, gram$upper_bound)
+})
+
+test_that("edm_completion embeds the Helix from a matrix with NA or from a sparse Matrix", {
+  points <- facto_helix(150, seed = 3)
+  p <- facto_sample_pairs(points, 0.25, seed = 4)
+  D <- matrix(NA_real_, 150, 150)
+  D[cbind(p$i, p$j)] <- sqrt(p$d)
+  D[cbind(p$j, p$i)] <- sqrt(p$d)
+  fit <- edm_completion(D, 3, max_iterations = 20000, tolerance = 1e-9)
+  expect_s3_class(fit, "facto_edm_completion")
+  expect_identical(fit$pairs, length(p$i))
+  expect_lt(facto_distance_nrmse(fit$X, points), 1e-6)
+  expect_output(print(summary(fit)), paste("Observed pairs:", length(p$i)))
+  skip_if_not_installed("Matrix")
+  S <- Matrix::sparseMatrix(i = p$i, j = p$j, x = p$d, dims = c(150, 150))  # one triangle, squared
+  sparse <- edm_completion(S, 3, squared = TRUE, max_iterations = 20000, tolerance = 1e-9)
+  expect_lt(facto_distance_nrmse(sparse$X, points), 1e-6)
+  D[p$j[1], p$i[1]] <- 2 * D[p$i[1], p$j[1]] + 1
+  expect_error(edm_completion(D, 3), "given two distances")
+  expect_error(edm_completion(-abs(D), 3), "nonnegative")
+})
+
+test_that("topic_model and detect_communities take sparse Matrix input", {
+  skip_if_not_installed("Matrix")
+  counts <- as.matrix(facto_read_mtx(data_file("planted_corpus.mtx")))
+  model <- topic_model(Matrix::Matrix(counts, sparse = TRUE), 3, min_df = 1)
+  expect_s3_class(model, "facto_topic_model")
+  expect_equal(model$anchors, 1:3)
+  A <- facto_read_mtx(data_file("planted_graph.mtx.gz"))
+  found <- detect_communities(Matrix::sparseMatrix(i = A$i, j = A$j, x = A$x, dims = c(A$n, A$n)), 3, energy = 1)
+  expect_equal(found$pure_nodes, 1:3)
+  expect_output(print(found), "communities fit by merit")
+})
