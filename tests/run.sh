@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv python3-scipy python3-sklearn cargo rustc \
-  r-base-core r-base-dev r-cran-testthat coinor-csdp valgrind abi-dumper abi-compliance-checker clang \
+  r-base-core r-base-dev r-cran-testthat r-cran-matrix coinor-csdp valgrind abi-dumper abi-compliance-checker clang \
   libclang-rt-14-dev
 jobs=$(nproc)
 
