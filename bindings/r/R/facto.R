@@ -37,7 +37,7 @@ run_callback <- function(f, progress) {
            error = function(e) list(stop = TRUE, error = e))
 }
 
-#' Simplicial symmetric NMF: min 1/4 ||P - W W^T||_F^2, W >= 0, rows of W summing to 1.
+# Simplicial symmetric NMF: min 1/4 ||P - W W^T||_F^2, W >= 0, rows of W summing to 1.
 facto_simplicial_symnmf <- function(P, k) {
   P <- numeric_matrix(P)
   structure(class = "facto_problem", list(ptr = checked(.Call(C_facto_r_simplicial_symnmf, P, as.double(k)))))
@@ -45,8 +45,8 @@ facto_simplicial_symnmf <- function(P, k) {
 
 problem_of <- function(ptr) structure(class = "facto_problem", list(ptr = checked(ptr)))
 
-#' A sparse matrix as facto's helpers return it: 1-based triplets i, j, x of an n x ncol matrix (square
-#' unless ncol is given).
+# A sparse matrix as facto's helpers return it: 1-based triplets i, j, x of an n x ncol matrix (square
+# unless ncol is given).
 facto_sparse <- function(i, j, x, n, ncol = n)
   structure(class = "facto_sparse", list(i = i, j = j, x = x, n = n, ncol = ncol))
 
@@ -69,8 +69,8 @@ as.matrix.facto_sparse <- function(x, ...) {
   M
 }
 
-#' Symmetric NMF (Dragomir et al.): min 1/2 ||M - X X^T||_F^2, X >= 0, X n x r; M a symmetric numeric
-#' matrix, a sparse Matrix or a facto_sparse (both triangles stored).
+# Symmetric NMF (Dragomir et al.): min 1/2 ||M - X X^T||_F^2, X >= 0, X n x r; M a symmetric numeric
+# matrix, a sparse Matrix or a facto_sparse (both triangles stored).
 facto_symnmf <- function(M, r) {
   if (inherits(M, c("facto_sparse", "sparseMatrix"))) {
     t <- as_triplets(M)
@@ -81,81 +81,81 @@ facto_symnmf <- function(M, r) {
   problem_of(.Call(C_facto_r_symnmf, numeric_matrix(M), as.double(r)))
 }
 
-#' EDM completion: min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r); 1-based pair indices.
+# EDM completion: min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r); 1-based pair indices.
 facto_edm_completion <- function(n, r, i, j, d) {
   problem_of(.Call(C_facto_r_edm_completion, as.double(n), as.double(r), as.double(i), as.double(j), as.double(d)))
 }
 
-#' Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C), columns
-#' of C on the simplex, for data X (M x N, one point per column). K anchors (0 = unknown); lambda = NULL
-#' takes the paper's heuristic ||X - X C0||_F / K (needs K), 0 is MERIT(0). Solvers "merit" and "spa";
-#' read facto_selected(solver) and facto_output(solver, "H").
+# Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C), columns
+# of C on the simplex, for data X (M x N, one point per column). K anchors (0 = unknown); lambda = NULL
+# takes the paper's heuristic ||X - X C0||_F / K (needs K), 0 is MERIT(0). Solvers "merit" and "spa";
+# read facto_selected(solver) and facto_output(solver, "H").
 facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
   X <- numeric_matrix(X)
   problem_of(.Call(C_facto_r_self_dictionary, X, as.double(K), if (is.null(lambda)) -1 else as.double(lambda),
                    as.double(mu)))
 }
 
-#' Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem built from a documents x
-#' terms count matrix (numeric matrix or facto_sparse): terms in fewer than min_df documents (or in all)
-#' dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K). Solvers "merit", "spa",
-#' "snpa", "fast_anchor", "fast_gradient"; outputs "topics", "top_terms", "document_topics", "labels",
-#' "coherence", "similarity_count" (see facto_topic_model for all at once).
+# Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem built from a documents x
+# terms count matrix (numeric matrix or facto_sparse): terms in fewer than min_df documents (or in all)
+# dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K). Solvers "merit", "spa",
+# "snpa", "fast_anchor", "fast_gradient"; outputs "topics", "top_terms", "document_topics", "labels",
+# "coherence", "similarity_count" (see topic_model for all at once).
 facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 5e-7, mu = 1e-5) {
   t <- as_triplets(counts)
   problem_of(.Call(C_facto_r_topics, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(t$cols),
                    as.double(K), as.double(min_df), as.double(rank), as.double(lambda), as.double(mu)))
 }
 
-#' Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the top-K
-#' eigenvectors of a symmetric adjacency matrix (numeric matrix or facto_sparse, both triangles) over the
-#' nodes carrying `energy` of the energy. Solvers "merit", "spa" (SPOC with energy = 1), "snpa",
-#' "fast_gradient", "geonmf" (energy = 1); outputs "memberships", "labels", "nodes".
+# Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the top-K
+# eigenvectors of a symmetric adjacency matrix (numeric matrix or facto_sparse, both triangles) over the
+# nodes carrying `energy` of the energy. Solvers "merit", "spa" (SPOC with energy = 1), "snpa",
+# "fast_gradient", "geonmf" (energy = 1); outputs "memberships", "labels", "nodes".
 facto_communities <- function(A, K, energy = 0.99, lambda = 5e-7, mu = 1e-5) {
   t <- as_triplets(A)
   problem_of(.Call(C_facto_r_communities, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(K),
                    as.double(energy), as.double(lambda), as.double(mu)))
 }
 
-#' Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K matrices).
+# Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K matrices).
 facto_spearman <- function(estimated, truth) {
   estimated <- numeric_matrix(estimated)
   truth <- numeric_matrix(truth)
   checked(.Call(C_facto_r_spearman, estimated, truth))
 }
 
-#' k-means labels (1-based) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs.
+# k-means labels (1-based) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs.
 facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
   X <- numeric_matrix(X)
   checked(.Call(C_facto_r_kmeans, X, as.double(K), as.integer(replicates), as.double(seed)))
 }
 
-#' NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
-#' n x n D (facto_nomad_gram forms the paper's from points). Solvers "nomad_cgm" (conditional gradient) and
-#' "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output "factor"); the iterate is Q;
-#' outputs "embedding" (n x 2), "feasibility" (RMS and max of Q's negative part, row-sum and trace errors) and
-#' "labels" (the connected components of Q's graph, edges where Q_ij > component_threshold K / n).
+# NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
+# n x n D (facto_nomad_gram forms the paper's from points). Solvers "nomad_cgm" (conditional gradient) and
+# "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output "factor"); the iterate is Q;
+# outputs "embedding" (n x 2), "feasibility" (RMS and max of Q's negative part, row-sum and trace errors) and
+# "labels" (the connected components of Q's graph, edges where Q_ij > component_threshold K / n).
 facto_nomad <- function(D, K) {
   D <- numeric_matrix(D)
   problem_of(.Call(C_facto_r_nomad, D, as.double(K)))
 }
 
-#' NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto_nomad_gram), kept as
-#' their centered, scaled coordinates and never formed, so memory is linear in n. "burer_monteiro" works
-#' through products with them (its default start is then kernel k-means) and computes every output but "Q"
-#' from its factor; "nomad_cgm" forms D when it starts.
+# NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto_nomad_gram), kept as
+# their centered, scaled coordinates and never formed, so memory is linear in n. "burer_monteiro" works
+# through products with them (its default start is then kernel k-means) and computes every output but "Q"
+# from its factor; "nomad_cgm" forms D when it starts.
 facto_nomad_points <- function(X, K) {
   X <- numeric_matrix(X)
   problem_of(.Call(C_facto_r_nomad_points, X, as.double(K)))
 }
 
-#' The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of a
-#' NOMAD problem that has an iterate) with K no larger than that problem's.
+# The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of a
+# NOMAD problem that has an iterate) with K no larger than that problem's.
 facto_nomad_layer <- function(solver, K) problem_of(.Call(C_facto_r_nomad_layer, solver$ptr, as.double(K)))
 
-#' Multi-layer NOMAD: layer 1 is NOMAD on D with K[1], layer l + 1 NOMAD on layer l's Q with K[l + 1]
-#' (non-increasing), each solved by `algorithm` with the parameters in `...`. Returns the list of every
-#' layer's Q.
+# Multi-layer NOMAD: layer 1 is NOMAD on D with K[1], layer l + 1 NOMAD on layer l's Q with K[l + 1]
+# (non-increasing), each solved by `algorithm` with the parameters in `...`. Returns the list of every
+# layer's Q.
 facto_multilayer_nomad <- function(D, K, algorithm = "nomad_cgm", ...) {
   if (length(K) == 0) stop("facto_multilayer_nomad needs at least one K")
   layers <- vector("list", length(K))
@@ -169,23 +169,23 @@ facto_multilayer_nomad <- function(D, K, algorithm = "nomad_cgm", ...) {
   layers
 }
 
-#' NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest norm
-#' of the (uncentered) rows.
+# NOMAD's input: the Gram matrix of the rows of X centered by their mean and divided by the largest norm
+# of the (uncentered) rows.
 facto_nomad_gram <- function(X) {
   X <- numeric_matrix(X)
   checked(.Call(C_facto_r_nomad_gram, X))
 }
 
-#' Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: list(X = M x N matrix, anchors = the K anchor
-#' columns, 1-based and increasing). kind "dirichlet" (Table I) or "midpoints" (Fig. 2, N = K + K (K - 1) / 2).
+# Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: list(X = M x N matrix, anchors = the K anchor
+# columns, 1-based and increasing). kind "dirichlet" (Table I) or "midpoints" (Fig. 2, N = K + K (K - 1) / 2).
 facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "midpoints"), seed = 0) {
   kind <- match.arg(kind)
   checked(.Call(C_facto_r_separable_data, if (kind == "midpoints") 0L else 1L, as.double(M), as.double(N),
                 as.double(K), as.double(snr_db), as.double(seed)))
 }
 
-#' The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
-#' k = 0 means floor(log2 n) + 1.
+# The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
+# k = 0 means floor(log2 n) + 1.
 facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
   kind <- match.arg(kind)
   X <- numeric_matrix(X)
@@ -193,23 +193,23 @@ facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
 }
 
-#' Reads a Matrix Market file as a facto_sparse (symmetric files expanded).
+# Reads a Matrix Market file as a facto_sparse (symmetric files expanded).
 facto_read_mtx <- function(path) {
   s <- checked(.Call(C_facto_r_read_mtx, path.expand(path)))
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]], s[[5]])
 }
 
-#' n Helix points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi], as an n x 3 matrix.
+# n Helix points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi], as an n x 3 matrix.
 facto_helix <- function(n, seed = 0) checked(.Call(C_facto_r_helix, as.double(n), as.double(seed)))
 
-#' Each pair i < j of rows of X kept with probability `fraction`: list(i, j, d), 1-based, d squared.
+# Each pair i < j of rows of X kept with probability `fraction`: list(i, j, d), 1-based, d squared.
 facto_sample_pairs <- function(X, fraction, seed = 0) {
   X <- numeric_matrix(X)
   s <- checked(.Call(C_facto_r_sample_pairs, X, as.double(fraction), as.double(seed)))
   list(i = s[[1]], j = s[[2]], d = s[[3]])
 }
 
-#' Normalized RMSE of all pairwise squared distances of X against X_true.
+# Normalized RMSE of all pairwise squared distances of X against X_true.
 facto_distance_nrmse <- function(X, X_true, max_pairs = 1e7, seed = 0) {
   X <- numeric_matrix(X)
   X_true <- numeric_matrix(X_true)
@@ -227,7 +227,7 @@ facto_objective <- function(problem, X) {
   checked(.Call(C_facto_r_objective, problem$ptr, X))
 }
 
-#' A solver running `algorithm` on `problem`; parameters may be given by name in `...`.
+# A solver running `algorithm` on `problem`; parameters may be given by name in `...`.
 facto_solver <- function(problem, algorithm = "frank_wolfe", ..., callback = NULL) {
   solver <- structure(class = "facto_solver",
                       list(ptr = checked(.Call(C_facto_r_solver_new, problem$ptr, algorithm))))
@@ -250,7 +250,7 @@ facto_set <- function(solver, name, value) {
 
 facto_get <- function(solver, name) checked(.Call(C_facto_r_get, solver$ptr, name))
 
-#' The parameter table as a data frame (name, type, default, range or choices, description).
+# The parameter table as a data frame (name, type, default, range or choices, description).
 facto_params <- function(solver) {
   cols <- checked(.Call(C_facto_r_params, solver$ptr))
   data.frame(name = cols[[1]], type = cols[[2]], default = cols[[3]], range = cols[[4]], description = cols[[5]],
@@ -264,8 +264,8 @@ facto_set_iterate <- function(solver, W) {
   invisible(checked(.Call(C_facto_r_set_iterate, solver$ptr, W)))
 }
 
-#' f(progress) is called after every callback_every-th iteration; returning TRUE stops the solve.
-#' An error inside f stops the solve and is re-raised by facto_step / facto_solve.
+# f(progress) is called after every callback_every-th iteration; returning TRUE stops the solve.
+# An error inside f stops the solve and is re-raised by facto_step / facto_solve.
 facto_set_callback <- function(solver, f) {
   if (!is.null(f)) f <- match.fun(f)
   invisible(checked(.Call(C_facto_r_set_callback, solver$ptr, f, run_callback)))
@@ -285,12 +285,12 @@ stop_reason <- function(solver, status) {
   STOP_REASONS[status + 1L]
 }
 
-#' One iteration; returns "running" or why a stopping rule fired.
+# One iteration; returns "running" or why a stopping rule fired.
 facto_step <- function(solver) stop_reason(solver, .Call(C_facto_r_step, solver$ptr))
 
-#' Iterates until a stopping rule fires; returns why. Ctrl-C stops it at the end of the current
-#' iteration and raises a condition of class "interrupt" ("facto_interrupt"); the solver keeps its
-#' iterate.
+# Iterates until a stopping rule fires; returns why. Ctrl-C stops it at the end of the current
+# iteration and raises a condition of class "interrupt" ("facto_interrupt"); the solver keeps its
+# iterate.
 facto_solve <- function(solver) stop_reason(solver, .Call(C_facto_r_solve, solver$ptr))
 
 facto_progress <- function(solver) {
@@ -299,27 +299,27 @@ facto_progress <- function(solver) {
   p
 }
 
-#' The current iterate as a numeric matrix.
+# The current iterate as a numeric matrix.
 facto_iterate <- function(solver) checked(.Call(C_facto_r_iterate, solver$ptr))
 
-#' Cluster of each point, 1-based (facto's 0-based labels + 1).
+# Cluster of each point, 1-based (facto's 0-based labels + 1).
 facto_labels <- function(solver) as.integer(checked(.Call(C_facto_r_output, solver$ptr, "labels"))) + 1L
 
-#' A named output of the solver as facto stores it: a numeric matrix for real outputs (e.g. "H"), a
-#' numeric vector for integer ones (0-based indices, e.g. "selected"; see facto_selected).
+# A named output of the solver as facto stores it: a numeric matrix for real outputs (e.g. "H"), a
+# numeric vector for integer ones (0-based indices, e.g. "selected"; see facto_selected).
 facto_output <- function(solver, name) checked(.Call(C_facto_r_output, solver$ptr, name))
 
-#' The anchor columns a self_dictionary solver selected, 1-based and increasing.
+# The anchor columns a self_dictionary solver selected, 1-based and increasing.
 facto_selected <- function(solver) as.integer(facto_output(solver, "selected")) + 1L
 
-#' Frees a problem or solver now (otherwise the garbage collector does). Safe to call twice.
+# Frees a problem or solver now (otherwise the garbage collector does). Safe to call twice.
 facto_free <- function(x) {
   if (inherits(x, "facto_solver")) checked(.Call(C_facto_r_solver_free, x$ptr))  # refused inside its callback
   if (inherits(x, "facto_problem")) .Call(C_facto_r_problem_free, x$ptr)
   invisible(NULL)
 }
 
-#' P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows of X, after scaling its columns.
+# P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows of X, after scaling its columns.
 facto_gaussian_affinity <- function(X, bandwidth = 1, scaling = c("minmax", "zscore", "none")) {
   scaling <- match.arg(scaling)
   X <- numeric_matrix(X)
