@@ -6,7 +6,17 @@ STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stop
                   "stopped_by_request", "stalled")
 SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L)
 
-facto_condition <- function(failure, call = sys.call(-1)) {
+# The call the user made into the package: the outermost frame running one of its functions.
+user_call <- function() {
+  ns <- environment(user_call)
+  for (i in seq_len(sys.nframe() - 1)) {
+    env <- environment(sys.function(i))
+    if (!is.null(env) && identical(topenv(env), ns)) return(sys.call(i))
+  }
+  NULL
+}
+
+facto_condition <- function(failure, call = user_call()) {
   structure(class = c(paste0("facto_", tolower(sub("^FACTO_ERROR_", "", failure$status_name))), "facto_error",
                       "error", "condition"),
             list(message = paste0(failure$message, " (", failure$status_name, ")"), call = call,
@@ -15,20 +25,34 @@ facto_condition <- function(failure, call = sys.call(-1)) {
 
 # Returns x, or raises the facto_error (or the callback's condition) that it carries.
 checked <- function(x) {
-  if (inherits(x, "facto_failure")) stop(facto_condition(x, sys.call(-1)))
+  if (inherits(x, "facto_failure")) stop(facto_condition(x))
   if (inherits(x, "condition")) stop(x)
   x
 }
 
-# x as a base double matrix: from a numeric matrix, a data frame of numbers or a dense Matrix object.
-numeric_matrix <- function(x) {
-  name <- deparse(substitute(x))
-  if (inherits(x, "sparseMatrix")) stop(name, " must be a dense matrix here, got a sparse ", class(x)[1], call. = FALSE)
+# An error of the user's call about an argument of theirs (not a facto_error: the library never saw it).
+argument_error <- function(...) stop(simpleError(paste0(...), user_call()))
+
+# x as a base double matrix: from a numeric matrix, a data frame of numbers or a dense Matrix object;
+# `name` is the user's name for it, for the error.
+numeric_matrix <- function(x, name = deparse(substitute(x))) {
+  if (inherits(x, "sparseMatrix")) argument_error(name, " must be a dense matrix here, got a sparse ", class(x)[1])
+  if (is.data.frame(x)) {
+    bad <- names(x)[!vapply(x, function(column) is.numeric(column) || is.logical(column), NA)]
+    if (length(bad)) argument_error(name, " has columns that are not numeric: ", paste(bad, collapse = ", "))
+  }
   if (inherits(x, "Matrix") || is.data.frame(x)) x <- as.matrix(x)
   if (!is.matrix(x) || !(is.numeric(x) || is.logical(x)))
-    stop(name, " must be a numeric matrix, got ", paste(class(x), collapse = "/"), call. = FALSE)
+    argument_error(name, " must be a numeric matrix, got ", paste(class(x), collapse = "/"))
   storage.mode(x) <- "double"
   x
+}
+
+# A count (rank, number of clusters, points): one finite whole number, as a double for the glue.
+whole_number <- function(x, name = deparse(substitute(x))) {
+  if (!is.numeric(x) || length(x) != 1 || !is.finite(x) || x != round(x))
+    argument_error(name, " must be one whole number, got ", paste(format(x), collapse = " "))
+  as.double(x)
 }
 
 # Called from C under R_ToplevelExec for every callback: never lets an R error escape.
@@ -40,7 +64,7 @@ run_callback <- function(f, progress) {
 # Simplicial symmetric NMF: min 1/4 ||P - W W^T||_F^2, W >= 0, rows of W summing to 1.
 facto_simplicial_symnmf <- function(P, k) {
   P <- numeric_matrix(P)
-  structure(class = "facto_problem", list(ptr = checked(.Call(C_facto_r_simplicial_symnmf, P, as.double(k)))))
+  structure(class = "facto_problem", list(ptr = checked(.Call(C_facto_r_simplicial_symnmf, P, whole_number(k)))))
 }
 
 problem_of <- function(ptr) structure(class = "facto_problem", list(ptr = checked(ptr)))
@@ -52,14 +76,14 @@ facto_sparse <- function(i, j, x, n, ncol = n)
 
 # The 1-based triplets of a numeric matrix, a sparse Matrix (symmetric ones expanded, duplicates summed) or a
 # facto_sparse, as list(i, j, x, rows, cols).
-as_triplets <- function(M) {
+as_triplets <- function(M, name = deparse(substitute(M))) {
   if (inherits(M, "facto_sparse")) return(list(i = M$i, j = M$j, x = as.double(M$x), rows = M$n, cols = M$ncol))
   if (inherits(M, "sparseMatrix")) {
     M <- as(as(as(M, "dMatrix"), "generalMatrix"), "CsparseMatrix")
     return(list(i = M@i + 1L, j = rep.int(seq_len(ncol(M)), diff(M@p)), x = M@x, rows = nrow(M), cols = ncol(M)))
   }
-  M <- numeric_matrix(M)
-  at <- which(M != 0, arr.ind = TRUE)
+  M <- numeric_matrix(M, name)
+  at <- which(M != 0 | is.na(M), arr.ind = TRUE)  # NA and NaN go to the library, which refuses them
   list(i = at[, 1], j = at[, 2], x = as.double(M[at]), rows = nrow(M), cols = ncol(M))
 }
 
@@ -74,16 +98,16 @@ as.matrix.facto_sparse <- function(x, ...) {
 facto_symnmf <- function(M, r) {
   if (inherits(M, c("facto_sparse", "sparseMatrix"))) {
     t <- as_triplets(M)
-    if (t$rows != t$cols) stop("M must be square, got ", t$rows, " x ", t$cols)
+    if (t$rows != t$cols) argument_error("M must be square, got ", t$rows, " x ", t$cols)
     return(problem_of(.Call(C_facto_r_symnmf_sparse, as.double(t$i), as.double(t$j), t$x, as.double(t$rows),
-                            as.double(r))))
+                            whole_number(r))))
   }
-  problem_of(.Call(C_facto_r_symnmf, numeric_matrix(M), as.double(r)))
+  problem_of(.Call(C_facto_r_symnmf, numeric_matrix(M), whole_number(r)))
 }
 
 # EDM completion: min 1/2 sum_k (||x_i[k] - x_j[k]||^2 - d[k])^2 over X (n x r); 1-based pair indices.
 facto_edm_completion <- function(n, r, i, j, d) {
-  problem_of(.Call(C_facto_r_edm_completion, as.double(n), as.double(r), as.double(i), as.double(j), as.double(d)))
+  problem_of(.Call(C_facto_r_edm_completion, whole_number(n), whole_number(r), as.double(i), as.double(j), as.double(d)))
 }
 
 # Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C), columns
@@ -92,7 +116,9 @@ facto_edm_completion <- function(n, r, i, j, d) {
 # read facto_selected(solver) and facto_output(solver, "H").
 facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
   X <- numeric_matrix(X)
-  problem_of(.Call(C_facto_r_self_dictionary, X, as.double(K), if (is.null(lambda)) -1 else as.double(lambda),
+  K <- whole_number(K)
+  if (is.null(lambda) && K == 0) argument_error("lambda = NULL (the paper's heuristic) needs K > 0")
+  problem_of(.Call(C_facto_r_self_dictionary, X, K, if (is.null(lambda)) -1 else as.double(lambda),
                    as.double(mu)))
 }
 
@@ -104,7 +130,7 @@ facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
 facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 5e-7, mu = 1e-5) {
   t <- as_triplets(counts)
   problem_of(.Call(C_facto_r_topics, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(t$cols),
-                   as.double(K), as.double(min_df), as.double(rank), as.double(lambda), as.double(mu)))
+                   whole_number(K), as.double(min_df), as.double(rank), as.double(lambda), as.double(mu)))
 }
 
 # Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the top-K
@@ -113,7 +139,7 @@ facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 5e-7, mu = 1e
 # "fast_gradient", "geonmf" (energy = 1); outputs "memberships", "labels", "nodes".
 facto_communities <- function(A, K, energy = 0.99, lambda = 5e-7, mu = 1e-5) {
   t <- as_triplets(A)
-  problem_of(.Call(C_facto_r_communities, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(K),
+  problem_of(.Call(C_facto_r_communities, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), whole_number(K),
                    as.double(energy), as.double(lambda), as.double(mu)))
 }
 
@@ -127,7 +153,7 @@ facto_spearman <- function(estimated, truth) {
 # k-means labels (1-based) of the rows of X: Lloyd from k-means++ seeds, the best of `replicates` runs.
 facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
   X <- numeric_matrix(X)
-  checked(.Call(C_facto_r_kmeans, X, as.double(K), as.integer(replicates), as.double(seed)))
+  checked(.Call(C_facto_r_kmeans, X, whole_number(K), as.integer(replicates), as.double(seed)))
 }
 
 # NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
@@ -137,7 +163,7 @@ facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
 # "labels" (the connected components of Q's graph, edges where Q_ij > component_threshold K / n).
 facto_nomad <- function(D, K) {
   D <- numeric_matrix(D)
-  problem_of(.Call(C_facto_r_nomad, D, as.double(K)))
+  problem_of(.Call(C_facto_r_nomad, D, whole_number(K)))
 }
 
 # NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto_nomad_gram), kept as
@@ -146,12 +172,12 @@ facto_nomad <- function(D, K) {
 # from its factor; "nomad_cgm" forms D when it starts.
 facto_nomad_points <- function(X, K) {
   X <- numeric_matrix(X)
-  problem_of(.Call(C_facto_r_nomad_points, X, as.double(K)))
+  problem_of(.Call(C_facto_r_nomad_points, X, whole_number(K)))
 }
 
 # The next layer of multi-layer NOMAD (Sec. 3.1): NOMAD on D = the current Q of `solver` (a solver of a
 # NOMAD problem that has an iterate) with K no larger than that problem's.
-facto_nomad_layer <- function(solver, K) problem_of(.Call(C_facto_r_nomad_layer, solver$ptr, as.double(K)))
+facto_nomad_layer <- function(solver, K) problem_of(.Call(C_facto_r_nomad_layer, solver$ptr, whole_number(K)))
 
 # Multi-layer NOMAD: layer 1 is NOMAD on D with K[1], layer l + 1 NOMAD on layer l's Q with K[l + 1]
 # (non-increasing), each solved by `algorithm` with the parameters in `...`. Returns the list of every
@@ -181,7 +207,7 @@ facto_nomad_gram <- function(X) {
 facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "midpoints"), seed = 0) {
   kind <- match.arg(kind)
   checked(.Call(C_facto_r_separable_data, if (kind == "midpoints") 0L else 1L, as.double(M), as.double(N),
-                as.double(K), as.double(snr_db), as.double(seed)))
+                whole_number(K), as.double(snr_db), as.double(seed)))
 }
 
 # The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
@@ -189,7 +215,7 @@ facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "m
 facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
   kind <- match.arg(kind)
   X <- numeric_matrix(X)
-  s <- checked(.Call(C_facto_r_knn_similarity, X, as.double(k), if (kind == "gaussian") 0L else 1L))
+  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), if (kind == "gaussian") 0L else 1L))
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
 }
 
@@ -200,7 +226,7 @@ facto_read_mtx <- function(path) {
 }
 
 # n Helix points (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi], as an n x 3 matrix.
-facto_helix <- function(n, seed = 0) checked(.Call(C_facto_r_helix, as.double(n), as.double(seed)))
+facto_helix <- function(n, seed = 0) checked(.Call(C_facto_r_helix, whole_number(n), as.double(seed)))
 
 # Each pair i < j of rows of X kept with probability `fraction`: list(i, j, d), 1-based, d squared.
 facto_sample_pairs <- function(X, fraction, seed = 0) {
@@ -232,6 +258,10 @@ facto_solver <- function(problem, algorithm = "frank_wolfe", ..., callback = NUL
   solver <- structure(class = "facto_solver",
                       list(ptr = checked(.Call(C_facto_r_solver_new, problem$ptr, algorithm))))
   params <- list(...)
+  if (length(params) && (is.null(names(params)) || any(names(params) == "")))
+    argument_error("solver parameters go by name (e.g. max_iterations = 100); got an unnamed argument")
+  if (anyDuplicated(names(params)))
+    argument_error("the parameter ", names(params)[anyDuplicated(names(params))], " is given twice")
   for (name in names(params)) facto_set(solver, name, params[[name]])
   if (!is.null(callback)) facto_set_callback(solver, callback)
   solver

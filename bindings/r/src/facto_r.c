@@ -391,8 +391,8 @@ SEXP facto_r_params(SEXP ptr)
         facto_solver_param_info(box->solver, i, &p);
         char value[64], range[128];
         if (p.type == FACTO_PARAM_DOUBLE) {
-            snprintf(value, sizeof value, "%g", p.default_double);
-            snprintf(range, sizeof range, "[%g, %g]", p.lower_double, p.upper_double);
+            snprintf(value, sizeof value, "%.15g", p.default_double);
+            snprintf(range, sizeof range, "[%.15g, %.15g]", p.lower_double, p.upper_double);
         } else if (p.type == FACTO_PARAM_INT) {
             snprintf(value, sizeof value, "%lld", (long long)p.default_int);
             snprintf(range, sizeof range, "[%lld, %lld]", (long long)p.lower_int, (long long)p.upper_int);

@@ -62,7 +62,7 @@ test_that("nomad clusters points and a Gram matrix, with a certified upper bound
   # Q is feasible to 1e-5 of K / n per row, so Tr(D Q) may pass the bound by that times ||D||_1 / n
   expect_gte(fit$upper_bound, fit$run$objective * (1 - 1e-4))
   expect_named(fit$feasibility, c("rms_negative", "max_negative", "row_sums", "trace"))
-  expect_output(print(summary(fit)), "Certified upper bound")
+  expect_output(print(summary(fit)), "Upper bound of the optimum")
 
   angle <- 2 * pi * (0:99) / 100
   rings <- rbind(cbind(cos(angle), sin(angle)), 0.5 * cbind(cos(angle), sin(angle)))
@@ -102,4 +102,61 @@ test_that("topic_model and detect_communities take sparse Matrix input", {
   found <- detect_communities(Matrix::sparseMatrix(i = A$i, j = A$j, x = A$x, dims = c(A$n, A$n)), 3, energy = 1)
   expect_equal(found$pure_nodes, 1:3)
   expect_output(print(found), "communities fit by merit")
+})
+
+test_that("bad input is an error naming the user's argument and call, never a silent edit", {
+  P <- affinity()
+  bad <- P
+  bad[3, ] <- NA
+  bad[, 3] <- NA
+  e <- tryCatch(detect_communities(bad, 3), facto_error = function(e) e)  # dense NA reaches the library
+  expect_s3_class(e, "facto_not_finite")
+  expect_identical(e$call[[1]], as.name("detect_communities"))
+  expect_error(simplicial_symnmf(P, 3, "frank_wolfe", 5), "by name")
+  expect_error(simplicial_symnmf(P, 3, max_iterations = 5, max_iterations = 7), "given twice")
+  expect_error(symnmf(P, 2.7), "r must be one whole number")
+  expect_error(symnmf(P, NA), "r must be one whole number")
+  expect_error(nomad(iris, 3), "x has columns that are not numeric: Species")
+  expect_error(separable_nmf(t(P), 0), "needs K > 0")
+  D <- as.matrix(dist(facto_helix(10, seed = 1)))
+  D[1, 2] <- Inf
+  expect_error(edm_completion(D, 3), "finite and nonnegative")
+  D[1, 2] <- D[2, 1]
+  diag(D) <- -1  # the diagonal is ignored
+  expect_s3_class(edm_completion(D, 3, max_iterations = 10), "facto_edm_completion")
+  expect_error(topic_model(matrix(1, 4, 6), 2, vocabulary = c("a", "b")), "2 words for 6 terms")
+  skip_if_not_installed("Matrix")
+  expect_error(edm_completion(Matrix::sparseMatrix(i = 1, j = 2, dims = c(3, 3)), 2), "pattern")
+})
+
+test_that("row names and column names carry over; a document without a kept term has label NA", {
+  P <- affinity()
+  dimnames(P) <- list(paste0("p", 1:90), paste0("p", 1:90))
+  fit <- symnmf(P, 3, seed = 1, max_iterations = 20)
+  expect_identical(rownames(fit$X), rownames(P))
+  expect_identical(names(fit$labels), rownames(P))
+  counts <- rbind(diag(3)[rep(1:3, each = 4), ] * 5, 0)  # the last document has no term
+  colnames(counts) <- c("x", "y", "z")
+  model <- topic_model(counts, 3, "spa", min_df = 1)
+  expect_setequal(model$anchors, c("x", "y", "z"))
+  expect_identical(colnames(model$topics), c("x", "y", "z"))
+  expect_true(is.na(model$labels[13]))
+  expect_false(anyNA(model$labels[1:12]))
+})
+
+test_that("Ctrl-C during a fit raises the interrupt with the partial fit", {
+  t <- 2 * pi * (0:149) / 150
+  D <- facto_nomad_gram(rbind(cbind(cos(t), sin(t)), 0.5 * cbind(cos(t), sin(t))))
+  interrupt_at_3 <- function(p) {
+    if (p$iteration == 3) tools::pskill(Sys.getpid(), tools::SIGINT)
+    FALSE
+  }
+  caught <- tryCatch(nomad(D, 16, gram = TRUE, tolerance = 0, feasibility_tolerance = 0, objective_tolerance = 0,
+                           max_iterations = 1e9, time_limit = 60, callback = interrupt_at_3),
+                     interrupt = function(e) e)
+  expect_s3_class(caught, "facto_interrupt")
+  expect_s3_class(caught$fit, "facto_nomad")
+  expect_identical(caught$fit$run$stop_reason, "stopped_by_request")
+  expect_identical(caught$fit$run$iterations, 3L)
+  expect_equal(dim(caught$fit$Q), c(300, 300))
 })
