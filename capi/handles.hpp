@@ -8,6 +8,7 @@
 
 #include "base/error.hpp"
 #include "facto/facto.h"
+#include "facto/facto_experimental.h"
 #include "problems/problem.hpp"
 #include "solvers/solver.hpp"
 #include "linalg/sparse.hpp"
@@ -40,6 +41,11 @@ struct facto_matrix {
 
 struct facto_sparse {
     facto::CsrMatrix values;
+};
+
+// The host's collective operations (capi/collectives.cpp), shared with the problems built on them.
+struct facto_collectives {
+    std::shared_ptr<const facto::Collectives> collectives;
 };
 
 namespace facto::capi {

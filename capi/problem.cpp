@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "problems/community_model.hpp"
+#include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/multilayer_nomad.hpp"
@@ -84,6 +85,26 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
         require_sparse_shape(format, rows, cols, nnz);
         facto::SymNMF::require_rank_and_memory(rows, r);  // before M is built
         return std::make_shared<facto::SymNMF>(sparse_in(format, rows, cols, nnz, ptr, idx, values), r);
+    });
+}
+
+facto_status facto_problem_new_symnmf_distributed(facto_collectives* collectives, int64_t n, int64_t first_row,
+                                                 int32_t format, int64_t rows, int64_t nnz, const int64_t* ptr,
+                                                 const int64_t* idx, const double* values, int64_t r,
+                                                 facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_pointer(collectives, "collectives");
+        std::shared_ptr<const facto::Collectives> c = collectives->collectives;
+        facto::CsrMatrix block;
+        // this process's arguments, agreed on before the problem's own collective checks
+        facto::agree_on_errors(*c, [&] {
+            require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_COO, FACTO_ERROR_INVALID_ARGUMENT,
+                    "format must be FACTO_SPARSE_CSR or _COO (row blocks), got " + std::to_string(format));
+            require_sparse_shape(format, rows, n, nnz);
+            block = sparse_in(format, rows, n, nnz, ptr, idx, values);
+        });
+        return std::make_shared<facto::DistributedSymNMF>(std::move(block), n, first_row, r, std::move(c));
     });
 }
 

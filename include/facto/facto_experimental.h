@@ -77,6 +77,56 @@ FACTO_API facto_status facto_sample_pairs(const double* X, int64_t rows, int64_t
 FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_true, int64_t n, int64_t r,
                                             int32_t layout, int64_t max_pairs, uint64_t seed, double* nrmse);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Distributed problems (issue 26, in progress: NoLips on a sparse SymNMF so far)                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A distributed problem is built on every process of a group, each from its own block of the data, with
+ * the group's collective operations, which the host provides (MPI's, or any other): facto.h needs no
+ * MPI header. Every process then makes the same calls (solver, parameters, step or solve) in the same
+ * order: each call that computes is collective. Every process gets the same objective, stationarity
+ * and stop reason; a callback, a time limit or a stop request on any process stops every process at
+ * the same step, and an error of one process's data is returned on every process.
+ *
+ * The operations, each returning 0 on success (anything else fails the facto call in progress with
+ * FACTO_ERROR_IO on this process):
+ *   sum:       values[k] = the sum over the processes of their values[k], k < count, on every process;
+ *   max:       *value = the largest of the processes' *value, on every process;
+ *   allgather: all = the processes' blocks in rank order, process p giving counts[p] doubles (mine is
+ *              this process's), for `processes` processes. */
+typedef int32_t (*facto_sum_fn)(void* user_data, double* values, int64_t count);
+typedef int32_t (*facto_max_fn)(void* user_data, int64_t* value);
+typedef int32_t (*facto_allgather_fn)(void* user_data, const double* mine, double* all, const int64_t* counts,
+                                      int64_t processes);
+
+typedef struct facto_collectives facto_collectives;
+
+/* Collective operations for this process, `rank` of `size` (0 <= rank < size). user_data is passed to
+ * each operation; destroy (may be NULL) is called with it once the handle and every problem built on it
+ * are freed. On error destroy is not called and *out is NULL.
+ * Errors: NULL_POINTER (out or an operation), INVALID_ARGUMENT (rank or size), OUT_OF_MEMORY. */
+FACTO_API facto_status facto_collectives_new(int64_t rank, int64_t size, facto_sum_fn sum, facto_max_fn max,
+                                             facto_allgather_fn allgather, void* user_data, facto_destroy destroy,
+                                             facto_collectives** out);
+
+/* Release the handle (the problems built on it keep the operations alive); NULL is a no-op. */
+FACTO_API void facto_collectives_free(facto_collectives* collectives);
+
+/* Collective: SymNMF (as facto_problem_new_symnmf_sparse) with M distributed by rows: this process
+ * gives rows first_row .. first_row + rows - 1 of the n x n symmetric M (`format` FACTO_SPARSE_CSR or
+ * _COO, rows x n, 0-based global column indices; ptr/idx/values as for facto_problem_new_symnmf_sparse).
+ * The blocks follow each other in rank order from row 0 and cover all n rows (a process may give none);
+ * M's symmetry is checked by one product with a random vector. The problem's iterate is this process's
+ * block of X (rows x r): facto_solver_copy_iterate and facto_solver_set_iterate take the block, and the
+ * output "labels" is the block's. Solvers: "nolips" (universal kernel). Each product gathers the whole
+ * X on every process (n r values) and sums r^2 + 1 values.
+ * Errors (on every process): NULL_POINTER, INVALID_ARGUMENT, DIMENSION (the blocks, r out of range),
+ * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY, IO (a collective failed). */
+FACTO_API facto_status facto_problem_new_symnmf_distributed(facto_collectives* collectives, int64_t n,
+                                                            int64_t first_row, int32_t format, int64_t rows,
+                                                            int64_t nnz, const int64_t* ptr, const int64_t* idx,
+                                                            const double* values, int64_t r, facto_problem** out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,9 +21,10 @@ struct MatrixEntry {
 class LowRankProblem : public Problem {
 public:
     // The products at X that evaluate() forms and gradient() reuses: for SymNMF M X and X^T X, for
-    // EDM completion the residual of every observed pair (in `first`, `second` unused).
+    // EDM completion the residual of every observed pair (in `first`, `second` unused); a distributed
+    // problem's X gathered from every process in `gathered`.
     struct Evaluation {
-        Matrix first, second;
+        Matrix first, second, gathered;
     };
 
     // True when g is the indicator of X >= 0, the set sets/orthant.hpp (Bregman maps then project, eq. 14).

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/collectives.hpp"
 #include "linalg/matrix.hpp"
 
 namespace facto {
@@ -51,6 +52,16 @@ public:
     virtual std::vector<OutputSpec> output_specs() const = 0;
     // Computes the named output at X; throws Error(UNKNOWN_PARAMETER) for an unknown name.
     virtual Output output(const std::string& name, const Matrix& X) const = 0;
+
+    // The collectives of a problem whose data and iterate are distributed by blocks over processes (each
+    // process's Problem holds its block; issue 26); none on one process. A solver of such a problem sums
+    // its global quantities through reduce_sums, and every step agrees on its stop (Solver::step).
+    virtual const Collectives* collectives() const { return nullptr; }
+    // values[k] summed over the processes, k < count (nothing to do on one process).
+    void reduce_sums(double* values, std::size_t count) const
+    {
+        if (const Collectives* c = collectives()) c->sum(values, count);
+    }
 };
 
 }  // namespace facto

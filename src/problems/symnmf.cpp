@@ -78,14 +78,18 @@ double SymNMF::objective(const Matrix& X) const
     return evaluate(X, e, 1);
 }
 
-Matrix SymNMF::random_point(uint64_t seed) const
+Matrix symnmf_random_point(int64_t n, int64_t r, double mean_abs, uint64_t seed)
 {
-    const double mean_abs = M_.sum_abs() / (static_cast<double>(n_) * static_cast<double>(n_));
-    const double scale = 2.0 * std::sqrt(mean_abs / static_cast<double>(r_));
+    const double scale = 2.0 * std::sqrt(mean_abs / static_cast<double>(r));
     Rng rng(seed);
-    Matrix X({static_cast<std::size_t>(n_), static_cast<std::size_t>(r_)});
+    Matrix X({static_cast<std::size_t>(n), static_cast<std::size_t>(r)});
     for (auto& x : X) x = scale * rng.uniform();
     return X;
+}
+
+Matrix SymNMF::random_point(uint64_t seed) const
+{
+    return symnmf_random_point(n_, r_, M_.sum_abs() / (static_cast<double>(n_) * static_cast<double>(n_)), seed);
 }
 
 Matrix SymNMF::feasible_point(const Matrix& X) const
@@ -114,15 +118,20 @@ double SymNMF::evaluate_given_product(const Matrix& X, Evaluation& e, std::size_
     return 0.5 * (M_norm_ * M_norm_ - 2.0 * blas::frobenius_dot(e.first, X) + blas::frobenius_dot(e.second, e.second));
 }
 
-double SymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const
+double symnmf_gradient_terms(const Matrix& X, const Matrix& MX, const Matrix& XtX, Matrix& G, std::size_t threads)
 {
     // grad f = 2 (X X^T - M) X = 2 (X (X^T X) - M X): X (X^T X), then one pass that doubles it,
     // subtracts 2 M X and sums the stationarity measure.
-    blas::times_small(X, e.second, G, threads);
+    blas::times_small(X, XtX, G, threads);
     const auto sum = parallel_sums<1>(X.size(), kPassChunk, kPassGrain, threads, [&](std::size_t begin, std::size_t end, auto& s) {
-        s[0] += subtract_twice(X.data() + begin, e.first.data() + begin, G.data() + begin, end - begin);
+        s[0] += subtract_twice(X.data() + begin, MX.data() + begin, G.data() + begin, end - begin);
     });
-    return std::sqrt(sum[0]);
+    return sum[0];
+}
+
+double SymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const
+{
+    return std::sqrt(symnmf_gradient_terms(X, e.first, e.second, G, threads));
 }
 
 void SymNMF::add_linear_product(const std::vector<MatrixEntry>& D, double scale, Matrix& out) const

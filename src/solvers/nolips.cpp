@@ -72,6 +72,8 @@ void NoLips::check_params(const Params& p) const
     require(!(p.get_string("kernel") == "gram" && low_rank_->nonnegative()), FACTO_ERROR_UNSUPPORTED,
             std::string("kernel 'gram' needs an unconstrained problem; ") + low_rank_->kind() +
                 " has X >= 0 (use kernel 'universal')");
+    require(!(p.get_string("kernel") == "gram" && low_rank_->collectives()), FACTO_ERROR_UNSUPPORTED,
+            "kernel 'gram' does not run on a distributed problem (use kernel 'universal')");
 }
 
 void NoLips::start(Matrix X0)
@@ -93,6 +95,7 @@ void NoLips::start(Matrix X0)
     }
     f_ = low_rank_->evaluate(X_, eval_, threads_);
     x_norm2_ = blas::frobenius_dot(X_, X_);
+    low_rank_->reduce_sums(&x_norm2_, 1);  // a distributed problem's X: every process's block
     refresh_gradient();
     lambda_ = settings_.initial_step;
 }
@@ -122,6 +125,7 @@ double NoLips::gram_trial(double lambda)
     xt::noalias(trial_X_) = grad_h_ - lambda * G_;
     gram_map_->apply(trial_X_);
     displacement_ = universal_rescale(X_, G_, 1.0, trial_X_, threads_);
+    reduce(displacement_);
     return low_rank_->evaluate(trial_X_, trial_eval_, threads_);
 }
 
@@ -136,10 +140,12 @@ double NoLips::universal_trial(double lambda, bool halved)
 {
     const double c = alpha() * x_norm2_ + sigma();
     const bool combine = halved && reuse_;
-    const double norm2 = combine ? halved_numerator(c, lambda)
-                                 : universal_numerator(X_, c, G_, lambda, low_rank_->nonnegative(), trial_X_, threads_);
+    double norm2 = combine ? halved_numerator(c, lambda)
+                           : universal_numerator(X_, c, G_, lambda, low_rank_->nonnegative(), trial_X_, threads_);
+    low_rank_->reduce_sums(&norm2, 1);
     const double tau = universal_tau(sigma(), alpha() * norm2);
     displacement_ = universal_rescale(X_, G_, 1.0 / tau, trial_X_, threads_);
+    reduce(displacement_);
     double f;
     // A dense Delta costs more as single rows of M than as one product.
     if (combine && corrections_.size() * 16 <= X_.size()) {
@@ -156,6 +162,14 @@ double NoLips::universal_trial(double lambda, bool halved)
     }
     tau_ = tau;
     return f;
+}
+
+// A distributed problem's displacement: the sums over every process's block.
+void NoLips::reduce(Displacement& s) const
+{
+    double sums[4] = {s.x_d, s.d_d, s.g_d, s.t_t};
+    low_rank_->reduce_sums(sums, 4);
+    s = Displacement{sums[0], sums[1], sums[2], sums[3]};
 }
 
 namespace {

@@ -47,6 +47,8 @@ private:
     double universal_trial(double lambda, bool halved);
     double gram_trial(double lambda);
     double halved_numerator(double c, double lambda);
+    // The sums of a distributed problem's blocks (Problem::reduce_sums); nothing on one process.
+    void reduce(Displacement& s) const;
     double bregman_distance();
 
     std::shared_ptr<const LowRankProblem> low_rank_;

@@ -9,6 +9,7 @@
 #include "solvers/fast_anchor.hpp"
 #include "solvers/fast_gradient.hpp"
 #include "problems/community_model.hpp"
+#include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/frank_wolfe.hpp"
@@ -53,6 +54,7 @@ const Entry table[] = {
     {"symnmf", "coordinate_descent", &build<SymNMF, CoordinateDescent>},
     {"symnmf", "sym_hals", &build<SymNMF, SymHALS>},
     {"symnmf", "sym_anls", &build<SymNMF, SymANLS>},
+    {"distributed_symnmf", "nolips", &build<DistributedSymNMF, NoLips>},
     {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 
 #include "base/error.hpp"
@@ -222,6 +223,7 @@ int32_t Solver::step()
     // not stop a later solve)
     if (stop_requested_.exchange(false) && reason == FACTO_OK) reason = FACTO_STOPPED_BY_REQUEST;
     progress_.stop_reason = reason;
+    std::exception_ptr failure;  // a distributed problem's callback's, thrown once the processes agree
     if (callback_ && progress_.iteration % common_.callback_every == 0) {
         in_callback_ = true;
         bool stop = false;
@@ -229,7 +231,9 @@ int32_t Solver::step()
             stop = callback_(progress_);
         } catch (...) {
             in_callback_ = false;
-            throw;
+            if (!problem_->collectives()) throw;
+            failure = std::current_exception();  // the other processes first learn that this one stops
+            stop = true;
         }
         in_callback_ = false;
         if (stop && reason == FACTO_OK) progress_.stop_reason = reason = FACTO_STOPPED_BY_CALLBACK;
@@ -237,6 +241,11 @@ int32_t Solver::step()
     // a request made during the callback (a host turning Ctrl-C into one) ends this step too
     if (stop_requested_.exchange(false) && reason == FACTO_OK)
         progress_.stop_reason = reason = FACTO_STOPPED_BY_REQUEST;
+    // a distributed problem: time limits, callbacks and requests are each process's own, and every
+    // process must stop at the same step (the codes are ordered; the largest wins)
+    if (const Collectives* c = problem_->collectives())
+        progress_.stop_reason = reason = static_cast<int32_t>(c->max(reason));
+    if (failure) std::rethrow_exception(failure);
     return reason;
 }
 

@@ -850,6 +850,104 @@ static void test_edm_and_sparse_helpers(void)
     CHECK_STATUS(facto_sparse_read("/nonexistent/m.mtx", &graph), FACTO_ERROR_IO, facto_last_error());
 }
 
+/* The collectives of one process: every operation leaves the values as they are (allgather copies). */
+static int destroyed;
+static int32_t sum_one(void* user_data, double* values, int64_t count)
+{
+    (void)values, (void)count;
+    return user_data ? 3 : 0; /* non-NULL user_data: a failing host */
+}
+static int32_t max_one(void* user_data, int64_t* value)
+{
+    (void)user_data, (void)value;
+    return 0;
+}
+static int32_t allgather_one(void* user_data, const double* mine, double* all, const int64_t* counts, int64_t processes)
+{
+    (void)user_data;
+    memcpy(all, mine, (size_t)counts[0] * sizeof(double));
+    return processes == 1 ? 0 : 1;
+}
+static void count_destroy(void* user_data)
+{
+    (void)user_data;
+    ++destroyed;
+}
+
+/* A distributed SymNMF on one process is the sparse SymNMF: same objective, same NoLips iterates (up to
+ * the kernels' order of summation); the host's operations live until the last handle on them goes. */
+static void test_distributed_one_process(void)
+{
+    double M[N * N];
+    make_affinity(M);
+    int64_t rows[N * N], cols[N * N];
+    double values[N * N];
+    for (int k = 0; k < N * N; ++k) rows[k] = k / N, cols[k] = k % N, values[k] = M[k];
+    facto_collectives* c = NULL;
+    destroyed = 0;
+    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, NULL, count_destroy, &c), FACTO_OK, "");
+    facto_problem *sparse = NULL, *distributed = NULL;
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, N, N, N * N, rows, cols, values, K, &sparse), FACTO_OK,
+                 "");
+    CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K,
+                                                      &distributed),
+                 FACTO_OK, facto_last_error());
+    facto_collectives_free(c);
+    CHECK(destroyed == 0); /* the problem keeps the operations */
+    CHECK(distributed && strcmp(facto_problem_kind(distributed), "distributed_symnmf") == 0);
+    double X[N * K], f_sparse = 0.0, f_distributed = 0.0;
+    for (int i = 0; i < N * K; ++i) X[i] = 0.1 + 0.01 * (i % 7);
+    facto_problem_objective(sparse, X, N, K, K, FACTO_ROW_MAJOR, &f_sparse);
+    CHECK_STATUS(facto_problem_objective(distributed, X, N, K, K, FACTO_ROW_MAJOR, &f_distributed), FACTO_OK, "");
+    CHECK(fabs(f_sparse - f_distributed) <= 1e-12 * f_sparse);
+    facto_solver* a = make_solver(sparse, "nolips");
+    facto_solver* b = make_solver(distributed, "nolips");
+    facto_solver_set_int(a, "reuse_products", 0); /* row blocks combine no products: the same arithmetic */
+    facto_solver* solvers[2] = {a, b};
+    for (int s = 0; s < 2; ++s) {
+        facto_solver_set_int(solvers[s], "max_iterations", 30);
+        facto_solver_set_double(solvers[s], "tolerance", 0.0);
+        CHECK(facto_solver_solve(solvers[s]) == FACTO_ITERATION_LIMIT);
+    }
+    double Xa[N * K], Xb[N * K], largest = 0.0, diff = 0.0;
+    facto_solver_copy_iterate(a, Xa, N * K, FACTO_ROW_MAJOR);
+    facto_solver_copy_iterate(b, Xb, N * K, FACTO_ROW_MAJOR);
+    for (int i = 0; i < N * K; ++i) {
+        largest = fmax(largest, fabs(Xa[i]));
+        diff = fmax(diff, fabs(Xa[i] - Xb[i]));
+    }
+    CHECK(diff <= 1e-12 * largest);
+    facto_solver_free(a);
+    facto_solver_free(b);
+    facto_problem_free(sparse);
+    facto_problem_free(distributed);
+    CHECK(destroyed == 1);
+
+    /* errors: the blocks must cover n rows; a failing host operation is FACTO_ERROR_IO; bad ranks */
+    facto_problem* p = (facto_problem*)1;
+    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, NULL, NULL, &c), FACTO_OK, "");
+    CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N + 1, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
+                 FACTO_ERROR_DIMENSION, facto_last_error());
+    CHECK(p == NULL && strstr(facto_last_error(), "cover") != NULL);
+    CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N, 0, FACTO_SPARSE_CSC, N, N * N, rows, cols, values, K, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK_STATUS(facto_problem_new_symnmf_distributed(NULL, N, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
+                 FACTO_ERROR_NULL_POINTER, facto_last_error());
+    facto_collectives_free(c);
+    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, &destroyed, NULL, &c), FACTO_OK, "");
+    CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
+                 FACTO_ERROR_IO, facto_last_error());
+    CHECK(strstr(facto_last_error(), "'sum'") != NULL);
+    facto_collectives_free(c);
+    c = (facto_collectives*)1;
+    CHECK_STATUS(facto_collectives_new(1, 1, sum_one, max_one, allgather_one, NULL, NULL, &c),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK(c == NULL);
+    CHECK_STATUS(facto_collectives_new(0, 1, NULL, max_one, allgather_one, NULL, NULL, &c), FACTO_ERROR_NULL_POINTER,
+                 facto_last_error());
+    facto_collectives_free(NULL);
+}
+
 /* A problem too large for memory fails with OUT_OF_MEMORY before anything is allocated: the
  * constructors estimate what they and a solver will need. */
 static void test_out_of_memory(void)
@@ -882,6 +980,7 @@ int main(void)
     test_request_stop_from_another_thread();
     test_data_helpers();
     test_symnmf();
+    test_distributed_one_process();
     test_edm_and_sparse_helpers();
     test_self_dictionary();
     test_nomad();

@@ -1,0 +1,57 @@
+// The collective operations of a problem whose data is distributed over processes, each holding a
+// block of it (issue 26): sums and maxima that every process receives, and an all-gather. The core has
+// no MPI dependency: the C ABI passes a host's collectives (facto_collectives, e.g. MPI's) through this
+// interface. Every process calls the same collectives in the same order, so every decision a solver
+// takes from their results is the same on every process.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "base/error.hpp"
+
+namespace facto {
+
+class Collectives {
+public:
+    virtual ~Collectives() = default;
+    // This process's index, 0 <= rank < size, and the number of processes.
+    virtual int64_t rank() const = 0;
+    virtual int64_t size() const = 0;
+    // values[k] = the sum over the processes of their values[k], k < count.
+    virtual void sum(double* values, std::size_t count) const = 0;
+    // The largest of the processes' values.
+    virtual int64_t max(int64_t value) const = 0;
+    // all = the processes' blocks in rank order; process p gives counts[p] values (mine: this one's).
+    virtual void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const = 0;
+};
+
+// Runs `checks` (which may throw Error) on every process, then throws on every process if it threw on
+// any: its own Error where it threw, elsewhere an Error of the same kind saying that another process
+// refused its part. Without this, the processes that passed would wait in their next collective for
+// the one that failed.
+template <class Checks>
+void agree_on_errors(const Collectives& c, const Checks& checks)
+{
+    int64_t failed = 0;  // -status of this process's error
+    std::string message;
+    try {
+        checks();
+    } catch (const Error& e) {
+        failed = -static_cast<int64_t>(e.status());
+        message = e.what();
+    } catch (const std::bad_alloc&) {
+        failed = -static_cast<int64_t>(FACTO_ERROR_OUT_OF_MEMORY);
+        message = "out of memory";
+    }
+    const int64_t worst = c.max(failed);
+    if (failed != 0) throw Error(static_cast<facto_status>(-failed), message);
+    if (worst != 0)
+        throw Error(static_cast<facto_status>(-worst), "another process refused its part of the problem (its error "
+                                                       "says why)");
+}
+
+}  // namespace facto

@@ -1,0 +1,134 @@
+#include "problems/distributed_symnmf.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "base/error.hpp"
+#include "base/random.hpp"
+#include "linalg/blas.hpp"
+#include "problems/symnmf.hpp"
+
+namespace facto {
+
+namespace {
+
+// ||M u - M^T u||^2 and ||u||^2 for the fixed random u, from every process's rows (collective).
+std::array<double, 2> asymmetry(const CsrMatrix& rows, int64_t n, int64_t first_row, const Collectives& c)
+{
+    Rng rng(0x5eed);
+    std::vector<double> u(static_cast<std::size_t>(n)), transposed(static_cast<std::size_t>(n), 0.0);
+    for (double& x : u) x = rng.uniform() - 0.5;
+    std::vector<double> product(static_cast<std::size_t>(rows.rows));
+    spmv(rows, u.data(), product.data());
+    for (int64_t i = 0; i < rows.rows; ++i)
+        for (int64_t k = rows.indptr[i]; k < rows.indptr[i + 1]; ++k)
+            transposed[static_cast<std::size_t>(rows.indices[k])] +=
+                rows.values[k] * u[static_cast<std::size_t>(first_row + i)];
+    c.sum(transposed.data(), transposed.size());
+    std::array<double, 2> sums{0.0, 0.0};
+    for (int64_t i = 0; i < rows.rows; ++i) {
+        const double d = product[i] - transposed[static_cast<std::size_t>(first_row + i)];
+        sums[0] += d * d;
+    }
+    for (double x : u) sums[1] += x * x;
+    c.sum(sums.data(), 1);  // ||u||^2 is the same everywhere
+    return sums;
+}
+
+}  // namespace
+
+DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_row, int64_t r,
+                                     std::shared_ptr<const Collectives> c)
+    : rows_(std::move(rows)), n_(n), first_row_(first_row), r_(r), collectives_(std::move(c))
+{
+    require(collectives_ != nullptr, FACTO_ERROR_NULL_POINTER, "collectives is NULL");
+    const Collectives& comm = *collectives_;
+    agree_on_errors(comm, [&] {
+        require(rows_.cols == n_ && n_ > 0, FACTO_ERROR_DIMENSION,
+                "this process's rows of M must have n = " + std::to_string(n_) + " > 0 columns, got " +
+                    std::to_string(rows_.cols));
+        require(first_row_ >= 0 && first_row_ + rows_.rows <= n_, FACTO_ERROR_DIMENSION,
+                "rows " + std::to_string(first_row_) + " .. " + std::to_string(first_row_ + rows_.rows - 1) +
+                    " are not rows of an n = " + std::to_string(n_) + " matrix");
+        SymNMF::require_rank_and_memory(n_, r_);
+    });
+    // the blocks, in rank order, must tile 0 .. n - 1
+    const std::size_t P = static_cast<std::size_t>(comm.size());
+    std::vector<double> blocks(2 * P);
+    const double mine[2] = {static_cast<double>(first_row_), static_cast<double>(rows_.rows)};
+    comm.allgather(mine, blocks.data(), std::vector<int64_t>(P, 2));
+    double next = 0.0;
+    for (std::size_t p = 0; p < P; ++p) {
+        require(blocks[2 * p] == next, FACTO_ERROR_DIMENSION,
+                "the processes' blocks of rows must follow each other in rank order from row 0: process " +
+                    std::to_string(p) + " starts at row " + value_text(blocks[2 * p]) + ", not " + value_text(next));
+        next += blocks[2 * p + 1];
+        block_values_.push_back(static_cast<int64_t>(blocks[2 * p + 1]) * r_);
+    }
+    require(next == static_cast<double>(n_), FACTO_ERROR_DIMENSION,
+            "the processes' blocks of rows cover " + value_text(next) + " rows of an n = " + std::to_string(n_) +
+                " matrix");
+    double sums[2] = {frobenius_norm_squared(rows_), 0.0};
+    for (double v : rows_.values) sums[1] += std::fabs(v);
+    comm.sum(sums, 2);
+    M_norm_ = std::sqrt(sums[0]);
+    mean_abs_ = sums[1] / (static_cast<double>(n_) * static_cast<double>(n_));
+    const std::array<double, 2> a = asymmetry(rows_, n_, first_row_, comm);
+    require(std::sqrt(a[0]) <= 1e-10 * M_norm_ * std::sqrt(a[1]), FACTO_ERROR_NOT_SYMMETRIC,
+            "M is not symmetric: ||M u - M^T u|| = " + value_text(std::sqrt(a[0])) + " for a random u of norm " +
+                value_text(std::sqrt(a[1])) + ", ||M||_F = " + value_text(M_norm_));
+}
+
+double DistributedSymNMF::objective(const Matrix& X) const
+{
+    agree_on_errors(*collectives_, [&] { require_shape(X, rows_.rows, r_, "X"); });
+    Evaluation e;
+    return evaluate(X, e, 1);
+}
+
+Matrix DistributedSymNMF::random_point(uint64_t seed) const
+{
+    const Matrix all = symnmf_random_point(n_, r_, mean_abs_, seed);
+    Matrix X({static_cast<std::size_t>(rows_.rows), static_cast<std::size_t>(r_)});
+    std::copy(all.begin() + first_row_ * r_, all.begin() + (first_row_ + rows_.rows) * r_, X.begin());
+    return X;
+}
+
+Matrix DistributedSymNMF::feasible_point(const Matrix& X) const
+{
+    Matrix feasible;
+    agree_on_errors(*collectives_, [&] {
+        require_shape(X, rows_.rows, r_, "iterate");
+        feasible = SymNMF::set().feasible_point(X, "symnmf");
+    });
+    return feasible;
+}
+
+double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const
+{
+    const std::size_t n = static_cast<std::size_t>(n_), r = static_cast<std::size_t>(r_);
+    if (e.gathered.shape()[0] != n || e.gathered.shape()[1] != r) e.gathered = Matrix({n, r});
+    collectives_->allgather(X.data(), e.gathered.data(), block_values_);
+    if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
+    spmm(rows_, e.gathered, e.first, threads);
+    // X^T X and <M X, X> summed in one collective
+    std::vector<double> sums(r * r + 1);
+    Matrix XtX({r, r});
+    blas::gram(X, XtX, threads);
+    std::copy(XtX.begin(), XtX.end(), sums.begin());
+    sums[r * r] = blas::frobenius_dot(e.first, X);
+    collectives_->sum(sums.data(), sums.size());
+    if (e.second.shape() != XtX.shape()) e.second = Matrix({r, r});
+    std::copy(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(r * r), e.second.begin());
+    // eq. (37), halved: f = 1/2 (||M||^2 - 2 <MX, X> + ||X^T X||^2)
+    return 0.5 * (M_norm_ * M_norm_ - 2.0 * sums[r * r] + blas::frobenius_dot(e.second, e.second));
+}
+
+double DistributedSymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const
+{
+    double terms = symnmf_gradient_terms(X, e.first, e.second, G, threads);
+    collectives_->sum(&terms, 1);
+    return std::sqrt(terms);
+}
+
+}  // namespace facto

@@ -1,0 +1,307 @@
+// A problem distributed over processes (issue 26), with P processes played by P threads of this test
+// through in-process collectives: NoLips on the row blocks of a sparse SymNMF takes the single-process
+// solver's steps (its iterates agree to 1e-12: only the order of the sums differs), every process stops
+// at the same step whichever process's callback or request stops it, and an error of one process's
+// data is an error on every process.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "base/error.hpp"
+#include "base/random.hpp"
+#include "linalg/sparse.hpp"
+#include "problems/distributed_symnmf.hpp"
+#include "problems/symnmf.hpp"
+#include "solvers/registry.hpp"
+#include "fixtures.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+// P processes as P threads: each collective posts this thread's buffer, waits for all, combines every
+// buffer in rank order (the same result on every thread), and waits again before the buffers change.
+class ThreadGroup {
+public:
+    explicit ThreadGroup(int64_t P) : size(P), slots(static_cast<std::size_t>(P)), ints(static_cast<std::size_t>(P)) {}
+
+    void barrier()
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        const uint64_t generation = generation_;
+        if (++arrived_ == size) {
+            arrived_ = 0;
+            ++generation_;
+            wake_.notify_all();
+        } else {
+            wake_.wait(lock, [&] { return generation != generation_; });
+        }
+    }
+
+    const int64_t size;
+    std::vector<const double*> slots;
+    std::vector<int64_t> ints;
+
+private:
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    int64_t arrived_ = 0;
+    uint64_t generation_ = 0;
+};
+
+class ThreadCollectives final : public Collectives {
+public:
+    ThreadCollectives(ThreadGroup& group, int64_t rank) : group_(group), rank_(rank) {}
+    int64_t rank() const override { return rank_; }
+    int64_t size() const override { return group_.size; }
+
+    void sum(double* values, std::size_t count) const override
+    {
+        group_.slots[static_cast<std::size_t>(rank_)] = values;
+        group_.barrier();
+        std::vector<double> total(count, 0.0);
+        for (const double* block : group_.slots)
+            for (std::size_t k = 0; k < count; ++k) total[k] += block[k];
+        group_.barrier();
+        std::copy(total.begin(), total.end(), values);
+    }
+
+    int64_t max(int64_t value) const override
+    {
+        group_.ints[static_cast<std::size_t>(rank_)] = value;
+        group_.barrier();
+        const int64_t largest = *std::max_element(group_.ints.begin(), group_.ints.end());
+        group_.barrier();
+        return largest;
+    }
+
+    void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const override
+    {
+        group_.slots[static_cast<std::size_t>(rank_)] = mine;
+        group_.barrier();
+        for (std::size_t p = 0; p < counts.size(); ++p) {
+            std::copy(group_.slots[p], group_.slots[p] + counts[p], all);
+            all += counts[p];
+        }
+        group_.barrier();
+    }
+
+private:
+    ThreadGroup& group_;
+    int64_t rank_;
+};
+
+// A random sparse symmetric n x n M (about `density` of the pairs, entries in (0, 1]).
+CsrMatrix random_graph(int64_t n, double density, uint64_t seed)
+{
+    Rng rng(seed);
+    std::vector<int64_t> rows, cols;
+    std::vector<double> values;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = i; j < n; ++j)
+            if (rng.uniform() < density) {
+                const double v = 1.0 - rng.uniform();
+                rows.push_back(i), cols.push_back(j), values.push_back(v);
+                if (i != j) rows.push_back(j), cols.push_back(i), values.push_back(v);
+            }
+    return csr_from_triplets(n, n, rows.data(), cols.data(), values.data(), static_cast<int64_t>(values.size()));
+}
+
+// Rows first .. first + count - 1 of A.
+CsrMatrix row_block(const CsrMatrix& A, int64_t first, int64_t count)
+{
+    std::vector<int64_t> rows(static_cast<std::size_t>(count));
+    for (int64_t i = 0; i < count; ++i) rows[static_cast<std::size_t>(i)] = first + i;
+    return select_rows(A, rows);
+}
+
+// The first row of process p's block when n rows are split as evenly as possible over P processes.
+int64_t block_start(int64_t n, int64_t P, int64_t p) { return n * p / P; }
+
+// Runs `body(rank, collectives)` on P threads; rethrows the first exception a thread threw.
+void run_processes(int64_t P, const std::function<void(int64_t, std::shared_ptr<const Collectives>)>& body)
+{
+    ThreadGroup group(P);
+    std::vector<std::exception_ptr> failures(static_cast<std::size_t>(P));
+    std::vector<std::thread> threads;
+    for (int64_t p = 0; p < P; ++p)
+        threads.emplace_back([&, p] {
+            try {
+                body(p, std::make_shared<ThreadCollectives>(group, p));
+            } catch (...) {
+                failures[static_cast<std::size_t>(p)] = std::current_exception();
+            }
+        });
+    for (auto& t : threads) t.join();
+    for (const auto& f : failures)
+        if (f) std::rethrow_exception(f);
+}
+
+std::shared_ptr<const DistributedSymNMF> block_problem(const CsrMatrix& M, int64_t r, int64_t P, int64_t p,
+                                                       std::shared_ptr<const Collectives> c)
+{
+    const int64_t first = block_start(M.rows, P, p), count = block_start(M.rows, P, p + 1) - first;
+    return std::make_shared<const DistributedSymNMF>(row_block(M, first, count), M.rows, first, r, std::move(c));
+}
+
+// Largest |a - b| relative to the largest |b|.
+double relative_difference(const Matrix& a, const Matrix& b)
+{
+    double diff = 0.0, size = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        diff = std::max(diff, std::fabs(a.data()[i] - b.data()[i]));
+        size = std::max(size, std::fabs(b.data()[i]));
+    }
+    return diff / size;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(distributed)
+
+BOOST_AUTO_TEST_CASE(nolips_on_row_blocks_takes_the_single_process_steps)
+{
+    // The same products and sums in another order: each step's rounding differs by a few ulps of the
+    // terms, far below 1e-12 after 150 steps of a method that contracts towards a stationary point.
+    const CsrMatrix M = random_graph(90, 0.08, 3);
+    const int64_t r = 4, iterations = 150;
+    auto single = make_solver(std::make_shared<const SymNMF>(M, r), "nolips");
+    single->mutable_params().set_int("seed", 5);
+    single->mutable_params().set_int("max_iterations", iterations);
+    single->mutable_params().set_double("tolerance", 0.0);
+    single->mutable_params().set_double("objective_tolerance", 0.0);
+    single->mutable_params().set_int("reuse_products", 0);  // no product reuse on row blocks: the same arithmetic
+    BOOST_TEST(single->solve() == FACTO_ITERATION_LIMIT);
+    const Matrix& expected = single->iterate();
+    for (const int64_t P : {1, 2, 3, 4}) {
+        Matrix gathered(expected.shape());
+        std::vector<double> objectives(static_cast<std::size_t>(P)), steps(static_cast<std::size_t>(P));
+        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+            auto solver = make_solver(block_problem(M, r, P, p, std::move(c)), "nolips");
+            solver->mutable_params().set_int("seed", 5);
+            solver->mutable_params().set_int("max_iterations", iterations);
+            solver->mutable_params().set_double("tolerance", 0.0);
+            solver->mutable_params().set_double("objective_tolerance", 0.0);
+            BOOST_REQUIRE(solver->solve() == FACTO_ITERATION_LIMIT);
+            const Matrix& block = solver->iterate();
+            std::copy(block.begin(), block.end(), gathered.begin() + block_start(M.rows, P, p) * r);
+            objectives[static_cast<std::size_t>(p)] = solver->progress().objective;
+            steps[static_cast<std::size_t>(p)] = solver->progress().step_size;
+        });
+        BOOST_TEST_CONTEXT("P = " << P)
+        {
+            BOOST_TEST(relative_difference(gathered, expected) <= 1e-12);
+            for (std::size_t p = 0; p < objectives.size(); ++p) {
+                BOOST_TEST(objectives[p] == objectives[0]);  // every process got the same sums
+                BOOST_TEST(std::fabs(objectives[p] - single->progress().objective) <=
+                           1e-12 * single->progress().objective);
+                BOOST_TEST(steps[p] == single->progress().step_size);  // the same backtracking
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(one_process_stopping_stops_every_process_at_the_same_step)
+{
+    const CsrMatrix M = random_graph(60, 0.1, 4);
+    const int64_t P = 3;
+    std::vector<int64_t> iterations(P);
+    std::vector<int32_t> reasons(P);
+    // the callback on process 2 alone asks to stop at iteration 7
+    run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        auto solver = make_solver(block_problem(M, 3, P, p, std::move(c)), "nolips");
+        solver->mutable_params().set_double("tolerance", 0.0);
+        if (p == 2) solver->set_callback([](const Progress& progress) { return progress.iteration >= 7; });
+        reasons[static_cast<std::size_t>(p)] = solver->solve();
+        iterations[static_cast<std::size_t>(p)] = solver->progress().iteration;
+    });
+    for (int64_t p = 0; p < P; ++p) {
+        BOOST_TEST(reasons[static_cast<std::size_t>(p)] == FACTO_STOPPED_BY_CALLBACK);
+        BOOST_TEST(iterations[static_cast<std::size_t>(p)] == 7);
+    }
+    // a stop requested on process 1 before the solve ends every process's first step
+    run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        auto solver = make_solver(block_problem(M, 3, P, p, std::move(c)), "nolips");
+        solver->mutable_params().set_double("tolerance", 0.0);
+        if (p == 1) solver->request_stop();
+        reasons[static_cast<std::size_t>(p)] = solver->solve();
+        iterations[static_cast<std::size_t>(p)] = solver->progress().iteration;
+    });
+    for (int64_t p = 0; p < P; ++p) {
+        BOOST_TEST(reasons[static_cast<std::size_t>(p)] == FACTO_STOPPED_BY_REQUEST);
+        BOOST_TEST(iterations[static_cast<std::size_t>(p)] == 1);
+    }
+    // a callback that throws on process 0: it rethrows there, the others stop at the same step
+    run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        auto solver = make_solver(block_problem(M, 3, P, p, std::move(c)), "nolips");
+        solver->mutable_params().set_double("tolerance", 0.0);
+        if (p == 0) {
+            solver->set_callback([](const Progress& progress) -> bool {
+                if (progress.iteration == 4) throw Error(FACTO_ERROR_INTERNAL, "from the callback");
+                return false;
+            });
+            BOOST_TEST(status_of([&] { solver->solve(); }) == FACTO_ERROR_INTERNAL);
+        } else {
+            BOOST_TEST(solver->solve() == FACTO_STOPPED_BY_CALLBACK);
+        }
+        BOOST_TEST(solver->progress().iteration == 4);
+    });
+}
+
+BOOST_AUTO_TEST_CASE(an_error_in_one_process_data_is_an_error_on_every_process)
+{
+    const CsrMatrix M = random_graph(40, 0.15, 5);
+    const int64_t P = 3;
+    std::vector<facto_status> statuses(P);
+    const auto each_status = [&](const std::function<void(int64_t, std::shared_ptr<const Collectives>)>& make) {
+        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+            statuses[static_cast<std::size_t>(p)] = status_of([&] { make(p, std::move(c)); });
+        });
+        return statuses;
+    };
+    // process 1's rows have the wrong number of columns
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) {
+             const int64_t first = block_start(40, P, p), count = block_start(40, P, p + 1) - first;
+             CsrMatrix rows = row_block(M, first, count);
+             if (p == 1) rows.cols = 39;
+             DistributedSymNMF(std::move(rows), 40, first, 2, std::move(c));
+         }))
+        BOOST_TEST(s == FACTO_ERROR_DIMENSION);
+    // the blocks leave a gap (process 2 starts one row late and is one row short)
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) {
+             int64_t first = block_start(40, P, p), count = block_start(40, P, p + 1) - first;
+             if (p == 2) ++first, --count;
+             DistributedSymNMF(row_block(M, first, count), 40, first, 2, std::move(c));
+         }))
+        BOOST_TEST(s == FACTO_ERROR_DIMENSION);
+    // one entry of process 0's rows lost its mirror in process 2's
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) {
+             const int64_t first = block_start(40, P, p), count = block_start(40, P, p + 1) - first;
+             CsrMatrix rows = row_block(M, first, count);
+             if (p == 0) {  // an entry off the diagonal
+                 std::size_t k = 0;
+                 while (rows.indices[k] == 0) ++k;
+                 rows.values[k] += 0.5;
+             }
+             DistributedSymNMF(std::move(rows), 40, first, 2, std::move(c));
+         }))
+        BOOST_TEST(s == FACTO_ERROR_NOT_SYMMETRIC);
+    // an infeasible start on process 1 only
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) {
+             auto problem = block_problem(M, 2, P, p, std::move(c));
+             auto solver = make_solver(problem, "nolips");
+             Matrix X = problem->random_point(1);
+             if (p == 1) X(0, 0) = -1.0;
+             solver->set_iterate(X);
+         }))
+        BOOST_TEST(s == FACTO_ERROR_INFEASIBLE);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
