@@ -77,6 +77,18 @@ facto_status guarded(std::string* sink, Body&& body) noexcept
     }
 }
 
+// Runs `checks` of a call's arguments; on a distributed problem on every process together
+// (agree_on_errors), so that an argument refused on one process is refused on all instead of leaving
+// the others waiting in the call's first collective.
+template <class Checks>
+void agreed(const facto::Problem& problem, const Checks& checks)
+{
+    if (const facto::Collectives* c = problem.collectives())
+        facto::agree_on_errors(*c, checks);
+    else
+        checks();
+}
+
 // Throws Error(NULL_POINTER) naming `what` when p is NULL.
 inline void require_pointer(const void* p, const char* what)
 {

@@ -193,9 +193,12 @@ facto_status facto_problem_objective(const facto_problem* problem, const double*
 {
     return guarded(problem ? &problem->last_error : nullptr, [&] {
         require_pointer(problem, "problem");
-        require_pointer(value, "value");
-        const facto::Matrix point = facto::copy_in(X, rows, cols, ld, layout, "X");
-        facto::require_finite(point, "X");
+        facto::Matrix point;
+        facto::capi::agreed(*problem->problem, [&] {
+            require_pointer(value, "value");
+            point = facto::copy_in(X, rows, cols, ld, layout, "X");
+            facto::require_finite(point, "X");
+        });
         const double objective = problem->problem->objective(point);
         facto::require(std::isfinite(objective), FACTO_ERROR_NUMERICAL,
                        "the objective at X is " + facto::value_text(objective) + " (it overflows): scale X down");

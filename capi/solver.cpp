@@ -202,7 +202,9 @@ facto_status facto_solver_set_iterate(facto_solver* s, const double* X, int64_t 
 {
     return guarded(sink(s), [&] {
         require_pointer(s, "solver");
-        s->solver->set_iterate(facto::copy_in(X, rows, cols, ld, layout, "X"));
+        facto::Matrix start;
+        facto::capi::agreed(s->solver->problem(), [&] { start = facto::copy_in(X, rows, cols, ld, layout, "X"); });
+        s->solver->set_iterate(start);
         return FACTO_OK;
     });
 }

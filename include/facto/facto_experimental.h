@@ -84,13 +84,19 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
 /* A distributed problem is built on every process of a group, each from its own block of the data, with
  * the group's collective operations, which the host provides (MPI's, or any other): facto.h needs no
  * MPI header. Every process then makes the same calls (solver, parameters, step or solve) in the same
- * order: each call that computes is collective. Every process gets the same objective, stationarity
- * and stop reason; a callback, a time limit or a stop request on any process stops every process at
- * the same step, and an error of one process's data is returned on every process.
+ * order: each call that computes is collective (one group's calls must not interleave with another
+ * solver's on the same communicator). Every process gets the same objective, stationarity and final
+ * stop reason; a callback, a time limit or a stop request on any process stops every process at the
+ * same step (a callback sees its own process's reason before that agreement), and an error in one
+ * process's data or arguments is returned on every process. A failure inside a step (a failing
+ * operation, memory) is returned on that process only, and the others wait in their next collective:
+ * end the job then (MPI's default error handler aborts it).
  *
  * The operations, each returning 0 on success (anything else fails the facto call in progress with
  * FACTO_ERROR_IO on this process):
- *   sum:       values[k] = the sum over the processes of their values[k], k < count, on every process;
+ *   sum:       values[k] = the sum over the processes of their values[k], k < count, on every process,
+ *              identical to the last bit on all of them (the solvers decide from these sums: MPI_Allreduce
+ *              with MPI_SUM as Open MPI and MPICH implement it qualifies);
  *   max:       *value = the largest of the processes' *value, on every process;
  *   allgather: all = the processes' blocks in rank order, process p giving counts[p] doubles (mine is
  *              this process's), for `processes` processes. */
@@ -102,8 +108,8 @@ typedef int32_t (*facto_allgather_fn)(void* user_data, const double* mine, doubl
 typedef struct facto_collectives facto_collectives;
 
 /* Collective operations for this process, `rank` of `size` (0 <= rank < size). user_data is passed to
- * each operation; destroy (may be NULL) is called with it once the handle and every problem built on it
- * are freed. On error destroy is not called and *out is NULL.
+ * each operation; destroy (may be NULL) is called with it once the handle, every problem built on it
+ * and their solvers are freed. On error destroy is not called and *out is NULL.
  * Errors: NULL_POINTER (out or an operation), INVALID_ARGUMENT (rank or size), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_collectives_new(int64_t rank, int64_t size, facto_sum_fn sum, facto_max_fn max,
                                              facto_allgather_fn allgather, void* user_data, facto_destroy destroy,
@@ -114,14 +120,17 @@ FACTO_API void facto_collectives_free(facto_collectives* collectives);
 
 /* Collective: SymNMF (as facto_problem_new_symnmf_sparse) with M distributed by rows: this process
  * gives rows first_row .. first_row + rows - 1 of the n x n symmetric M (`format` FACTO_SPARSE_CSR or
- * _COO, rows x n, 0-based global column indices; ptr/idx/values as for facto_problem_new_symnmf_sparse).
- * The blocks follow each other in rank order from row 0 and cover all n rows (a process may give none);
- * M's symmetry is checked by one product with a random vector. The problem's iterate is this process's
- * block of X (rows x r): facto_solver_copy_iterate and facto_solver_set_iterate take the block, and the
- * output "labels" is the block's. Solvers: "nolips" (universal kernel). Each product gathers the whole
- * X on every process (n r values) and sums r^2 + 1 values.
- * Errors (on every process): NULL_POINTER, INVALID_ARGUMENT, DIMENSION (the blocks, r out of range),
- * NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY, IO (a collective failed). */
+ * _COO, rows x n, 0-based global column indices; ptr/idx/values as for facto_problem_new_symnmf_sparse,
+ * non-NULL also for an empty block). Every process gives the same n and r; the blocks follow each other
+ * in rank order from row 0 and cover all n rows (a process may give none). M's symmetry is checked by
+ * one product with a fixed random vector u: ||M u - M^T u|| <= 1e-10 ||M||_F ||u|| (looser than the
+ * entrywise check of facto_problem_new_symnmf_sparse; M is used as given). The problem's iterate is
+ * this process's block of X (rows x r): facto_problem_objective (collective), facto_solver_copy_iterate
+ * and facto_solver_set_iterate take the block, and the output "labels" is the block's. Solvers: "nolips"
+ * (universal kernel). Each product gathers the whole X on every process (n r values) and sums r^2 + 1.
+ * Errors (on every process, except NULL_POINTER for collectives or out, which only this process sees):
+ * NULL_POINTER, INVALID_ARGUMENT, DIMENSION (the blocks, n or r differing between processes, r out of
+ * range), NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY, IO (a collective failed). */
 FACTO_API facto_status facto_problem_new_symnmf_distributed(facto_collectives* collectives, int64_t n,
                                                             int64_t first_row, int32_t format, int64_t rows,
                                                             int64_t nnz, const int64_t* ptr, const int64_t* idx,

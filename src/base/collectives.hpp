@@ -21,7 +21,8 @@ public:
     // This process's index, 0 <= rank < size, and the number of processes.
     virtual int64_t rank() const = 0;
     virtual int64_t size() const = 0;
-    // values[k] = the sum over the processes of their values[k], k < count.
+    // values[k] = the sum over the processes of their values[k], k < count, the same to the last bit on
+    // every process (the solvers' decisions rest on it).
     virtual void sum(double* values, std::size_t count) const = 0;
     // The largest of the processes' values.
     virtual int64_t max(int64_t value) const = 0;
@@ -46,6 +47,9 @@ void agree_on_errors(const Collectives& c, const Checks& checks)
     } catch (const std::bad_alloc&) {
         failed = -static_cast<int64_t>(FACTO_ERROR_OUT_OF_MEMORY);
         message = "out of memory";
+    } catch (const std::exception& e) {
+        failed = -static_cast<int64_t>(FACTO_ERROR_INTERNAL);
+        message = std::string("internal error: ") + e.what();
     }
     const int64_t worst = c.max(failed);
     if (failed != 0) throw Error(static_cast<facto_status>(-failed), message);

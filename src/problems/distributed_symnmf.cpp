@@ -52,18 +52,24 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
                     " are not rows of an n = " + std::to_string(n_) + " matrix");
         SymNMF::require_rank_and_memory(n_, r_);
     });
-    // the blocks, in rank order, must tile 0 .. n - 1
+    // every process's n and r, and its block, which in rank order must tile 0 .. n - 1
     const std::size_t P = static_cast<std::size_t>(comm.size());
-    std::vector<double> blocks(2 * P);
-    const double mine[2] = {static_cast<double>(first_row_), static_cast<double>(rows_.rows)};
-    comm.allgather(mine, blocks.data(), std::vector<int64_t>(P, 2));
+    std::vector<double> blocks(4 * P);
+    const double mine[4] = {static_cast<double>(first_row_), static_cast<double>(rows_.rows), static_cast<double>(n_),
+                            static_cast<double>(r_)};
+    comm.allgather(mine, blocks.data(), std::vector<int64_t>(P, 4));
     double next = 0.0;
     for (std::size_t p = 0; p < P; ++p) {
-        require(blocks[2 * p] == next, FACTO_ERROR_DIMENSION,
+        const double* b = &blocks[4 * p];
+        require(b[2] == blocks[2] && b[3] == blocks[3], FACTO_ERROR_DIMENSION,
+                "the processes must give the same n and r: process 0 gives n = " + value_text(blocks[2]) + ", r = " +
+                    value_text(blocks[3]) + ", process " + std::to_string(p) + " n = " + value_text(b[2]) +
+                    ", r = " + value_text(b[3]));
+        require(b[0] == next, FACTO_ERROR_DIMENSION,
                 "the processes' blocks of rows must follow each other in rank order from row 0: process " +
-                    std::to_string(p) + " starts at row " + value_text(blocks[2 * p]) + ", not " + value_text(next));
-        next += blocks[2 * p + 1];
-        block_values_.push_back(static_cast<int64_t>(blocks[2 * p + 1]) * r_);
+                    std::to_string(p) + " starts at row " + value_text(b[0]) + ", not " + value_text(next));
+        next += b[1];
+        block_values_.push_back(static_cast<int64_t>(b[1]) * r_);
     }
     require(next == static_cast<double>(n_), FACTO_ERROR_DIMENSION,
             "the processes' blocks of rows cover " + value_text(next) + " rows of an n = " + std::to_string(n_) +

@@ -72,6 +72,7 @@ void NoLips::check_params(const Params& p) const
     require(!(p.get_string("kernel") == "gram" && low_rank_->nonnegative()), FACTO_ERROR_UNSUPPORTED,
             std::string("kernel 'gram' needs an unconstrained problem; ") + low_rank_->kind() +
                 " has X >= 0 (use kernel 'universal')");
+    // (a distributed problem without X >= 0 would need X^T X and the Gram kernel's products summed)
     require(!(p.get_string("kernel") == "gram" && low_rank_->collectives()), FACTO_ERROR_UNSUPPORTED,
             "kernel 'gram' does not run on a distributed problem (use kernel 'universal')");
 }
@@ -125,7 +126,6 @@ double NoLips::gram_trial(double lambda)
     xt::noalias(trial_X_) = grad_h_ - lambda * G_;
     gram_map_->apply(trial_X_);
     displacement_ = universal_rescale(X_, G_, 1.0, trial_X_, threads_);
-    reduce(displacement_);
     return low_rank_->evaluate(trial_X_, trial_eval_, threads_);
 }
 
