@@ -167,6 +167,13 @@ double frobenius_norm_squared(const CsrMatrix& A)
     return sum;
 }
 
+double sum_abs(const CsrMatrix& A)
+{
+    double sum = 0.0;
+    for (double v : A.values) sum += std::fabs(v);
+    return sum;
+}
+
 void require_symmetric(const CsrMatrix& A, const char* what)
 {
     require(A.rows == A.cols, FACTO_ERROR_DIMENSION,

@@ -44,6 +44,8 @@ CsrMatrix transpose(const CsrMatrix& A);
 CsrMatrix select_rows(const CsrMatrix& A, const std::vector<int64_t>& rows);
 
 double frobenius_norm_squared(const CsrMatrix& A);
+// The sum of |A_ij| over the stored entries.
+double sum_abs(const CsrMatrix& A);
 
 // Requires A square and |A_ij - A_ji| <= 1e-10 max|A| for every stored pair (a missing mirror counts
 // as 0); Error(DIMENSION / NOT_SYMMETRIC) naming `what` and the entry.

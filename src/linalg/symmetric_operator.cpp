@@ -24,11 +24,7 @@ double SymmetricOperator::frobenius_norm_squared() const
 
 double SymmetricOperator::sum_abs() const
 {
-    if (const auto* s = std::get_if<CsrMatrix>(&storage_)) {
-        double sum = 0.0;
-        for (double v : s->values) sum += std::fabs(v);
-        return sum;
-    }
+    if (const auto* s = std::get_if<CsrMatrix>(&storage_)) return facto::sum_abs(*s);
     return xt::sum(xt::abs(std::get<Matrix>(storage_)))();
 }
 

@@ -74,8 +74,7 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
     require(next == static_cast<double>(n_), FACTO_ERROR_DIMENSION,
             "the processes' blocks of rows cover " + value_text(next) + " rows of an n = " + std::to_string(n_) +
                 " matrix");
-    double sums[2] = {frobenius_norm_squared(rows_), 0.0};
-    for (double v : rows_.values) sums[1] += std::fabs(v);
+    double sums[2] = {frobenius_norm_squared(rows_), sum_abs(rows_)};
     comm.sum(sums, 2);
     M_norm_ = std::sqrt(sums[0]);
     mean_abs_ = sums[1] / (static_cast<double>(n_) * static_cast<double>(n_));
@@ -118,13 +117,11 @@ double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t t
     if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
     spmm(rows_, e.gathered, e.first, threads);
     // X^T X and <M X, X> summed in one collective
-    std::vector<double> sums(r * r + 1);
-    Matrix XtX({r, r});
-    blas::gram(X, XtX, threads);
-    std::copy(XtX.begin(), XtX.end(), sums.begin());
-    sums[r * r] = blas::frobenius_dot(e.first, X);
+    if (e.second.shape()[0] != r || e.second.shape()[1] != r) e.second = Matrix({r, r});
+    blas::gram(X, e.second, threads);
+    std::vector<double> sums(e.second.begin(), e.second.end());
+    sums.push_back(blas::frobenius_dot(e.first, X));
     collectives_->sum(sums.data(), sums.size());
-    if (e.second.shape() != XtX.shape()) e.second = Matrix({r, r});
     std::copy(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(r * r), e.second.begin());
     // eq. (37), halved: f = 1/2 (||M||^2 - 2 <MX, X> + ||X^T X||^2)
     return 0.5 * (M_norm_ * M_norm_ - 2.0 * sums[r * r] + blas::frobenius_dot(e.second, e.second));
