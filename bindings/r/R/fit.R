@@ -48,23 +48,22 @@ named_rows <- function(m, names) {
   m
 }
 
+# The fit of a factorization whose rows are the points (W of simplicial SymNMF, X of SymNMF): the factor,
+# named `factor`, and each row's largest column as its label.
+row_factor_fit <- function(class, factor, problem, points, algorithm, params, callback, call)
+  solve_and_read(problem, algorithm, params, callback, c("iterate", "labels"), function(v, run)
+    new_fit(class, stats::setNames(list(named_rows(v$iterate, points), stats::setNames(one_based(v$labels), points)),
+                                   c(factor, "labels")), run, call))
+
 simplicial_symnmf <- function(P, k, algorithm = "frank_wolfe", ..., callback = NULL) {
-  call <- match.call()
-  points <- point_names(P)
-  solve_and_read(facto_simplicial_symnmf(P, k), algorithm, list(...), callback, c("iterate", "labels"),
-                 function(v, run)
-                   new_fit("facto_simplicial_symnmf", list(W = named_rows(v$iterate, points),
-                                                           labels = stats::setNames(one_based(v$labels), points)),
-                           run, call))
+  call <- match.call()  # here: a promise of it would be evaluated in another frame
+  row_factor_fit("facto_simplicial_symnmf", "W", facto_simplicial_symnmf(P, k), point_names(P), algorithm, list(...),
+                 callback, call)
 }
 
 symnmf <- function(M, r, algorithm = "nolips", ..., callback = NULL) {
   call <- match.call()
-  points <- point_names(M)
-  solve_and_read(facto_symnmf(M, r), algorithm, list(...), callback, c("iterate", "labels"),
-                 function(v, run)
-                   new_fit("facto_symnmf", list(X = named_rows(v$iterate, points),
-                                                labels = stats::setNames(one_based(v$labels), points)), run, call))
+  row_factor_fit("facto_symnmf", "X", facto_symnmf(M, r), point_names(M), algorithm, list(...), callback, call)
 }
 
 separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, ..., callback = NULL) {
