@@ -26,24 +26,32 @@ public:
     int64_t size() const override { return size_; }
     void sum(double* values, std::size_t count) const override
     {
-        check(sum_(user_data_, values, static_cast<int64_t>(count)), "sum");
+        run("sum", [&] { return sum_(user_data_, values, static_cast<int64_t>(count)); });
     }
     int64_t max(int64_t value) const override
     {
-        check(max_(user_data_, &value), "max");
+        run("max", [&] { return max_(user_data_, &value); });
         return value;
     }
     void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const override
     {
-        check(allgather_(user_data_, mine, all, counts.data(), static_cast<int64_t>(counts.size())), "allgather");
+        run("allgather",
+            [&] { return allgather_(user_data_, mine, all, counts.data(), static_cast<int64_t>(counts.size())); });
     }
 
 private:
-    static void check(int32_t status, const char* what)
+    // Calls the host's operation; a nonzero return is FACTO_ERROR_IO, with the message the operation
+    // gave to facto_set_last_error (the thread's message is cleared before the call).
+    template <class Operation>
+    static void run(const char* what, const Operation& operation)
     {
-        facto::require(status == 0, FACTO_ERROR_IO,
-                       std::string("the collective operation '") + what + "' failed (the host returned " +
-                           std::to_string(status) + ")");
+        std::string& message = facto::capi::thread_error();
+        message.clear();
+        const int32_t status = operation();
+        if (status == 0) return;
+        throw facto::Error(FACTO_ERROR_IO, std::string("the collective operation '") + what +
+                                               "' failed (the host returned " + std::to_string(status) + ")" +
+                                               (message.empty() ? "" : ": " + message));
     }
 
     int64_t rank_, size_;
@@ -77,3 +85,13 @@ facto_status facto_collectives_new(int64_t rank, int64_t size, facto_sum_fn sum,
 }
 
 void facto_collectives_free(facto_collectives* collectives) { delete collectives; }
+
+facto_status facto_set_last_error(facto_status status, const char* message)
+{
+    try {
+        facto::capi::thread_error() = message ? message : "";
+    } catch (const std::bad_alloc&) {
+        facto::capi::thread_error().clear();  // too long to copy: no message rather than a stale one
+    }
+    return status;
+}

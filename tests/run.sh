@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh python3-numpy python3-pytest python3-venv python3-scipy python3-sklearn cargo rustc \
   r-base-core r-base-dev r-cran-testthat r-cran-matrix coinor-csdp valgrind abi-dumper abi-compliance-checker clang \
-  libclang-rt-14-dev
+  libclang-rt-14-dev libopenmpi-dev openmpi-bin
 jobs=$(nproc)
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFACTO_WERROR=ON -DFACTO_SANITIZE=OFF -DFACTO_BUILD_TESTS=ON \

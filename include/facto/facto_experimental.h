@@ -78,7 +78,7 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
                                             int32_t layout, int64_t max_pairs, uint64_t seed, double* nrmse);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Distributed problems (issue 26, in progress: NoLips on a sparse SymNMF so far)                  */
+/* Distributed problems (in progress: SymNMF on sparse M so far)                                   */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* A distributed problem is built on every process of a group, each from its own block of the data, with
@@ -93,7 +93,8 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
  * end the job then (MPI's default error handler aborts it).
  *
  * The operations, each returning 0 on success (anything else fails the facto call in progress with
- * FACTO_ERROR_IO on this process):
+ * FACTO_ERROR_IO on this process, its message ending with the one the operation gave to
+ * facto_set_last_error, if any):
  *   sum:       values[k] = the sum over the processes of their values[k], k < count, on every process,
  *              identical to the last bit on all of them (the solvers decide from these sums: MPI_Allreduce
  *              with MPI_SUM as Open MPI and MPICH implement it qualifies);
@@ -118,6 +119,11 @@ FACTO_API facto_status facto_collectives_new(int64_t rank, int64_t size, facto_s
 /* Release the handle (the problems built on it keep the operations alive); NULL is a no-op. */
 FACTO_API void facto_collectives_free(facto_collectives* collectives);
 
+/* Sets this thread's facto_last_error() message (NULL is "") and returns `status`: for libraries layered
+ * on facto (libfacto_mpi), whose errors then read like facto's own, and for the host's operations above,
+ * whose message joins the error of the facto call that their failure ends. */
+FACTO_API facto_status facto_set_last_error(facto_status status, const char* message);
+
 /* Collective: SymNMF (as facto_problem_new_symnmf_sparse) with M distributed by rows: this process
  * gives rows first_row .. first_row + rows - 1 of the n x n symmetric M (`format` FACTO_SPARSE_CSR or
  * _COO, rows x n, 0-based global column indices; ptr/idx/values as for facto_problem_new_symnmf_sparse,
@@ -127,7 +133,8 @@ FACTO_API void facto_collectives_free(facto_collectives* collectives);
  * entrywise check of facto_problem_new_symnmf_sparse; M is used as given). The problem's iterate is
  * this process's block of X (rows x r): facto_problem_objective (collective), facto_solver_copy_iterate
  * and facto_solver_set_iterate take the block, and the output "labels" is the block's. Solvers: "nolips"
- * (universal kernel). Each product gathers the whole X on every process (n r values) and sums r^2 + 1.
+ * (universal kernel), "projected_gradient". Each product gathers the whole X on every process (n r values)
+ * and sums r^2 + 1. libfacto_mpi (facto_mpi.h) gives an MPI communicator's collectives.
  * Errors (on every process, except NULL_POINTER for collectives or out, which only this process sees):
  * NULL_POINTER, INVALID_ARGUMENT, DIMENSION (the blocks, n or r differing between processes, r out of
  * range), NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY, IO (a collective failed). */

@@ -54,16 +54,19 @@ bool GradientDescent::try_step(double t)
     xt::noalias(trial_X_) = X_ - t * G_;
     if (low_rank_->nonnegative()) NonnegativeOrthant::project(trial_X_);
     trial_f_ = low_rank_->evaluate(trial_X_, trial_eval_, threads_);
-    const double linear = blas::frobenius_dot(G_, trial_X_) - g_dot_x_;
-    return trial_f_ - f_ <= armijo_sigma_ * linear;
+    double g_dot_trial = blas::frobenius_dot(G_, trial_X_);
+    low_rank_->reduce_sums(&g_dot_trial, 1);  // a distributed problem's blocks: every process decides alike
+    return trial_f_ - f_ <= armijo_sigma_ * (g_dot_trial - g_dot_x_);
 }
 
 // Makes the trial point current (at start: computes the gradient of X).
 void GradientDescent::accept()
 {
-    residual_ = relative_residual(*low_rank_, low_rank_->gradient(X_, eval_, G_, threads_),
-                                  std::sqrt(blas::frobenius_dot(X_, X_)));
-    g_dot_x_ = blas::frobenius_dot(G_, X_);
+    const double residual = low_rank_->gradient(X_, eval_, G_, threads_);
+    double dots[2] = {blas::frobenius_dot(X_, X_), blas::frobenius_dot(G_, X_)};
+    low_rank_->reduce_sums(dots, 2);
+    residual_ = relative_residual(*low_rank_, residual, std::sqrt(dots[0]));
+    g_dot_x_ = dots[1];
 }
 
 double GradientDescent::iterate_once()

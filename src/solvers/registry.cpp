@@ -55,6 +55,7 @@ const Entry table[] = {
     {"symnmf", "sym_hals", &build<SymNMF, SymHALS>},
     {"symnmf", "sym_anls", &build<SymNMF, SymANLS>},
     {"distributed_symnmf", "nolips", &build<DistributedSymNMF, NoLips>},
+    {"distributed_symnmf", "projected_gradient", &build<DistributedSymNMF, GradientDescent>},
     {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},

@@ -169,44 +169,47 @@ double relative_difference(const Matrix& a, const Matrix& b)
 
 BOOST_AUTO_TEST_SUITE(distributed)
 
-BOOST_AUTO_TEST_CASE(nolips_on_row_blocks_takes_the_single_process_steps)
+BOOST_AUTO_TEST_CASE(solvers_on_row_blocks_take_the_single_process_steps)
 {
     // The same products and sums in another order: each step's rounding differs by a few ulps of the
     // terms, far below 1e-12 after 150 steps of a method that contracts towards a stationary point.
     const CsrMatrix M = random_graph(90, 0.08, 3);
     const int64_t r = 4, iterations = 150;
-    auto single = make_solver(std::make_shared<const SymNMF>(M, r), "nolips");
-    single->mutable_params().set_int("seed", 5);
-    single->mutable_params().set_int("max_iterations", iterations);
-    single->mutable_params().set_double("tolerance", 0.0);
-    single->mutable_params().set_double("objective_tolerance", 0.0);
-    single->mutable_params().set_int("reuse_products", 0);  // no product reuse on row blocks: the same arithmetic
-    BOOST_TEST(single->solve() == FACTO_ITERATION_LIMIT);
-    const Matrix& expected = single->iterate();
-    for (const int64_t P : {1, 2, 3, 4}) {
-        Matrix gathered(expected.shape());
-        std::vector<double> objectives(static_cast<std::size_t>(P)), steps(static_cast<std::size_t>(P));
-        std::vector<int32_t> reasons(static_cast<std::size_t>(P));
-        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {  // no assertion on a thread
-            auto solver = make_solver(block_problem(M, r, P, p, std::move(c)), "nolips");
-            solver->mutable_params().set_int("seed", 5);
-            solver->mutable_params().set_int("max_iterations", iterations);
-            solver->mutable_params().set_double("tolerance", 0.0);
-            solver->mutable_params().set_double("objective_tolerance", 0.0);
-            reasons[static_cast<std::size_t>(p)] = solver->solve();
-            const Matrix& block = solver->iterate();
-            std::copy(block.begin(), block.end(), gathered.begin() + block_start(M.rows, P, p) * r);
-            objectives[static_cast<std::size_t>(p)] = solver->progress().objective;
-            steps[static_cast<std::size_t>(p)] = solver->progress().step_size;
-        });
-        BOOST_TEST_CONTEXT("P = " << P)
-        {
-            BOOST_TEST(relative_difference(gathered, expected) <= 1e-12);
-            for (std::size_t p = 0; p < objectives.size(); ++p) {
-                BOOST_TEST(reasons[p] == FACTO_ITERATION_LIMIT);
-                BOOST_TEST(std::fabs(objectives[p] - single->progress().objective) <=
-                           1e-12 * single->progress().objective);
-                BOOST_TEST(steps[p] == single->progress().step_size);  // the same backtracking
+    const auto configure = [&](Solver& solver) {
+        solver.mutable_params().set_int("seed", 5);
+        solver.mutable_params().set_int("max_iterations", iterations);
+        solver.mutable_params().set_double("tolerance", 0.0);
+        solver.mutable_params().set_double("objective_tolerance", 0.0);
+    };
+    for (const char* algorithm : {"nolips", "projected_gradient"}) {
+        auto single = make_solver(std::make_shared<const SymNMF>(M, r), algorithm);
+        configure(*single);
+        if (single->params().has("reuse_products"))  // no product reuse on row blocks: the same arithmetic
+            single->mutable_params().set_int("reuse_products", 0);
+        BOOST_TEST(single->solve() == FACTO_ITERATION_LIMIT);
+        const Matrix& expected = single->iterate();
+        for (const int64_t P : {1, 2, 3, 4}) {
+            Matrix gathered(expected.shape());
+            std::vector<double> objectives(static_cast<std::size_t>(P)), steps(static_cast<std::size_t>(P));
+            std::vector<int32_t> reasons(static_cast<std::size_t>(P));
+            run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {  // no assertion on a thread
+                auto solver = make_solver(block_problem(M, r, P, p, std::move(c)), algorithm);
+                configure(*solver);
+                reasons[static_cast<std::size_t>(p)] = solver->solve();
+                const Matrix& block = solver->iterate();
+                std::copy(block.begin(), block.end(), gathered.begin() + block_start(M.rows, P, p) * r);
+                objectives[static_cast<std::size_t>(p)] = solver->progress().objective;
+                steps[static_cast<std::size_t>(p)] = solver->progress().step_size;
+            });
+            BOOST_TEST_CONTEXT(algorithm << ", P = " << P)
+            {
+                BOOST_TEST(relative_difference(gathered, expected) <= 1e-12);
+                for (std::size_t p = 0; p < objectives.size(); ++p) {
+                    BOOST_TEST(reasons[p] == FACTO_ITERATION_LIMIT);
+                    BOOST_TEST(std::fabs(objectives[p] - single->progress().objective) <=
+                               1e-12 * single->progress().objective);
+                    BOOST_TEST(steps[p] == single->progress().step_size);  // the same line searches
+                }
             }
         }
     }

@@ -1,0 +1,108 @@
+/* facto_collectives_new_mpi: a communicator's collectives (MPI_Allreduce, MPI_Allgatherv) as the host
+ * operations of facto_experimental.h; libfacto_mpi, the only part of facto that includes mpi.h. */
+#include "facto/facto_mpi.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <mpi.h>
+
+/* The duplicate communicator and the int counts and displacements MPI_Allgatherv takes (one per process). */
+typedef struct mpi_group {
+    MPI_Comm comm;
+    int* counts;
+    int* displacements;
+} mpi_group;
+
+/* 0 after MPI_SUCCESS; otherwise MPI's message, through facto_set_last_error, and 1. */
+static int32_t mpi_status(int code, const char* call)
+{
+    if (code == MPI_SUCCESS) return 0;
+    char text[MPI_MAX_ERROR_STRING + 64], reason[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    if (MPI_Error_string(code, reason, &length) != MPI_SUCCESS) snprintf(reason, sizeof reason, "error %d", code);
+    snprintf(text, sizeof text, "%s: %s", call, reason);
+    facto_set_last_error(FACTO_ERROR_IO, text);
+    return 1;
+}
+
+static int32_t mpi_sum(void* user_data, double* values, int64_t count)
+{
+    const mpi_group* g = (const mpi_group*)user_data;
+    if (count > INT_MAX) return facto_set_last_error(FACTO_ERROR_IO, "a sum of more than INT_MAX values"), 1;
+    return mpi_status(MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_DOUBLE, MPI_SUM, g->comm), "MPI_Allreduce");
+}
+
+static int32_t mpi_max(void* user_data, int64_t* value)
+{
+    const mpi_group* g = (const mpi_group*)user_data;
+    return mpi_status(MPI_Allreduce(MPI_IN_PLACE, value, 1, MPI_INT64_T, MPI_MAX, g->comm), "MPI_Allreduce");
+}
+
+static int32_t mpi_allgather(void* user_data, const double* mine, double* all, const int64_t* counts,
+                             int64_t processes)
+{
+    const mpi_group* g = (const mpi_group*)user_data;
+    int rank = 0;
+    MPI_Comm_rank(g->comm, &rank);
+    int64_t offset = 0;
+    for (int64_t p = 0; p < processes; ++p) {
+        if (counts[p] > INT_MAX || offset > INT_MAX)
+            return facto_set_last_error(FACTO_ERROR_IO, "an all-gather beyond INT_MAX values (MPI's int counts)"), 1;
+        g->counts[p] = (int)counts[p];
+        g->displacements[p] = (int)offset;
+        offset += counts[p];
+    }
+    return mpi_status(MPI_Allgatherv(mine, g->counts[rank], MPI_DOUBLE, all, g->counts, g->displacements, MPI_DOUBLE,
+                                     g->comm),
+                      "MPI_Allgatherv");
+}
+
+/* Frees the duplicate unless MPI is already finalized (then it is gone with MPI). */
+static void mpi_group_free(void* user_data)
+{
+    mpi_group* g = (mpi_group*)user_data;
+    int finalized = 1;
+    MPI_Finalized(&finalized);
+    if (!finalized && g->comm != MPI_COMM_NULL) MPI_Comm_free(&g->comm);
+    free(g->counts);
+    free(g->displacements);
+    free(g);
+}
+
+facto_status facto_collectives_new_mpi(int64_t fortran_comm, facto_collectives** out)
+{
+    if (!out) return facto_set_last_error(FACTO_ERROR_NULL_POINTER, "out is NULL");
+    *out = NULL;
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized)
+        return facto_set_last_error(FACTO_ERROR_INVALID_ARGUMENT,
+                                    finalized ? "MPI is already finalized" : "MPI is not initialized (call MPI_Init first)");
+    const MPI_Comm comm = fortran_comm < INT_MIN || fortran_comm > INT_MAX ? MPI_COMM_NULL
+                                                                           : MPI_Comm_f2c((MPI_Fint)fortran_comm);
+    if (comm == MPI_COMM_NULL)
+        return facto_set_last_error(FACTO_ERROR_INVALID_ARGUMENT,
+                                    "fortran_comm is not a communicator's handle (give MPI_Comm_c2f(comm))");
+    mpi_group* g = (mpi_group*)calloc(1, sizeof *g);
+    if (!g) return facto_set_last_error(FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    g->comm = MPI_COMM_NULL;
+    int rank = 0, size = 0;
+    if (mpi_status(MPI_Comm_dup(comm, &g->comm), "MPI_Comm_dup") != 0) {
+        mpi_group_free(g);
+        return FACTO_ERROR_IO;
+    }
+    MPI_Comm_rank(g->comm, &rank);
+    MPI_Comm_size(g->comm, &size);
+    g->counts = (int*)malloc(sizeof(int) * (size_t)size);
+    g->displacements = (int*)malloc(sizeof(int) * (size_t)size);
+    if (!g->counts || !g->displacements) {
+        mpi_group_free(g);
+        return facto_set_last_error(FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    const facto_status st = facto_collectives_new(rank, size, mpi_sum, mpi_max, mpi_allgather, g, mpi_group_free, out);
+    if (st != FACTO_OK) mpi_group_free(g);
+    return st;
+}
