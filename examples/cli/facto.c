@@ -26,6 +26,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "group.h"
+
 static const char* usage =
     "usage: facto [options] FILE\n"
     "\n"
@@ -128,7 +130,9 @@ static double now_seconds(void)
 
 static int fail(const char* what, facto_status status, const char* message)
 {
-    fprintf(stderr, "facto: %s: %s (%s)\n", what, message, facto_status_string(status));
+    if (group_size() > 1) fprintf(stderr, "facto[rank %lld]: ", (long long)group_rank());
+    else fprintf(stderr, "facto: ");
+    fprintf(stderr, "%s: %s (%s)\n", what, message, facto_status_string(status));
     return 1;
 }
 
@@ -417,8 +421,7 @@ static facto_problem* symnmf_from_sparse(facto_sparse* M, int64_t r)
     csr_arrays a;
     facto_problem* problem = NULL;
     if (copy_csr(M, &a)) {
-        const facto_status st = facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
-                                                                a.indices, a.values, r, &problem);
+        const facto_status st = group_symnmf(a.rows, a.cols, a.indptr, a.indices, a.values, r, &problem);
         if (st < 0) fail("problem", st, facto_last_error());
         free_csr(&a);
     }
@@ -789,22 +792,42 @@ static int set_initial_point(facto_solver* solver, const char* path)
     return 1;
 }
 
-static int write_results(facto_solver* solver, const options* o, int64_t n, int64_t k, int64_t* labels)
+/* Gathers the processes' labels (`rows` here) into labels[0 .. n) on rank 0; 0 on failure. */
+static int gather_labels(int64_t* labels, int64_t rows, int64_t n)
+{
+    if (group_size() == 1) return 1;
+    double* mine = malloc((size_t)(rows > 0 ? rows : 1) * sizeof *mine);
+    double* all = group_rank() == 0 ? malloc((size_t)n * sizeof *all) : NULL;
+    for (int64_t i = 0; mine && i < rows; ++i) mine[i] = (double)labels[i];
+    int ok = group_gather_rows(mine, mine ? rows : 0, 1, all) && mine && (all || group_rank() != 0);
+    for (int64_t i = 0; ok && all && i < n; ++i) labels[i] = (int64_t)all[i];
+    free(mine);
+    free(all);
+    return ok || !fail("labels", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+}
+
+/* The iterate and labels of this process's `rows` of n; rank 0 writes the files. */
+static int write_results(facto_solver* solver, const options* o, int64_t n, int64_t rows, int64_t k, int64_t* labels)
 {
     facto_status st = FACTO_OK;
     if (labels) {
-        st = facto_solver_copy_output_int64(solver, "labels", labels, n, FACTO_ROW_MAJOR);
+        st = facto_solver_copy_output_int64(solver, "labels", labels, rows, FACTO_ROW_MAJOR);
         if (st < 0) return !fail("labels", st, facto_solver_last_error(solver));
+        if (!gather_labels(labels, rows, n)) return 0;
     }
     if (o->output_w) {
-        double* W = malloc((size_t)(n * k) * sizeof *W);
-        if (!W) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
-        facto_solver_copy_iterate(solver, W, n * k, FACTO_ROW_MAJOR);
-        st = facto_write_csv(o->output_w, W, n, k, k, FACTO_ROW_MAJOR);
+        double* block = malloc((size_t)(rows * k > 0 ? rows * k : 1) * sizeof *block);
+        double* W = group_rank() == 0 ? malloc((size_t)(n * k) * sizeof *W) : NULL;
+        int ok = block && (W || group_rank() != 0);
+        if (block) facto_solver_copy_iterate(solver, block, rows * k, FACTO_ROW_MAJOR);
+        ok = group_gather_rows(block, block ? rows : 0, k, W) && ok;
+        st = ok && W ? facto_write_csv(o->output_w, W, n, k, k, FACTO_ROW_MAJOR) : FACTO_OK;
+        free(block);
         free(W);
+        if (!ok) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
         if (st < 0) return !fail(o->output_w, st, facto_last_error());
     }
-    if (o->output_labels && labels) {
+    if (o->output_labels && labels && group_rank() == 0) {
         double* as_double = malloc((size_t)n * sizeof *as_double);
         if (!as_double) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
         for (int64_t i = 0; i < n; ++i) as_double[i] = (double)labels[i];
@@ -948,10 +971,25 @@ static int finish_job(facto_solver* solver, const options* o, const int64_t* doc
     return ok;
 }
 
-int main(int argc, char** argv)
+/* Refuses what facto-mpi cannot run on several processes yet; 1 when the options are fine. */
+static int runs_on_group(const options* o)
+{
+    if (group_size() == 1) return 1;
+    const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
+    if (sparse_symnmf && !o->init && !o->list_params) return 1;
+    if (group_rank() == 0)
+        fprintf(stderr, "facto: on %lld processes only --problem symnmf runs (M from features or a Matrix Market "
+                        "file), without --init or --list-params\n",
+                (long long)group_size());
+    return 0;
+}
+
+static int run(int argc, char** argv)
 {
     options o;
     if (!parse_options(argc, argv, &o)) return 2;
+    if (!runs_on_group(&o)) return 2;
+    if (group_rank() > 0) o.quiet = 1; /* progress and the summary come from rank 0 */
     if (facto_version_number() / 10000 != FACTO_VERSION_MAJOR) {
         fprintf(stderr, "facto: library version %s does not match the header's major version\n", facto_version());
         return 1;
@@ -1006,8 +1044,9 @@ int main(int argc, char** argv)
                    fprintf(stderr, "facto: --layers must not increase K (-k %lld, then %lld)\n", (long long)o.k,
                            (long long)o.layers[l]),
                    2;
-    int64_t n = 0, k = 0;
-    facto_problem_iterate_shape(problem, &n, &k);
+    int64_t rows = 0, k = 0; /* this process's rows of the iterate, n on one process */
+    facto_problem_iterate_shape(problem, &rows, &k);
+    const int64_t n = group_sum(rows);
     facto_solver* solver = NULL;
     facto_status st = facto_solver_new(problem, o.solver, &solver);
     facto_problem_free(problem); /* the solver keeps what it needs */
@@ -1048,8 +1087,8 @@ int main(int argc, char** argv)
     }
 
     int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
-    if (ok && ((clusters && !labels) || !write_results(solver, &o, n, k, labels))) ok = 0;
-    if (ok) {
+    if (ok && ((clusters && !labels) || !write_results(solver, &o, n, rows, k, labels))) ok = 0;
+    if (ok && group_rank() == 0) {
         facto_progress p;
         p.struct_size = sizeof p;
         facto_solver_progress(solver, &p);
@@ -1115,4 +1154,12 @@ int main(int argc, char** argv)
     free(truth_points);
     facto_solver_free(solver);
     return ok ? 0 : 1;
+}
+
+int main(int argc, char** argv)
+{
+    if (!group_start(&argc, &argv)) return fprintf(stderr, "facto: MPI_Init failed\n"), 1;
+    const int status = run(argc, argv);
+    group_end();
+    return status;
 }

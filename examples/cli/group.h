@@ -1,0 +1,24 @@
+/* The processes the CLI runs on: one (facto, group_single.c) or the ranks of an MPI job (facto-mpi under
+ * mpirun, group_mpi.c). facto.c is the same program for both; only these calls differ. */
+#pragma once
+
+#include <facto/facto_experimental.h>
+
+/* Starts and ends the group (MPI_Init / MPI_Finalize); group_start returns 0 on failure. */
+int group_start(int* argc, char*** argv);
+void group_end(void);
+/* This process's rank and the number of processes. */
+int64_t group_rank(void);
+int64_t group_size(void);
+
+/* SymNMF of the whole rows x cols M given in CSR (every process holds it): one process's sparse problem,
+ * or this rank's rows (the rows split evenly in rank order) as a distributed problem. */
+facto_status group_symnmf(int64_t rows, int64_t cols, const int64_t* indptr, const int64_t* indices, const double* values, int64_t r,
+                          facto_problem** out);
+
+/* The sum of `value` over the processes, on every process. */
+int64_t group_sum(int64_t value);
+
+/* Gathers the processes' row blocks (row-major, `cols` values per row, `rows` rows here) into `all` on
+ * rank 0 (all is untouched elsewhere); 0 on failure. */
+int group_gather_rows(const double* mine, int64_t rows, int64_t cols, double* all);
