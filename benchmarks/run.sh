@@ -33,6 +33,10 @@
 #                                                                            on DBLP1-5, memory against N;
 #                                                                            FACTO_RESUME=1 adds to the
 #                                                                            last run's Table II trials)
+#   bash benchmarks/run.sh distributed [graph.mtx r ...]                 (issue 26: distributed SymNMF per rank
+#                                                                            on P = 1 .. 1024, compute measured,
+#                                                                            communication modelled for three
+#                                                                            layouts; facto-mpi on 1 and 2 ranks)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +114,19 @@ case "$which" in
         "$results/paper002_topics.csv"
     done
     ./build/benchmarks/bench_separable_jobs memory ../shared/data/merit "$results/paper002_memory.csv" ;;
-  *) echo "usage: $0 simplicial|paper000|symnmf|edm|merit|variants|nomad|paper002 [...]" >&2; exit 2 ;;
+  distributed)
+    cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
+    ./build/benchmarks/bench_distributed "$@"
+    # measured here, shared memory: facto against facto-mpi on 1 and 2 ranks, TDT2, 200 iterations
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    args=(--problem symnmf --affinity ../shared/data/symnmf/tdt2_similarity.mtx -k 30 --quiet --set max_iterations=200
+          --set tolerance=0 --set objective_tolerance=0)
+    echo "TDT2, nolips, 200 iterations, solver seconds (--set threads=1 per process):"
+    echo "  facto:              $(./build/examples/facto "${args[@]}" --set threads=1 | grep -o '"seconds": [0-9.]*')"
+    for ranks in 1 2; do
+      echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/examples/facto-mpi "${args[@]}" --set threads=1 |
+        grep -o '"seconds": [0-9.]*')"
+    done ;;
+  *) echo "usage: $0 simplicial|paper000|symnmf|edm|merit|variants|nomad|paper002|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -11,8 +11,9 @@ namespace {
 class HostCollectives final : public facto::Collectives {
 public:
     HostCollectives(int64_t rank, int64_t size, facto_sum_fn sum, facto_max_fn max, facto_allgather_fn allgather,
-                    void* user_data, facto_destroy destroy)
-        : rank_(rank), size_(size), sum_(sum), max_(max), allgather_(allgather), user_data_(user_data), destroy_(destroy)
+                    facto_exchange_fn exchange, void* user_data, facto_destroy destroy)
+        : rank_(rank), size_(size), sum_(sum), max_(max), allgather_(allgather), exchange_(exchange),
+          user_data_(user_data), destroy_(destroy)
     {
     }
     ~HostCollectives() override
@@ -38,6 +39,14 @@ public:
         run("allgather",
             [&] { return allgather_(user_data_, mine, all, counts.data(), static_cast<int64_t>(counts.size())); });
     }
+    void exchange(const double* send, const std::vector<int64_t>& send_counts, double* receive,
+                  const std::vector<int64_t>& receive_counts) const override
+    {
+        run("exchange", [&] {
+            return exchange_(user_data_, send, send_counts.data(), receive, receive_counts.data(),
+                             static_cast<int64_t>(send_counts.size()));
+        });
+    }
 
 private:
     // Calls the host's operation; a nonzero return is FACTO_ERROR_IO, with the message the operation
@@ -58,6 +67,7 @@ private:
     facto_sum_fn sum_;
     facto_max_fn max_;
     facto_allgather_fn allgather_;
+    facto_exchange_fn exchange_;
     void* user_data_;
     facto_destroy destroy_;
 };
@@ -65,8 +75,8 @@ private:
 }  // namespace
 
 facto_status facto_collectives_new(int64_t rank, int64_t size, facto_sum_fn sum, facto_max_fn max,
-                                   facto_allgather_fn allgather, void* user_data, facto_destroy destroy,
-                                   facto_collectives** out)
+                                   facto_allgather_fn allgather, facto_exchange_fn exchange, void* user_data,
+                                   facto_destroy destroy, facto_collectives** out)
 {
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
@@ -74,11 +84,12 @@ facto_status facto_collectives_new(int64_t rank, int64_t size, facto_sum_fn sum,
         require_pointer(reinterpret_cast<const void*>(sum), "sum");
         require_pointer(reinterpret_cast<const void*>(max), "max");
         require_pointer(reinterpret_cast<const void*>(allgather), "allgather");
+        require_pointer(reinterpret_cast<const void*>(exchange), "exchange");
         facto::require(size >= 1 && rank >= 0 && rank < size, FACTO_ERROR_INVALID_ARGUMENT,
                        "rank must satisfy 0 <= rank < size, got rank " + std::to_string(rank) + " of " +
                            std::to_string(size));
         auto handle = std::make_unique<facto_collectives>();
-        handle->collectives = std::make_shared<HostCollectives>(rank, size, sum, max, allgather, user_data, destroy);
+        handle->collectives = std::make_shared<HostCollectives>(rank, size, sum, max, allgather, exchange, user_data, destroy);
         *out = handle.release();
         return FACTO_OK;
     });

@@ -8,12 +8,28 @@
 
 #include <mpi.h>
 
-/* The duplicate communicator and the int counts and displacements MPI_Allgatherv takes (one per process). */
+/* The duplicate communicator and the int counts and displacements MPI_Allgatherv and MPI_Alltoallv take
+ * (one per process each: counts and displacements, then those of the other side of an all-to-all). */
 typedef struct mpi_group {
     MPI_Comm comm;
     int* counts;
     int* displacements;
+    int* other_counts;
+    int* other_displacements;
 } mpi_group;
+
+/* counts (int64) as MPI's int counts and displacements; 0 when a count or offset exceeds INT_MAX. */
+static int int_counts(const int64_t* counts, int64_t processes, int* out, int* displacements)
+{
+    int64_t offset = 0;
+    for (int64_t p = 0; p < processes; ++p) {
+        if (counts[p] > INT_MAX || offset > INT_MAX) return 0;
+        out[p] = (int)counts[p];
+        displacements[p] = (int)offset;
+        offset += counts[p];
+    }
+    return 1;
+}
 
 /* 0 after MPI_SUCCESS; otherwise MPI's message, through facto_set_last_error, and 1. */
 static int32_t mpi_status(int code, const char* call)
@@ -46,17 +62,23 @@ static int32_t mpi_allgather(void* user_data, const double* mine, double* all, c
     const mpi_group* g = (const mpi_group*)user_data;
     int rank = 0;
     MPI_Comm_rank(g->comm, &rank);
-    int64_t offset = 0;
-    for (int64_t p = 0; p < processes; ++p) {
-        if (counts[p] > INT_MAX || offset > INT_MAX)
-            return facto_set_last_error(FACTO_ERROR_IO, "an all-gather beyond INT_MAX values (MPI's int counts)"), 1;
-        g->counts[p] = (int)counts[p];
-        g->displacements[p] = (int)offset;
-        offset += counts[p];
-    }
+    if (!int_counts(counts, processes, g->counts, g->displacements))
+        return facto_set_last_error(FACTO_ERROR_IO, "an all-gather beyond INT_MAX values (MPI's int counts)"), 1;
     return mpi_status(MPI_Allgatherv(mine, g->counts[rank], MPI_DOUBLE, all, g->counts, g->displacements, MPI_DOUBLE,
                                      g->comm),
                       "MPI_Allgatherv");
+}
+
+static int32_t mpi_exchange(void* user_data, const double* send, const int64_t* send_counts, double* receive,
+                            const int64_t* receive_counts, int64_t processes)
+{
+    const mpi_group* g = (const mpi_group*)user_data;
+    if (!int_counts(send_counts, processes, g->counts, g->displacements) ||
+        !int_counts(receive_counts, processes, g->other_counts, g->other_displacements))
+        return facto_set_last_error(FACTO_ERROR_IO, "an all-to-all beyond INT_MAX values (MPI's int counts)"), 1;
+    return mpi_status(MPI_Alltoallv(send, g->counts, g->displacements, MPI_DOUBLE, receive, g->other_counts,
+                                    g->other_displacements, MPI_DOUBLE, g->comm),
+                      "MPI_Alltoallv");
 }
 
 /* Frees the duplicate unless MPI is already finalized (then it is gone with MPI). */
@@ -68,6 +90,8 @@ static void mpi_group_free(void* user_data)
     if (!finalized && g->comm != MPI_COMM_NULL) MPI_Comm_free(&g->comm);
     free(g->counts);
     free(g->displacements);
+    free(g->other_counts);
+    free(g->other_displacements);
     free(g);
 }
 
@@ -98,11 +122,14 @@ facto_status facto_collectives_new_mpi(int64_t fortran_comm, facto_collectives**
     MPI_Comm_size(g->comm, &size);
     g->counts = (int*)malloc(sizeof(int) * (size_t)size);
     g->displacements = (int*)malloc(sizeof(int) * (size_t)size);
-    if (!g->counts || !g->displacements) {
+    g->other_counts = (int*)malloc(sizeof(int) * (size_t)size);
+    g->other_displacements = (int*)malloc(sizeof(int) * (size_t)size);
+    if (!g->counts || !g->displacements || !g->other_counts || !g->other_displacements) {
         mpi_group_free(g);
         return facto_set_last_error(FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
     }
-    const facto_status st = facto_collectives_new(rank, size, mpi_sum, mpi_max, mpi_allgather, g, mpi_group_free, out);
+    const facto_status st = facto_collectives_new(rank, size, mpi_sum, mpi_max, mpi_allgather, mpi_exchange, g,
+                                                mpi_group_free, out);
     if (st != FACTO_OK) mpi_group_free(g);
     return st;
 }

@@ -100,11 +100,16 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
  *              with MPI_SUM as Open MPI and MPICH implement it qualifies);
  *   max:       *value = the largest of the processes' *value, on every process;
  *   allgather: all = the processes' blocks in rank order, process p giving counts[p] doubles (mine is
- *              this process's), for `processes` processes. */
+ *              this process's), for `processes` processes;
+ *   exchange:  all-to-all: this process sends send_counts[q] doubles to process q (the blocks of send
+ *              in rank order) and receives receive_counts[q] from process q (the blocks of receive in
+ *              rank order), for `processes` processes (MPI_Alltoallv). */
 typedef int32_t (*facto_sum_fn)(void* user_data, double* values, int64_t count);
 typedef int32_t (*facto_max_fn)(void* user_data, int64_t* value);
 typedef int32_t (*facto_allgather_fn)(void* user_data, const double* mine, double* all, const int64_t* counts,
                                       int64_t processes);
+typedef int32_t (*facto_exchange_fn)(void* user_data, const double* send, const int64_t* send_counts, double* receive,
+                                     const int64_t* receive_counts, int64_t processes);
 
 typedef struct facto_collectives facto_collectives;
 
@@ -113,8 +118,8 @@ typedef struct facto_collectives facto_collectives;
  * and their solvers are freed. On error destroy is not called and *out is NULL.
  * Errors: NULL_POINTER (out or an operation), INVALID_ARGUMENT (rank or size), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_collectives_new(int64_t rank, int64_t size, facto_sum_fn sum, facto_max_fn max,
-                                             facto_allgather_fn allgather, void* user_data, facto_destroy destroy,
-                                             facto_collectives** out);
+                                             facto_allgather_fn allgather, facto_exchange_fn exchange, void* user_data,
+                                             facto_destroy destroy, facto_collectives** out);
 
 /* Release the handle (the problems built on it keep the operations alive); NULL is a no-op. */
 FACTO_API void facto_collectives_free(facto_collectives* collectives);
@@ -133,8 +138,9 @@ FACTO_API facto_status facto_set_last_error(facto_status status, const char* mes
  * entrywise check of facto_problem_new_symnmf_sparse; M is used as given). The problem's iterate is
  * this process's block of X (rows x r): facto_problem_objective (collective), facto_solver_copy_iterate
  * and facto_solver_set_iterate take the block, and the output "labels" is the block's. Solvers: "nolips"
- * (universal kernel), "projected_gradient". Each product gathers the whole X on every process (n r values)
- * and sums r^2 + 1. libfacto_mpi (facto_mpi.h) gives an MPI communicator's collectives.
+ * (universal kernel), "projected_gradient". Each product exchanges the halo (the rows of X among this
+ * process's columns that other processes hold, r values each, one all-to-all) and sums r^2 + 1 values.
+ * libfacto_mpi (facto_mpi.h) gives an MPI communicator's collectives.
  * Errors (on every process, except NULL_POINTER for collectives or out, which only this process sees):
  * NULL_POINTER, INVALID_ARGUMENT, DIMENSION (the blocks, n or r differing between processes, r out of
  * range), NOT_FINITE, NOT_SYMMETRIC, OUT_OF_MEMORY, IO (a collective failed). */

@@ -30,7 +30,8 @@ extern "C" {
  * Fortran handle is `fortran_comm` (MPI_Comm_c2f(comm)). Every process of the communicator calls it.
  * The rank and size are the communicator's; facto works on a duplicate of it (MPI_Comm_dup), so its
  * messages never meet the program's. sum is MPI_Allreduce (MPI_SUM on MPI_DOUBLE: MPI gives every
- * process identical results), max MPI_Allreduce (MPI_MAX on MPI_INT64_T), allgather MPI_Allgatherv.
+ * process identical results), max MPI_Allreduce (MPI_MAX on MPI_INT64_T), allgather MPI_Allgatherv,
+ * exchange MPI_Alltoallv.
  * The duplicate is freed with the last problem built on the handle, which must happen before
  * MPI_Finalize. MPI errors go to the communicator's error handler (by default MPI aborts the job); an
  * MPI call that returns an error fails the facto call in progress with FACTO_ERROR_IO. A block of more

@@ -1,5 +1,5 @@
 // The collective operations of a problem whose data is distributed over processes, each holding a
-// block of it (issue 26): sums and maxima that every process receives, and an all-gather. The core has
+// block of it (issue 26): sums and maxima that every process receives, an all-gather and an all-to-all. The core has
 // no MPI dependency: the C ABI passes a host's collectives (facto_collectives, e.g. MPI's) through this
 // interface. Every process calls the same collectives in the same order, so every decision a solver
 // takes from their results is the same on every process.
@@ -28,6 +28,11 @@ public:
     virtual int64_t max(int64_t value) const = 0;
     // all = the processes' blocks in rank order; process p gives counts[p] values (mine: this one's).
     virtual void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const = 0;
+    // All-to-all: this process sends send_counts[q] values to process q (the blocks of `send` in rank
+    // order) and receives receive_counts[q] values from process q (the blocks of `receive` in rank
+    // order); process q's send count to p equals p's receive count from q.
+    virtual void exchange(const double* send, const std::vector<int64_t>& send_counts, double* receive,
+                          const std::vector<int64_t>& receive_counts) const = 0;
 };
 
 // Runs `checks` (which may throw Error) on every process, then throws on every process if it threw on

@@ -1,6 +1,8 @@
 #include "problems/distributed_symnmf.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "base/error.hpp"
@@ -59,6 +61,7 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
                             static_cast<double>(r_)};
     comm.allgather(mine, blocks.data(), std::vector<int64_t>(P, 4));
     double next = 0.0;
+    std::vector<int64_t> starts;
     for (std::size_t p = 0; p < P; ++p) {
         const double* b = &blocks[4 * p];
         require(b[2] == blocks[2] && b[3] == blocks[3], FACTO_ERROR_DIMENSION,
@@ -68,9 +71,10 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
         require(b[0] == next, FACTO_ERROR_DIMENSION,
                 "the processes' blocks of rows must follow each other in rank order from row 0: process " +
                     std::to_string(p) + " starts at row " + value_text(b[0]) + ", not " + value_text(next));
+        starts.push_back(static_cast<int64_t>(b[0]));
         next += b[1];
-        block_values_.push_back(static_cast<int64_t>(b[1]) * r_);
     }
+    starts.push_back(n_);
     require(next == static_cast<double>(n_), FACTO_ERROR_DIMENSION,
             "the processes' blocks of rows cover " + value_text(next) + " rows of an n = " + std::to_string(n_) +
                 " matrix");
@@ -82,6 +86,38 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
     require(std::sqrt(a[0]) <= 1e-10 * M_norm_ * std::sqrt(a[1]), FACTO_ERROR_NOT_SYMMETRIC,
             "M is not symmetric: ||M u - M^T u|| = " + value_text(std::sqrt(a[0])) + " for a random u of norm " +
                 value_text(std::sqrt(a[1])) + ", ||M||_F = " + value_text(M_norm_));
+    build_halo(starts);
+}
+
+void DistributedSymNMF::build_halo(const std::vector<int64_t>& starts)
+{
+    const Collectives& comm = *collectives_;
+    const std::size_t P = static_cast<std::size_t>(comm.size());
+    const int64_t first = first_row_, last = first_row_ + rows_.rows;
+    // the distinct columns outside this block, increasing: their holders' ranks increase with them
+    std::vector<int64_t> halo(rows_.indices);
+    std::sort(halo.begin(), halo.end());
+    halo.erase(std::unique(halo.begin(), halo.end()), halo.end());
+    halo.erase(std::lower_bound(halo.begin(), halo.end(), first), std::lower_bound(halo.begin(), halo.end(), last));
+    std::vector<int64_t> wanted(P, 0);  // rows wanted from each process
+    for (int64_t j : halo) ++wanted[static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), j) - starts.begin() - 1)];
+    // each process learns how many of its rows, and which, every other one wants
+    const std::vector<int64_t> ones(P, 1);
+    std::vector<double> wanted_here(wanted.begin(), wanted.end()), asked(P);
+    comm.exchange(wanted_here.data(), ones, asked.data(), ones);
+    std::vector<int64_t> asked_counts(asked.begin(), asked.end());
+    std::vector<double> request(halo.begin(), halo.end()), requested(static_cast<std::size_t>(
+                                                                std::accumulate(asked_counts.begin(), asked_counts.end(), int64_t{0})));
+    comm.exchange(request.data(), wanted, requested.data(), asked_counts);
+    send_rows_.clear();
+    for (double j : requested) send_rows_.push_back(static_cast<int64_t>(j) - first);
+    for (std::size_t q = 0; q < P; ++q) send_counts_.push_back(asked_counts[q] * r_), receive_counts_.push_back(wanted[q] * r_);
+    // columns renumbered into e.gathered's rows, an increasing map: each row's sums keep their order
+    below_ = std::lower_bound(halo.begin(), halo.end(), first) - halo.begin();
+    for (int64_t& j : rows_.indices)
+        j = j >= first && j < last ? below_ + (j - first)
+                                   : (std::lower_bound(halo.begin(), halo.end(), j) - halo.begin()) + (j < first ? 0 : rows_.rows);
+    rows_.cols = rows_.rows + static_cast<int64_t>(halo.size());
 }
 
 double DistributedSymNMF::objective(const Matrix& X) const
@@ -111,9 +147,17 @@ Matrix DistributedSymNMF::feasible_point(const Matrix& X) const
 
 double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const
 {
-    const std::size_t n = static_cast<std::size_t>(n_), r = static_cast<std::size_t>(r_);
-    if (e.gathered.shape()[0] != n || e.gathered.shape()[1] != r) e.gathered = Matrix({n, r});
-    collectives_->allgather(X.data(), e.gathered.data(), block_values_);
+    const std::size_t rows = static_cast<std::size_t>(rows_.cols), r = static_cast<std::size_t>(r_);
+    if (e.gathered.shape()[0] != rows || e.gathered.shape()[1] != r) e.gathered = Matrix({rows, r});
+    // the halo: this block's rows the others need out, theirs in, around this block's own
+    std::vector<double> send(send_rows_.size() * r), received((rows - X.shape()[0]) * r);
+    for (std::size_t k = 0; k < send_rows_.size(); ++k)
+        std::copy_n(X.data() + send_rows_[k] * r_, r, send.data() + k * r);
+    collectives_->exchange(send.data(), send_counts_, received.data(), receive_counts_);
+    const auto below = static_cast<std::ptrdiff_t>(below_ * r_);
+    std::copy(received.begin(), received.begin() + below, e.gathered.begin());
+    std::copy(X.begin(), X.end(), e.gathered.begin() + below);
+    std::copy(received.begin() + below, received.end(), e.gathered.begin() + below + static_cast<std::ptrdiff_t>(X.size()));
     if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
     spmm(rows_, e.gathered, e.first, threads);
     // X^T X and <M X, X> summed in one collective

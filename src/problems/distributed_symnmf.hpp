@@ -1,8 +1,10 @@
 // Symmetric NMF (as problems/symnmf.hpp) with its data distributed over processes (issue 26): each
-// process holds a block of consecutive rows of a sparse M and the same rows of X, blocks in rank order.
-// The products need the whole X on every process (one all-gather of n r values per product: the
-// 1D layout) and the sums of X^T X, <M X, X> and the stationarity terms (one all-reduce of r^2 + 1
-// values, one of 1). Every process gets the same objective and stationarity, so a solver takes the
+// process holds a block of consecutive rows of a sparse M and the same rows of X, blocks in rank order
+// (the 1D layout). A product M_p X needs the rows of X that the block's columns touch: its own, and the
+// halo, the others' rows among its columns, received from the processes holding them (one all-to-all
+// per product, r values per halo row; benchmarks/bench_distributed.cpp measured it against gathering
+// the whole X and against PLANC's 2D layout). The sums of X^T X, <M X, X> and the stationarity terms
+// take one all-reduce of r^2 + 1 values and one of 1. Every process gets the same objective and stationarity, so a solver takes the
 // same decisions on all of them, and its iterates agree with the single-process solver's up to the
 // order of the sums.
 #pragma once
@@ -44,7 +46,8 @@ public:
     int64_t first_row() const { return first_row_; }
 
     bool nonnegative() const override { return true; }
-    // Fills e.gathered = X (n x r), e.first = this block of M X, e.second = X^T X (summed); f by eq. (37).
+    // Fills e.gathered = the halo's and this block's rows of X, e.first = this block of M X, e.second =
+    // X^T X (summed); f by eq. (37).
     double evaluate(const Matrix& X, Evaluation& e, std::size_t threads) const override;
     // This block of G = 2 (X X^T X - M X); returns the whole ||min(X, G)||_F.
     double gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const override;
@@ -53,10 +56,16 @@ public:
     double data_norm() const override { return M_norm_; }
 
 private:
-    CsrMatrix rows_;
+    // Collective: finds the halo from the blocks' first rows (starts, P + 1 values), tells each process
+    // which of its rows this one needs, and renumbers rows_' columns into the rows of e.gathered.
+    void build_halo(const std::vector<int64_t>& starts);
+
+    CsrMatrix rows_;  // after build_halo, columns index e.gathered: halo rows below, this block, halo above
     int64_t n_, first_row_, r_;
     std::shared_ptr<const Collectives> collectives_;
-    std::vector<int64_t> block_values_;  // n_p r values of X per process, for the all-gather
+    std::vector<int64_t> send_rows_;  // this block's rows the others need, grouped by process in rank order
+    std::vector<int64_t> send_counts_, receive_counts_;  // values of X sent to / received from each process
+    int64_t below_ = 0;  // halo rows before this block
     double M_norm_ = 0.0, mean_abs_ = 0.0;
 };
 

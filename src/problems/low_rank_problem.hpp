@@ -21,8 +21,9 @@ struct MatrixEntry {
 class LowRankProblem : public Problem {
 public:
     // The products at X that evaluate() forms and gradient() reuses: for SymNMF M X and X^T X, for
-    // EDM completion the residual of every observed pair (in `first`, `second` unused); a distributed
-    // problem's X gathered from every process in `gathered`.
+    // EDM completion the residual of every observed pair (in `first`, `second` unused); the rows of X
+    // a distributed problem's product needs, its own and those received from other processes, in
+    // `gathered`.
     struct Evaluation {
         Matrix first, second, gathered;
     };

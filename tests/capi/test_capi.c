@@ -868,6 +868,13 @@ static int32_t allgather_one(void* user_data, const double* mine, double* all, c
     memcpy(all, mine, (size_t)counts[0] * sizeof(double));
     return processes == 1 ? 0 : 1;
 }
+static int32_t exchange_one(void* user_data, const double* send, const int64_t* send_counts, double* receive,
+                            const int64_t* receive_counts, int64_t processes)
+{
+    (void)user_data;
+    memcpy(receive, send, (size_t)send_counts[0] * sizeof(double));
+    return processes == 1 && send_counts[0] == receive_counts[0] ? 0 : 1;
+}
 static void count_destroy(void* user_data)
 {
     (void)user_data;
@@ -885,7 +892,7 @@ static void test_distributed_one_process(void)
     for (int k = 0; k < N * N; ++k) rows[k] = k / N, cols[k] = k % N, values[k] = M[k];
     facto_collectives* c = NULL;
     destroyed = 0;
-    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, NULL, count_destroy, &c), FACTO_OK, "");
+    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, exchange_one, NULL, count_destroy, &c), FACTO_OK, "");
     facto_problem *sparse = NULL, *distributed = NULL;
     CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_COO, N, N, N * N, rows, cols, values, K, &sparse), FACTO_OK,
                  "");
@@ -925,7 +932,7 @@ static void test_distributed_one_process(void)
 
     /* errors: the blocks must cover n rows; a failing host operation is FACTO_ERROR_IO; bad ranks */
     facto_problem* p = (facto_problem*)1;
-    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, NULL, NULL, &c), FACTO_OK, "");
+    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, exchange_one, NULL, NULL, &c), FACTO_OK, "");
     CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N + 1, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
                  FACTO_ERROR_DIMENSION, facto_last_error());
     CHECK(p == NULL && strstr(facto_last_error(), "cover") != NULL);
@@ -934,16 +941,16 @@ static void test_distributed_one_process(void)
     CHECK_STATUS(facto_problem_new_symnmf_distributed(NULL, N, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
                  FACTO_ERROR_NULL_POINTER, facto_last_error());
     facto_collectives_free(c);
-    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, &destroyed, NULL, &c), FACTO_OK, "");
+    CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, exchange_one, &destroyed, NULL, &c), FACTO_OK, "");
     CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
                  FACTO_ERROR_IO, facto_last_error());
     CHECK(strstr(facto_last_error(), "'sum'") != NULL);
     facto_collectives_free(c);
     c = (facto_collectives*)1;
-    CHECK_STATUS(facto_collectives_new(1, 1, sum_one, max_one, allgather_one, NULL, NULL, &c),
+    CHECK_STATUS(facto_collectives_new(1, 1, sum_one, max_one, allgather_one, exchange_one, NULL, NULL, &c),
                  FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
     CHECK(c == NULL);
-    CHECK_STATUS(facto_collectives_new(0, 1, NULL, max_one, allgather_one, NULL, NULL, &c), FACTO_ERROR_NULL_POINTER,
+    CHECK_STATUS(facto_collectives_new(0, 1, NULL, max_one, allgather_one, exchange_one, NULL, NULL, &c), FACTO_ERROR_NULL_POINTER,
                  facto_last_error());
     facto_collectives_free(NULL);
 }

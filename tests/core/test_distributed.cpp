@@ -32,7 +32,11 @@ namespace {
 // buffer in rank order (the same result on every thread), and waits again before the buffers change.
 class ThreadGroup {
 public:
-    explicit ThreadGroup(int64_t P) : size(P), slots(static_cast<std::size_t>(P)), ints(static_cast<std::size_t>(P)) {}
+    explicit ThreadGroup(int64_t P)
+        : size(P), slots(static_cast<std::size_t>(P)), ints(static_cast<std::size_t>(P)),
+          counts(static_cast<std::size_t>(P * P))
+    {
+    }
 
     // Throws after a minute without every thread: a process out of step fails the test, not hangs it.
     void barrier()
@@ -50,7 +54,7 @@ public:
 
     const int64_t size;
     std::vector<const double*> slots;
-    std::vector<int64_t> ints;
+    std::vector<int64_t> ints, counts;  // counts: the all-to-all's send counts, P per process
 
 private:
     std::mutex mutex_;
@@ -95,6 +99,27 @@ public:
         }
         group_.barrier();
     }
+
+    // Process q's block for p starts after q's blocks for the processes before p (their sizes posted in
+    // `counts`, one row of P per process).
+    void exchange(const double* send, const std::vector<int64_t>& send_counts, double* receive,
+                  const std::vector<int64_t>& receive_counts) const override
+    {
+        const std::size_t P = static_cast<std::size_t>(group_.size), me = static_cast<std::size_t>(rank_);
+        group_.slots[me] = send;
+        std::copy(send_counts.begin(), send_counts.end(), group_.counts.begin() + static_cast<std::ptrdiff_t>(me * P));
+        group_.barrier();
+        for (std::size_t q = 0; q < P; ++q) {
+            int64_t offset = 0;
+            for (std::size_t p = 0; p < me; ++p) offset += group_.counts[q * P + p];
+            std::copy(group_.slots[q] + offset, group_.slots[q] + offset + receive_counts[q], receive);
+            receive += receive_counts[q];
+            received += receive_counts[q];
+        }
+        group_.barrier();
+    }
+
+    mutable int64_t received = 0;  // values received by exchange, in all
 
 private:
     ThreadGroup& group_;
@@ -351,6 +376,43 @@ BOOST_AUTO_TEST_CASE(processes_without_rows_take_part)
     BOOST_TEST(rows[0] == 0);
     BOOST_TEST(rows[3] == 0);
     BOOST_TEST(relative_difference(gathered, single->iterate()) <= 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(a_product_receives_only_the_rows_its_columns_touch)
+{
+    // M tridiagonal, n = 40 over P = 4: a product needs, besides a block's own rows, the row just above
+    // and the row just below it (the halo), r values each, not the whole X
+    const int64_t n = 40, r = 3, P = 4;
+    std::vector<int64_t> rows, cols;
+    std::vector<double> values;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = std::max<int64_t>(i - 1, 0); j <= std::min(i + 1, n - 1); ++j)
+            rows.push_back(i), cols.push_back(j), values.push_back(i == j ? 2.0 : 1.0);
+    const CsrMatrix M = csr_from_triplets(n, n, rows.data(), cols.data(), values.data(), static_cast<int64_t>(values.size()));
+    auto single = std::make_shared<const SymNMF>(M, r);
+    const Matrix X = single->random_point(4);
+    LowRankProblem::Evaluation whole;
+    const double f = single->evaluate(X, whole, 1);
+    std::vector<int64_t> received(P);
+    std::vector<double> objectives(P);
+    Matrix product(X.shape());
+    run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        const auto* counter = dynamic_cast<const ThreadCollectives*>(c.get());
+        auto problem = block_problem(M, r, P, p, c);
+        const int64_t first = block_start(n, P, p), count = block_start(n, P, p + 1) - first;
+        Matrix block({static_cast<std::size_t>(count), static_cast<std::size_t>(r)});
+        std::copy(X.begin() + first * r, X.begin() + (first + count) * r, block.begin());
+        const int64_t before = counter->received;
+        LowRankProblem::Evaluation e;
+        objectives[static_cast<std::size_t>(p)] = problem->evaluate(block, e, 1);
+        received[static_cast<std::size_t>(p)] = counter->received - before;
+        std::copy(e.first.begin(), e.first.end(), product.begin() + first * r);
+    });
+    for (int64_t p = 0; p < P; ++p) {
+        BOOST_TEST(received[p] == ((p == 0 || p == P - 1) ? 1 : 2) * r);
+        BOOST_TEST(std::fabs(objectives[p] - f) <= 1e-12 * f);
+    }
+    BOOST_TEST(relative_difference(product, whole.first) <= 1e-15);  // the same sums, in the same order
 }
 
 BOOST_AUTO_TEST_SUITE_END()
