@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -34,6 +35,17 @@ public:
     virtual void exchange(const double* send, const std::vector<int64_t>& send_counts, double* receive,
                           const std::vector<int64_t>& receive_counts) const = 0;
 };
+
+// The largest of the processes' values, which are >= 0: the bit patterns of nonnegative doubles order
+// as the values do, so the integer maximum of the patterns is exact.
+inline double max_of_nonnegative(const Collectives& c, double value)
+{
+    int64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    bits = c.max(bits);
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
 
 // Runs `checks` (which may throw Error) on every process, then throws on every process if it threw on
 // any: its own Error where it threw, elsewhere an Error of the same kind saying that another process

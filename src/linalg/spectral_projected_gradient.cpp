@@ -19,7 +19,7 @@ double box_projected_gradient(const double* x, const double* g, std::size_t n, d
 
 LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double upper,
                                  const std::function<double(const double*, double*)>& fg,
-                                 const LbfgsbSettings& settings)
+                                 const LbfgsbSettings& settings, const Collectives* collectives)
 {
     constexpr double gamma = 1e-4, shortest = 1e-30, longest = 1e30;
     const std::size_t n = x.size();
@@ -27,18 +27,30 @@ LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double up
     std::vector<double> g(n), trial(n), g_trial(n), d(n);
     double f = fg(x.data(), g.data());
     require(std::isfinite(f), FACTO_ERROR_NUMERICAL, "SPG: the function is not finite at the start");
-    const auto projected_gradient = [&] { return box_projected_gradient(x.data(), g.data(), n, lower, upper); };
+    const auto projected_gradient = [&] {
+        const double mine = box_projected_gradient(x.data(), g.data(), n, lower, upper);
+        return collectives ? max_of_nonnegative(*collectives, mine) : mine;
+    };
+    const auto sum = [&](double* values, std::size_t count) {
+        if (collectives) collectives->sum(values, count);
+    };
+    const auto interrupted = [&] {
+        const int64_t mine = settings.interrupted && settings.interrupted();
+        return (collectives ? collectives->max(mine) : mine) != 0;
+    };
     LbfgsbResult result;
     result.projected_gradient = projected_gradient();
     double step = result.projected_gradient > 0.0 ? 1.0 / result.projected_gradient : 1.0;
     std::deque<double> recent{f};
     const double eps = std::numeric_limits<double>::epsilon();
     while (result.projected_gradient > settings.pgtol && result.iterations < settings.max_iterations &&
-           !(settings.interrupted && settings.interrupted())) {
+           !interrupted()) {
         // d = P(x - step g) - x, and the nonmonotone Armijo search along it (safeguarded quadratic
         // interpolation, SPG2's line search)
         for (std::size_t k = 0; k < n; ++k) d[k] = std::clamp(x[k] - step * g[k], lower, upper) - x[k];
-        const double slope = blas::dot(g.data(), d.data(), n), reference = *std::max_element(recent.begin(), recent.end());
+        double slope = blas::dot(g.data(), d.data(), n);
+        sum(&slope, 1);
+        const double reference = *std::max_element(recent.begin(), recent.end());
         double t = 1.0, f_trial = 0.0;
         for (int backtracks = 0;; ++backtracks) {
             for (std::size_t k = 0; k < n; ++k) trial[k] = x[k] + t * d[k];
@@ -49,12 +61,13 @@ LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double up
         }
         require(std::isfinite(f_trial), FACTO_ERROR_NUMERICAL, "SPG: the function became non-finite");
         // the Barzilai-Borwein length s^T s / s^T y
-        double ss = 0.0, sy = 0.0;
+        double products[2] = {0.0, 0.0};  // s^T s, s^T y
         for (std::size_t k = 0; k < n; ++k) {
             const double s = trial[k] - x[k], y = g_trial[k] - g[k];
-            ss += s * s, sy += s * y;
+            products[0] += s * s, products[1] += s * y;
         }
-        step = sy > 0.0 ? std::clamp(ss / sy, shortest, longest) : longest;
+        sum(products, 2);
+        step = products[1] > 0.0 ? std::clamp(products[0] / products[1], shortest, longest) : longest;
         // progress against the window's largest value (a nonmonotone step may rise above f)
         const double change = (reference - f_trial) / std::max({std::fabs(reference), std::fabs(f_trial), 1.0});
         x.swap(trial), g.swap(g_trial), f = f_trial;

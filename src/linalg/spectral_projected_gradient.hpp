@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "base/collectives.hpp"
 #include "linalg/lbfgsb.hpp"
 
 namespace facto {
@@ -21,8 +22,12 @@ double box_projected_gradient(const double* x, const double* g, std::size_t n, d
 // the largest of the last M values is below settings.factr * eps, max_iterations, or
 // settings.interrupted();
 // settings.memory is the nonmonotone window M. Returns the iterations and the final projected gradient.
+// With `collectives`, x is this process's block of the variables (the blocks of all the processes in
+// rank order being the whole x) and fg, itself collective, returns the whole f and this block of the
+// gradient: the inner products and the projected gradient are taken over every block, and an
+// interruption on any process stops every process at the same iteration.
 LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double upper,
                                  const std::function<double(const double*, double*)>& fg,
-                                 const LbfgsbSettings& settings);
+                                 const LbfgsbSettings& settings, const Collectives* collectives = nullptr);
 
 }  // namespace facto

@@ -18,6 +18,7 @@
 #include "base/error.hpp"
 #include "base/random.hpp"
 #include "linalg/sparse.hpp"
+#include "linalg/spectral_projected_gradient.hpp"
 #include "problems/distributed_symnmf.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
@@ -413,6 +414,64 @@ BOOST_AUTO_TEST_CASE(a_product_receives_only_the_rows_its_columns_touch)
         BOOST_TEST(std::fabs(objectives[p] - f) <= 1e-12 * f);
     }
     BOOST_TEST(relative_difference(product, whole.first) <= 1e-15);  // the same sums, in the same order
+}
+
+BOOST_AUTO_TEST_CASE(spg_on_blocks_takes_the_single_process_steps)
+{
+    // f(x) = sum_k a_k (x_k - c_k)^2 / 2 + (sum_k x_k - s)^2 / 2 on [0, 1]^m: the last term couples the
+    // blocks, so fg sums over the processes like a distributed problem's; an interruption on one
+    // process stops every process at the same iteration
+    const std::size_t m = 50;
+    std::vector<double> a(m), c(m), start(m);
+    Rng rng(11);
+    for (std::size_t k = 0; k < m; ++k) a[k] = 0.5 + 1.5 * rng.uniform(), c[k] = 2.0 * rng.uniform() - 0.5, start[k] = rng.uniform();
+    const double s = 7.0;
+    const auto fg_of = [&](std::size_t first, std::size_t count, const Collectives* group) {
+        return [&, first, count, group](const double* x, double* g) {
+            double sums[2] = {0.0, 0.0};  // the separable part, sum x
+            for (std::size_t k = 0; k < count; ++k) {
+                const double d = x[k] - c[first + k];
+                sums[0] += 0.5 * a[first + k] * d * d, sums[1] += x[k];
+            }
+            if (group) group->sum(sums, 2);
+            for (std::size_t k = 0; k < count; ++k) g[k] = a[first + k] * (x[k] - c[first + k]) + (sums[1] - s);
+            return sums[0] + 0.5 * (sums[1] - s) * (sums[1] - s);
+        };
+    };
+    LbfgsbSettings settings;
+    settings.pgtol = 1e-10;
+    settings.factr = 0.0;
+    std::vector<double> expected = start;
+    const LbfgsbResult single = minimize_in_box_spg(expected, 0.0, 1.0, fg_of(0, m, nullptr), settings);
+    BOOST_TEST(single.projected_gradient <= 1e-10);
+    for (const int64_t P : {1, 2, 3, 4}) {
+        std::vector<double> together(m), stopped(static_cast<std::size_t>(P));
+        std::vector<int> iterations(static_cast<std::size_t>(P)), interrupted(static_cast<std::size_t>(P));
+        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> group) {
+            const auto first = static_cast<std::size_t>(block_start(static_cast<int64_t>(m), P, p));
+            const auto count = static_cast<std::size_t>(block_start(static_cast<int64_t>(m), P, p + 1)) - first;
+            std::vector<double> x(start.begin() + first, start.begin() + first + count);
+            const LbfgsbResult r = minimize_in_box_spg(x, 0.0, 1.0, fg_of(first, count, group.get()), settings, group.get());
+            iterations[static_cast<std::size_t>(p)] = r.iterations;
+            std::copy(x.begin(), x.end(), together.begin() + first);
+            LbfgsbSettings once = settings;  // the last process's time runs out at its third check
+            int checks = 0;
+            if (p == P - 1) once.interrupted = [&checks] { return ++checks > 3; };
+            std::vector<double> y(start.begin() + first, start.begin() + first + count);
+            interrupted[static_cast<std::size_t>(p)] =
+                minimize_in_box_spg(y, 0.0, 1.0, fg_of(first, count, group.get()), once, group.get()).iterations;
+        });
+        BOOST_TEST_CONTEXT("P = " << P)
+        {
+            double diff = 0.0;
+            for (std::size_t k = 0; k < m; ++k) diff = std::max(diff, std::fabs(together[k] - expected[k]));
+            BOOST_TEST(diff <= 1e-12);
+            for (std::size_t p = 0; p < iterations.size(); ++p) {
+                BOOST_TEST(iterations[p] == single.iterations);
+                BOOST_TEST(interrupted[p] == 3);
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
