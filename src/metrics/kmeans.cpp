@@ -6,6 +6,7 @@
 
 #include "base/error.hpp"
 #include "base/random.hpp"
+#include "linalg/gram_rows.hpp"
 #include "metrics/metrics.hpp"
 
 namespace facto {
@@ -111,40 +112,114 @@ std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t
 std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t seed, int max_iterations,
                                    std::size_t threads)
 {
-    const std::size_t n = D.n(), k_count = static_cast<std::size_t>(K);
+    return kernel_kmeans(all_rows(D, threads), K, seed, max_iterations);
+}
+
+namespace {
+
+// The processes' sums of values[0 .. count) (none: values as they are).
+void sum_over(const GramRows& D, double* values, std::size_t count)
+{
+    if (D.collectives) D.collectives->sum(values, count);
+}
+
+// k-means++'s next center: the global index drawn with probability proportional to nearest[i] over
+// every process's rows (`mine` the sum of this process's; `draw`'s walk, process by process).
+std::size_t draw_over(const GramRows& D, const std::vector<double>& nearest, double mine, Rng& rng)
+{
+    if (!D.collectives) return draw(nearest, mine, rng);
+    const Collectives& c = *D.collectives;
+    std::vector<double> totals(static_cast<std::size_t>(c.size()));
+    c.allgather(&mine, totals.data(), std::vector<int64_t>(totals.size(), 1));
+    double total = 0.0;
+    for (double t : totals) total += t;
+    double target = rng.uniform() * total;
+    int64_t owner = c.size() - 1;  // the last process when the walk runs out (draw's last index)
+    for (std::size_t p = 0; p < totals.size() && total > 0.0; ++p) {
+        if (target - totals[p] < 0.0) {
+            owner = static_cast<int64_t>(p);
+            break;
+        }
+        target -= totals[p];
+    }
+    int64_t pick = -1;
+    if (owner == c.rank()) {
+        pick = static_cast<int64_t>(D.first + D.rows) - 1;
+        for (std::size_t i = 0; i < D.rows && total > 0.0; ++i)
+            if ((target -= nearest[i]) < 0.0) {
+                pick = static_cast<int64_t>(D.first + i);
+                break;
+            }
+    }
+    pick = c.max(pick);
+    return pick >= 0 ? static_cast<std::size_t>(pick) : D.n - 1;  // an empty last process: the last row
+}
+
+// The worst-served point among those whose cluster keeps another (size > 1), the first such on ties,
+// with its label: over every process's rows. Returns {global index or n if none, label}.
+std::pair<std::size_t, int64_t> worst_served(const GramRows& D, const std::vector<double>& nearest,
+                                             const std::vector<int64_t>& labels, const std::vector<double>& size)
+{
+    std::size_t far = D.rows;
+    for (std::size_t i = 0; i < D.rows; ++i)
+        if (size[static_cast<std::size_t>(labels[i])] > 1.0 && (far == D.rows || nearest[i] > nearest[far])) far = i;
+    if (!D.collectives) return {far, far < D.rows ? labels[far] : -1};
+    const Collectives& c = *D.collectives;
+    const std::size_t P = static_cast<std::size_t>(c.size());
+    const double mine[3] = {far < D.rows ? 1.0 : 0.0, far < D.rows ? nearest[far] : 0.0,
+                            far < D.rows ? static_cast<double>(labels[far]) : -1.0};
+    std::vector<double> all(3 * P);
+    c.allgather(mine, all.data(), std::vector<int64_t>(P, 3));
+    std::size_t best = P;  // the first process holding the largest (its point has the lowest index)
+    for (std::size_t p = 0; p < P; ++p)
+        if (all[3 * p] == 1.0 && (best == P || all[3 * p + 1] > all[3 * best + 1])) best = p;
+    if (best == P) return {D.n, -1};
+    const bool here = best == static_cast<std::size_t>(c.rank());
+    int64_t index = here ? static_cast<int64_t>(D.first + far) : -1;
+    index = c.max(index);
+    return {static_cast<std::size_t>(index), static_cast<int64_t>(all[3 * best + 2])};
+}
+
+}  // namespace
+
+std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, int max_iterations)
+{
+    const std::size_t n = D.n, rows = D.rows, k_count = static_cast<std::size_t>(K);
     require(K >= 1 && static_cast<std::size_t>(K) <= n, FACTO_ERROR_DIMENSION,
             "kernel_kmeans: K = " + std::to_string(K) + " must be in [1, " + std::to_string(n) + "]");
     require(max_iterations >= 1, FACTO_ERROR_OUT_OF_RANGE, "kernel_kmeans: max_iterations must be at least 1");
-    const std::vector<double> diagonal = D.diagonal();
+    const std::vector<double>& diagonal = D.diagonal;
     Rng rng(seed);
     // k-means++ with ||f_i - f_j||^2 = D_ii - 2 D_ij + D_jj, column j of D by one product
-    std::vector<double> nearest(n, std::numeric_limits<double>::infinity()), column(n), unit(n, 0.0);
-    std::vector<int64_t> labels(n, 0);
+    std::vector<double> nearest(rows, std::numeric_limits<double>::infinity()), column(rows);
+    std::vector<int64_t> labels(rows, 0);
     std::size_t pick = static_cast<std::size_t>(rng.uniform() * static_cast<double>(n));
     for (std::size_t k = 0; k < k_count; ++k) {
-        unit[pick] = 1.0;
-        D.multiply(unit.data(), column.data(), threads);
-        unit[pick] = 0.0;
+        D.column(pick, column.data());
+        double picked = pick >= D.first && pick < D.first + rows ? diagonal[pick - D.first] : 0.0;  // D_pick,pick
+        sum_over(D, &picked, 1);
         double total = 0.0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const double distance = i == pick ? 0.0 : std::max(diagonal[i] - 2.0 * column[i] + diagonal[pick], 0.0);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const double distance = D.first + i == pick ? 0.0 : std::max(diagonal[i] - 2.0 * column[i] + picked, 0.0);
             if (distance < nearest[i]) nearest[i] = distance, labels[i] = static_cast<int64_t>(k);
             total += nearest[i];
         }
-        pick = draw(nearest, total, rng);
+        pick = draw_over(D, nearest, total, rng);
     }
     // Lloyd: the distance to the mean of cluster k is D_ii - 2 (D z_k)_i / n_k + z_k^T D z_k / n_k^2
-    Matrix Z({n, k_count}), C({k_count, n});
+    Matrix Z({rows, k_count}), C({k_count, rows});
     std::vector<double> size(k_count), within(k_count);
     for (int iteration = 0; iteration < max_iterations; ++iteration) {
         Z.fill(0.0);
         std::fill(size.begin(), size.end(), 0.0);
-        for (std::size_t i = 0; i < n; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0, ++size[static_cast<std::size_t>(labels[i])];
-        D.left_multiply(Z.data(), k_count, C.data(), threads);  // row k: (D z_k)^T
+        for (std::size_t i = 0; i < rows; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0, ++size[static_cast<std::size_t>(labels[i])];
+        sum_over(D, size.data(), k_count);
+        D.left_multiply(Z.data(), k_count, C.data());  // row k: (D z_k)^T
         std::fill(within.begin(), within.end(), 0.0);
-        for (std::size_t i = 0; i < n; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
-        bool changed = false;
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = 0; i < rows; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
+        sum_over(D, within.data(), k_count);
+        int64_t changed = 0;
+        for (std::size_t i = 0; i < rows; ++i) {
             int64_t best = labels[i];
             nearest[i] = std::numeric_limits<double>::infinity();
             for (std::size_t k = 0; k < k_count; ++k) {
@@ -158,15 +233,18 @@ std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t se
         // an emptied cluster takes the worst-served point of a cluster that keeps one (each point once)
         std::fill(size.begin(), size.end(), 0.0);
         for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
+        sum_over(D, size.data(), k_count);
         for (std::size_t k = 0; k < k_count; ++k)
             if (size[k] == 0.0) {
-                std::size_t far = n;
-                for (std::size_t i = 0; i < n; ++i)
-                    if (size[static_cast<std::size_t>(labels[i])] > 1.0 && (far == n || nearest[i] > nearest[far])) far = i;
-                --size[static_cast<std::size_t>(labels[far])];
-                labels[far] = static_cast<int64_t>(k), size[k] = 1.0, changed = true;
-                nearest[far] = -std::numeric_limits<double>::infinity();
+                const auto [far, label] = worst_served(D, nearest, labels, size);
+                --size[static_cast<std::size_t>(label)];
+                size[k] = 1.0, changed = 1;
+                if (far >= D.first && far < D.first + rows) {
+                    labels[far - D.first] = static_cast<int64_t>(k);
+                    nearest[far - D.first] = -std::numeric_limits<double>::infinity();
+                }
             }
+        if (D.collectives) changed = D.collectives->max(changed);
         if (!changed) break;
     }
     return labels;

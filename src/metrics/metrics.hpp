@@ -7,6 +7,7 @@
 #include "linalg/matrix.hpp"
 #include "linalg/sparse.hpp"
 #include "linalg/gram_operator.hpp"
+#include "linalg/gram_rows.hpp"
 #include "linalg/symmetric.hpp"
 
 namespace facto {
@@ -72,5 +73,9 @@ std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t
 // or max_iterations; an emptied cluster takes the worst-served point. Labels in [0, K).
 std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t seed, int max_iterations,
                                    std::size_t threads);
+// The same on the rows of D that this process holds (linalg/gram_rows.hpp), collective when D.collectives
+// is set: the labels of those rows, every decision taken alike on every process, the clustering that
+// one process holding all of D finds (up to the order of the sums, which decides only ties).
+std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, int max_iterations);
 
 }  // namespace facto

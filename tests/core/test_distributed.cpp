@@ -17,8 +17,10 @@
 
 #include "base/error.hpp"
 #include "base/random.hpp"
+#include "linalg/gram_rows.hpp"
 #include "linalg/sparse.hpp"
 #include "linalg/spectral_projected_gradient.hpp"
+#include "metrics/metrics.hpp"
 #include "problems/distributed_symnmf.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
@@ -470,6 +472,34 @@ BOOST_AUTO_TEST_CASE(spg_on_blocks_takes_the_single_process_steps)
                 BOOST_TEST(iterations[p] == single.iterations);
                 BOOST_TEST(interrupted[p] == 3);
             }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(kernel_kmeans_on_blocks_of_points_finds_the_single_process_clustering)
+{
+    // D = F F^T of 90 points in 3 dimensions around 5 centres, plus a K = 8 run that empties clusters
+    // (more clusters than groups): the same labels from P = 1 .. 4 blocks of rows as from all of D
+    const std::size_t n = 90, d = 3;
+    Matrix F({n, d});
+    Rng rng(21);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < d; ++j) F(i, j) = static_cast<double>((i * (j + 2)) % 5) + 0.3 * (rng.uniform() - 0.5);
+    const GramOperator whole = GramOperator::factored(F);
+    for (const int64_t K : {5, 8}) {
+        const std::vector<int64_t> expected = kernel_kmeans(whole, K, 3, 100, 1);
+        for (const int64_t P : {1, 2, 3, 4}) {
+            std::vector<int64_t> labels(n, -1);
+            run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+                const auto first = static_cast<std::size_t>(block_start(static_cast<int64_t>(n), P, p));
+                const auto count = static_cast<std::size_t>(block_start(static_cast<int64_t>(n), P, p + 1)) - first;
+                Matrix block({count, d});
+                std::copy(F.begin() + static_cast<std::ptrdiff_t>(first * d),
+                          F.begin() + static_cast<std::ptrdiff_t>((first + count) * d), block.begin());
+                const std::vector<int64_t> mine = kernel_kmeans(factor_rows(block, first, n, c.get()), K, 3, 100);
+                std::copy(mine.begin(), mine.end(), labels.begin() + static_cast<std::ptrdiff_t>(first));
+            });
+            BOOST_TEST_CONTEXT("K = " << K << ", P = " << P) { BOOST_TEST(labels == expected); }
         }
     }
 }
