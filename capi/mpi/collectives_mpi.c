@@ -73,9 +73,15 @@ static int32_t mpi_exchange(void* user_data, const double* send, const int64_t* 
                             const int64_t* receive_counts, int64_t processes)
 {
     const mpi_group* g = (const mpi_group*)user_data;
-    if (!int_counts(send_counts, processes, g->counts, g->displacements) ||
-        !int_counts(receive_counts, processes, g->other_counts, g->other_displacements))
-        return facto_set_last_error(FACTO_ERROR_IO, "an all-to-all beyond INT_MAX values (MPI's int counts)"), 1;
+    /* the counts differ between processes: all refuse together, or the others would wait in the call */
+    int fits = int_counts(send_counts, processes, g->counts, g->displacements) &&
+               int_counts(receive_counts, processes, g->other_counts, g->other_displacements);
+    const int agreed = MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, g->comm);
+    if (agreed != MPI_SUCCESS) return mpi_status(agreed, "MPI_Allreduce");
+    if (!fits)
+        return facto_set_last_error(FACTO_ERROR_IO, "an all-to-all of more than INT_MAX values on some process (MPI's "
+                                                    "int counts)"),
+               1;
     return mpi_status(MPI_Alltoallv(send, g->counts, g->displacements, MPI_DOUBLE, receive, g->other_counts,
                                     g->other_displacements, MPI_DOUBLE, g->comm),
                       "MPI_Alltoallv");

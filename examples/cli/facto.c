@@ -799,7 +799,7 @@ static int gather_labels(int64_t* labels, int64_t rows, int64_t n)
     double* mine = malloc((size_t)(rows > 0 ? rows : 1) * sizeof *mine);
     double* all = group_rank() == 0 ? malloc((size_t)n * sizeof *all) : NULL;
     for (int64_t i = 0; mine && i < rows; ++i) mine[i] = (double)labels[i];
-    int ok = group_gather_rows(mine, mine ? rows : 0, 1, all) && mine && (all || group_rank() != 0);
+    int ok = group_gather_rows(mine, rows, 1, all);
     for (int64_t i = 0; ok && all && i < n; ++i) labels[i] = (int64_t)all[i];
     free(mine);
     free(all);
@@ -818,9 +818,8 @@ static int write_results(facto_solver* solver, const options* o, int64_t n, int6
     if (o->output_w) {
         double* block = malloc((size_t)(rows * k > 0 ? rows * k : 1) * sizeof *block);
         double* W = group_rank() == 0 ? malloc((size_t)(n * k) * sizeof *W) : NULL;
-        int ok = block && (W || group_rank() != 0);
         if (block) facto_solver_copy_iterate(solver, block, rows * k, FACTO_ROW_MAJOR);
-        ok = group_gather_rows(block, block ? rows : 0, k, W) && ok;
+        const int ok = group_gather_rows(block, rows, k, W);
         st = ok && W ? facto_write_csv(o->output_w, W, n, k, k, FACTO_ROW_MAJOR) : FACTO_OK;
         free(block);
         free(W);
@@ -1160,6 +1159,6 @@ int main(int argc, char** argv)
 {
     if (!group_start(&argc, &argv)) return fprintf(stderr, "facto: MPI_Init failed\n"), 1;
     const int status = run(argc, argv);
-    group_end();
+    group_end(status);
     return status;
 }

@@ -4,9 +4,10 @@
 
 #include <facto/facto_experimental.h>
 
-/* Starts and ends the group (MPI_Init / MPI_Finalize); group_start returns 0 on failure. */
+/* Starts and ends the group (MPI_Init / MPI_Finalize); group_start returns 0 on failure. A process that
+ * ends with a nonzero status ends the whole job (MPI_Abort): the others may be waiting in a collective. */
 int group_start(int* argc, char*** argv);
-void group_end(void);
+void group_end(int status);
 /* This process's rank and the number of processes. */
 int64_t group_rank(void);
 int64_t group_size(void);
@@ -19,6 +20,7 @@ facto_status group_symnmf(int64_t rows, int64_t cols, const int64_t* indptr, con
 /* The sum of `value` over the processes, on every process. */
 int64_t group_sum(int64_t value);
 
-/* Gathers the processes' row blocks (row-major, `cols` values per row, `rows` rows here) into `all` on
- * rank 0 (all is untouched elsewhere); 0 on failure. */
+/* Gathers the processes' row blocks (row-major, `cols` values per row, `rows` rows here, in `mine`) into
+ * `all` on rank 0 (untouched elsewhere); 0 on every process when any lacks its buffer (NULL) or the
+ * counts exceed MPI's. */
 int group_gather_rows(const double* mine, int64_t rows, int64_t cols, double* all);

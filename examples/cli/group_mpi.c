@@ -11,7 +11,13 @@
 
 int group_start(int* argc, char*** argv) { return MPI_Init(argc, argv) == MPI_SUCCESS; }
 
-void group_end(void) { MPI_Finalize(); }
+void group_end(int status)
+{
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (status != 0 && size > 1) MPI_Abort(MPI_COMM_WORLD, status);
+    MPI_Finalize();
+}
 
 int64_t group_rank(void)
 {
@@ -68,7 +74,7 @@ int group_gather_rows(const double* mine, int64_t rows, int64_t cols, double* al
     int* counts = malloc((size_t)size * sizeof *counts);
     int* offsets = malloc((size_t)size * sizeof *offsets);
     int64_t count = rows * cols;
-    int ok = counts && offsets && count <= INT_MAX;
+    int ok = counts && offsets && count <= INT_MAX && (mine || count == 0) && (all || group_rank() != 0);
     int64_t all_ok = ok;
     MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
     if (all_ok) {

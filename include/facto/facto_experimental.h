@@ -84,13 +84,13 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
 /* A distributed problem is built on every process of a group, each from its own block of the data, with
  * the group's collective operations, which the host provides (MPI's, or any other): facto.h needs no
  * MPI header. Every process then makes the same calls (solver, parameters, step or solve) in the same
- * order: each call that computes is collective (one group's calls must not interleave with another
- * solver's on the same communicator). Every process gets the same objective, stationarity and final
- * stop reason; a callback, a time limit or a stop request on any process stops every process at the
- * same step (a callback sees its own process's reason before that agreement), and an error in one
- * process's data or arguments is returned on every process. A failure inside a step (a failing
- * operation, memory) is returned on that process only, and the others wait in their next collective:
- * end the job then (MPI's default error handler aborts it).
+ * order: each call that computes is collective. The calls on the problems and solvers built on one
+ * facto_collectives come from one thread at a time (their collectives must not interleave). Every
+ * process gets the same objective, stationarity and final stop reason; a callback, a time limit or a
+ * stop request on any process stops every process at the same step (a callback sees its own process's
+ * reason before that agreement), and an error in one process's data or arguments is returned on every
+ * process. A failure inside a step (a failing operation, memory) is returned on that process only, and
+ * the others wait in their next collective: end the job then (MPI_Abort; facto-mpi does).
  *
  * The operations, each returning 0 on success (anything else fails the facto call in progress with
  * FACTO_ERROR_IO on this process, its message ending with the one the operation gave to

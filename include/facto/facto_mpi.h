@@ -34,10 +34,14 @@ extern "C" {
  * exchange MPI_Alltoallv.
  * The duplicate is freed with the last problem built on the handle, which must happen before
  * MPI_Finalize. MPI errors go to the communicator's error handler (by default MPI aborts the job); an
- * MPI call that returns an error fails the facto call in progress with FACTO_ERROR_IO. A block of more
- * than INT_MAX doubles (the most one MPI call can count) fails the same way.
- * Errors: NULL_POINTER (out), INVALID_ARGUMENT (MPI not initialized or already finalized, an invalid
- * handle), OUT_OF_MEMORY, IO (MPI_Comm_dup failed). On error *out is NULL. */
+ * MPI call that returns an error fails the facto call in progress with FACTO_ERROR_IO. An operation
+ * whose values exceed INT_MAX (the most one MPI call counts: an all-gather's total, an all-to-all's total
+ * on any process) fails the same way on every process. Like every call on a distributed problem, the
+ * calls on one handle and what is built on it come from one thread at a time, in the same order on
+ * every process. The argument errors below are this process's: give every process valid arguments (a
+ * process that returns early leaves the others in MPI_Comm_dup).
+ * Errors: NULL_POINTER (out), INVALID_ARGUMENT (MPI not initialized or already finalized, a handle
+ * outside int or MPI_COMM_NULL's), OUT_OF_MEMORY, IO (MPI_Comm_dup failed). On error *out is NULL. */
 FACTO_API facto_status facto_collectives_new_mpi(int64_t fortran_comm, facto_collectives** out);
 
 #ifdef __cplusplus

@@ -855,7 +855,9 @@ static int destroyed;
 static int32_t sum_one(void* user_data, double* values, int64_t count)
 {
     (void)values, (void)count;
-    return user_data ? 3 : 0; /* non-NULL user_data: a failing host */
+    if (!user_data) return 0;
+    facto_set_last_error(FACTO_ERROR_IO, "the host says no"); /* non-NULL user_data: a failing host */
+    return 3;
 }
 static int32_t max_one(void* user_data, int64_t* value)
 {
@@ -944,7 +946,10 @@ static void test_distributed_one_process(void)
     CHECK_STATUS(facto_collectives_new(0, 1, sum_one, max_one, allgather_one, exchange_one, &destroyed, NULL, &c), FACTO_OK, "");
     CHECK_STATUS(facto_problem_new_symnmf_distributed(c, N, 0, FACTO_SPARSE_COO, N, N * N, rows, cols, values, K, &p),
                  FACTO_ERROR_IO, facto_last_error());
-    CHECK(strstr(facto_last_error(), "'sum'") != NULL);
+    CHECK(strstr(facto_last_error(), "'sum'") != NULL && strstr(facto_last_error(), "returned 3): the host says no"));
+    CHECK(facto_set_last_error(FACTO_ERROR_DIMENSION, "layered") == FACTO_ERROR_DIMENSION &&
+          strcmp(facto_last_error(), "layered") == 0);
+    CHECK(facto_set_last_error(FACTO_OK, NULL) == FACTO_OK && facto_last_error()[0] == '\0');
     facto_collectives_free(c);
     c = (facto_collectives*)1;
     CHECK_STATUS(facto_collectives_new(1, 1, sum_one, max_one, allgather_one, exchange_one, NULL, NULL, &c),

@@ -1,32 +1,42 @@
-"""Runs the facto CLI twice, as two commands given after --one and --other, each followed by the file
-its --output-w writes, and checks that both runs tell the same story: the same stop reason and number
-of iterations, objectives equal to `tolerance` relative, and the written factors equal to `tolerance`
-relative to their largest entry (facto on one process against facto-mpi under mpirun).
+"""Runs the facto CLI twice, as two commands given after --one and --other, each preceded by the files
+its --output-w and --output-labels write, and checks that both runs tell the same story: the same stop
+reason, number of iterations, accuracy and labels, objectives equal to `tolerance` relative, and the
+written factors equal to `tolerance` relative to their largest entry (facto on one process against
+facto-mpi under mpirun). The files are removed first, so a run that writes nothing fails.
 
-Usage: check_same_run.py TOLERANCE --one FILE COMMAND ... --other FILE COMMAND ..."""
+Usage: check_same_run.py TOLERANCE --one W LABELS COMMAND ... --other W LABELS COMMAND ..."""
 import csv
 import json
+import os
 import subprocess
 import sys
 
 
-def run(output, command):
-    done = subprocess.run(command, capture_output=True, text=True)
+def values(path):
+    with open(path, newline="") as f:
+        return [float(x) for row in csv.reader(f) for x in row]
+
+
+def run(factor, labels, command):
+    for path in (factor, labels):
+        if os.path.exists(path):
+            os.remove(path)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=240)
     print(done.stderr[-2000:])
     print(done.stdout)
     if done.returncode != 0:
         sys.exit(f"FAIL: {command[0]} exited with {done.returncode}")
-    with open(output, newline="") as f:
-        values = [float(x) for row in csv.reader(f) for x in row]
-    return json.loads(done.stdout.strip().splitlines()[-1]), values
+    return json.loads(done.stdout.strip().splitlines()[-1]), values(factor), values(labels)
 
 
 tolerance = float(sys.argv[1])
 other = sys.argv.index("--other")
-one_summary, one = run(sys.argv[3], sys.argv[4:other])
-other_summary, others = run(sys.argv[other + 1], sys.argv[other + 2:])
+one_summary, one, one_labels = run(sys.argv[3], sys.argv[4], sys.argv[5:other])
+other_summary, others, other_labels = run(sys.argv[other + 1], sys.argv[other + 2], sys.argv[other + 3:])
 failures = []
-for key in ("stop_reason", "iterations", "n", "k"):
+if one_labels != other_labels:
+    failures.append("the labels differ")
+for key in ("stop_reason", "iterations", "n", "k", "accuracy"):
     if one_summary[key] != other_summary[key]:
         failures.append(f"{key}: {one_summary[key]} and {other_summary[key]}")
 if abs(one_summary["objective"] - other_summary["objective"]) > tolerance * abs(one_summary["objective"]):
