@@ -12,14 +12,23 @@ namespace facto {
 
 namespace {
 
+// x^T y over the n values here, summed over the processes when there are collectives.
+double dot(const double* x, const double* y, std::size_t n, const Collectives* collectives)
+{
+    double value = blas::dot(x, y, n);
+    if (collectives) collectives->sum(&value, 1);
+    return value;
+}
+
 // w -= sum_i (q_i^T w) q_i over the first `count` rows of Q, twice (one classical Gram-Schmidt pass
 // leaves components of the order of eps ||w|| / ||w_after||; the second removes them).
-void orthogonalize(const std::vector<double>& Q, std::size_t count, std::size_t n, double* w)
+void orthogonalize(const std::vector<double>& Q, std::size_t count, std::size_t n, double* w,
+                   const Collectives* collectives)
 {
     for (int pass = 0; pass < 2; ++pass)
         for (std::size_t i = 0; i < count; ++i) {
             const double* q = &Q[i * n];
-            const double c = blas::dot(q, w, n);
+            const double c = dot(q, w, n, collectives);
             for (std::size_t k = 0; k < n; ++k) w[k] -= c * q[k];
         }
 }
@@ -42,17 +51,20 @@ double smallest_ritz(const std::vector<double>& alpha, const std::vector<double>
 
 }  // namespace
 
-Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const double*, double*)>& apply,
-                             std::vector<double>& v, double tolerance, std::size_t steps, int64_t max_products)
+Eigenpair smallest_eigenpair(std::size_t order, const std::function<void(const double*, double*)>& apply,
+                             std::vector<double>& v, double tolerance, std::size_t steps, int64_t max_products,
+                             const Collectives* collectives)
 {
-    require(n >= 1 && v.size() == n, FACTO_ERROR_INTERNAL, "smallest_eigenpair: the start vector has the wrong size");
-    const std::size_t m = std::max<std::size_t>(1, std::min(steps, n));
+    const std::size_t n = v.size();  // the values held here: all of them on one process
+    require(order >= 1 && (collectives || n == order), FACTO_ERROR_INTERNAL,
+            "smallest_eigenpair: the start vector has the wrong size");
+    const std::size_t m = std::max<std::size_t>(1, std::min(steps, order));
     std::vector<double> Q(m * n), w(n), alpha(m), beta(m), s;
     Eigenpair result{0.0, HUGE_VAL, 0, false};
     double scale = 0.0;
-    const double floor = std::max(tolerance, static_cast<double>(n) * std::numeric_limits<double>::epsilon());
+    const double floor = std::max(tolerance, static_cast<double>(order) * std::numeric_limits<double>::epsilon());
     for (;;) {
-        const double norm = std::sqrt(blas::dot(v.data(), v.data(), n));
+        const double norm = std::sqrt(dot(v.data(), v.data(), n, collectives));
         require(norm > 0.0 && std::isfinite(norm), FACTO_ERROR_NUMERICAL,
                 "Lanczos: the start vector is zero or not finite");
         for (std::size_t k = 0; k < n; ++k) Q[k] = v[k] / norm;
@@ -61,9 +73,9 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
             const double* q = &Q[j * n];
             apply(q, w.data());
             ++result.products;
-            alpha[j] = blas::dot(q, w.data(), n);
-            orthogonalize(Q, j + 1, n, w.data());
-            beta[j] = std::sqrt(blas::dot(w.data(), w.data(), n));
+            alpha[j] = dot(q, w.data(), n, collectives);
+            orthogonalize(Q, j + 1, n, w.data(), collectives);
+            beta[j] = std::sqrt(dot(w.data(), w.data(), n, collectives));
             k = j + 1;
             double largest = 0.0;
             result.value = smallest_ritz(alpha, beta, k, s, largest);
@@ -72,7 +84,7 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
             result.residual = beta[j] * std::fabs(s[j]);
             // a residual below n eps ||A|| is rounding, and n vectors span the whole space (the pair is
             // then exact up to rounding): a tolerance below that (0 included) would chase it through restarts
-            result.converged = result.residual <= floor * scale || k == n;
+            result.converged = result.residual <= floor * scale || k == order;
             if (result.converged || j + 1 == m || result.products >= max_products) break;
             if (!(beta[j] > 0.0)) break;  // an invariant subspace: the Ritz pair is exact
             for (std::size_t i = 0; i < n; ++i) Q[(j + 1) * n + i] = w[i] / beta[j];
@@ -81,7 +93,7 @@ Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const doubl
         std::fill(v.begin(), v.end(), 0.0);
         for (std::size_t j = 0; j < k; ++j)
             for (std::size_t i = 0; i < n; ++i) v[i] += s[j] * Q[j * n + i];
-        const double length = std::sqrt(blas::dot(v.data(), v.data(), n));
+        const double length = std::sqrt(dot(v.data(), v.data(), n, collectives));
         for (double& x : v) x /= length;
         if (result.converged || !(beta[k - 1] > 0.0) || result.products >= max_products) {
             result.converged = result.converged || !(beta[k - 1] > 0.0);

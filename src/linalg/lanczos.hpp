@@ -9,6 +9,8 @@
 #include <functional>
 #include <vector>
 
+#include "base/collectives.hpp"
+
 namespace facto {
 
 struct Eigenpair {
@@ -24,8 +26,12 @@ struct Eigenpair {
 // largest |Ritz value| seen (an estimate of ||A||), once n vectors span the space (the pair is then
 // exact up to rounding), or after max_products. apply(x, y) sets y = A x; A must be
 // symmetric. Deterministic: the same start vector gives the same result.
+// With collectives, A is n x n with its rows distributed over the processes: v is this process's block
+// of the vector (any size, the blocks in rank order making n), apply is collective and maps this
+// block of x to this block of A x, and every inner product is summed over the processes (one sum per
+// inner product: the arithmetic of one process, the same decisions on all).
 Eigenpair smallest_eigenpair(std::size_t n, const std::function<void(const double*, double*)>& apply,
                              std::vector<double>& v, double tolerance, std::size_t steps = 40,
-                             int64_t max_products = 2000);
+                             int64_t max_products = 2000, const Collectives* collectives = nullptr);
 
 }  // namespace facto

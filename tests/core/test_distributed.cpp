@@ -17,7 +17,9 @@
 
 #include "base/error.hpp"
 #include "base/random.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/gram_rows.hpp"
+#include "linalg/lanczos.hpp"
 #include "linalg/sparse.hpp"
 #include "linalg/spectral_projected_gradient.hpp"
 #include "metrics/metrics.hpp"
@@ -504,6 +506,55 @@ BOOST_AUTO_TEST_CASE(kernel_kmeans_on_blocks_of_points_finds_the_single_process_
                 std::copy(mine.begin(), mine.end(), labels.begin() + static_cast<std::ptrdiff_t>(first));
             });
             BOOST_TEST_CONTEXT("K = " << K << ", P = " << P) { BOOST_TEST(labels == expected); }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(lanczos_on_blocks_finds_the_single_process_eigenpair)
+{
+    // a symmetric 60 x 60 A with rows over P processes (apply gathers x, multiplies its rows): the
+    // smallest eigenpair, the products and the residual of one process, from the same start
+    const std::size_t n = 60;
+    Matrix A({n, n});
+    Rng rng(5);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j) A(i, j) = A(j, i) = rng.uniform() - 0.5 + (i == j ? 0.1 * static_cast<double>(i) : 0.0);
+    std::vector<double> start(n);
+    for (double& x : start) x = rng.uniform() - 0.5;
+    std::vector<double> expected = start;
+    const auto multiply = [&](std::size_t first, std::size_t count, const double* x, double* y) {
+        for (std::size_t i = 0; i < count; ++i) y[i] = blas::dot(&A(first + i, 0), x, n);
+    };
+    const Eigenpair single = smallest_eigenpair(n, [&](const double* x, double* y) { multiply(0, n, x, y); }, expected,
+                                                1e-10, 12);
+    BOOST_TEST(single.converged);
+    for (const int64_t P : {1, 2, 3, 4}) {
+        std::vector<double> vector(n);
+        std::vector<Eigenpair> pairs(static_cast<std::size_t>(P));
+        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+            std::vector<int64_t> counts;
+            for (int64_t q = 0; q < P; ++q)
+                counts.push_back(block_start(static_cast<int64_t>(n), P, q + 1) - block_start(static_cast<int64_t>(n), P, q));
+            const auto first = static_cast<std::size_t>(block_start(static_cast<int64_t>(n), P, p));
+            const auto count = static_cast<std::size_t>(counts[static_cast<std::size_t>(p)]);
+            std::vector<double> v(start.begin() + static_cast<std::ptrdiff_t>(first),
+                                  start.begin() + static_cast<std::ptrdiff_t>(first + count)), x(n);
+            pairs[static_cast<std::size_t>(p)] = smallest_eigenpair(n, [&](const double* block, double* y) {
+                c->allgather(block, x.data(), counts);
+                multiply(first, count, x.data(), y);
+            }, v, 1e-10, 12, 2000, c.get());
+            std::copy(v.begin(), v.end(), vector.begin() + static_cast<std::ptrdiff_t>(first));
+        });
+        BOOST_TEST_CONTEXT("P = " << P)
+        {
+            double diff = 0.0;
+            for (std::size_t i = 0; i < n; ++i) diff = std::max(diff, std::fabs(vector[i] - expected[i]));
+            BOOST_TEST(diff <= 1e-10);
+            for (const Eigenpair& pair : pairs) {
+                BOOST_TEST(std::fabs(pair.value - single.value) <= 1e-12 * std::fabs(single.value));
+                BOOST_TEST(pair.products == single.products);
+                BOOST_TEST(pair.converged);
+            }
         }
     }
 }
