@@ -129,10 +129,7 @@ double DistributedSymNMF::objective(const Matrix& X) const
 
 Matrix DistributedSymNMF::random_point(uint64_t seed) const
 {
-    const Matrix all = symnmf_random_point(n_, r_, mean_abs_, seed);
-    Matrix X({static_cast<std::size_t>(rows_.rows), static_cast<std::size_t>(r_)});
-    std::copy(all.begin() + first_row_ * r_, all.begin() + (first_row_ + rows_.rows) * r_, X.begin());
-    return X;
+    return symnmf_random_point(n_, r_, mean_abs_, seed, first_row_, rows_.rows);
 }
 
 Matrix DistributedSymNMF::feasible_point(const Matrix& X) const

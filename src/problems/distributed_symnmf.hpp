@@ -33,7 +33,7 @@ public:
     std::array<int64_t, 2> iterate_shape() const override { return {rows_.rows, r_}; }
     // Collective: f at the X whose blocks the processes give.
     double objective(const Matrix& X) const override;
-    // The block of SymNMF's start for the same seed (the whole n x r start is drawn on every process).
+    // The block of SymNMF's start for the same seed (drawn for this block alone).
     Matrix random_point(uint64_t seed) const override;
     // Collective: requires every process's block X >= 0 and finite.
     Matrix feasible_point(const Matrix& X) const override;

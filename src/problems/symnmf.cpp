@@ -78,11 +78,12 @@ double SymNMF::objective(const Matrix& X) const
     return evaluate(X, e, 1);
 }
 
-Matrix symnmf_random_point(int64_t n, int64_t r, double mean_abs, uint64_t seed)
+Matrix symnmf_random_point(int64_t n, int64_t r, double mean_abs, uint64_t seed, int64_t first, int64_t rows)
 {
     const double scale = 2.0 * std::sqrt(mean_abs / static_cast<double>(r));
     Rng rng(seed);
-    Matrix X({static_cast<std::size_t>(n), static_cast<std::size_t>(r)});
+    for (int64_t k = 0; k < first * r; ++k) rng.uniform();  // the draws of the rows before `first`
+    Matrix X({static_cast<std::size_t>(rows < 0 ? n : rows), static_cast<std::size_t>(r)});
     for (auto& x : X) x = scale * rng.uniform();
     return X;
 }

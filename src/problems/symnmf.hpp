@@ -67,8 +67,9 @@ private:
 };
 
 // The pieces of SymNMF's mathematics that a row block of it (DistributedSymNMF) shares:
-// Kuang et al.'s start for n x r from the mean |M_ij|, reproducible from seed;
-Matrix symnmf_random_point(int64_t n, int64_t r, double mean_abs, uint64_t seed);
+// Kuang et al.'s start for n x r from the mean |M_ij|, reproducible from seed: its rows first ..
+// first + rows - 1 (all of them by default), the same values whichever rows are drawn;
+Matrix symnmf_random_point(int64_t n, int64_t r, double mean_abs, uint64_t seed, int64_t first = 0, int64_t rows = -1);
 // G = 2 (X XtX - MX) for the rows X, MX and the whole X^T X; returns the sum of the stationarity terms
 // min(x, g)^2 over these rows.
 double symnmf_gradient_terms(const Matrix& X, const Matrix& MX, const Matrix& XtX, Matrix& G, std::size_t threads);
