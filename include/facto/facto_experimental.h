@@ -103,7 +103,8 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
  *              this process's), for `processes` processes;
  *   exchange:  all-to-all: this process sends send_counts[q] doubles to process q (the blocks of send
  *              in rank order) and receives receive_counts[q] from process q (the blocks of receive in
- *              rank order), for `processes` processes (MPI_Alltoallv). */
+ *              rank order), for `processes` processes (MPI_Alltoallv); send or receive may be NULL
+ *              when their counts are all 0. */
 typedef int32_t (*facto_sum_fn)(void* user_data, double* values, int64_t count);
 typedef int32_t (*facto_max_fn)(void* user_data, int64_t* value);
 typedef int32_t (*facto_allgather_fn)(void* user_data, const double* mine, double* all, const int64_t* counts,

@@ -874,7 +874,7 @@ static int32_t exchange_one(void* user_data, const double* send, const int64_t* 
                             const int64_t* receive_counts, int64_t processes)
 {
     (void)user_data;
-    memcpy(receive, send, (size_t)send_counts[0] * sizeof(double));
+    if (send_counts[0] > 0) memcpy(receive, send, (size_t)send_counts[0] * sizeof(double)); /* NULL when empty */
     return processes == 1 && send_counts[0] == receive_counts[0] ? 0 : 1;
 }
 static void count_destroy(void* user_data)
