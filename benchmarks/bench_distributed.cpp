@@ -78,14 +78,9 @@ struct Graph {
 // Rows in [first, first + count) of M.
 CsrMatrix row_block(const CsrMatrix& M, int64_t first, int64_t count)
 {
-    CsrMatrix B;
-    B.rows = count, B.cols = M.cols;
-    const int64_t begin = M.indptr[first], end = M.indptr[first + count];
-    B.indptr.resize(static_cast<std::size_t>(count + 1));
-    for (int64_t i = 0; i <= count; ++i) B.indptr[i] = M.indptr[first + i] - begin;
-    B.indices.assign(M.indices.begin() + begin, M.indices.begin() + end);
-    B.values.assign(M.values.begin() + begin, M.values.begin() + end);
-    return B;
+    std::vector<int64_t> rows(static_cast<std::size_t>(count));
+    for (int64_t i = 0; i < count; ++i) rows[static_cast<std::size_t>(i)] = first + i;
+    return select_rows(M, rows);
 }
 
 int64_t block_start(int64_t n, int64_t P, int64_t p) { return p * n / P; }
