@@ -147,14 +147,14 @@ double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t t
     const std::size_t rows = static_cast<std::size_t>(rows_.cols), r = static_cast<std::size_t>(r_);
     if (e.gathered.shape()[0] != rows || e.gathered.shape()[1] != r) e.gathered = Matrix({rows, r});
     // the halo: this block's rows the others need out, theirs in, around this block's own
-    std::vector<double> send(send_rows_.size() * r), received((rows - X.shape()[0]) * r);
+    std::vector<double> send(send_rows_.size() * r);
     for (std::size_t k = 0; k < send_rows_.size(); ++k)
         std::copy_n(X.data() + send_rows_[k] * r_, r, send.data() + k * r);
-    collectives_->exchange(send.data(), send_counts_, received.data(), receive_counts_);
-    const auto below = static_cast<std::ptrdiff_t>(below_ * r_);
-    std::copy(received.begin(), received.begin() + below, e.gathered.begin());
+    // the halo arrives at the front of e.gathered; the rows above this block then move up past it
+    collectives_->exchange(send.data(), send_counts_, e.gathered.data(), receive_counts_);
+    const auto below = static_cast<std::ptrdiff_t>(below_ * r_), halo = static_cast<std::ptrdiff_t>(e.gathered.size() - X.size());
+    std::copy_backward(e.gathered.begin() + below, e.gathered.begin() + halo, e.gathered.end());
     std::copy(X.begin(), X.end(), e.gathered.begin() + below);
-    std::copy(received.begin() + below, received.end(), e.gathered.begin() + below + static_cast<std::ptrdiff_t>(X.size()));
     if (e.first.shape() != X.shape()) e.first = Matrix(X.shape());
     spmm(rows_, e.gathered, e.first, threads);
     // X^T X and <M X, X> summed in one collective
