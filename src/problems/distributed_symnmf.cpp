@@ -8,6 +8,7 @@
 #include "base/error.hpp"
 #include "base/random.hpp"
 #include "linalg/blas.hpp"
+#include "problems/row_blocks.hpp"
 #include "problems/symnmf.hpp"
 
 namespace facto {
@@ -54,30 +55,8 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
                     " are not rows of an n = " + std::to_string(n_) + " matrix");
         SymNMF::require_rank_and_memory(n_, r_);
     });
-    // every process's n and r, and its block, which in rank order must tile 0 .. n - 1
-    const std::size_t P = static_cast<std::size_t>(comm.size());
-    std::vector<double> blocks(4 * P);
-    const double mine[4] = {static_cast<double>(first_row_), static_cast<double>(rows_.rows), static_cast<double>(n_),
-                            static_cast<double>(r_)};
-    comm.allgather(mine, blocks.data(), std::vector<int64_t>(P, 4));
-    double next = 0.0;
-    std::vector<int64_t> starts;
-    for (std::size_t p = 0; p < P; ++p) {
-        const double* b = &blocks[4 * p];
-        require(b[2] == blocks[2] && b[3] == blocks[3], FACTO_ERROR_DIMENSION,
-                "the processes must give the same n and r: process 0 gives n = " + value_text(blocks[2]) + ", r = " +
-                    value_text(blocks[3]) + ", process " + std::to_string(p) + " n = " + value_text(b[2]) +
-                    ", r = " + value_text(b[3]));
-        require(b[0] == next, FACTO_ERROR_DIMENSION,
-                "the processes' blocks of rows must follow each other in rank order from row 0: process " +
-                    std::to_string(p) + " starts at row " + value_text(b[0]) + ", not " + value_text(next));
-        starts.push_back(static_cast<int64_t>(b[0]));
-        next += b[1];
-    }
-    starts.push_back(n_);
-    require(next == static_cast<double>(n_), FACTO_ERROR_DIMENSION,
-            "the processes' blocks of rows cover " + value_text(next) + " rows of an n = " + std::to_string(n_) +
-                " matrix");
+    const std::vector<int64_t> starts =
+        row_block_starts(comm, first_row_, rows_.rows, n_, {{"r", static_cast<double>(r_)}});
     double sums[2] = {frobenius_norm_squared(rows_), sum_abs(rows_)};
     comm.sum(sums, 2);
     M_norm_ = std::sqrt(sums[0]);

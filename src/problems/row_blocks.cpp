@@ -1,0 +1,38 @@
+#include "problems/row_blocks.hpp"
+
+#include "base/error.hpp"
+
+namespace facto {
+
+std::vector<int64_t> row_block_starts(const Collectives& c, int64_t first, int64_t rows, int64_t n,
+                                      const std::vector<std::pair<std::string, double>>& same)
+{
+    // every process's (first, rows, n, same...), gathered
+    const std::size_t P = static_cast<std::size_t>(c.size()), width = 3 + same.size();
+    std::vector<double> mine{static_cast<double>(first), static_cast<double>(rows), static_cast<double>(n)};
+    for (const auto& value : same) mine.push_back(value.second);
+    std::vector<double> blocks(width * P);
+    c.allgather(mine.data(), blocks.data(), std::vector<int64_t>(P, static_cast<int64_t>(width)));
+    std::vector<int64_t> starts;
+    double next = 0.0;
+    for (std::size_t p = 0; p < P; ++p) {
+        const double* b = &blocks[width * p];
+        for (std::size_t k = 2; k < width; ++k) {
+            const std::string name = k == 2 ? "n" : same[k - 3].first;
+            require(b[k] == blocks[k], FACTO_ERROR_DIMENSION,
+                    "the processes must give the same " + name + ": process 0 gives " + value_text(blocks[k]) +
+                        ", process " + std::to_string(p) + " " + value_text(b[k]));
+        }
+        require(b[0] == next, FACTO_ERROR_DIMENSION,
+                "the processes' blocks of rows must follow each other in rank order from row 0: process " +
+                    std::to_string(p) + " starts at row " + value_text(b[0]) + ", not " + value_text(next));
+        starts.push_back(static_cast<int64_t>(b[0]));
+        next += b[1];
+    }
+    require(next == static_cast<double>(n), FACTO_ERROR_DIMENSION,
+            "the processes' blocks of rows cover " + value_text(next) + " rows of n = " + std::to_string(n));
+    starts.push_back(n);
+    return starts;
+}
+
+}  // namespace facto
