@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "problems/community_model.hpp"
+#include "problems/distributed_nomad.hpp"
 #include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
@@ -105,6 +106,19 @@ facto_status facto_problem_new_symnmf_distributed(facto_collectives* collectives
             block = sparse_in(format, rows, n, nnz, ptr, idx, values);
         });
         return std::make_shared<facto::DistributedSymNMF>(std::move(block), n, first_row, r, std::move(c));
+    });
+}
+
+facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives, int64_t n, int64_t first_row,
+                                                const double* X, int64_t rows, int64_t d, int64_t ld, int32_t layout,
+                                                int64_t K, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_pointer(collectives, "collectives");
+        std::shared_ptr<const facto::Collectives> c = collectives->collectives;
+        facto::Matrix block;
+        facto::agree_on_errors(*c, [&] { block = facto::copy_in(X, rows, d, ld, layout, "X"); });
+        return std::make_shared<facto::DistributedNomad>(block, n, first_row, K, std::move(c));
     });
 }
 

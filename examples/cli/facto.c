@@ -42,7 +42,7 @@ static const char* usage =
     "                        self_dictionary, topics, communities: merit (default), spa, snpa,\n"
     "                        fast_gradient; self_dictionary, topics: fast_anchor; communities: geonmf\n"
     "                        nomad: nomad_cgm (default),\n"
-    "                        burer_monteiro, nomad_admm\n"
+    "                        burer_monteiro (facto-mpi's default and only one), nomad_admm\n"
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
     "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"
@@ -295,7 +295,7 @@ static int parse_options(int argc, char** argv, options* o)
                     : !strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics") ||
                             !strcmp(o->problem, "communities")
                         ? "merit"
-                    : !strcmp(o->problem, "nomad")           ? "nomad_cgm"
+                    : !strcmp(o->problem, "nomad")           ? (group_distributed() ? "burer_monteiro" : "nomad_cgm")
                                                               : "nolips";
     if (o->list_params) return 1;
     if (!o->file && !o->helix && !o->separable && !o->rings)
@@ -713,7 +713,7 @@ static facto_problem* build_nomad(const options* o)
         st = points && labels ? facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, n, 0.5, 0.0, 1, points, 2 * n,
                                                       FACTO_ROW_MAJOR, labels, n)
                               : FACTO_ERROR_OUT_OF_MEMORY;
-        if (st >= 0) st = facto_problem_new_nomad_points(points, n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem);
+        if (st >= 0) st = group_nomad_points(points, n, dim, o->k, &problem);
         free(points);
         free(labels);
         if (st < 0) fail("two rings", st, facto_last_error());
@@ -724,7 +724,7 @@ static facto_problem* build_nomad(const options* o)
     if (!o->affinity && !check_features(o, m)) return facto_matrix_free(m), NULL;
     facto_matrix_shape(m, &n, &dim);
     st = o->affinity ? facto_problem_new_nomad(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem)
-                     : facto_problem_new_nomad_points(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem);
+                     : group_nomad_points(facto_matrix_data(m), n, dim, o->k, &problem);
     facto_matrix_free(m);
     if (st < 0) fail("problem", st, facto_last_error());
     return problem;
@@ -975,10 +975,12 @@ static int runs_on_group(const options* o)
 {
     if (group_size() == 1) return 1;
     const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
-    if (sparse_symnmf && !o->init && !o->list_params) return 1;
+    const int nomad_points = !strcmp(o->problem, "nomad") && !o->affinity && !o->n_layers && !o->bound;
+    if ((sparse_symnmf || nomad_points) && !o->init && !o->list_params) return 1;
     if (group_rank() == 0)
-        fprintf(stderr, "facto: on %lld processes only --problem symnmf runs (M from features or a Matrix Market "
-                        "file), without --init or --list-params\n",
+        fprintf(stderr, "facto: on %lld processes only --problem symnmf (M from features or a Matrix Market file) and "
+                        "--problem nomad (points, burer_monteiro, without --layers or --bound) run, without --init or "
+                        "--list-params\n",
                 (long long)group_size());
     return 0;
 }
@@ -1087,6 +1089,8 @@ static int run(int argc, char** argv)
 
     int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
     if (ok && ((clusters && !labels) || !write_results(solver, &o, n, rows, k, labels))) ok = 0;
+    double feasibility[4]; /* nomad: Q's feasibility (collective on several processes) */
+    const int feasible_known = ok && nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0;
     if (ok && group_rank() == 0) {
         facto_progress p;
         p.struct_size = sizeof p;
@@ -1125,9 +1129,8 @@ static int run(int argc, char** argv)
         const int constrained = facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0;
         if (constrained)
             printf(", \"feasibility\": %.6e, \"feasibility_tolerance\": %.1e", p.feasibility, limit);
-        double feasibility[4];
         const double K = (double)(o.n_layers ? o.layers[o.n_layers - 1] : o.k);
-        if (nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0)
+        if (feasible_known)
             printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.6e, "
                    "\"relative_trace_error\": %.6e",
                    feasibility[0], feasibility[1], feasibility[2], feasibility[3] / K);

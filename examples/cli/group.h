@@ -8,6 +8,8 @@
  * ends with a nonzero status ends the whole job (MPI_Abort): the others may be waiting in a collective. */
 int group_start(int* argc, char*** argv);
 void group_end(int status);
+/* 1 when the problems are distributed ones (facto-mpi, even on one rank), 0 for facto. */
+int group_distributed(void);
 /* This process's rank and the number of processes. */
 int64_t group_rank(void);
 int64_t group_size(void);
@@ -16,6 +18,10 @@ int64_t group_size(void);
  * or this rank's rows (the rows split evenly in rank order) as a distributed problem. */
 facto_status group_symnmf(int64_t rows, int64_t cols, const int64_t* indptr, const int64_t* indices, const double* values, int64_t r,
                           facto_problem** out);
+
+/* NOMAD on the n points X (n x d, row-major; every process holds them all): one process's problem, or
+ * this rank's points (split evenly in rank order) as a distributed problem. */
+facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K, facto_problem** out);
 
 /* The sum of `value` over the processes, on every process. */
 int64_t group_sum(int64_t value);

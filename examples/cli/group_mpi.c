@@ -19,6 +19,8 @@ void group_end(int status)
     MPI_Finalize();
 }
 
+int group_distributed(void) { return 1; }
+
 int64_t group_rank(void)
 {
     int rank = 0;
@@ -58,6 +60,18 @@ facto_status group_symnmf(int64_t n, int64_t cols, const int64_t* indptr, const 
     st = facto_problem_new_symnmf_distributed(c, n, first, FACTO_SPARSE_CSR, last - first, indptr[last] - indptr[first],
                                               ptr, indices + indptr[first], values + indptr[first], r, out);
     free(ptr);
+    facto_collectives_free(c);
+    return st;
+}
+
+facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K, facto_problem** out)
+{
+    *out = NULL;
+    facto_collectives* c = NULL;
+    facto_status st = facto_collectives_new_mpi(MPI_Comm_c2f(MPI_COMM_WORLD), &c);
+    if (st < 0) return st;
+    const int64_t first = block_start(n, group_rank()), last = block_start(n, group_rank() + 1);
+    st = facto_problem_new_nomad_distributed(c, n, first, X + first * d, last - first, d, d, FACTO_ROW_MAJOR, K, out);
     facto_collectives_free(c);
     return st;
 }

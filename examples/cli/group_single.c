@@ -21,6 +21,13 @@ facto_status group_symnmf(int64_t rows, int64_t cols, const int64_t* indptr, con
     return facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, rows, cols, indptr[rows], indptr, indices, values, r, out);
 }
 
+int group_distributed(void) { return 0; }
+
+facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K, facto_problem** out)
+{
+    return facto_problem_new_nomad_points(X, n, d, d, FACTO_ROW_MAJOR, K, out);
+}
+
 int64_t group_sum(int64_t value) { return value; }
 
 int group_gather_rows(const double* mine, int64_t rows, int64_t cols, double* all)

@@ -150,6 +150,26 @@ FACTO_API facto_status facto_problem_new_symnmf_distributed(facto_collectives* c
                                                             int64_t nnz, const int64_t* ptr, const int64_t* idx,
                                                             const double* values, int64_t r, facto_problem** out);
 
+/* Collective: NOMAD on points (as facto_problem_new_nomad_points) distributed by rows: this process
+ * gives points first_row .. first_row + rows - 1 of the n points, the rows of X (rows x d, `layout` and
+ * `ld` as for facto_problem_new_nomad_points, non-NULL also for rows = 0), every process the same n, d
+ * and K, the blocks following each other in rank order from point 0 and covering all n (a process may
+ * give none). The features Y = (X - mean) / max ||x_i|| take the mean and largest norm over all the
+ * processes' points; each process keeps its rows of Y. The iterate is this process's rows of Q
+ * (rows x n; facto_solver_copy_iterate is collective and gathers the factor, n r values, on every
+ * process); facto_problem_objective is collective; facto_solver_set_iterate is refused (UNSUPPORTED).
+ * Solver: "burer_monteiro" only, with inner_method spg and the kmeans start (its defaults here); each
+ * product sums r d values over the processes. Outputs: "factor" (this process's rows of Y),
+ * "labels" (this process's points') and "feasibility" (all of Q's), each collective (labels and
+ * feasibility gather the factor).
+ * Errors (on every process, except NULL_POINTER for collectives or out): NULL_POINTER,
+ * INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (the blocks, n, d or K differing between
+ * processes, K out of range), NOT_FINITE, OUT_OF_MEMORY, IO (a collective failed). */
+FACTO_API facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives, int64_t n,
+                                                           int64_t first_row, const double* X, int64_t rows,
+                                                           int64_t d, int64_t ld, int32_t layout, int64_t K,
+                                                           facto_problem** out);
+
 #ifdef __cplusplus
 }
 #endif

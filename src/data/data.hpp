@@ -10,6 +10,8 @@
 
 namespace facto {
 
+class Collectives;
+
 // CSV: fields separated by commas, semicolons, tabs or spaces; a non-numeric first line is a header.
 Matrix read_csv(const std::string& path);
 // .npy version 1-3, little-endian <f8, <f4, <i8, <i4, C or Fortran order, 1-D (as a column) or 2-D.
@@ -98,8 +100,10 @@ LabeledPoints two_moons(int64_t n, double noise, uint64_t seed);
 LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation, uint64_t seed);
 // NOMAD's input (Sec. 1): the Gram matrix D = Y Y^T of the points (rows of X, finite, not all 0), Y
 // being the points centered by their mean and divided by the largest norm of the (uncentered) points.
-// nomad_features returns Y (n x d), nomad_gram D (exactly symmetric).
-Matrix nomad_features(const Matrix& X);
+// nomad_features returns Y (n x d), nomad_gram D (exactly symmetric). With collectives, X is this
+// process's block of the points (possibly none; d columns everywhere): the mean and the largest norm are
+// all the processes' (collective), and Y is the block's rows.
+Matrix nomad_features(const Matrix& X, const Collectives* collectives = nullptr);
 Matrix nomad_gram(const Matrix& X);
 
 }  // namespace facto

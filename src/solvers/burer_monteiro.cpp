@@ -50,14 +50,16 @@ std::vector<ParamSpec> burer_monteiro_params()
                    "L-BFGS-B also stops when L's relative decrease is below this times the machine epsilon, "
                    "divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
         int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps (spg: its nonmonotone window)"),
-        choice_param("inner_method", "lbfgsb", "lbfgsb|spg",
-                     "the solver of (33a): lbfgsb (L-BFGS-B, the paper's) or spg (spectral projected gradient: no "
-                     "O(m n r) work per iteration besides the products)"),
+        choice_param("inner_method", "auto", "auto|lbfgsb|spg",
+                     "the solver of (33a): lbfgsb (L-BFGS-B, the paper's), spg (spectral projected gradient: no "
+                     "O(m n r) work per iteration besides the products), or auto: lbfgsb on one process, spg on a "
+                     "distributed nomad (which refuses lbfgsb)"),
         choice_param("start", "auto", "auto|symnmf|kmeans",
                      "symnmf: a symmetric NMF of D (App. D; coordinate descent, needs D's n^2 entries); kmeans: the "
                      "scaled indicators of kernel k-means on D (products with D only: linear memory on points; K "
                      "columns, more by escapes); "
-                     "auto: symnmf when D was given, kmeans when the problem holds points"),
+                     "auto: symnmf when D was given, kmeans when the problem holds points (a distributed nomad "
+                     "refuses symnmf)"),
         int_param("start_iterations", 100, 0, 1000000,
                   "coordinate descent sweeps of the symmetric NMF start, or Lloyd iterations of the k-means one"),
         int_param("start_replicates", 3, 1, 1000,
@@ -74,9 +76,17 @@ std::vector<ParamSpec> burer_monteiro_params()
 }
 }  // namespace
 
-BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
-    : Solver(problem, burer_monteiro_params()), nomad_(std::move(problem))
+BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem) : BurerMonteiro(problem, problem, nullptr) {}
+
+BurerMonteiro::BurerMonteiro(std::shared_ptr<const DistributedNomad> problem) : BurerMonteiro(problem, nullptr, problem) {}
+
+BurerMonteiro::BurerMonteiro(std::shared_ptr<const Problem> problem, std::shared_ptr<const Nomad> nomad,
+                             std::shared_ptr<const DistributedNomad> distributed)
+    : Solver(std::move(problem), burer_monteiro_params()), nomad_(std::move(nomad)), distributed_(std::move(distributed))
 {
+    n_ = static_cast<std::size_t>(nomad_ ? nomad_->n() : distributed_->n());
+    first_ = distributed_ ? static_cast<std::size_t>(distributed_->first_row()) : 0;
+    K_ = nomad_ ? nomad_->K() : distributed_->K();
     Params& p = mutable_params();
     p.bind("rank", settings_.rank);
     p.bind("component_threshold", settings_.component_threshold);
@@ -86,7 +96,7 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
     p.bind("bound_iterations", settings_.bound_iterations);
     p.bind("start", settings_.start, {{"auto", Start::automatic}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
-    p.bind("inner_method", settings_.spg, {{"lbfgsb", false}, {"spg", true}});
+    p.bind("inner_method", settings_.inner, {{"auto", Inner::automatic}, {"lbfgsb", Inner::lbfgsb}, {"spg", Inner::spg}});
     p.bind("inner_iterations", settings_.inner_iterations);
     p.bind("penalty", settings_.penalty);
     p.bind("trace_penalty", settings_.trace_penalty);
@@ -97,16 +107,20 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem)
 
 void BurerMonteiro::check_params(const Params& p) const
 {
-    const int64_t n = nomad_->n(), K = nomad_->K(), r = p.get_int("rank");
-    require(r == 0 || (r >= K && r <= n), FACTO_ERROR_OUT_OF_RANGE,
-            "burer_monteiro: rank must be in [K, n] = [" + std::to_string(K) + ", " + std::to_string(n) + "], got " +
+    const int64_t n = static_cast<int64_t>(n_), r = p.get_int("rank");
+    require(r == 0 || (r >= K_ && r <= n), FACTO_ERROR_OUT_OF_RANGE,
+            "burer_monteiro: rank must be in [K, n] = [" + std::to_string(K_) + ", " + std::to_string(n) + "], got " +
                 std::to_string(r));
+    require(!distributed_ || (p.get_string("inner_method") != "lbfgsb" && p.get_string("start") != "symnmf"),
+            FACTO_ERROR_UNSUPPORTED,
+            "burer_monteiro on a distributed nomad solves (33a) by spg and starts from kernel k-means (inner_method "
+            "lbfgsb and start symnmf need all of Y or D on one process)");
 }
 
 std::size_t BurerMonteiro::rank() const
 {
-    const int64_t n = nomad_->n(), K = nomad_->K(), r = settings_.rank;
-    return static_cast<std::size_t>(r == 0 ? std::min(n, 2 * K) : r);
+    const int64_t n = static_cast<int64_t>(n_), r = settings_.rank;
+    return static_cast<std::size_t>(r == 0 ? std::min(n, 2 * K_) : r);
 }
 
 void BurerMonteiro::factor_start(Matrix M, uint64_t seed)
@@ -130,52 +144,80 @@ void BurerMonteiro::kmeans_start(uint64_t seed)
     // after the first). Further columns come from escapes (escape()), not from noise: a hard clustering
     // is a stationary point of L, and noise columns cost the inner solves most of their time without
     // leaving it (Fashion-MNIST, docs/architecture.md)
-    const std::size_t n = static_cast<std::size_t>(nomad_->n()), K = static_cast<std::size_t>(nomad_->K());
-    const std::size_t threads = resolve_threads(common().threads);
     double best = -std::numeric_limits<double>::infinity();
     std::vector<int64_t> kept;
-    for (int64_t replicate = 0; replicate < settings_.start_replicates && (replicate == 0 || !interrupted());
+    for (int64_t replicate = 0; replicate < settings_.start_replicates && (replicate == 0 || !interrupted_anywhere());
          ++replicate) {
-        std::vector<int64_t> labels = kernel_kmeans(*D_, nomad_->K(), seed + static_cast<uint64_t>(replicate),
-                                                    static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)),
-                                                    threads);
-        const double objective = nomad_->clustering_objective(labels, threads);
+        std::vector<int64_t> labels = kernel_kmeans(rows_, K_, seed + static_cast<uint64_t>(replicate),
+                                                    static_cast<int>(std::max<int64_t>(settings_.start_iterations, 1)));
+        set_indicators(labels);
+        YtD_ = Matrix({Y_.shape()[1], Y_.shape()[0]});
+        double objective = product(Y_.data());
+        sum(&objective, 1);
         if (objective > best) best = objective, kept = std::move(labels);
     }
-    std::vector<double> size(K, 0.0);
-    for (int64_t l : kept) ++size[static_cast<std::size_t>(l)];
-    Y_ = Matrix({n, K}, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        Y_(i, static_cast<std::size_t>(kept[i])) = 1.0 / std::sqrt(size[static_cast<std::size_t>(kept[i])]);
+    set_indicators(kept);
     normalize_start();
+}
+
+void BurerMonteiro::set_indicators(const std::vector<int64_t>& labels)
+{
+    const std::size_t K = static_cast<std::size_t>(K_);
+    std::vector<double> size(K, 0.0);
+    for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
+    sum(size.data(), K);
+    Y_ = Matrix({labels.size(), K}, 0.0);
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        Y_(i, static_cast<std::size_t>(labels[i])) = 1.0 / std::sqrt(size[static_cast<std::size_t>(labels[i])]);
+}
+
+double BurerMonteiro::largest(double value) const
+{
+    const Collectives* c = problem().collectives();
+    return c ? max_of_nonnegative(*c, value) : value;
+}
+
+bool BurerMonteiro::interrupted_anywhere() const
+{
+    const Collectives* c = problem().collectives();
+    const int64_t mine = interrupted();
+    return (c ? c->max(mine) : mine) != 0;
 }
 
 void BurerMonteiro::normalize_start()
 {
     // scale so that 1^T Y Y^T 1 / n = ||Y^T 1||^2 / n = 1; from Y = 0 (a stationary point of L) take the
     // constant Y with Y Y^T = E
-    const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
+    const std::size_t r = Y_.shape()[1];
     Vector u = xt::sum(Y_, {0});
-    const double mean_row_sum = blas::dot(u.data(), u.data(), r) / static_cast<double>(n);
+    sum(u.data(), r);
+    const double mean_row_sum = blas::dot(u.data(), u.data(), r) / static_cast<double>(n_);
     if (mean_row_sum > 0.0 && std::isfinite(mean_row_sum))
         Y_ /= std::sqrt(mean_row_sum);
     else
-        Y_.fill(1.0 / std::sqrt(static_cast<double>(n * r)));
+        Y_.fill(1.0 / std::sqrt(static_cast<double>(n_ * r)));
     Y_ = xt::clip(Y_, 0.0, 1.0);
 }
 
 void BurerMonteiro::prepare_data()
 {
-    if (D_) return;
-    scale_ = nomad_->D().frobenius_norm();
+    if (rows_.left_multiply) return;
+    threads_ = resolve_threads(common().threads);
+    scale_ = nomad_ ? nomad_->D().frobenius_norm() : distributed_->frobenius_norm();
     if (!(scale_ > 0.0)) scale_ = 1.0;
+    if (distributed_) {
+        rows_ = distributed_->scaled_rows(1.0 / scale_, scaled_);
+        return;
+    }
     D_ = nomad_->D().with_fast_products(1.0 / scale_);
+    rows_ = all_rows(*D_, threads_);
 }
 
 void BurerMonteiro::start_default(uint64_t seed)
 {
     prepare_data();
-    const bool symnmf = settings_.start == Start::symnmf || (settings_.start == Start::automatic && !nomad_->D().is_factored());
+    const bool symnmf = settings_.start == Start::symnmf ||
+                        (settings_.start == Start::automatic && nomad_ && !nomad_->D().is_factored());
     if (symnmf) {
         Matrix M = nomad_->D().triangle("burer_monteiro's symnmf start")->to_dense();
         M /= scale_;
@@ -195,8 +237,7 @@ void BurerMonteiro::start(Matrix Q0)
 
 void BurerMonteiro::begin()
 {
-    const std::size_t n = Y_.shape()[0];
-    threads_ = resolve_threads(common().threads);
+    const std::size_t n = Y_.shape()[0];  // the rows held here
     YtD_ = Matrix({Y_.shape()[1], n});
     mu_.assign(n, 0.0);
     lambda_ = 0.0;
@@ -208,7 +249,7 @@ void BurerMonteiro::begin()
 double BurerMonteiro::product(const double* Y)
 {
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
-    D_->left_multiply(Y, r, YtD_.data(), threads_);
+    rows_.left_multiply(Y, r, YtD_.data());
     double YDY = 0.0;
     for (std::size_t k = 0; k < r; ++k)
         for (std::size_t i = 0; i < n; ++i) YDY += YtD_(k, i) * Y[i * r + k];
@@ -219,20 +260,26 @@ double BurerMonteiro::lagrangian(const double* Y, double* G)
 {
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
     const double sigma = settings_.penalty, phi = settings_.trace_penalty;
-    const double YDY = product(Y);
-    u_.assign(r, 0.0);
+    // u = Y^T 1, ||Y||^2 and Tr(Y^T D Y), summed over the processes in one collective
+    u_.assign(r + 2, 0.0);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < r; ++k) u_[k] += Y[i * r + k];
-    const double t = blas::dot(Y, Y, n * r) - static_cast<double>(nomad_->K());
-    double value = -YDY + (0.5 * phi * t - lambda_) * t;
+    u_[r] = blas::dot(Y, Y, n * r);
+    u_[r + 1] = product(Y);
+    sum(u_.data(), r + 2);
+    const double t = u_[r] - static_cast<double>(K_), YDY = u_[r + 1];
+    u_.resize(r);
     w_.resize(n);
-    std::vector<double> ytw(r, 0.0);  // Y^T w
+    std::vector<double> ytw(r + 1, 0.0);  // Y^T w, then the rows' terms of L
+    double& rows_value = ytw[r];
     for (std::size_t i = 0; i < n; ++i) {
         const double excess = blas::dot(Y + i * r, u_.data(), r) - 1.0;  // (Y u - 1)_i
-        value += (0.5 * sigma * excess - mu_[i]) * excess;
+        rows_value += (0.5 * sigma * excess - mu_[i]) * excess;
         w_[i] = sigma * excess - mu_[i];
         for (std::size_t k = 0; k < r; ++k) ytw[k] += Y[i * r + k] * w_[i];
     }
+    sum(ytw.data(), r + 1);
+    const double value = -YDY + (0.5 * phi * t - lambda_) * t + rows_value;
     const double c = 2.0 * (phi * t - lambda_);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < r; ++k)
@@ -251,13 +298,15 @@ double BurerMonteiro::iterate_once()
     settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
     const auto L = [this](const double* Y, double* G) { return lagrangian(Y, G); };
-    inner_gradient_ = (settings_.spg ? minimize_in_box_spg(y, 0.0, 1.0, L, settings)
-                                     : minimize_in_box(y, 0.0, 1.0, L, settings)).projected_gradient;
+    const bool spg = settings_.inner == Inner::spg || (settings_.inner == Inner::automatic && distributed_);
+    inner_gradient_ = (spg ? minimize_in_box_spg(y, 0.0, 1.0, L, settings, problem().collectives())
+                           : minimize_in_box(y, 0.0, 1.0, L, settings)).projected_gradient;
     double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator
     for (std::size_t k = 0; k < y.size(); ++k) {
         change += (y[k] - Y_.data()[k]) * (y[k] - Y_.data()[k]);
         Y_.data()[k] = y[k];
     }
+    sum(&change, 1);
     const double size = squares_;  // ||Y||_F^2 before the step
     ++outer_;
     measure();
@@ -265,10 +314,10 @@ double BurerMonteiro::iterate_once()
     const double eta = settings_.dual_step;
     const double sigma = settings_.penalty, phi = settings_.trace_penalty;
     for (std::size_t i = 0; i < mu_.size(); ++i) mu_[i] -= eta * sigma * (row_sums_[i] - 1.0);
-    lambda_ -= eta * phi * (squares_ - static_cast<double>(nomad_->K()));
+    lambda_ -= eta * phi * (squares_ - static_cast<double>(K_));
     // a point that would end the solve first tries to escape by one more column
     if (Y_.shape()[1] < rank() && inner_gradient_ <= common().tolerance && feasibility_ <= common().feasibility_tolerance &&
-        !interrupted() && escape())
+        !interrupted_anywhere() && escape())
         inner_gradient_ = projected_gradient();
     return size > 0.0 ? std::sqrt(change / size) : std::sqrt(change);
 }
@@ -277,17 +326,18 @@ void BurerMonteiro::apply_s(const double* Z, std::size_t m, double* SZ)
 {
     // S Z = -D Z + (w (1^T Z) + 1 (w^T Z)) / 2 + c Z (Z n x m, row-major), with w = sigma (Y Y^T 1 - 1) - mu
     // and c = phi (||Y||^2 - K) - lambda: 2 S Y is the gradient of L, S its gradient in Q = Y Y^T
-    const std::size_t n = mu_.size();
-    const double sigma = settings_.penalty, c = settings_.trace_penalty * (squares_ - static_cast<double>(nomad_->K())) - lambda_;
-    std::vector<double> ZtD(m * n), w(n), sums(m, 0.0), wz(m, 0.0);
-    D_->left_multiply(Z, m, ZtD.data(), threads_);
+    const std::size_t n = mu_.size();  // the rows held here
+    const double sigma = settings_.penalty, c = settings_.trace_penalty * (squares_ - static_cast<double>(K_)) - lambda_;
+    std::vector<double> ZtD(m * n), w(n), sums(2 * m, 0.0);  // 1^T Z, then w^T Z
+    rows_.left_multiply(Z, m, ZtD.data());
     for (std::size_t i = 0; i < n; ++i) {
         w[i] = sigma * (row_sums_[i] - 1.0) - mu_[i];
-        for (std::size_t k = 0; k < m; ++k) sums[k] += Z[i * m + k], wz[k] += w[i] * Z[i * m + k];
+        for (std::size_t k = 0; k < m; ++k) sums[k] += Z[i * m + k], sums[m + k] += w[i] * Z[i * m + k];
     }
+    sum(sums.data(), 2 * m);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < m; ++k)
-            SZ[i * m + k] = -ZtD[k * n + i] + 0.5 * (w[i] * sums[k] + wz[k]) + c * Z[i * m + k];
+            SZ[i * m + k] = -ZtD[k * n + i] + 0.5 * (w[i] * sums[k] + sums[m + k]) + c * Z[i * m + k];
 }
 
 bool BurerMonteiro::escape()
@@ -298,41 +348,55 @@ bool BurerMonteiro::escape()
     // general; y is sought by the projected power method y := [gamma y - S y]_+ / ||.|| (gamma >=
     // lambda_max(S), so y^T S y never increases) from four starts at once: the two signed parts of S's
     // smallest eigenvector and two random nonnegative vectors.
+    // smallest_eigenpair of a distributed S: blocks of vectors, products and sums collective. The random
+    // values are drawn for all n points in one sequence, each process keeping its rows' (the
+    // single-process draws)
     const std::size_t n = mu_.size(), r = Y_.shape()[1], m = 4;
     Rng rng(static_cast<uint64_t>(common().seed) + r);
+    const auto mine = [&](std::size_t j) { return j >= first_ && j < first_ + n; };
     std::vector<double> low(n), high(n);
-    for (std::size_t i = 0; i < n; ++i) low[i] = rng.uniform() - 0.5, high[i] = rng.uniform() - 0.5;
-    smallest_eigenpair(n, [this](const double* x, double* y) { apply_s(x, 1, y); }, low, 1e-3, 40, 400);
-    const Eigenpair top = smallest_eigenpair(n, [this](const double* x, double* y) {
+    for (std::size_t j = 0; j < n_; ++j) {
+        const double a = rng.uniform() - 0.5, b = rng.uniform() - 0.5;
+        if (mine(j)) low[j - first_] = a, high[j - first_] = b;
+    }
+    const Collectives* collectives = problem().collectives();
+    smallest_eigenpair(n_, [this](const double* x, double* y) { apply_s(x, 1, y); }, low, 1e-3, 40, 400, collectives);
+    const Eigenpair top = smallest_eigenpair(n_, [this](const double* x, double* y) {
         apply_s(x, 1, y);
         for (std::size_t i = 0; i < mu_.size(); ++i) y[i] = -y[i];
-    }, high, 1e-2, 40, 400);
+    }, high, 1e-2, 40, 400, collectives);
     const double gamma = -top.value + top.residual;
     Matrix Z({n, m}), SZ({n, m});
-    for (std::size_t i = 0; i < n; ++i) {
-        Z(i, 0) = std::max(low[i], 0.0), Z(i, 1) = std::max(-low[i], 0.0);
-        Z(i, 2) = rng.uniform(), Z(i, 3) = rng.uniform();
+    for (std::size_t i = 0; i < n; ++i) Z(i, 0) = std::max(low[i], 0.0), Z(i, 1) = std::max(-low[i], 0.0);
+    for (std::size_t j = 0; j < n_; ++j) {
+        const double a = rng.uniform(), b = rng.uniform();
+        if (mine(j)) Z(j - first_, 2) = a, Z(j - first_, 3) = b;
     }
-    std::vector<double> curvature(m, 0.0);
+    std::vector<double> curvature(m, 0.0), sums(m);
+    const auto column_dots = [&](const Matrix& A, const Matrix& B, std::vector<double>& dots) {  // summed A_k . B_k
+        std::fill(dots.begin(), dots.end(), 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < m; ++k) dots[k] += A.data()[i * m + k] * B.data()[i * m + k];
+        sum(dots.data(), m);
+    };
     for (int iteration = 0;; ++iteration) {
-        for (std::size_t k = 0; k < m; ++k) {  // a column that vanished stays 0 (its curvature 0)
-            const double norm = xt::norm_l2(xt::view(Z, xt::all(), k))();
-            if (norm > 0.0) xt::view(Z, xt::all(), k) /= norm;
-        }
+        column_dots(Z, Z, sums);
+        for (std::size_t k = 0; k < m; ++k)  // a column that vanished stays 0 (its curvature 0)
+            if (sums[k] > 0.0) xt::view(Z, xt::all(), k) /= std::sqrt(sums[k]);
         apply_s(Z.data(), m, SZ.data());
+        column_dots(Z, SZ, sums);
         double moved = 0.0;
         for (std::size_t k = 0; k < m; ++k) {
-            double zSz = 0.0;
-            for (std::size_t i = 0; i < n; ++i) zSz += Z(i, k) * SZ(i, k);
-            moved = std::max(moved, std::fabs(zSz - curvature[k]));
-            curvature[k] = zSz;
+            moved = std::max(moved, std::fabs(sums[k] - curvature[k]));
+            curvature[k] = sums[k];
         }
-        if ((iteration > 0 && moved <= 1e-3 * common().tolerance) || iteration == 100 || interrupted()) break;
+        if ((iteration > 0 && moved <= 1e-3 * common().tolerance) || iteration == 100 || interrupted_anywhere()) break;
         Z = xt::maximum(gamma * Z - SZ, 0.0);
     }
     const std::size_t best = static_cast<std::size_t>(std::min_element(curvature.begin(), curvature.end()) - curvature.begin());
     double s = 0.0;
     for (std::size_t i = 0; i < n; ++i) s += Z(i, best);
+    sum(&s, 1);
     // with both penalties 0, L falls without bound along y: no length to take, no column
     const double curvature_of_penalties = settings_.penalty * s * s + settings_.trace_penalty;
     if (!(curvature[best] < -common().tolerance) || !(curvature_of_penalties > 0.0)) return false;
@@ -352,33 +416,40 @@ double BurerMonteiro::projected_gradient()
 {
     std::vector<double> G(Y_.size());
     lagrangian(Y_.data(), G.data());
-    return box_projected_gradient(Y_.data(), G.data(), G.size(), 0.0, 1.0);
+    return largest(box_projected_gradient(Y_.data(), G.data(), G.size(), 0.0, 1.0));
 }
 
 void BurerMonteiro::measure()
 {
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
-    objective_ = scale_ * product(Y_.data());
-    const Vector u = xt::sum(Y_, {0});
+    // u = Y^T 1, ||Y||^2 = Tr Q and Tr(Y^T D Y), summed over the processes in one collective
+    std::vector<double> u(r + 2, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) u[k] += Y_(i, k);
+    u[r] = blas::dot(Y_.data(), Y_.data(), Y_.size());
+    u[r + 1] = product(Y_.data());
+    sum(u.data(), r + 2);
+    squares_ = u[r];
+    objective_ = scale_ * u[r + 1];
     row_sums_.resize(n);
     double residual = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
         row_sums_[i] = blas::dot(&Y_(i, 0), u.data(), r);
         residual = std::max(residual, std::fabs(row_sums_[i] - 1.0));
     }
-    const double K = static_cast<double>(nomad_->K());
-    squares_ = blas::dot(Y_.data(), Y_.data(), Y_.size());
-    feasibility_ = std::max(residual, std::fabs(squares_ - K) / K);
+    const double K = static_cast<double>(K_);
+    feasibility_ = std::max(largest(residual), std::fabs(squares_ - K) / K);
     dense_ = Matrix{};
 }
 
 const Matrix& BurerMonteiro::current() const
 {
-    if (dense_.size() == 0) {
-        const std::size_t n = Y_.shape()[0];
-        require_memory(8.0 * double(n) * double(n), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n));
-        dense_ = Matrix({n, n});
-        blas::gemm(false, true, 1.0, Y_, Y_, 0.0, dense_);
+    if (dense_.size() == 0) {  // Q's rows held here: Y's times all of Y (gathered when distributed)
+        const Matrix all = distributed_ ? distributed_->gather(Y_) : Matrix{};
+        const Matrix& Y = distributed_ ? all : Y_;
+        require_memory(8.0 * double(Y_.shape()[0]) * double(n_), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n_));
+        dense_ = Matrix({Y_.shape()[0], n_});
+        blas::gemm(false, true, 1.0, Y_, Y, 0.0, dense_);
     }
     return dense_;
 }
@@ -386,11 +457,11 @@ const Matrix& BurerMonteiro::current() const
 std::vector<OutputSpec> BurerMonteiro::output_specs() const
 {
     // the rank in use once started; before, the parameter's
-    const int64_t n = nomad_->n();
+    const int64_t rows = distributed_ ? distributed_->rows() : static_cast<int64_t>(n_);
     const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : static_cast<int64_t>(rank());
     std::vector<OutputSpec> specs = Solver::output_specs();
-    specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, n, columns});
-    specs.push_back(upper_bound_spec());
+    specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, rows, columns});
+    if (nomad_) specs.push_back(upper_bound_spec());
     return specs;
 }
 
@@ -398,10 +469,10 @@ Output BurerMonteiro::output(const std::string& name) const
 {
     if (name == "factor") {
         require(started(), FACTO_ERROR_BAD_STATE, "burer_monteiro: no factor before the solver has started");
-        return Output{{"factor", FACTO_OUTPUT_DOUBLE, nomad_->n(), static_cast<int64_t>(Y_.shape()[1])},
+        return Output{{"factor", FACTO_OUTPUT_DOUBLE, static_cast<int64_t>(Y_.shape()[0]), static_cast<int64_t>(Y_.shape()[1])},
                       std::vector<double>(Y_.begin(), Y_.end()), {}};
     }
-    if (name == "upper_bound") {
+    if (name == "upper_bound" && nomad_) {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
         // the least of the certificates of two clusterings into at most K clusters (O(n K) memory above
         // n = 2000, dense below):
@@ -424,6 +495,7 @@ Output BurerMonteiro::output(const std::string& name) const
         return Output{upper_bound_spec(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);
+    if (distributed_) return distributed_->output_of_factor(name, Y_, settings_.component_threshold);
     return nomad_->output_of_factor(name, Y_, settings_.component_threshold);
 }
 

@@ -28,12 +28,21 @@
 // of Y (0 does not end the solve: the multipliers still move). The solver keeps D / ||D||_F as the
 // square (n^2 values) when D was given, as the scaled points (n d) when the problem holds points, and
 // its state is O(n r): on points nothing n x n is formed unless "Q" or the iterate is asked for.
+//
+// On a distributed nomad (problems/distributed_nomad.hpp, issue 26) Y, mu and the gradient are
+// distributed by the points' rows: every product Y^T D sums r d values over the processes, and the
+// Lagrangian's scalars (u = Y^T 1, ||Y||^2, Tr(Y^T D Y), Y^T w) r + 2 and r + 1 more; (33a) is solved by
+// SPG (L-BFGS-B's subspace steps are not distributed), the start is kernel k-means, and the escape's
+// random starts are drawn for all n points, so every process takes the single-process decisions and
+// the blocks of Y agree with the single-process Y up to the order of the sums.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "linalg/gram_rows.hpp"
+#include "problems/distributed_nomad.hpp"
 #include "problems/nomad.hpp"
 #include "solvers/solver.hpp"
 
@@ -42,15 +51,16 @@ namespace facto {
 class BurerMonteiro final : public Solver {
 public:
     explicit BurerMonteiro(std::shared_ptr<const Nomad> problem);
+    explicit BurerMonteiro(std::shared_ptr<const DistributedNomad> problem);
     const char* algorithm() const override { return "burer_monteiro"; }
 
-    // The factor Y (n x r), Q = Y Y^T.
+    // The factor Y (n x r, this process's rows when distributed), Q = Y Y^T.
     const Matrix& factor() const { return Y_; }
     // L(Y, mu, lambda) of (32) with D / ||D||_F at the current multipliers (after the start), and its
     // gradient G = -2 D Y + w u^T + 1 (Y^T w)^T + 2 (phi t - lambda) Y with u = Y^T 1,
     // w = sigma (Y u - 1) - mu, t = ||Y||^2 - K (Y and G n x r, row-major).
     double lagrangian(const double* Y, double* G);
-    // The problem's outputs, "factor" (n x r) and "upper_bound" (1 x 1: an upper bound of NOMAD's
+    // The problem's outputs, "factor" (n x r; distributed: this process's rows) and (one process only) "upper_bound" (1 x 1: an upper bound of NOMAD's
     // optimum (O(n^2) memory up to n = 2000, O(n K) above), the least Nomad::clustering_bound of kernel
     // k-means's clustering of D
     // into K clusters and of the labels output when it has at most K components).
@@ -58,6 +68,8 @@ public:
     Output output(const std::string& name) const override;
 
 private:
+    BurerMonteiro(std::shared_ptr<const Problem> problem, std::shared_ptr<const Nomad> nomad,
+                  std::shared_ptr<const DistributedNomad> distributed);
     void start(Matrix Q0) override;
     void start_default(uint64_t seed) override;
     double iterate_once() override;
@@ -65,14 +77,22 @@ private:
     double current_stationarity() const override { return inner_gradient_; }
     double current_feasibility() const override { return feasibility_; }
     bool stuck() const override { return false; }
-    // Refuses a rank outside [K, n] (0 = the default).
+    // Refuses a rank outside [K, n] (0 = the default), and on a distributed nomad the symnmf start and
+    // L-BFGS-B.
     void check_params(const Params& p) const override;
     const Matrix& current() const override;
 
     std::size_t rank() const;
-    // D_ := D / ||D||_F stored for block products (the square, or the scaled points) and
-    // scale_ := ||D||_F, once.
+    // rows_ := the rows of D / ||D||_F held here, for block products (the square, or the scaled points)
+    // and scale_ := ||D||_F, once.
     void prepare_data();
+    // The processes' sums of values (nothing on one process), and the largest of a value >= 0.
+    void sum(double* values, std::size_t count) const { problem().reduce_sums(values, count); }
+    double largest(double value) const;
+    // interrupted() on any process (each decides on its own clock).
+    bool interrupted_anywhere() const;
+    // Y_ := the indicators of a clustering of the rows held here, column k scaled by 1 / sqrt(n_k).
+    void set_indicators(const std::vector<int64_t>& labels);
     // The multipliers at 0 and the measures at Y_.
     void begin();
     // Y := a symmetric NMF of M (rank r, coordinate descent from `seed`), normalized; M is moved into
@@ -83,7 +103,7 @@ private:
     void kmeans_start(uint64_t seed);
     // Y scaled to mean row sum 1 of Y Y^T, clipped to [0, 1].
     void normalize_start();
-    // YtD_ := Y^T D; returns Tr(Y^T D Y).
+    // YtD_ := Y^T D (the columns of the rows held here); returns this process's part of Tr(Y^T D Y).
     double product(const double* Y);
     // objective_, feasibility_, row_sums_ and squares_ at Y_.
     void measure();
@@ -95,8 +115,13 @@ private:
     // L-BFGS-B's projected gradient of L at Y_ (one product).
     double projected_gradient();
 
-    std::shared_ptr<const Nomad> nomad_;
-    std::optional<GramOperator> D_;  // D / ||D||_F
+    std::shared_ptr<const Nomad> nomad_;                   // one process, or
+    std::shared_ptr<const DistributedNomad> distributed_;  // distributed
+    std::size_t n_ = 0, first_ = 0;                        // all points, and the first held here
+    int64_t K_ = 0;
+    std::optional<GramOperator> D_;  // D / ||D||_F (one process)
+    Matrix scaled_;                  // F / sqrt(||D||_F), this process's rows (distributed)
+    GramRows rows_;                  // the rows of D / ||D||_F held here
     double scale_ = 1.0;  // ||D||_F
     Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
     std::vector<double> mu_, row_sums_, u_, w_;
@@ -108,13 +133,14 @@ private:
 
     // The parameters, bound to the table.
     enum class Start { automatic, symnmf, kmeans };
+    enum class Inner { automatic, lbfgsb, spg };
     struct Settings {
         int64_t rank = 0, start_iterations = 0, start_replicates = 0, lbfgs_memory = 0, inner_iterations = 0;
         int64_t bound_parts = 0, bound_iterations = 0;
         double penalty = 0.0, trace_penalty = 0.0, dual_step = 0.0, inner_tolerance = 0.0, inner_decrease = 0.0;
         double component_threshold = 0.0;
         Start start = Start::automatic;
-        bool spg = false;
+        Inner inner = Inner::automatic;
     } settings_;
 };
 

@@ -9,6 +9,7 @@
 #include "solvers/fast_anchor.hpp"
 #include "solvers/fast_gradient.hpp"
 #include "problems/community_model.hpp"
+#include "problems/distributed_nomad.hpp"
 #include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
@@ -76,6 +77,7 @@ const Entry table[] = {
     {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
     {"nomad", "burer_monteiro", &build<Nomad, BurerMonteiro>},
     {"nomad", "nomad_admm", &build<Nomad, NomadAdmm>},
+    {"distributed_nomad", "burer_monteiro", &build<DistributedNomad, BurerMonteiro>},
 };
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <xtensor/xview.hpp>
+
 #include "base/error.hpp"
 #include "base/random.hpp"
 #include "linalg/blas.hpp"
@@ -23,7 +25,10 @@
 #include "linalg/sparse.hpp"
 #include "linalg/spectral_projected_gradient.hpp"
 #include "metrics/metrics.hpp"
+#include "data/data.hpp"
+#include "problems/distributed_nomad.hpp"
 #include "problems/distributed_symnmf.hpp"
+#include "problems/nomad.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
 #include "fixtures.hpp"
@@ -556,6 +561,103 @@ BOOST_AUTO_TEST_CASE(lanczos_on_blocks_finds_the_single_process_eigenpair)
                 BOOST_TEST(pair.converged);
             }
         }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(burer_monteiro_on_blocks_of_points_takes_the_single_process_steps)
+{
+    // NOMAD's Burer-Monteiro heuristic on points distributed by rows: the kernel k-means start, the SPG
+    // solves of (33a), the multiplier updates and an escape that adds a column take the single-process
+    // decisions, so the blocks of Y agree with its Y up to the order of the sums: to 1e-12 of the box
+    // [0, 1] that holds Y. Only over a few short outer iterations: SPG's nonmonotone BB steps amplify a
+    // difference of the sums' rounding about tenfold per 10 inner steps on this instance (measured:
+    // 1e-12 after 40, 1e-6 after 120), which no summation order escapes. The tolerances are loose so
+    // that the escape comes after the first outer iteration.
+    const Matrix X = two_rings(40, 0.5, 0.02, 3).X;
+    const int64_t n = static_cast<int64_t>(X.shape()[0]), K = 4, outer = 2;
+    const auto configure = [&](Solver& solver) {
+        solver.mutable_params().set_int("seed", 2);
+        solver.mutable_params().set_int("max_iterations", outer);
+        solver.mutable_params().set_string("inner_method", "spg");
+        solver.mutable_params().set_int("inner_iterations", 10);
+        solver.mutable_params().set_double("tolerance", 3e-2);
+        solver.mutable_params().set_double("feasibility_tolerance", 0.1);
+    };
+    auto single = make_solver(Nomad::from_points(X, K), "burer_monteiro");
+    configure(*single);
+    const int32_t reason = single->solve();
+    const Output factor = single->output("factor");
+    const std::size_t r = static_cast<std::size_t>(factor.spec.cols);
+    BOOST_TEST_REQUIRE(r > static_cast<std::size_t>(K));  // an escape added a column
+    const std::vector<int64_t> labels = single->output("labels").ints;
+    const std::vector<double> feasibility = single->output("feasibility").doubles;
+    for (const int64_t P : {1, 2, 3, 4}) {
+        std::vector<double> gathered(factor.doubles.size(), -1.0), objectives(static_cast<std::size_t>(P));
+        std::vector<int64_t> gathered_labels(labels.size(), -1);
+        std::vector<int32_t> reasons(static_cast<std::size_t>(P));
+        std::vector<std::vector<double>> feasibilities(static_cast<std::size_t>(P));
+        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {  // no assertion on a thread
+            const int64_t first = block_start(n, P, p), count = block_start(n, P, p + 1) - first;
+            const Matrix block = xt::view(X, xt::range(first, first + count), xt::all());
+            auto solver = make_solver(std::make_shared<const DistributedNomad>(block, n, first, K, std::move(c)),
+                                      "burer_monteiro");
+            configure(*solver);
+            reasons[static_cast<std::size_t>(p)] = solver->solve();
+            objectives[static_cast<std::size_t>(p)] = solver->progress().objective;
+            const Output Y = solver->output("factor");
+            if (Y.spec.cols == static_cast<int64_t>(r))
+                std::copy(Y.doubles.begin(), Y.doubles.end(), gathered.begin() + first * static_cast<int64_t>(r));
+            const std::vector<int64_t> mine = solver->output("labels").ints;
+            std::copy(mine.begin(), mine.end(), gathered_labels.begin() + first);
+            feasibilities[static_cast<std::size_t>(p)] = solver->output("feasibility").doubles;
+        });
+        BOOST_TEST_CONTEXT("P = " << P)
+        {
+            double diff = 0.0;
+            for (std::size_t k = 0; k < gathered.size(); ++k) diff = std::max(diff, std::fabs(gathered[k] - factor.doubles[k]));
+            BOOST_TEST(diff <= 1e-12);
+            BOOST_TEST(gathered_labels == labels, boost::test_tools::per_element());
+            for (std::size_t p = 0; p < reasons.size(); ++p) {
+                BOOST_TEST(reasons[p] == reason);
+                BOOST_TEST(std::fabs(objectives[p] - single->progress().objective) <= 1e-12 * single->progress().objective);
+                for (std::size_t k = 0; k < 4; ++k)  // residuals near 1e-5: agreement relative to 1
+                    BOOST_TEST(std::fabs(feasibilities[p][k] - feasibility[k]) <= 1e-12);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_distributed_nomad_refuses_what_needs_all_the_data_on_one_process)
+{
+    const Matrix X = two_rings(10, 0.5, 0.02, 1).X;
+    const int64_t n = static_cast<int64_t>(X.shape()[0]);
+    std::vector<std::vector<facto_status>> statuses(2);  // no assertion on a thread
+    const auto status_of = [](const std::function<void()>& f) {
+        try {
+            f();
+        } catch (const Error& e) {
+            return e.status();
+        }
+        return FACTO_OK;
+    };
+    run_processes(2, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        const int64_t first = block_start(n, 2, p), count = block_start(n, 2, p + 1) - first;
+        const Matrix block = xt::view(X, xt::range(first, first + count), xt::all());
+        auto solver = make_solver(std::make_shared<const DistributedNomad>(block, n, first, 3, c), "burer_monteiro");
+        std::vector<facto_status>& mine = statuses[static_cast<std::size_t>(p)];
+        mine.push_back(status_of([&] { solver->mutable_params().set_string("inner_method", "lbfgsb"); }));
+        mine.push_back(status_of([&] { solver->mutable_params().set_string("start", "symnmf"); }));
+        mine.push_back(status_of([&] {
+            solver->set_iterate(Matrix({static_cast<std::size_t>(count), static_cast<std::size_t>(n)}, 0.0));
+        }));
+        // K differing between the processes is refused on both
+        mine.push_back(status_of([&] { DistributedNomad(block, n, first, 3 + p, c); }));
+    });
+    for (const auto& mine : statuses) {
+        BOOST_TEST(mine[0] == FACTO_ERROR_UNSUPPORTED);
+        BOOST_TEST(mine[1] == FACTO_ERROR_UNSUPPORTED);
+        BOOST_TEST(mine[2] == FACTO_ERROR_UNSUPPORTED);
+        BOOST_TEST(mine[3] == FACTO_ERROR_DIMENSION);
     }
 }
 

@@ -1,6 +1,6 @@
-/* The distributed SymNMF solvers on MPI ranks through libfacto_mpi (CTest runs this under mpirun -np 1,
- * 2 and 4): every rank's block of the iterate equals the single-process solver's rows to 1e-12
- * relative, with the same objective and steps; a callback stopping on rank 0 stops every rank at the
+/* The distributed SymNMF solvers and NOMAD's burer_monteiro on MPI ranks through libfacto_mpi (CTest
+ * runs this under mpirun -np 1, 2 and 4): every rank's block of the iterate (of the factor) equals the
+ * single-process solver's rows to 1e-12, with the same objective and steps (the same labels); a callback stopping on rank 0 stops every rank at the
  * same step; a bad block on the last rank fails the construction on every rank. Each rank prints
  * "N passed, M failed"; the exit code is nonzero on every rank when any rank failed. */
 #include <facto/facto_mpi.h>
@@ -117,6 +117,75 @@ static void test_agreement(facto_collectives* c, const char* algorithm)
     facto_problem_free(block);
 }
 
+/* Three noisy clusters of N points in the plane (the same on every rank: a fixed generator). */
+static void make_points(double* X)
+{
+    uint64_t state = 777;
+    for (int i = 0; i < N; ++i)
+        for (int k = 0; k < 2; ++k) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            const double u = (double)(state >> 11) / 9007199254740992.0;
+            X[2 * i + k] = (k == 0 ? cos(2.1 * (i % 3)) : sin(2.1 * (i % 3))) + 0.6 * (u - 0.5);
+        }
+}
+
+/* burer_monteiro on this rank's points against one process holding all of them, over two short outer
+ * iterations (SPG amplifies the sums' rounding over long inner solves; tests/core/test_distributed.cpp
+ * says by how much). */
+static void test_nomad_agreement(facto_collectives* c)
+{
+    const int64_t first = block_start(rank), rows = block_start(rank + 1) - first, K = 3;
+    double X[2 * N];
+    make_points(X);
+    facto_problem *whole = NULL, *block = NULL;
+    CHECK_STATUS(facto_problem_new_nomad_points(X, N, 2, 2, FACTO_ROW_MAJOR, K, &whole), FACTO_OK, facto_last_error());
+    CHECK_STATUS(facto_problem_new_nomad_distributed(c, N, first, X + 2 * first, rows, 2, 2, FACTO_ROW_MAJOR, K, &block),
+                 FACTO_OK, facto_last_error());
+    facto_solver* solvers[2] = {NULL, NULL};
+    facto_solver_new(whole, "burer_monteiro", &solvers[0]);
+    CHECK_STATUS(facto_solver_new(block, "burer_monteiro", &solvers[1]), FACTO_OK, facto_last_error());
+    for (int k = 0; k < 2; ++k) {
+        facto_solver_set_int(solvers[k], "max_iterations", 2);
+        facto_solver_set_string(solvers[k], "inner_method", "spg");
+        facto_solver_set_int(solvers[k], "inner_iterations", 10);
+        facto_solver_set_double(solvers[k], "tolerance", 3e-2);
+        facto_solver_set_double(solvers[k], "feasibility_tolerance", 0.1);
+    }
+    const int32_t reason = facto_solver_solve(solvers[0]);
+    CHECK_STATUS(facto_solver_solve(solvers[1]), reason, facto_solver_last_error(solvers[1]));
+    int64_t shape[2][2];
+    int32_t type;
+    for (int k = 0; k < 2; ++k)
+        CHECK(facto_solver_output_shape(solvers[k], "factor", &type, &shape[k][0], &shape[k][1]) == FACTO_OK);
+    CHECK(shape[0][0] == N && shape[1][0] == rows && shape[0][1] == shape[1][1]);
+    const int64_t r = shape[0][1];
+    double* Y = malloc(sizeof(double) * (size_t)(N * r));
+    double* Yb = malloc(sizeof(double) * (size_t)(N * r + 1));
+    facto_solver_copy_output_double(solvers[0], "factor", Y, N * r, FACTO_ROW_MAJOR);
+    CHECK(facto_solver_copy_output_double(solvers[1], "factor", Yb, rows * r + 1, FACTO_ROW_MAJOR) == FACTO_OK);
+    double diff = 0.0; /* Y lies in the box [0, 1]: absolute */
+    for (int64_t i = 0; i < rows * r; ++i) diff = fmax(diff, fabs(Y[first * r + i] - Yb[i]));
+    CHECK(diff <= 1e-12);
+    if (diff > 1e-12) fprintf(stderr, "rank %d, burer_monteiro: factors differ by %.3g\n", rank, diff);
+    int64_t labels[N], labels_block[N + 1];
+    facto_solver_copy_output_int64(solvers[0], "labels", labels, N, FACTO_ROW_MAJOR);
+    CHECK(facto_solver_copy_output_int64(solvers[1], "labels", labels_block, rows + 1, FACTO_ROW_MAJOR) == FACTO_OK);
+    int same = 1;
+    for (int64_t i = 0; i < rows; ++i) same = same && labels[first + i] == labels_block[i];
+    CHECK(same);
+    facto_progress a, b;
+    a.struct_size = b.struct_size = sizeof a;
+    facto_solver_progress(solvers[0], &a);
+    facto_solver_progress(solvers[1], &b);
+    CHECK(fabs(a.objective - b.objective) <= 1e-12 * fabs(a.objective));
+    CHECK(a.iteration == b.iteration);
+    free(Y);
+    free(Yb);
+    for (int k = 0; k < 2; ++k) facto_solver_free(solvers[k]);
+    facto_problem_free(whole);
+    facto_problem_free(block);
+}
+
 static int32_t stop_at_five(const facto_solver* s, const facto_progress* p, void* user_data)
 {
     (void)s, (void)user_data;
@@ -173,6 +242,7 @@ int main(int argc, char** argv)
     CHECK_STATUS(facto_collectives_new_mpi(MPI_Comm_c2f(MPI_COMM_WORLD), &c), FACTO_OK, facto_last_error());
     test_agreement(c, "nolips");
     test_agreement(c, "projected_gradient");
+    test_nomad_agreement(c);
     test_stop_agreement(c);
     test_error_agreement(c);
     test_adapter_errors();

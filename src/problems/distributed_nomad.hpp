@@ -1,0 +1,63 @@
+// NOMAD (problems/nomad.hpp) on points distributed over processes (issue 26): each process holds a
+// block of consecutive points (rows), blocks in rank order, and keeps the same rows of the features
+// F = nomad_features(X), so D = F F^T is never formed nor gathered: a product Z^T D takes one sum of
+// m d values over the processes (linalg/gram_rows.hpp). Its solver is burer_monteiro, whose factor Y
+// is distributed by the same rows; the iterate is this process's rows of Q = Y Y^T.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/collectives.hpp"
+#include "linalg/gram_rows.hpp"
+#include "problems/problem.hpp"
+
+namespace facto {
+
+class DistributedNomad final : public Problem {
+public:
+    // Collective. X: this process's points, rows first_row .. first_row + rows - 1 of the n points
+    // (finite, d >= 1 columns everywhere, not all 0), blocks consecutive in rank order covering 0 .. n - 1
+    // (a process may hold none); 1 <= K <= n. An error on any process is thrown on every process.
+    DistributedNomad(const Matrix& X, int64_t n, int64_t first_row, int64_t K, std::shared_ptr<const Collectives> c);
+
+    const char* kind() const override { return "distributed_nomad"; }
+    // This process's rows of Q.
+    std::array<int64_t, 2> iterate_shape() const override { return {rows(), n_}; }
+    // Collective: Tr(D Q) at the Q whose rows the processes give (one sum of n d values).
+    double objective(const Matrix& Q) const override;
+    // This process's rows of Nomad::random_point.
+    Matrix random_point(uint64_t seed) const override;
+    // Refuses (UNSUPPORTED): burer_monteiro, the solver of a distributed nomad, starts from kernel k-means.
+    Matrix feasible_point(const Matrix& Q) const override;
+    // "feasibility" (1 x 4, as nomad's) and "labels" (this process's rows, as nomad's).
+    std::vector<OutputSpec> output_specs() const override;
+    // Collective: "feasibility" from this process's rows of Q; "labels" only from a factor (UNSUPPORTED
+    // here: Q's graph spans the processes).
+    Output output(const std::string& name, const Matrix& Q) const override;
+    // Collective: the same at Q = U U^T, U's rows distributed as the points (gathered: O(n r) memory on
+    // every process, the components found on each).
+    Output output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const;
+    const Collectives* collectives() const override { return collectives_.get(); }
+
+    int64_t n() const { return n_; }
+    int64_t K() const { return K_; }
+    int64_t first_row() const { return first_row_; }
+    int64_t rows() const { return static_cast<int64_t>(F_.shape()[0]); }
+    // Collective: ||D||_F = ||F^T F||_F.
+    double frobenius_norm() const;
+    // D's rows here as c D = (sqrt(c) F)(sqrt(c) F)^T, c > 0; the result refers to `scaled`, which must
+    // outlive it.
+    GramRows scaled_rows(double c, Matrix& scaled) const;
+    // Collective: the processes' blocks of U (rows x m), gathered in row order (n x m).
+    Matrix gather(const Matrix& U) const;
+
+private:
+    Matrix F_;  // this process's rows of the features
+    int64_t n_, first_row_, K_;
+    std::shared_ptr<const Collectives> collectives_;
+    std::vector<int64_t> starts_;  // the blocks' first rows, then n
+};
+
+}  // namespace facto
