@@ -1,5 +1,6 @@
-// Distributed SymNMF (issue 26): what one iteration of NoLips and of projected gradient costs per rank
-// on P = 1 .. 1024 ranks, compute measured here, communication by a model; not part of the tests.
+// Distributed SymNMF and NOMAD (issue 26): what one iteration of NoLips and of projected gradient, and
+// one outer iteration of burer_monteiro on points, costs per rank on P = 1 .. 1024 ranks, compute
+// measured here, communication by a model; not part of the tests.
 //
 // For each graph and P, rows split evenly in rank order (DistributedSymNMF's layout):
 //   - compute: the slowest rank's local products (M_p X, X_p^T X_p, the gradient terms: the kernels
@@ -19,7 +20,11 @@
 // Prints per P: compute ms, bytes per rank and modelled ms per iteration for each layout, and the
 // parallel efficiency T(1) / (P T(P)). PLANC's published scaling (distributed SymNMF, 4096 cores at
 // about 70% efficiency, as issue 26 quotes it) is printed beside it for reference.
-// Usage: bench_distributed [graph.mtx r] ... ; without arguments: the bundled TDT2 similarity (r = 30)
+// NOMAD by points (DistributedNomad): every product and scalar is a sum of a few values (r d per
+// product), no halo; the rows split evenly, so compute is the one-process time / P and communication
+// the solver's sums, counted on a one-process run (recursive doubling as above). Gaussian blobs, n = 2^16,
+// d = 64, K = 10, r = 2 K.
+// Usage: bench_distributed [graph.mtx r] ... | nomad (NOMAD alone); without arguments: the bundled TDT2 similarity (r = 30)
 // if ../shared/data is present, a 2-D lattice of 2^20 nodes (8 neighbours, r = 30: local structure,
 // the halo's best case) and a random graph of 2^18 nodes with 16 neighbours per row (r = 30: none).
 // Environment: FACTO_ALPHA_US (default 2), FACTO_GBYTES_PER_S (default 12: InfiniBand HDR100-class).
@@ -37,6 +42,7 @@
 #include "linalg/blas.hpp"
 #include "linalg/sparse.hpp"
 #include "measure.hpp"
+#include "problems/distributed_nomad.hpp"
 #include "problems/distributed_symnmf.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
@@ -53,7 +59,7 @@ public:
     int64_t rank() const override { return 0; }
     int64_t size() const override { return 1; }
     void sum(double*, std::size_t count) const override { ++sums, summed += static_cast<double>(count); }
-    int64_t max(int64_t value) const override { return value; }
+    int64_t max(int64_t value) const override { return ++maxima, value; }
     void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const override
     {
         std::copy(mine, mine + counts[0], all);
@@ -64,8 +70,8 @@ public:
         std::copy(send, send + send_counts[0], receive);
         ++exchanges;
     }
-    void reset() const { sums = exchanges = 0, summed = 0.0; }
-    mutable int64_t sums = 0, exchanges = 0;  // exchanges: one per product (the halo)
+    void reset() const { sums = exchanges = maxima = 0, summed = 0.0; }
+    mutable int64_t sums = 0, exchanges = 0, maxima = 0;  // exchanges: one per product (the halo)
     mutable double summed = 0.0;
 };
 
@@ -227,6 +233,40 @@ void run(const Graph& g, const char* algorithm, double alpha, double beta)
     }
 }
 
+void run_nomad(double alpha, double beta)
+{
+    const int64_t n = 1 << 16, d = 64, K = 10;
+    Matrix centers({static_cast<std::size_t>(K), static_cast<std::size_t>(d)});
+    Rng rng(3);
+    for (double& c : centers) c = 4.0 * (rng.uniform() - 0.5);
+    const Matrix X = gaussian_blobs(n, centers, 1.0, 5).X;
+    auto counter = std::make_shared<CountingCollectives>();
+    auto solver = make_solver(std::make_shared<const DistributedNomad>(X, n, 0, K, counter), "burer_monteiro");
+    solver->mutable_params().set_int("max_iterations", 5);
+    solver->mutable_params().set_int("threads", 1);
+    solver->initialize();
+    counter->reset();
+    const auto t0 = Clock::now();
+    solver->solve();
+    const double iterations = static_cast<double>(solver->progress().iteration);
+    const double one = seconds_since(t0) / iterations;
+    const double rounds_per_iteration = static_cast<double>(counter->sums + counter->maxima) / iterations;
+    const double values_per_iteration = counter->summed / iterations;
+    std::printf("\nNOMAD burer_monteiro on points: n = %lld, d = %lld, K = %lld, r = %lld; one process: %.1f ms per outer "
+                "iteration, %.0f sums and maxima, %.0f values summed in all, per outer iteration\n",
+                static_cast<long long>(n), static_cast<long long>(d), static_cast<long long>(K),
+                static_cast<long long>(solver->output("factor").spec.cols), 1e3 * one, rounds_per_iteration,
+                values_per_iteration);
+    std::printf("%6s %11s %12s %11s %6s\n", "P", "compute ms", "sums B", "ms/iter", "eff");
+    for (int64_t P = 1; P <= 1024; P *= 2) {
+        const double rounds = std::log2(static_cast<double>(P)), compute = one / static_cast<double>(P);
+        const double bytes = rounds * 8.0 * values_per_iteration;
+        const double t = compute + rounds_per_iteration * rounds * alpha + beta * bytes;
+        std::printf("%6lld %11.3f %12.3g %11.3f %6.2f\n", static_cast<long long>(P), 1e3 * compute, bytes, 1e3 * t,
+                    one / (static_cast<double>(P) * t));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -234,8 +274,9 @@ int main(int argc, char** argv)
     const double alpha = 1e-6 * (std::getenv("FACTO_ALPHA_US") ? std::atof(std::getenv("FACTO_ALPHA_US")) : 2.0);
     const double beta =
         1e-9 / (std::getenv("FACTO_GBYTES_PER_S") ? std::atof(std::getenv("FACTO_GBYTES_PER_S")) : 12.0);
+    const bool nomad_only = argc == 2 && std::string(argv[1]) == "nomad";
     std::vector<Graph> graphs;
-    for (int a = 1; a + 1 < argc; a += 2) graphs.push_back({argv[a], read_matrix_market(argv[a]), std::atoll(argv[a + 1])});
+    for (int a = 1; !nomad_only && a + 1 < argc; a += 2) graphs.push_back({argv[a], read_matrix_market(argv[a]), std::atoll(argv[a + 1])});
     if (argc == 1) {
         const std::string tdt2 = "../shared/data/symnmf/tdt2_similarity.mtx";
         if (std::FILE* f = std::fopen(tdt2.c_str(), "r")) {
@@ -251,5 +292,6 @@ int main(int argc, char** argv)
                 "cores, as issue 26 quotes it\n");
     for (const Graph& g : graphs)
         for (const char* algorithm : {"nolips", "projected_gradient"}) run(g, algorithm, alpha, beta);
+    if (argc == 1 || nomad_only) run_nomad(alpha, beta);
     return 0;
 }

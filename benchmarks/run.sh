@@ -33,10 +33,12 @@
 #                                                                            on DBLP1-5, memory against N;
 #                                                                            FACTO_RESUME=1 adds to the
 #                                                                            last run's Table II trials)
-#   bash benchmarks/run.sh distributed [graph.mtx r ...]                 (issue 26: distributed SymNMF per rank
+#   bash benchmarks/run.sh distributed [graph.mtx r ... | nomad]         (issue 26: distributed SymNMF per rank
 #                                                                            on P = 1 .. 1024, compute measured,
 #                                                                            communication modelled for three
-#                                                                            layouts; facto-mpi on 1 and 2 ranks)
+#                                                                            layouts, and NOMAD by points (alone
+#                                                                            with "nomad"); facto-mpi on 1 and 2
+#                                                                            ranks)
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
