@@ -1,6 +1,6 @@
-// Distributed SymNMF and NOMAD (issue 26): what one iteration of NoLips and of projected gradient, and
-// one outer iteration of burer_monteiro on points, costs per rank on P = 1 .. 1024 ranks, compute
-// measured here, communication by a model; not part of the tests.
+// Distributed SymNMF, NOMAD and MERIT (issue 26): what one iteration of NoLips and of projected
+// gradient, one outer iteration of burer_monteiro on points, and one MERIT iteration cost per rank on
+// P = 1 .. 1024 ranks, compute measured here, communication by a model; not part of the tests.
 //
 // For each graph and P, rows split evenly in rank order (DistributedSymNMF's layout):
 //   - compute: the slowest rank's local products (M_p X, X_p^T X_p, the gradient terms: the kernels
@@ -24,7 +24,11 @@
 // product), no halo; the rows split evenly, so compute is the one-process time / P and communication
 // the solver's sums, counted on a one-process run (recursive doubling as above). Gaussian blobs, n = 2^16,
 // d = 64, K = 10, r = 2 K.
-// Usage: bench_distributed [graph.mtx r] ... | nomad (NOMAD alone); without arguments: the bundled TDT2 similarity (r = 30)
+// MERIT by columns (SelfDictionary::distributed): each rank sweeps its columns against all of X
+// (replicated), so compute is the one-process time / P; communication is Phi's row statistics (3 N values
+// per sweep) and a few sums, counted the same way. Separable Dirichlet data, M = 64, N = 8192, K = 20,
+// lambda by the paper's heuristic.
+// Usage: bench_distributed [graph.mtx r] ... | nomad | merit (that one alone); without arguments: the bundled TDT2 similarity (r = 30)
 // if ../shared/data is present, a 2-D lattice of 2^20 nodes (8 neighbours, r = 30: local structure,
 // the halo's best case) and a random graph of 2^18 nodes with 16 neighbours per row (r = 30: none).
 // Environment: FACTO_ALPHA_US (default 2), FACTO_GBYTES_PER_S (default 12: InfiniBand HDR100-class).
@@ -44,6 +48,7 @@
 #include "measure.hpp"
 #include "problems/distributed_nomad.hpp"
 #include "problems/distributed_symnmf.hpp"
+#include "problems/self_dictionary.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
 
@@ -59,7 +64,8 @@ public:
     int64_t rank() const override { return 0; }
     int64_t size() const override { return 1; }
     void sum(double*, std::size_t count) const override { ++sums, summed += static_cast<double>(count); }
-    int64_t max(int64_t value) const override { return ++maxima, value; }
+    using Collectives::max;
+    void max(int64_t*, std::size_t count) const override { ++maxima, summed += static_cast<double>(count); }
     void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const override
     {
         std::copy(mine, mine + counts[0], all);
@@ -72,7 +78,7 @@ public:
     }
     void reset() const { sums = exchanges = maxima = 0, summed = 0.0; }
     mutable int64_t sums = 0, exchanges = 0, maxima = 0;  // exchanges: one per product (the halo)
-    mutable double summed = 0.0;
+    mutable double summed = 0.0;  // values summed or maximized
 };
 
 struct Graph {
@@ -233,6 +239,20 @@ void run(const Graph& g, const char* algorithm, double alpha, double beta)
     }
 }
 
+// Per P: the one-process time / P, the collectives' bytes per rank (recursive doubling) and the modelled
+// time per iteration, for a solver that made `rounds` collectives of `values` values in all per iteration.
+void print_divided_scaling(double one, double rounds, double values, double alpha, double beta)
+{
+    std::printf("%6s %11s %12s %11s %6s\n", "P", "compute ms", "sums B", "ms/iter", "eff");
+    for (int64_t P = 1; P <= 1024; P *= 2) {
+        const double steps = std::log2(static_cast<double>(P)), compute = one / static_cast<double>(P);
+        const double bytes = steps * 8.0 * values;
+        const double t = compute + rounds * steps * alpha + beta * bytes;
+        std::printf("%6lld %11.3f %12.3g %11.3f %6.2f\n", static_cast<long long>(P), 1e3 * compute, bytes, 1e3 * t,
+                    one / (static_cast<double>(P) * t));
+    }
+}
+
 void run_nomad(double alpha, double beta)
 {
     const int64_t n = 1 << 16, d = 64, K = 10;
@@ -257,14 +277,31 @@ void run_nomad(double alpha, double beta)
                 static_cast<long long>(n), static_cast<long long>(d), static_cast<long long>(K),
                 static_cast<long long>(solver->output("factor").spec.cols), 1e3 * one, rounds_per_iteration,
                 values_per_iteration);
-    std::printf("%6s %11s %12s %11s %6s\n", "P", "compute ms", "sums B", "ms/iter", "eff");
-    for (int64_t P = 1; P <= 1024; P *= 2) {
-        const double rounds = std::log2(static_cast<double>(P)), compute = one / static_cast<double>(P);
-        const double bytes = rounds * 8.0 * values_per_iteration;
-        const double t = compute + rounds_per_iteration * rounds * alpha + beta * bytes;
-        std::printf("%6lld %11.3f %12.3g %11.3f %6.2f\n", static_cast<long long>(P), 1e3 * compute, bytes, 1e3 * t,
-                    one / (static_cast<double>(P) * t));
-    }
+    print_divided_scaling(one, rounds_per_iteration, values_per_iteration, alpha, beta);
+}
+
+void run_merit(double alpha, double beta)
+{
+    const int64_t M = 64, N = 8192, K = 20;
+    const SeparableData data = separable_dirichlet(M, N, K, 20.0, 1);
+    auto counter = std::make_shared<CountingCollectives>();
+    auto solver = make_solver(SelfDictionary::distributed(data.X, N, 0, K, -1.0, 1e-5, counter), "merit");
+    solver->mutable_params().set_int("max_iterations", 5);
+    solver->mutable_params().set_int("threads", 1);
+    solver->mutable_params().set_double("tolerance", 0.0);
+    solver->initialize();
+    counter->reset();
+    const auto t0 = Clock::now();
+    solver->solve();
+    const double iterations = static_cast<double>(solver->progress().iteration);
+    const double one = seconds_since(t0) / iterations;
+    const double rounds = static_cast<double>(counter->sums + counter->maxima) / iterations;
+    const double values = counter->summed / iterations;
+    std::printf("\nMERIT (vanilla) by columns: M = %lld, N = %lld, K = %lld; one process: %.1f ms per iteration, %.0f "
+                "sums and maxima, %.0f values in all, per iteration; X (%.0f MB) on every rank\n",
+                static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K), 1e3 * one, rounds,
+                values, 8e-6 * static_cast<double>(M * N));
+    print_divided_scaling(one, rounds, values, alpha, beta);
 }
 
 }  // namespace
@@ -274,9 +311,10 @@ int main(int argc, char** argv)
     const double alpha = 1e-6 * (std::getenv("FACTO_ALPHA_US") ? std::atof(std::getenv("FACTO_ALPHA_US")) : 2.0);
     const double beta =
         1e-9 / (std::getenv("FACTO_GBYTES_PER_S") ? std::atof(std::getenv("FACTO_GBYTES_PER_S")) : 12.0);
-    const bool nomad_only = argc == 2 && std::string(argv[1]) == "nomad";
+    const std::string only = argc == 2 ? argv[1] : "";
+    const bool nomad_only = only == "nomad", merit_only = only == "merit";
     std::vector<Graph> graphs;
-    for (int a = 1; !nomad_only && a + 1 < argc; a += 2) graphs.push_back({argv[a], read_matrix_market(argv[a]), std::atoll(argv[a + 1])});
+    for (int a = 1; !nomad_only && !merit_only && a + 1 < argc; a += 2) graphs.push_back({argv[a], read_matrix_market(argv[a]), std::atoll(argv[a + 1])});
     if (argc == 1) {
         const std::string tdt2 = "../shared/data/symnmf/tdt2_similarity.mtx";
         if (std::FILE* f = std::fopen(tdt2.c_str(), "r")) {
@@ -293,5 +331,6 @@ int main(int argc, char** argv)
     for (const Graph& g : graphs)
         for (const char* algorithm : {"nolips", "projected_gradient"}) run(g, algorithm, alpha, beta);
     if (argc == 1 || nomad_only) run_nomad(alpha, beta);
+    if (argc == 1 || merit_only) run_merit(alpha, beta);
     return 0;
 }

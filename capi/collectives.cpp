@@ -29,10 +29,9 @@ public:
     {
         run("sum", [&] { return sum_(user_data_, values, static_cast<int64_t>(count)); });
     }
-    int64_t max(int64_t value) const override
+    void max(int64_t* values, std::size_t count) const override
     {
-        run("max", [&] { return max_(user_data_, &value); });
-        return value;
+        run("max", [&] { return max_(user_data_, values, static_cast<int64_t>(count)); });
     }
     void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const override
     {

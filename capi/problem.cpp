@@ -122,6 +122,20 @@ facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives,
     });
 }
 
+facto_status facto_problem_new_self_dictionary_distributed(facto_collectives* collectives, int64_t N, int64_t first_col,
+                                                           const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                                           int32_t layout, int64_t K, double lambda, double mu,
+                                                           facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_pointer(collectives, "collectives");
+        std::shared_ptr<const facto::Collectives> c = collectives->collectives;
+        facto::Matrix block;
+        facto::agree_on_errors(*c, [&] { block = facto::copy_in(X, rows, cols, ld, layout, "X"); });
+        return facto::SelfDictionary::distributed(block, N, first_col, K, lambda, mu, std::move(c));
+    });
+}
+
 facto_status facto_problem_new_topics(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr,
                                       const int64_t* idx, const double* values, int64_t K, int64_t min_df, int64_t rank,
                                       double lambda, double mu, facto_problem** out)

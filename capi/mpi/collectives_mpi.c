@@ -50,10 +50,11 @@ static int32_t mpi_sum(void* user_data, double* values, int64_t count)
     return mpi_status(MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_DOUBLE, MPI_SUM, g->comm), "MPI_Allreduce");
 }
 
-static int32_t mpi_max(void* user_data, int64_t* value)
+static int32_t mpi_max(void* user_data, int64_t* values, int64_t count)
 {
     const mpi_group* g = (const mpi_group*)user_data;
-    return mpi_status(MPI_Allreduce(MPI_IN_PLACE, value, 1, MPI_INT64_T, MPI_MAX, g->comm), "MPI_Allreduce");
+    if (count > INT_MAX) return facto_set_last_error(FACTO_ERROR_IO, "a maximum of more than INT_MAX values"), 1;
+    return mpi_status(MPI_Allreduce(MPI_IN_PLACE, values, (int)count, MPI_INT64_T, MPI_MAX, g->comm), "MPI_Allreduce");
 }
 
 static int32_t mpi_allgather(void* user_data, const double* mine, double* all, const int64_t* counts,

@@ -529,8 +529,8 @@ static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
     }
     /* points are rows of a row-major n x dim array: the column-major dim x n X */
     facto_problem* problem = NULL;
-    st = facto_problem_new_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, dim, FACTO_COL_MAJOR,
-                                           o->k, isnan(o->lambda) ? -1.0 : o->lambda, o->mu, &problem);
+    st = group_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, o->k,
+                               isnan(o->lambda) ? -1.0 : o->lambda, o->mu, &problem);
     free(generated);
     facto_matrix_free(m);
     if (st < 0) fail("problem", st, facto_last_error());
@@ -838,13 +838,20 @@ static int write_results(facto_solver* solver, const options* o, int64_t n, int6
 }
 
 /* The selected anchors and nnz(C) into the JSON summary; "success" when the true anchors are known. */
-static void print_selected(facto_solver* solver, int64_t k, const int64_t* anchors)
+/* The selected anchors (k of them, malloc'd) and nnz(C), or NULL; collective on several processes. */
+static int64_t* fetch_selected(facto_solver* solver, int64_t k, int64_t* nnz)
 {
     int64_t* selected = malloc((size_t)k * sizeof *selected);
-    int64_t nnz = 0;
-    if (!selected || facto_solver_copy_output_int64(solver, "selected", selected, k, FACTO_ROW_MAJOR) < 0 ||
-        facto_solver_copy_output_int64(solver, "nnz", &nnz, 1, FACTO_ROW_MAJOR) < 0)
-        return free(selected);
+    const int got = selected && facto_solver_copy_output_int64(solver, "selected", selected, k, FACTO_ROW_MAJOR) >= 0;
+    if (got && facto_solver_copy_output_int64(solver, "nnz", nnz, 1, FACTO_ROW_MAJOR) >= 0) return selected;
+    free(selected);
+    return NULL;
+}
+
+/* Prints what fetch_selected returned (nothing for NULL). */
+static void print_selected(const int64_t* selected, int64_t nnz, int64_t k, const int64_t* anchors)
+{
+    if (!selected) return;
     printf(", \"nnz\": %lld, \"selected\": [", (long long)nnz);
     int same = 1;
     for (int64_t i = 0; i < k; ++i) {
@@ -853,7 +860,6 @@ static void print_selected(facto_solver* solver, int64_t k, const int64_t* ancho
     }
     printf("]");
     if (anchors) printf(", \"success\": %s", same ? "true" : "false");
-    free(selected);
 }
 
 /* A term as a JSON string: its word from the vocabulary when given, else its column. */
@@ -976,11 +982,12 @@ static int runs_on_group(const options* o)
     if (group_size() == 1) return 1;
     const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
     const int nomad_points = !strcmp(o->problem, "nomad") && !o->affinity && !o->n_layers && !o->bound;
-    if ((sparse_symnmf || nomad_points) && !o->init && !o->list_params) return 1;
+    const int dictionary = !strcmp(o->problem, "self_dictionary");
+    if ((sparse_symnmf || nomad_points || dictionary) && !o->init && !o->list_params) return 1;
     if (group_rank() == 0)
-        fprintf(stderr, "facto: on %lld processes only --problem symnmf (M from features or a Matrix Market file) and "
-                        "--problem nomad (points, burer_monteiro, without --layers or --bound) run, without --init or "
-                        "--list-params\n",
+        fprintf(stderr, "facto: on %lld processes only --problem symnmf (M from features or a Matrix Market file), "
+                        "--problem nomad (points, burer_monteiro, without --layers or --bound) and --problem "
+                        "self_dictionary (merit) run, without --init or --list-params\n",
                 (long long)group_size());
     return 0;
 }
@@ -1047,7 +1054,7 @@ static int run(int argc, char** argv)
                    2;
     int64_t rows = 0, k = 0; /* this process's rows of the iterate, n on one process */
     facto_problem_iterate_shape(problem, &rows, &k);
-    const int64_t n = group_sum(rows);
+    const int64_t n = dictionary ? rows : group_sum(rows); /* self_dictionary: C's columns are distributed */
     facto_solver* solver = NULL;
     facto_status st = facto_solver_new(problem, o.solver, &solver);
     facto_problem_free(problem); /* the solver keeps what it needs */
@@ -1091,6 +1098,10 @@ static int run(int argc, char** argv)
     if (ok && ((clusters && !labels) || !write_results(solver, &o, n, rows, k, labels))) ok = 0;
     double feasibility[4]; /* nomad: Q's feasibility (collective on several processes) */
     const int feasible_known = ok && nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0;
+    double gaps[3]; /* Frank-Wolfe solvers: the Frank-Wolfe, away and pairwise gaps (absolute; collective) */
+    const int gaps_known = ok && facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0;
+    int64_t nnz = 0;
+    int64_t* selected = ok && dictionary ? fetch_selected(solver, o.k, &nnz) : NULL;
     if (ok && group_rank() == 0) {
         facto_progress p;
         p.struct_size = sizeof p;
@@ -1120,10 +1131,9 @@ static int run(int argc, char** argv)
                 printf(", \"nrmse\": %.6e", nrmse);
             free(X);
         }
-        if (dictionary) print_selected(solver, o.k, anchors);
+        print_selected(selected, nnz, o.k, anchors);
         if (job) ok = finish_job(solver, &o, doc_truth);
-        double gaps[3]; /* Frank-Wolfe solvers: the Frank-Wolfe, away and pairwise gaps (absolute) */
-        if (facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0)
+        if (gaps_known)
             printf(", \"gap\": %.6e, \"away_gap\": %.6e, \"pairwise_gap\": %.6e", gaps[0], gaps[1], gaps[2]);
         double limit = 0.0; /* solvers with constraints their iterates may violate: the measure and its bound */
         const int constrained = facto_solver_get_double(solver, "feasibility_tolerance", &limit) >= 0;
@@ -1149,6 +1159,7 @@ static int run(int argc, char** argv)
             fputc('\n', stderr);
         }
     }
+    free(selected);
     free(labels);
     free(anchors);
     free(truth);

@@ -76,6 +76,20 @@ facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K
     return st;
 }
 
+facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, double lambda, double mu,
+                                   facto_problem** out)
+{
+    *out = NULL;
+    facto_collectives* c = NULL;
+    facto_status st = facto_collectives_new_mpi(MPI_Comm_c2f(MPI_COMM_WORLD), &c);
+    if (st < 0) return st;
+    const int64_t first = block_start(N, group_rank()), last = block_start(N, group_rank() + 1);
+    st = facto_problem_new_self_dictionary_distributed(c, N, first, X + first * M, M, last - first, M, FACTO_COL_MAJOR,
+                                                       K, lambda, mu, out);
+    facto_collectives_free(c);
+    return st;
+}
+
 int64_t group_sum(int64_t value)
 {
     MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);

@@ -28,6 +28,12 @@ facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K
     return facto_problem_new_nomad_points(X, n, d, d, FACTO_ROW_MAJOR, K, out);
 }
 
+facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, double lambda, double mu,
+                                   facto_problem** out)
+{
+    return facto_problem_new_self_dictionary(X, M, N, M, FACTO_COL_MAJOR, K, lambda, mu, out);
+}
+
 int64_t group_sum(int64_t value) { return value; }
 
 int group_gather_rows(const double* mine, int64_t rows, int64_t cols, double* all)

@@ -98,7 +98,7 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
  *   sum:       values[k] = the sum over the processes of their values[k], k < count, on every process,
  *              identical to the last bit on all of them (the solvers decide from these sums: MPI_Allreduce
  *              with MPI_SUM as Open MPI and MPICH implement it qualifies);
- *   max:       *value = the largest of the processes' *value, on every process;
+ *   max:       values[k] = the largest of the processes' values[k], k < count, on every process;
  *   allgather: all = the processes' blocks in rank order, process p giving counts[p] doubles (mine is
  *              this process's), for `processes` processes;
  *   exchange:  all-to-all: this process sends send_counts[q] doubles to process q (the blocks of send
@@ -106,7 +106,7 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
  *              rank order), for `processes` processes (MPI_Alltoallv); send or receive may be NULL
  *              when their counts are all 0. */
 typedef int32_t (*facto_sum_fn)(void* user_data, double* values, int64_t count);
-typedef int32_t (*facto_max_fn)(void* user_data, int64_t* value);
+typedef int32_t (*facto_max_fn)(void* user_data, int64_t* values, int64_t count);
 typedef int32_t (*facto_allgather_fn)(void* user_data, const double* mine, double* all, const int64_t* counts,
                                       int64_t processes);
 typedef int32_t (*facto_exchange_fn)(void* user_data, const double* send, const int64_t* send_counts, double* receive,
@@ -165,6 +165,25 @@ FACTO_API facto_status facto_problem_new_symnmf_distributed(facto_collectives* c
  * Errors (on every process, except NULL_POINTER for collectives or out): NULL_POINTER,
  * INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (the blocks, n, d or K differing between
  * processes, K out of range), NOT_FINITE, OUT_OF_MEMORY, IO (a collective failed). */
+/* Collective: the self-dictionary problem (as facto_problem_new_self_dictionary) with the data points
+ * distributed: this process gives columns first_col .. first_col + cols - 1 of the M x N data X (rows x
+ * cols = M x this block, `layout` and `ld` as there, non-NULL also for cols = 0), every process the
+ * same M = rows, N, K, lambda and mu, the blocks following each other in rank order from column 0 and
+ * covering all N. Every process then holds all of X (gathered once: the LMO's candidates are every
+ * point) and the columns of C of its points: the iterate is N x cols (this process's columns of C;
+ * facto_problem_objective is collective), the sweep's work and its residuals are the block's, and each
+ * sweep reduces 3 N values (Phi's row statistics) and a few sums. SPA's warm start picks are process
+ * 0's. Solver: "merit" (every variant). Outputs: "selected" (all of C's), "H" (|selected| x cols, this
+ * process's columns), "nnz" (all of C's), "gaps"; each collective.
+ * Errors (on every process, except NULL_POINTER for collectives or out): as
+ * facto_problem_new_self_dictionary, and DIMENSION (the blocks, M, N, K, lambda or mu differing between
+ * processes), IO (a collective failed). */
+FACTO_API facto_status facto_problem_new_self_dictionary_distributed(facto_collectives* collectives, int64_t N,
+                                                                     int64_t first_col, const double* X, int64_t rows,
+                                                                     int64_t cols, int64_t ld, int32_t layout,
+                                                                     int64_t K, double lambda, double mu,
+                                                                     facto_problem** out);
+
 FACTO_API facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives, int64_t n,
                                                            int64_t first_row, const double* X, int64_t rows,
                                                            int64_t d, int64_t ld, int32_t layout, int64_t K,

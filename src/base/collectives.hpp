@@ -25,8 +25,14 @@ public:
     // values[k] = the sum over the processes of their values[k], k < count, the same to the last bit on
     // every process (the solvers' decisions rest on it).
     virtual void sum(double* values, std::size_t count) const = 0;
-    // The largest of the processes' values.
-    virtual int64_t max(int64_t value) const = 0;
+    // values[k] = the largest of the processes' values[k], k < count.
+    virtual void max(int64_t* values, std::size_t count) const = 0;
+    // The largest of the processes' value.
+    int64_t max(int64_t value) const
+    {
+        max(&value, 1);
+        return value;
+    }
     // all = the processes' blocks in rank order; process p gives counts[p] values (mine: this one's).
     virtual void allgather(const double* mine, double* all, const std::vector<int64_t>& counts) const = 0;
     // All-to-all: this process sends send_counts[q] values to process q (the blocks of `send` in rank
@@ -38,12 +44,16 @@ public:
 
 // The largest of the processes' values, which are >= 0: the bit patterns of nonnegative doubles order
 // as the values do, so the integer maximum of the patterns is exact.
+inline void max_of_nonnegative(const Collectives& c, double* values, std::size_t count)
+{
+    std::vector<int64_t> bits(count);
+    if (count > 0) std::memcpy(bits.data(), values, count * sizeof(double));
+    c.max(bits.data(), count);
+    if (count > 0) std::memcpy(values, bits.data(), count * sizeof(double));
+}
 inline double max_of_nonnegative(const Collectives& c, double value)
 {
-    int64_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    bits = c.max(bits);
-    std::memcpy(&value, &bits, sizeof value);
+    max_of_nonnegative(c, &value, 1);
     return value;
 }
 

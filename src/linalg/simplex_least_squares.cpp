@@ -124,9 +124,10 @@ void active_set_column(const double* Q, std::size_t k, const double* b, const do
 
 }  // namespace
 
-Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads)
+Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads,
+                             std::size_t first, std::size_t count)
 {
-    const std::size_t n = Xt.shape()[0], m = Xt.shape()[1], k = selected.size();
+    const std::size_t n = std::min(count, Xt.shape()[0] - first), m = Xt.shape()[1], k = selected.size();
     Matrix Ht = xt::ones<double>({n, k}) / static_cast<double>(std::max<std::size_t>(k, 1));
     if (k == 0) return Ht;
     Matrix Wt({k, m});
@@ -145,7 +146,7 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
     for (std::size_t c0 = 0; c0 < n; c0 += kChunk) {
         const std::size_t width = std::min(kChunk, n - c0);
         // row l of B: b_l = W^T x_l; the hyperplane minimizers z_l = u_l - nu_l v with Q u_l = b_l
-        blas::gemm(false, true, width, k, m, 1.0, &Xt(c0, 0), m, Wt.data(), m, 0.0, B.data(), k);
+        blas::gemm(false, true, width, k, m, 1.0, &Xt(first + c0, 0), m, Wt.data(), m, 0.0, B.data(), k);
         U.assign(B.data(), B.data() + width * k);
         solve_ridged(Q.data(), k, k, all, U.data(), width, factor, copy);
         parallel_for(width, 64, threads, [&](std::size_t begin, std::size_t end) {

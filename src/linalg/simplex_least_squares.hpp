@@ -12,7 +12,8 @@ namespace facto {
 // rounding) by a primal active-set method on its K x K quadratic program, columns split over
 // `threads`. When W^T W is singular to working precision (more picks than features, a column picked
 // twice) a ridge of relative size 1e-13 or more makes the minimizer unique. Xt is X^T (N x M);
-// returns H^T (N x |selected|).
-Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads = 1);
+// returns H^T (N x |selected|), or its rows first .. first + count - 1 (the columns of H of those points).
+Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads = 1,
+                             std::size_t first = 0, std::size_t count = static_cast<std::size_t>(-1));
 
 }  // namespace facto

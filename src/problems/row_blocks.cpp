@@ -5,7 +5,7 @@
 namespace facto {
 
 std::vector<int64_t> row_block_starts(const Collectives& c, int64_t first, int64_t rows, int64_t n,
-                                      const std::vector<std::pair<std::string, double>>& same)
+                                      const std::vector<std::pair<std::string, double>>& same, const std::string& unit)
 {
     // every process's (first, rows, n, same...), gathered
     const std::size_t P = static_cast<std::size_t>(c.size()), width = 3 + same.size();
@@ -24,13 +24,14 @@ std::vector<int64_t> row_block_starts(const Collectives& c, int64_t first, int64
                         ", process " + std::to_string(p) + " " + value_text(b[k]));
         }
         require(b[0] == next, FACTO_ERROR_DIMENSION,
-                "the processes' blocks of rows must follow each other in rank order from row 0: process " +
-                    std::to_string(p) + " starts at row " + value_text(b[0]) + ", not " + value_text(next));
+                "the processes' blocks of " + unit + " must follow each other in rank order from 0: process " +
+                    std::to_string(p) + " starts at " + value_text(b[0]) + ", not " + value_text(next));
         starts.push_back(static_cast<int64_t>(b[0]));
         next += b[1];
     }
     require(next == static_cast<double>(n), FACTO_ERROR_DIMENSION,
-            "the processes' blocks of rows cover " + value_text(next) + " rows of n = " + std::to_string(n));
+            "the processes' blocks of " + unit + " cover " + value_text(next) + " " + unit + " of " +
+                std::to_string(n));
     starts.push_back(n);
     return starts;
 }

@@ -16,6 +16,7 @@
 #include "linalg/parallel.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "linalg/successive_projection.hpp"
+#include "problems/row_blocks.hpp"
 
 namespace facto {
 
@@ -35,7 +36,43 @@ Matrix finite_transpose(const Matrix& X)
 }  // namespace
 
 SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
-    : Xt_(finite_transpose(X)), K_(K), lambda_(lambda), mu_(mu)
+    : SelfDictionary(finite_transpose(X), K, lambda, mu, Block{})
+{
+}
+
+std::shared_ptr<const SelfDictionary> SelfDictionary::distributed(const Matrix& X, int64_t N, int64_t first, int64_t K,
+                                                                  double lambda, double mu,
+                                                                  std::shared_ptr<const Collectives> collectives)
+{
+    require(collectives != nullptr, FACTO_ERROR_NULL_POINTER, "collectives is NULL");
+    const Collectives& c = *collectives;
+    const int64_t m = static_cast<int64_t>(X.shape()[0]), columns = static_cast<int64_t>(X.shape()[1]);
+    agree_on_errors(c, [&] {
+        require(N >= 0 && first >= 0 && first + columns <= N, FACTO_ERROR_DIMENSION,
+                "columns " + std::to_string(first) + " .. " + std::to_string(first + columns - 1) +
+                    " are not columns of an N = " + std::to_string(N) + " X");
+        require_finite(X, "X");
+        require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
+                "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
+        require_memory(8.0 * double(N) * double(m), "X, gathered on every process");
+    });
+    const std::vector<int64_t> starts = row_block_starts(
+        c, first, columns, N,
+        {{"M", static_cast<double>(m)}, {"K", static_cast<double>(K)}, {"lambda", lambda}, {"mu", mu}}, "columns");
+    // X^T whole on every process: each process's points (rows of X^T) in rank order
+    const Matrix mine = xt::transpose(X);
+    Matrix Xt({static_cast<std::size_t>(N), static_cast<std::size_t>(m)});
+    std::vector<int64_t> counts;
+    for (std::size_t p = 0; p + 1 < starts.size(); ++p) counts.push_back((starts[p + 1] - starts[p]) * m);
+    c.allgather(mine.data(), Xt.data(), counts);
+    return std::shared_ptr<const SelfDictionary>(new SelfDictionary(
+        std::move(Xt), K, lambda, mu,
+        Block{static_cast<std::size_t>(first), static_cast<std::size_t>(columns), std::move(collectives)}));
+}
+
+SelfDictionary::SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, Block block)
+    : Xt_(std::move(Xt)), K_(K), lambda_(lambda), mu_(mu), first_(block.first),
+      columns_(block.collectives ? block.columns : Xt_.shape()[0]), collectives_(std::move(block.collectives))
 {
     require(N() >= 2 && M() >= 1, FACTO_ERROR_DIMENSION,
             "X must be M x N with M >= 1 and N >= 2, got " + std::to_string(M()) + " x " + std::to_string(N()));
@@ -60,6 +97,12 @@ SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
         SuccessiveProjection spa(Xt_);
         for (int64_t k = 0; k < K_; ++k) spa.next();
         spa_picks_ = spa.selected();
+        if (collectives_) {  // process 0's picks everywhere (processes whose BLAS kernels differ could tie apart)
+            std::vector<double> picks(spa_picks_.size(), 0.0);
+            if (collectives_->rank() == 0) std::copy(spa_picks_.begin(), spa_picks_.end(), picks.begin());
+            collectives_->sum(picks.data(), picks.size());
+            std::copy(picks.begin(), picks.end(), spa_picks_.begin());
+        }
     }
     if (lambda_ < 0.0)  // Sec. V-A: ||X - X C0||_F / K
         lambda_ = std::sqrt(residual_squared(warm_start(resolve_threads(0)))) / static_cast<double>(K_);
@@ -72,19 +115,19 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t thre
     s.max.assign(n, 0.0);
     s.sum.assign(n, static_cast<double>(n));
     s.zero.assign(n, 1.0 / static_cast<double>(n));
-    std::vector<int64_t> count(n, 0);
+    std::vector<double> count(n, 0.0);
     for (const auto& column : C.columns)
         for (const auto& e : column) {
             const auto i = static_cast<std::size_t>(e.row);
             s.max[i] = std::max(s.max[i], e.value);
-            count[i] += 1;
+            count[i] += 1.0;
         }
+    if (collectives_) {  // every process's columns: the rows' largest entries (>= 0) and counts
+        max_of_nonnegative(*collectives_, s.max.data(), n);
+        collectives_->sum(count.data(), n);
+    }
     for (std::size_t i = 0; i < n; ++i)
-        if (count[i] > 0) {
-            s.rows.push_back(static_cast<int64_t>(i));
-            // the N - count zeros of the row, each exp(-max / mu) after the shift
-            s.sum[i] = static_cast<double>(static_cast<int64_t>(n) - count[i]) * exp_nonpositive(-s.max[i] / mu_);
-        }
+        if (count[i] > 0.0) s.rows.push_back(static_cast<int64_t>(i));
     // the near entries, by columns: counted, then written with their exponentials
     const double lowest = -746.0 * mu_;
     const auto near = [&](const SimplexColumns::Entry& e) {
@@ -108,10 +151,14 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t thre
                 }
         }
     });
+    std::vector<double> near_sum(n, 0.0);  // each row's near exponentials (every process's)
     for (std::size_t k = 0; k < s.near_rows.size(); ++k)
-        s.sum[static_cast<std::size_t>(s.near_rows[k])] += s.near_exp[k];
+        near_sum[static_cast<std::size_t>(s.near_rows[k])] += s.near_exp[k];
+    if (collectives_) collectives_->sum(near_sum.data(), n);
     for (int64_t r : s.rows) {
         const auto i = static_cast<std::size_t>(r);
+        // the N - count zeros of the row, each exp(-max / mu) after the shift, and the near entries
+        s.sum[i] = (static_cast<double>(n) - count[i]) * exp_nonpositive(-s.max[i] / mu_) + near_sum[i];
         s.zero[i] = exp_nonpositive(-s.max[i] / mu_) / s.sum[i];
         // phi_mu(C(n, :)) = max_n + mu log(sum_n / N); rows without a nonzero contribute mu log 1 = 0
         s.phi += s.max[i] + mu_ * std::log(s.sum[i] / static_cast<double>(n));
@@ -122,7 +169,7 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t thre
 double SelfDictionary::residual_column(const SimplexColumns& C, std::size_t l, double* r) const
 {
     const std::size_t m = static_cast<std::size_t>(M());
-    const double* x = &Xt_(l, 0);
+    const double* x = &Xt_(first_ + l, 0);
     for (std::size_t k = 0; k < m; ++k) r[k] = -x[k];
     for (const auto& e : C.columns[l]) {
         const double* xj = &Xt_(static_cast<std::size_t>(e.row), 0);
@@ -136,14 +183,16 @@ double SelfDictionary::residual_squared(const SimplexColumns& C) const
     std::vector<double> r(static_cast<std::size_t>(M()));
     double sum = 0.0;
     for (std::size_t l = 0; l < C.columns.size(); ++l) sum += residual_column(C, l, r.data());
+    reduce_sums(&sum, 1);
     return sum;
 }
 
 void SelfDictionary::residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const
 {
-    if (R.shape()[0] != static_cast<std::size_t>(N()) || R.shape()[1] != static_cast<std::size_t>(M()))
-        R = Matrix({static_cast<std::size_t>(N()), static_cast<std::size_t>(M())});
-    residual_rows(C, {0, static_cast<std::size_t>(N())}, R.data(), threads);
+    const std::size_t columns = C.columns.size();
+    if (R.shape()[0] != columns || R.shape()[1] != static_cast<std::size_t>(M()))
+        R = Matrix({columns, static_cast<std::size_t>(M())});
+    residual_rows(C, {0, columns}, R.data(), threads);
 }
 
 void SelfDictionary::residual_rows(const SimplexColumns& C, Range columns, double* rows, std::size_t threads) const
@@ -180,14 +229,23 @@ void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& s
 
 double SelfDictionary::objective(const Matrix& C) const
 {
-    require_shape(C, N(), N(), "C");
+    const auto check = [&] { require_shape(C, N(), columns(), "C"); };
+    if (collectives_) agree_on_errors(*collectives_, check);
+    else check();
     const SimplexColumns S = SimplexColumns::from_dense(C);
     return 0.5 * residual_squared(S) + lambda_ * row_softmax(S).phi;
 }
 
 Matrix SelfDictionary::random_point(uint64_t seed) const { return set().random_point(seed); }
 
-Matrix SelfDictionary::feasible_point(const Matrix& C) const { return set().feasible_point(C, 1e-8); }
+Matrix SelfDictionary::feasible_point(const Matrix& C) const
+{
+    Matrix feasible;
+    const auto check = [&] { feasible = set().feasible_point(C, 1e-8); };
+    if (collectives_) agree_on_errors(*collectives_, check);
+    else check();
+    return feasible;
+}
 
 std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double threshold) const
 {
@@ -212,7 +270,7 @@ std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double thre
 SimplexColumns SelfDictionary::warm_start(std::size_t threads) const
 {
     require(K_ > 0, FACTO_ERROR_INVALID_ARGUMENT, "the SPA warm start needs K");
-    return SimplexColumns::from_selected(spa_picks_, simplex_least_squares(Xt_, spa_picks_, threads));
+    return SimplexColumns::from_selected(spa_picks_, simplex_least_squares(Xt_, spa_picks_, threads, first_, columns_));
 }
 
 Matrix SelfDictionary::anchor_search_points(int64_t rows, uint64_t seed) const
@@ -235,7 +293,7 @@ Matrix SelfDictionary::anchor_search_points(int64_t rows, uint64_t seed) const
 std::vector<OutputSpec> SelfDictionary::specs(int64_t selected) const
 {
     return {{"selected", FACTO_OUTPUT_INT64, selected, 1},
-            {"H", FACTO_OUTPUT_DOUBLE, selected, N()},
+            {"H", FACTO_OUTPUT_DOUBLE, selected, columns()},
             {"nnz", FACTO_OUTPUT_INT64, 1, 1}};
 }
 
@@ -248,12 +306,16 @@ std::vector<OutputSpec> SelfDictionary::output_specs() const { return specs(K_);
 
 Output SelfDictionary::output(const std::string& name, const SimplexColumns& C) const
 {
-    if (name == "nnz") return Output{specs(0)[2], {}, {C.nnz()}};
+    if (name == "nnz") {
+        double nnz = static_cast<double>(C.nnz());
+        reduce_sums(&nnz, 1);
+        return Output{specs(0)[2], {}, {static_cast<int64_t>(nnz)}};
+    }
     std::vector<int64_t> selected = select(C);
     const std::vector<OutputSpec> shapes = specs(static_cast<int64_t>(selected.size()));
     if (name == "selected") return Output{shapes[0], {}, std::move(selected)};
     if (name == "H") {
-        const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected, resolve_threads(0)));
+        const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected, resolve_threads(0), first_, columns_));
         return Output{shapes[1], std::vector<double>(H.begin(), H.end()), {}};
     }
     std::string known;

@@ -4,11 +4,16 @@
 // X is M x N (one data point per column), C is N x N. lambda = 0 is eq. (13), MERIT(0).
 //
 // C lives in the column simplices (sets/column_simplices.hpp) and is never dense: SimplexColumns
-// keeps its O(KN) nonzeros. The gradient is never formed either: MERIT's sweep (solvers/merit_sweep.hpp)
+// keeps its O(KN) nonzeros. Distributed over processes (issue 26), each process holds a block of the
+// data points (columns of X) and the same columns of C: the gradient's column l needs every point (the
+// LMO's candidates), so X is gathered whole on every process once, while C, the residual and the
+// sweep's work are the block's; the sums over columns (f, the gap) and Phi's row statistics (each row's
+// largest entry, count and near exponentials, N values each) are reduced over the processes. The gradient is never formed either: MERIT's sweep (solvers/merit_sweep.hpp)
 // fuses it with the LMO. The problem keeps what both need: the residual and Phi's row softmax.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "problems/problem.hpp"
@@ -40,19 +45,31 @@ public:
     // otherwise). lambda < 0 asks for the paper's heuristic lambda = ||X - X C0||_F / K with C0 the
     // SPA warm start (Sec. V-A; needs K); mu > 0 (the paper uses 1e-5).
     SelfDictionary(Matrix X, int64_t K, double lambda, double mu);
+    // Collective: this process's columns first .. first + X.shape()[1] - 1 of the M x N data X (finite,
+    // M rows everywhere), the blocks in rank order covering 0 .. N - 1 (a process may hold none), every
+    // process giving the same N, K, lambda and mu. An error on any process is thrown on every process.
+    static std::shared_ptr<const SelfDictionary> distributed(const Matrix& X, int64_t N, int64_t first, int64_t K,
+                                                             double lambda, double mu,
+                                                             std::shared_ptr<const Collectives> collectives);
 
-    const char* kind() const override { return "self_dictionary"; }
-    std::array<int64_t, 2> iterate_shape() const override { return {N(), N()}; }
+    const char* kind() const override { return collectives_ ? "distributed_self_dictionary" : "self_dictionary"; }
+    // N x the columns held here.
+    std::array<int64_t, 2> iterate_shape() const override { return {N(), columns()}; }
+    // Collective when distributed: f at the C whose columns the processes give.
     double objective(const Matrix& C) const override;
-    // Dense N x N, every column a vertex e_j with j drawn from seed (the solvers start without it).
+    // Dense, every column a vertex e_j with j drawn from seed (the solvers start without it).
     // The feasible set: the columns of C on the simplex.
-    ColumnSimplices set() const { return ColumnSimplices(N()); }
+    ColumnSimplices set() const { return ColumnSimplices(N(), static_cast<int64_t>(first_), columns()); }
+    const Collectives* collectives() const override { return collectives_.get(); }
+    // The columns of C (data points) held here: first() .. first() + columns() - 1 (all N on one process).
+    std::size_t first() const { return first_; }
+    int64_t columns() const { return static_cast<int64_t>(columns_); }
     Matrix random_point(uint64_t seed) const override;
     // Columns on the simplex within 1e-8, renormalized exactly.
     Matrix feasible_point(const Matrix& C) const override;
     // "selected" (int64, the K rows of largest ||C(n, :)||_inf, or every row above 0.5 when K is
-    // unknown; increasing), "H" (double, |selected| x N, the simplex-constrained least squares
-    // min ||X - X(:, selected) H||), "nnz" (int64, 1 x 1).
+    // unknown; increasing), "H" (double, |selected| x N (the columns held here), the simplex-constrained
+    // least squares min ||X - X(:, selected) H||), "nnz" (int64, 1 x 1). Collective when distributed.
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& C) const override;
     // The problems built on this one (topic_model, community_model) add outputs of their own.
@@ -68,10 +85,11 @@ public:
     const Matrix& Xt() const { return Xt_; }
 
     // The near entries are found and their exponentials taken on `threads`; the sums are added in
-    // one order, so the result does not depend on `threads`.
+    // one order, so the result does not depend on `threads`. Collective when distributed (C: the
+    // columns held here; the row statistics are all of C's, the near entries the block's).
     RowSoftmax row_softmax(const SimplexColumns& C, std::size_t threads = 1) const;
-    // R = (X C - X)^T (N x M; row l is the residual of column l), O(M nnz(C)), columns split over
-    // `threads`; resized when needed.
+    // R = (X C - X)^T (columns x M; row l is the residual of column l held here), O(M nnz(C)), columns
+    // split over `threads`; resized when needed.
     void residual(const SimplexColumns& C, Matrix& R, std::size_t threads) const;
     struct Range {
         std::size_t begin, end;
@@ -96,11 +114,13 @@ public:
     const std::vector<double>& x_norm() const { return x_norm_; }
     double x_norm_max() const { return x_norm_max_; }
 
-    // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing.
+    // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing
+    // (collective when distributed).
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
     // The SPA warm start of Sec. V-B: C0(K_spa, :) = H, the simplex-constrained least squares on the
-    // K columns SPA picked in the constructor (when K is given; Error INVALID_ARGUMENT otherwise). Built
-    // on each call, so the problem does not hold a second O(KN) matrix beside the solver's C.
+    // K columns SPA picked in the constructor (when K is given; Error INVALID_ARGUMENT otherwise), the
+    // columns held here. Built on each call, so the problem does not hold a second O(KN) matrix beside
+    // the solver's C.
     SimplexColumns warm_start(std::size_t threads) const;
 
     // The points FastAnchor searches (Arora et al. 2013), as rows (N x rows): X's columns scaled to unit
@@ -109,9 +129,9 @@ public:
     // word-word matrix, which its X only summarizes.
     virtual Matrix anchor_search_points(int64_t rows, uint64_t seed) const;
 
-    // r = X c_l - x_l (M values); returns ||r||^2.
+    // r = X c_l - x_l (M values; l indexes the columns held here, x_l is point first() + l); returns ||r||^2.
     double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
-    // ||X C - X||_F^2, O(M nnz(C)).
+    // ||X C - X||_F^2, O(M nnz(C)) (collective when distributed: all of C's columns).
     double residual_squared(const SimplexColumns& C) const;
 
 protected:
@@ -119,9 +139,19 @@ protected:
     std::vector<OutputSpec> specs(int64_t selected) const;
 
 private:
+    // The columns held here and the processes' collectives (none: all N on one process).
+    struct Block {
+        std::size_t first = 0, columns = 0;
+        std::shared_ptr<const Collectives> collectives;
+    };
+    // Xt = X^T, all N points, finite (checked).
+    SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, Block block);
+
     Matrix Xt_;
     int64_t K_;
     double lambda_, mu_;
+    std::size_t first_ = 0, columns_ = 0;
+    std::shared_ptr<const Collectives> collectives_;
     std::vector<int64_t> spa_picks_;  // SPA's K columns, when K is given
     std::vector<double> x_norm_;  // ||x_l||
     double x_norm_max_ = 0.0;

@@ -101,26 +101,29 @@ SimplexColumns SimplexColumns::from_selected(const std::vector<int64_t>& selecte
     return S;
 }
 
-Matrix SimplexColumns::to_dense() const
+Matrix SimplexColumns::to_dense(std::size_t rows) const
 {
-    const std::size_t n = columns.size();
-    Matrix C = xt::zeros<double>({n, n});
-    for (std::size_t l = 0; l < n; ++l)
+    Matrix C = xt::zeros<double>({rows, columns.size()});
+    for (std::size_t l = 0; l < columns.size(); ++l)
         for (const Entry& e : columns[l]) C(static_cast<std::size_t>(e.row), l) = e.value;
     return C;
 }
 
 Matrix ColumnSimplices::feasible_point(const Matrix& C, double tolerance) const
 {
-    return xt::transpose(RowSimplices(n_, n_).feasible_point(xt::transpose(C), tolerance));
+    return xt::transpose(RowSimplices(columns_, n_).feasible_point(xt::transpose(C), tolerance));
 }
 
 Matrix ColumnSimplices::random_point(uint64_t seed) const
 {
-    const std::size_t n = static_cast<std::size_t>(n_);
-    Matrix C = xt::zeros<double>({n, n});
+    const std::size_t n = static_cast<std::size_t>(n_), first = static_cast<std::size_t>(first_),
+                      columns = static_cast<std::size_t>(columns_);
+    Matrix C = xt::zeros<double>({n, columns});
     Rng rng(seed);
-    for (std::size_t l = 0; l < n; ++l) C(static_cast<std::size_t>(rng.uniform() * static_cast<double>(n)), l) = 1.0;
+    for (std::size_t l = 0; l < first + columns; ++l) {
+        const auto row = static_cast<std::size_t>(rng.uniform() * static_cast<double>(n));
+        if (l >= first) C(row, l - first) = 1.0;
+    }
     return C;
 }
 

@@ -37,20 +37,27 @@ struct SimplexColumns {
     static SimplexColumns from_dense(const Matrix& C);
     // C(selected, :) = H, C zero elsewhere, from Ht = H^T (N x |selected|).
     static SimplexColumns from_selected(const std::vector<int64_t>& selected, const Matrix& Ht);
-    Matrix to_dense() const;
+    // Dense rows x columns.size() (rows = N: the columns held may be a block of C's); square by default.
+    Matrix to_dense(std::size_t rows) const;
+    Matrix to_dense() const { return to_dense(columns.size()); }
 };
 
+// The columns first .. first + columns - 1 of the n x n matrices of the set (all of them by default).
 class ColumnSimplices {
 public:
-    explicit ColumnSimplices(int64_t n) : n_(n) {}
-    // C (n x n) validated to lie in the set within `tolerance` on each column sum, then renormalized
-    // exactly. Throws Error(NOT_FINITE / INFEASIBLE).
+    explicit ColumnSimplices(int64_t n, int64_t first = 0, int64_t columns = -1)
+        : n_(n), first_(first), columns_(columns < 0 ? n : columns)
+    {
+    }
+    // C (n x columns) validated to lie in the set within `tolerance` on each column sum, then
+    // renormalized exactly. Throws Error(DIMENSION / NOT_FINITE / INFEASIBLE).
     Matrix feasible_point(const Matrix& C, double tolerance) const;
-    // Dense n x n, every column a vertex e_j with j drawn from seed.
+    // Dense n x columns, every column a vertex e_j with j drawn from seed (one draw per column of all n,
+    // so a block holds the same columns as the whole).
     Matrix random_point(uint64_t seed) const;
 
 private:
-    int64_t n_;
+    int64_t n_, first_, columns_;
 };
 
 }  // namespace facto

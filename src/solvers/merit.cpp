@@ -78,7 +78,7 @@ void Merit::start_default(uint64_t)
         C_ = dictionary_->warm_start(resolve_threads(common().threads));
     } else {
         C_ = SimplexColumns{};
-        C_.columns.resize(static_cast<std::size_t>(dictionary_->N()));
+        C_.columns.resize(static_cast<std::size_t>(dictionary_->columns()));
     }
     begin(warm);
 }
@@ -128,6 +128,7 @@ double Merit::away_or_pairwise_step()
             C_.frank_wolfe_update(l, vertex_[l], 1.0);
             empty = true;
         }
+    if (const Collectives* c = problem().collectives()) empty = c->max(int64_t{empty}) != 0;  // on any process
     if (empty) {
         resweep(false);
         return 1.0;
@@ -159,7 +160,7 @@ std::pair<double, double> Merit::column_steps()
             if (keep_residual_) rl = &R_(l, 0);
             else dictionary_->residual_column(C_, l, r.data());
             // X d: toward x_s - X c_l, away X c_l - x_a, pairwise x_s - x_a, with X c_l = r_l + x_l
-            const double *xl = &Xt(l, 0), *xs = &Xt(static_cast<std::size_t>(d.s), 0),
+            const double *xl = &Xt(dictionary_->first() + l, 0), *xs = &Xt(static_cast<std::size_t>(d.s), 0),
                          *xa = &Xt(static_cast<std::size_t>(d.a), 0);
             for (std::size_t k = 0; k < m; ++k)
                 xd[k] = d.kind == BlockDirection::toward ? xs[k] - xl[k] - rl[k]
@@ -175,7 +176,10 @@ std::pair<double, double> Merit::column_steps()
             curvatures[l] = 0.5 * step * step * xd2;
         }
     });
-    return {std::accumulate(slopes.begin(), slopes.end(), 0.0), std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
+    double sums[2] = {std::accumulate(slopes.begin(), slopes.end(), 0.0),
+                      std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
+    problem().reduce_sums(sums, 2);
+    return {sums[0], sums[1]};
 }
 
 double Merit::column_step_with_phi(std::size_t l, const BlockDirection& d, double rd, double xd2,
@@ -265,7 +269,7 @@ void Merit::move(double theta, bool move_residual)
             if (!move_residual) continue;
             // X c_l moves the same way; r_l = X c_l - x_l
             const double tau = theta * mv.step;
-            const double *xl = &Xt(l, 0), *xs = &Xt(static_cast<std::size_t>(mv.direction.s), 0),
+            const double *xl = &Xt(dictionary_->first() + l, 0), *xs = &Xt(static_cast<std::size_t>(mv.direction.s), 0),
                          *xa = &Xt(static_cast<std::size_t>(mv.direction.a), 0);
             double* r = &R_(l, 0);
             if (mv.direction.kind == BlockDirection::toward)

@@ -60,6 +60,7 @@ const Entry table[] = {
     {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
     {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
+    {"distributed_self_dictionary", "merit", &build<SelfDictionary, Merit>},
     {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
     {"self_dictionary", "snpa", &build<SelfDictionary, Snpa>},
     {"self_dictionary", "fast_anchor", &build<SelfDictionary, FastAnchor>},

@@ -14,11 +14,11 @@ SelfDictionarySolver::SelfDictionarySolver(std::shared_ptr<const SelfDictionary>
 
 const Matrix& SelfDictionarySolver::current() const
 {
-    const int64_t n = dictionary_->N();
-    require(n <= (int64_t{1} << 27) / n, FACTO_ERROR_UNSUPPORTED,
-            "the dense iterate C would be " + std::to_string(n) + " x " + std::to_string(n) +
+    const int64_t n = dictionary_->N(), columns = dictionary_->columns();
+    require(columns <= (int64_t{1} << 27) / n, FACTO_ERROR_UNSUPPORTED,
+            "the dense iterate C would be " + std::to_string(n) + " x " + std::to_string(columns) +
                 "; read the outputs 'selected', 'H' and 'nnz' instead");
-    dense_ = C_.to_dense();
+    dense_ = C_.to_dense(static_cast<std::size_t>(n));
     return dense_;
 }
 

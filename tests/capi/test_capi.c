@@ -859,9 +859,9 @@ static int32_t sum_one(void* user_data, double* values, int64_t count)
     facto_set_last_error(FACTO_ERROR_IO, "the host says no"); /* non-NULL user_data: a failing host */
     return 3;
 }
-static int32_t max_one(void* user_data, int64_t* value)
+static int32_t max_one(void* user_data, int64_t* values, int64_t count)
 {
-    (void)user_data, (void)value;
+    (void)user_data, (void)values, (void)count;
     return 0;
 }
 static int32_t allgather_one(void* user_data, const double* mine, double* all, const int64_t* counts, int64_t processes)

@@ -1,6 +1,7 @@
-/* The distributed SymNMF solvers and NOMAD's burer_monteiro on MPI ranks through libfacto_mpi (CTest
- * runs this under mpirun -np 1, 2 and 4): every rank's block of the iterate (of the factor) equals the
- * single-process solver's rows to 1e-12, with the same objective and steps (the same labels); a callback stopping on rank 0 stops every rank at the
+/* The distributed SymNMF solvers, NOMAD's burer_monteiro and MERIT on MPI ranks through libfacto_mpi
+ * (CTest runs this under mpirun -np 1, 2 and 4): every rank's block of the iterate (of the factor, of C's
+ * columns) equals the single-process solver's to 1e-12, with the same objective and steps (the same
+ * labels, the same anchors); a callback stopping on rank 0 stops every rank at the
  * same step; a bad block on the last rank fails the construction on every rank. Each rank prints
  * "N passed, M failed"; the exit code is nonzero on every rank when any rank failed. */
 #include <facto/facto_mpi.h>
@@ -186,6 +187,53 @@ static void test_nomad_agreement(facto_collectives* c)
     facto_problem_free(block);
 }
 
+/* MERIT (the paper's lambda heuristic) on this rank's columns of separable data against one process
+ * holding all of them. */
+static void test_merit_agreement(facto_collectives* c)
+{
+    enum { M = 12, K = 4 };
+    const int64_t first = block_start(rank), cols = block_start(rank + 1) - first;
+    double X[M * N];
+    int64_t anchors[K];
+    CHECK_STATUS(facto_separable_data(FACTO_SEPARABLE_DIRICHLET, M, N, K, 25.0, 3, X, M * N, FACTO_COL_MAJOR, anchors, K),
+                 FACTO_OK, facto_last_error());
+    facto_problem *whole = NULL, *block = NULL;
+    CHECK_STATUS(facto_problem_new_self_dictionary(X, M, N, M, FACTO_COL_MAJOR, K, -1.0, 1e-5, &whole), FACTO_OK,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_self_dictionary_distributed(c, N, first, X + first * M, M, cols, M, FACTO_COL_MAJOR, K,
+                                                               -1.0, 1e-5, &block),
+                 FACTO_OK, facto_last_error());
+    facto_solver* solvers[2] = {NULL, NULL};
+    facto_solver_new(whole, "merit", &solvers[0]);
+    CHECK_STATUS(facto_solver_new(block, "merit", &solvers[1]), FACTO_OK, facto_last_error());
+    for (int k = 0; k < 2; ++k) configure(solvers[k], 40);
+    CHECK(facto_solver_solve(solvers[0]) == FACTO_ITERATION_LIMIT);
+    CHECK_STATUS(facto_solver_solve(solvers[1]), FACTO_ITERATION_LIMIT, facto_solver_last_error(solvers[1]));
+    double* C = malloc(sizeof(double) * N * N);
+    double* Cb = malloc(sizeof(double) * (size_t)(N * cols + 1));
+    facto_solver_copy_iterate(solvers[0], C, N * N, FACTO_ROW_MAJOR);
+    CHECK(facto_solver_copy_iterate(solvers[1], Cb, N * cols + 1, FACTO_ROW_MAJOR) == FACTO_OK);
+    double diff = 0.0; /* C's columns lie on the simplex: absolute */
+    for (int64_t i = 0; i < N; ++i)
+        for (int64_t l = 0; l < cols; ++l) diff = fmax(diff, fabs(C[i * N + first + l] - Cb[i * cols + l]));
+    CHECK(diff <= 1e-12);
+    if (diff > 1e-12) fprintf(stderr, "rank %d, merit: C differs by %.3g\n", rank, diff);
+    int64_t selected[2][K];
+    for (int k = 0; k < 2; ++k)
+        CHECK(facto_solver_copy_output_int64(solvers[k], "selected", selected[k], K, FACTO_ROW_MAJOR) == FACTO_OK);
+    CHECK(memcmp(selected[0], selected[1], sizeof selected[0]) == 0);
+    facto_progress a, b;
+    a.struct_size = b.struct_size = sizeof a;
+    facto_solver_progress(solvers[0], &a);
+    facto_solver_progress(solvers[1], &b);
+    CHECK(fabs(a.objective - b.objective) <= 1e-12 * fabs(a.objective));
+    free(C);
+    free(Cb);
+    for (int k = 0; k < 2; ++k) facto_solver_free(solvers[k]);
+    facto_problem_free(whole);
+    facto_problem_free(block);
+}
+
 static int32_t stop_at_five(const facto_solver* s, const facto_progress* p, void* user_data)
 {
     (void)s, (void)user_data;
@@ -243,6 +291,7 @@ int main(int argc, char** argv)
     test_agreement(c, "nolips");
     test_agreement(c, "projected_gradient");
     test_nomad_agreement(c);
+    test_merit_agreement(c);
     test_stop_agreement(c);
     test_error_agreement(c);
     test_adapter_errors();
