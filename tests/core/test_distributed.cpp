@@ -579,7 +579,7 @@ BOOST_AUTO_TEST_CASE(burer_monteiro_on_blocks_of_points_takes_the_single_process
     // [0, 1] that holds Y. Only over a few short outer iterations: SPG's nonmonotone BB steps amplify a
     // difference of the sums' rounding about tenfold per 10 inner steps on this instance (measured:
     // 1e-12 after 40, 1e-6 after 120), which no summation order escapes. The tolerances are loose so
-    // that the escape comes after the first outer iteration.
+    // that the escape comes after the first outer iteration. Two rings of 40 points.
     const Matrix X = two_rings(40, 0.5, 0.02, 3).X;
     const int64_t n = static_cast<int64_t>(X.shape()[0]), K = 4, outer = 2;
     const auto configure = [&](Solver& solver) {
@@ -728,6 +728,54 @@ BOOST_AUTO_TEST_CASE(merit_on_blocks_of_columns_takes_the_single_process_steps)
             }
         }
     }
+}
+
+BOOST_AUTO_TEST_CASE(nomad_and_merit_processes_without_data_take_part)
+{
+    // 9 points over P = 12 processes: processes 0, 4 and 8 hold none; burer_monteiro's factor and MERIT's
+    // C still agree with one process's
+    const Matrix points = two_rings(9, 0.5, 0.02, 4).X;
+    const SeparableData data = separable_dirichlet(6, 9, 3, 30.0, 2);
+    const int64_t n = 9, P = 12;
+    const auto configure = [](Solver& solver, bool nomad) {
+        solver.mutable_params().set_int("max_iterations", 3);
+        if (nomad) solver.mutable_params().set_string("inner_method", "spg");
+        if (nomad) solver.mutable_params().set_int("inner_iterations", 10);
+    };
+    auto nomad = make_solver(Nomad::from_points(points, 2), "burer_monteiro");
+    auto merit = make_solver(std::make_shared<const SelfDictionary>(data.X, 3, -1.0, 1e-5), "merit");
+    configure(*nomad, true);
+    configure(*merit, false);
+    nomad->solve();
+    merit->solve();
+    const std::vector<double> factor = nomad->output("factor").doubles;
+    const std::size_t r = static_cast<std::size_t>(nomad->output("factor").spec.cols);
+    const Matrix& C = merit->iterate();
+    std::vector<double> gathered_factor(factor.size(), -1.0);
+    Matrix gathered_C(C.shape(), -1.0);
+    std::vector<int64_t> held(static_cast<std::size_t>(P));
+    run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        const int64_t first = block_start(n, P, p), count = block_start(n, P, p + 1) - first;
+        held[static_cast<std::size_t>(p)] = count;
+        const Matrix block = xt::view(points, xt::range(first, first + count), xt::all());
+        auto a = make_solver(std::make_shared<const DistributedNomad>(block, n, first, 2, c), "burer_monteiro");
+        configure(*a, true);
+        a->solve();
+        const std::vector<double> mine = a->output("factor").doubles;
+        if (mine.size() == static_cast<std::size_t>(count) * r)
+            std::copy(mine.begin(), mine.end(), gathered_factor.begin() + first * static_cast<int64_t>(r));
+        const Matrix columns = xt::view(data.X, xt::all(), xt::range(first, first + count));
+        auto b = make_solver(SelfDictionary::distributed(columns, n, first, 3, -1.0, 1e-5, c), "merit");
+        configure(*b, false);
+        b->solve();
+        xt::view(gathered_C, xt::all(), xt::range(first, first + count)) = b->iterate();
+    });
+    BOOST_TEST(held[0] == 0);
+    BOOST_TEST(held[4] == 0);
+    double diff = 0.0;
+    for (std::size_t k = 0; k < factor.size(); ++k) diff = std::max(diff, std::fabs(gathered_factor[k] - factor[k]));
+    BOOST_TEST(diff <= 1e-12);
+    BOOST_TEST(relative_difference(gathered_C, C) <= 1e-12);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
