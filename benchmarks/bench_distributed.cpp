@@ -253,6 +253,24 @@ void print_divided_scaling(double one, double rounds, double values, double alph
     }
 }
 
+// A distributed solver run on one process through the counting collectives for `iterations`
+// iterations (one thread; fewer when it converges first): seconds, collectives and values reduced per
+// iteration.
+struct PerIteration {
+    double seconds, rounds, values;
+};
+PerIteration count_iterations(Solver& solver, const CountingCollectives& counter, int64_t iterations)
+{
+    solver.mutable_params().set_int("max_iterations", iterations);
+    solver.mutable_params().set_int("threads", 1);
+    solver.initialize();
+    counter.reset();
+    const auto t0 = Clock::now();
+    solver.solve();
+    const double done = static_cast<double>(solver.progress().iteration);
+    return {seconds_since(t0) / done, static_cast<double>(counter.sums + counter.maxima) / done, counter.summed / done};
+}
+
 void run_nomad(double alpha, double beta)
 {
     const int64_t n = 1 << 16, d = 64, K = 10;
@@ -262,22 +280,12 @@ void run_nomad(double alpha, double beta)
     const Matrix X = gaussian_blobs(n, centers, 1.0, 5).X;
     auto counter = std::make_shared<CountingCollectives>();
     auto solver = make_solver(std::make_shared<const DistributedNomad>(X, n, 0, K, counter), "burer_monteiro");
-    solver->mutable_params().set_int("max_iterations", 5);
-    solver->mutable_params().set_int("threads", 1);
-    solver->initialize();
-    counter->reset();
-    const auto t0 = Clock::now();
-    solver->solve();
-    const double iterations = static_cast<double>(solver->progress().iteration);
-    const double one = seconds_since(t0) / iterations;
-    const double rounds_per_iteration = static_cast<double>(counter->sums + counter->maxima) / iterations;
-    const double values_per_iteration = counter->summed / iterations;
+    const PerIteration one = count_iterations(*solver, *counter, 5);
     std::printf("\nNOMAD burer_monteiro on points: n = %lld, d = %lld, K = %lld, r = %lld; one process: %.1f ms per outer "
-                "iteration, %.0f sums and maxima, %.0f values summed in all, per outer iteration\n",
+                "iteration, %.0f sums and maxima, %.0f values in all, per outer iteration\n",
                 static_cast<long long>(n), static_cast<long long>(d), static_cast<long long>(K),
-                static_cast<long long>(solver->output("factor").spec.cols), 1e3 * one, rounds_per_iteration,
-                values_per_iteration);
-    print_divided_scaling(one, rounds_per_iteration, values_per_iteration, alpha, beta);
+                static_cast<long long>(solver->output("factor").spec.cols), 1e3 * one.seconds, one.rounds, one.values);
+    print_divided_scaling(one.seconds, one.rounds, one.values, alpha, beta);
 }
 
 void run_merit(double alpha, double beta)
@@ -286,22 +294,13 @@ void run_merit(double alpha, double beta)
     const SeparableData data = separable_dirichlet(M, N, K, 20.0, 1);
     auto counter = std::make_shared<CountingCollectives>();
     auto solver = make_solver(SelfDictionary::distributed(data.X, N, 0, K, -1.0, 1e-5, counter), "merit");
-    solver->mutable_params().set_int("max_iterations", 5);
-    solver->mutable_params().set_int("threads", 1);
     solver->mutable_params().set_double("tolerance", 0.0);
-    solver->initialize();
-    counter->reset();
-    const auto t0 = Clock::now();
-    solver->solve();
-    const double iterations = static_cast<double>(solver->progress().iteration);
-    const double one = seconds_since(t0) / iterations;
-    const double rounds = static_cast<double>(counter->sums + counter->maxima) / iterations;
-    const double values = counter->summed / iterations;
+    const PerIteration one = count_iterations(*solver, *counter, 5);
     std::printf("\nMERIT (vanilla) by columns: M = %lld, N = %lld, K = %lld; one process: %.1f ms per iteration, %.0f "
                 "sums and maxima, %.0f values in all, per iteration; X (%.0f MB) on every rank\n",
-                static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K), 1e3 * one, rounds,
-                values, 8e-6 * static_cast<double>(M * N));
-    print_divided_scaling(one, rounds, values, alpha, beta);
+                static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K), 1e3 * one.seconds,
+                one.rounds, one.values, 8e-6 * static_cast<double>(M * N));
+    print_divided_scaling(one.seconds, one.rounds, one.values, alpha, beta);
 }
 
 }  // namespace

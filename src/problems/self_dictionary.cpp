@@ -299,7 +299,7 @@ std::vector<OutputSpec> SelfDictionary::specs(int64_t selected) const
 
 std::vector<OutputSpec> SelfDictionary::output_specs(const SimplexColumns& C) const
 {
-    return specs(static_cast<int64_t>(select(C).size()));
+    return specs(K_ > 0 ? K_ : static_cast<int64_t>(select(C).size()));  // select takes K rows when K is known
 }
 
 std::vector<OutputSpec> SelfDictionary::output_specs() const { return specs(K_); }
