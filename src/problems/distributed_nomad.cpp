@@ -130,7 +130,7 @@ GramRows DistributedNomad::scaled_rows(double c, Matrix& scaled) const
 Matrix DistributedNomad::gather(const Matrix& U) const
 {
     const std::size_t m = U.shape()[1];
-    require_memory(8.0 * double(n_) * double(m), "the gathered factor");
+    agree_on_errors(*collectives_, [&] { require_memory(8.0 * double(n_) * double(m), "the gathered factor"); });
     std::vector<int64_t> counts;
     for (std::size_t p = 0; p + 1 < starts_.size(); ++p) counts.push_back((starts_[p + 1] - starts_[p]) * static_cast<int64_t>(m));
     Matrix all({static_cast<std::size_t>(n_), m});
