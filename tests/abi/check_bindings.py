@@ -2,7 +2,7 @@
 """Checks that the language bindings' hand-copied declarations match facto's public C headers.
 
 The Python (ctypes), Rust (facto-sys), Julia (ccall) and R bindings repeat prototypes, constants and
-struct layouts of include/facto/facto.h (and of include/facto/facto_experimental.h when it exists) by
+struct layouts of include/facto/facto.h (and of facto_experimental.h and facto_mpi.h when they exist) by
 hand, and no compiler compares the copies: a stale argument type or status code becomes a crash or a
 wrong answer at run time. This script parses the headers and the bindings and reports every difference:
 
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-HEADERS = ("facto.h", "facto_experimental.h")
+HEADERS = ("facto.h", "facto_experimental.h", "facto_mpi.h")
 
 # Binding-side names of header constants that are not "FACTO_" + the name.
 ALIASES = {"ABI_MAJOR": "FACTO_VERSION_MAJOR", "RUNNING": "FACTO_OK"}

@@ -17,7 +17,8 @@ export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, 
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
        communities, averaged_spearman, kmeans,
-       separable_data, output, selected, nomad, nomad_points, nomad_layer, nomad_gram, manifold_points, multilayer_nomad
+       separable_data, output, selected, nomad, nomad_points, nomad_layer, nomad_gram, manifold_points, multilayer_nomad,
+       Collectives, symnmf_distributed, nomad_distributed, self_dictionary_distributed
 
 const ROW_MAJOR = Int32(0)
 const COL_MAJOR = Int32(1)
@@ -184,6 +185,92 @@ function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = not
     st = ccall(sym(:facto_problem_new_self_dictionary), Int32,
                (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Float64, Float64, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K,
+               lambda === nothing ? -1.0 : Float64(lambda), mu, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+# ---- distributed problems (MPI, through libfacto_mpi) ----
+
+"""
+    Collectives(fortran_comm::Integer) -> Collectives
+
+An MPI communicator's collective operations, for the distributed problems, from its Fortran handle
+(with MPI.jl: `Collectives(MPI.API.MPI_Comm_c2f(comm))`). libfacto_mpi is loaded from
+`ENV["FACTO_MPI_LIBRARY"]`, else `"libfacto_mpi.so.0"`; it duplicates the communicator, so `comm` may be
+freed afterwards. Freed by its finalizer (or `close`); the problems built on it keep what they need.
+Every distributed call is collective: each rank makes the same calls in the same order.
+"""
+mutable struct Collectives
+    ptr::Ptr{Cvoid}
+    function Collectives(fortran_comm::Integer)
+        lib = Libdl.dlopen(get(ENV, "FACTO_MPI_LIBRARY", "libfacto_mpi.so.0"))
+        out = Ref{Ptr{Cvoid}}(C_NULL)
+        st = ccall(Libdl.dlsym(lib, :facto_collectives_new_mpi), Int32, (Int64, Ref{Ptr{Cvoid}}), fortran_comm, out)
+        check(st, thread_message)
+        c = new(out[])
+        finalizer(close, c)
+        return c
+    end
+end
+
+function Base.close(c::Collectives)
+    c.ptr == C_NULL || ccall(sym(:facto_collectives_free), Cvoid, (Ptr{Cvoid},), c.ptr)
+    c.ptr = C_NULL
+    return nothing
+end
+
+"""
+    symnmf_distributed(c, n, first_row, M_rows, r) -> Problem
+
+Collective: SymNMF of the symmetric n×n `M` distributed by rows; this rank gives rows `first_row` ..
+`first_row + size(M_rows, 1) - 1` (1-based) as `M_rows` (sparse or dense, columns global), the ranks'
+blocks following each other in rank order. The iterate and outputs are this rank's rows of X.
+Solvers "nolips", "projected_gradient".
+"""
+function symnmf_distributed(c::Collectives, n::Integer, first_row::Integer, M_rows::AbstractMatrix{<:Real}, r::Integer)
+    _, _, i, j, v = _triplets(M_rows)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_symnmf_distributed), Int32,
+               (Ptr{Cvoid}, Int64, Int64, Int32, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Ref{Ptr{Cvoid}}),
+               c.ptr, n, first_row - 1, SPARSE_COO, size(M_rows, 1), length(v), i, j, v, r, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    nomad_distributed(c, n, first_row, X_rows, K) -> Problem
+
+Collective: NOMAD on n points distributed by rows; this rank gives points `first_row` ..
+`first_row + size(X_rows, 1) - 1` (1-based) as the rows of `X_rows`. Solver "burer_monteiro" (SPG inner
+solves, kernel k-means start); outputs "factor" (this rank's rows), "labels" (this rank's points'),
+"feasibility".
+"""
+function nomad_distributed(c::Collectives, n::Integer, first_row::Integer, X_rows::AbstractMatrix{<:Real}, K::Integer)
+    A = Matrix{Float64}(X_rows)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_nomad_distributed), Int32,
+               (Ptr{Cvoid}, Int64, Int64, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+               c.ptr, n, first_row - 1, A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    self_dictionary_distributed(c, N, first_col, X_cols, K = 0; lambda = nothing, mu = 1e-5) -> Problem
+
+Collective: the self-dictionary problem with the N data points (columns of X) distributed; this rank gives
+columns `first_col` .. `first_col + size(X_cols, 2) - 1` (1-based). Every rank then holds all of X and its
+columns of C. Solver "merit"; outputs "selected", "H" (this rank's columns), "nnz".
+"""
+function self_dictionary_distributed(c::Collectives, N::Integer, first_col::Integer, X_cols::AbstractMatrix{<:Real},
+                                     K::Integer = 0; lambda = nothing, mu::Real = 1e-5)
+    A = Matrix{Float64}(X_cols)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_self_dictionary_distributed), Int32,
+               (Ptr{Cvoid}, Int64, Int64, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Float64, Float64,
+                Ref{Ptr{Cvoid}}),
+               c.ptr, N, first_col - 1, A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K,
                lambda === nothing ? -1.0 : Float64(lambda), mu, out)
     check(st, thread_message)
     return Problem(out[])
