@@ -818,8 +818,10 @@ static int write_results(facto_solver* solver, const options* o, int64_t n, int6
     if (o->output_w) {
         double* block = malloc((size_t)(rows * k > 0 ? rows * k : 1) * sizeof *block);
         double* W = group_rank() == 0 ? malloc((size_t)(n * k) * sizeof *W) : NULL;
-        if (block) facto_solver_copy_iterate(solver, block, rows * k, FACTO_ROW_MAJOR);
-        const int ok = group_gather_rows(block, rows, k, W);
+        /* on every rank (a distributed nomad's iterate is collective); a rank that failed gives no block,
+         * and then the gather fails on all */
+        const int copied = facto_solver_copy_iterate(solver, block, rows * k, FACTO_ROW_MAJOR) >= 0;
+        const int ok = group_gather_rows(copied ? block : NULL, rows, k, W);
         st = ok && W ? facto_write_csv(o->output_w, W, n, k, k, FACTO_ROW_MAJOR) : FACTO_OK;
         free(block);
         free(W);
@@ -976,19 +978,18 @@ static int finish_job(facto_solver* solver, const options* o, const int64_t* doc
     return ok;
 }
 
-/* Refuses what facto-mpi cannot run on several processes yet; 1 when the options are fine. */
+/* Refuses what facto-mpi (distributed problems, even on one rank) cannot run; 1 when the options are fine. */
 static int runs_on_group(const options* o)
 {
-    if (group_size() == 1) return 1;
+    if (!group_distributed()) return 1;
     const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
     const int nomad_points = !strcmp(o->problem, "nomad") && !o->affinity && !o->n_layers && !o->bound;
     const int dictionary = !strcmp(o->problem, "self_dictionary");
     if ((sparse_symnmf || nomad_points || dictionary) && !o->init && !o->list_params) return 1;
     if (group_rank() == 0)
-        fprintf(stderr, "facto: on %lld processes only --problem symnmf (M from features or a Matrix Market file), "
-                        "--problem nomad (points, burer_monteiro, without --layers or --bound) and --problem "
-                        "self_dictionary (merit) run, without --init or --list-params\n",
-                (long long)group_size());
+        fprintf(stderr, "facto-mpi runs --problem symnmf (M from features or a Matrix Market file), --problem nomad "
+                        "(points, burer_monteiro, without --layers or --bound) and --problem self_dictionary (merit), "
+                        "without --init or --list-params; facto runs the rest\n");
     return 0;
 }
 

@@ -115,7 +115,7 @@ Output DistributedNomad::output_of_factor(const std::string& name, const Matrix&
 double DistributedNomad::frobenius_norm() const
 {
     const std::size_t d = F_.shape()[1];
-    Matrix FtF({d, d});
+    Matrix FtF({d, d}, 0.0);  // stays 0 on a process without points
     blas::gemm(true, false, 1.0, F_, F_, 0.0, FtF);
     collectives_->sum(FtF.data(), FtF.size());
     return std::sqrt(blas::frobenius_dot(FtF, FtF));

@@ -201,16 +201,14 @@ void BurerMonteiro::normalize_start()
 
 void BurerMonteiro::prepare_data()
 {
-    if (rows_.left_multiply) return;
     threads_ = resolve_threads(common().threads);
-    scale_ = nomad_ ? nomad_->D().frobenius_norm() : distributed_->frobenius_norm();
-    if (!(scale_ > 0.0)) scale_ = 1.0;
-    if (distributed_) {
-        rows_ = distributed_->scaled_rows(1.0 / scale_, scaled_);
-        return;
+    if (!D_ && !rows_.left_multiply) {
+        scale_ = nomad_ ? nomad_->D().frobenius_norm() : distributed_->frobenius_norm();
+        if (!(scale_ > 0.0)) scale_ = 1.0;
+        if (distributed_) rows_ = distributed_->scaled_rows(1.0 / scale_, scaled_);
+        else D_ = nomad_->D().with_fast_products(1.0 / scale_);
     }
-    D_ = nomad_->D().with_fast_products(1.0 / scale_);
-    rows_ = all_rows(*D_, threads_);
+    if (D_) rows_ = all_rows(*D_, threads_);
 }
 
 void BurerMonteiro::start_default(uint64_t seed)
@@ -440,16 +438,18 @@ void BurerMonteiro::measure()
     const double K = static_cast<double>(K_);
     feasibility_ = std::max(largest(residual), std::fabs(squares_ - K) / K);
     dense_ = Matrix{};
+    dense_valid_ = false;
 }
 
 const Matrix& BurerMonteiro::current() const
 {
-    if (dense_.size() == 0) {  // Q's rows held here: Y's times all of Y (gathered when distributed)
+    if (!dense_valid_) {  // Q's rows held here: Y's times all of Y (gathered when distributed; a block may be empty)
         const Matrix all = distributed_ ? distributed_->gather(Y_) : Matrix{};
         const Matrix& Y = distributed_ ? all : Y_;
         require_memory(8.0 * double(Y_.shape()[0]) * double(n_), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n_));
         dense_ = Matrix({Y_.shape()[0], n_});
         blas::gemm(false, true, 1.0, Y_, Y, 0.0, dense_);
+        dense_valid_ = true;
     }
     return dense_;
 }

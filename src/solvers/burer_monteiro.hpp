@@ -83,8 +83,8 @@ private:
     const Matrix& current() const override;
 
     std::size_t rank() const;
-    // rows_ := the rows of D / ||D||_F held here, for block products (the square, or the scaled points)
-    // and scale_ := ||D||_F, once.
+    // rows_ := the rows of D / ||D||_F held here, for block products (the square, or the scaled points),
+    // on the threads of the parameter; scale_ := ||D||_F and the scaled D once.
     void prepare_data();
     // The processes' sums of values (nothing on one process), and the largest of a value >= 0.
     void sum(double* values, std::size_t count) const { problem().reduce_sums(values, count); }
@@ -129,7 +129,8 @@ private:
     double inner_gradient_ = 0.0;  // the projected gradient at the end of the last (33a)
     int64_t outer_ = 0;
     std::size_t threads_ = 1;
-    mutable Matrix dense_;
+    mutable Matrix dense_;  // Q's rows held here, when dense_valid_
+    mutable bool dense_valid_ = false;
 
     // The parameters, bound to the table.
     enum class Start { automatic, symnmf, kmeans };

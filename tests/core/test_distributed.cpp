@@ -761,6 +761,8 @@ BOOST_AUTO_TEST_CASE(nomad_and_merit_processes_without_data_take_part)
         auto a = make_solver(std::make_shared<const DistributedNomad>(block, n, first, 2, c), "burer_monteiro");
         configure(*a, true);
         a->solve();
+        a->iterate();  // Q's rows gathered once; the second call reads them on every process (also on
+        a->iterate();  // one without rows, whose Q block is empty)
         const std::vector<double> mine = a->output("factor").doubles;
         if (mine.size() == static_cast<std::size_t>(count) * r)
             std::copy(mine.begin(), mine.end(), gathered_factor.begin() + first * static_cast<int64_t>(r));
