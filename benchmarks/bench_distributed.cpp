@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -268,6 +269,7 @@ PerIteration count_iterations(Solver& solver, const CountingCollectives& counter
     const auto t0 = Clock::now();
     solver.solve();
     const double done = static_cast<double>(solver.progress().iteration);
+    if (!(done > 0.0)) throw std::runtime_error("the solver stopped before its first iteration: nothing to measure");
     return {seconds_since(t0) / done, static_cast<double>(counter.sums + counter.maxima) / done, counter.summed / done};
 }
 

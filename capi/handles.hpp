@@ -83,10 +83,7 @@ facto_status guarded(std::string* sink, Body&& body) noexcept
 template <class Checks>
 void agreed(const facto::Problem& problem, const Checks& checks)
 {
-    if (const facto::Collectives* c = problem.collectives())
-        facto::agree_on_errors(*c, checks);
-    else
-        checks();
+    facto::agree_on_errors(problem.collectives(), checks);
 }
 
 // Throws Error(NULL_POINTER) naming `what` when p is NULL.

@@ -78,7 +78,7 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
                                             int32_t layout, int64_t max_pairs, uint64_t seed, double* nrmse);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Distributed problems (in progress: SymNMF on sparse M so far)                                   */
+/* Distributed problems: SymNMF on sparse M, NOMAD on points, self-dictionary (MERIT)              */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* A distributed problem is built on every process of a group, each from its own block of the data, with
@@ -165,6 +165,11 @@ FACTO_API facto_status facto_problem_new_symnmf_distributed(facto_collectives* c
  * Errors (on every process, except NULL_POINTER for collectives or out): NULL_POINTER,
  * INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (the blocks, n, d or K differing between
  * processes, K out of range), NOT_FINITE, OUT_OF_MEMORY, IO (a collective failed). */
+FACTO_API facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives, int64_t n,
+                                                           int64_t first_row, const double* X, int64_t rows,
+                                                           int64_t d, int64_t ld, int32_t layout, int64_t K,
+                                                           facto_problem** out);
+
 /* Collective: the self-dictionary problem (as facto_problem_new_self_dictionary) with the data points
  * distributed: this process gives columns first_col .. first_col + cols - 1 of the M x N data X (rows x
  * cols = M x this block, `layout` and `ld` as there, non-NULL also for cols = 0), every process the
@@ -173,8 +178,12 @@ FACTO_API facto_status facto_problem_new_symnmf_distributed(facto_collectives* c
  * point) and the columns of C of its points: the iterate is N x cols (this process's columns of C;
  * facto_problem_objective is collective), the sweep's work and its residuals are the block's, and each
  * sweep reduces 3 N values (Phi's row statistics) and a few sums. SPA's warm start picks are process
- * 0's. Solver: "merit" (every variant). Outputs: "selected" (all of C's), "H" (|selected| x cols, this
- * process's columns), "nnz" (all of C's), "gaps"; each collective.
+ * 0's. Solver: "merit", every variant (those with lambda > 0 and away or pairwise steps choose their
+ * common step by a golden section, which the order of the sums moves within sqrt(eps): the same quality
+ * as one process, not the same bits). facto_solver_copy_iterate is this process's alone (its columns;
+ * refused where they would be too large dense). Outputs: "selected" (all of C's), "H" (|selected| x
+ * cols, this process's columns), "nnz" (all of C's), "gaps"; each collective, and with K = 0 (the
+ * selection's size decided by all of C) so are facto_solver_output_count, _name and _shape.
  * Errors (on every process, except NULL_POINTER for collectives or out): as
  * facto_problem_new_self_dictionary, and DIMENSION (the blocks, M, N, K, lambda or mu differing between
  * processes), IO (a collective failed). */
@@ -183,11 +192,6 @@ FACTO_API facto_status facto_problem_new_self_dictionary_distributed(facto_colle
                                                                      int64_t cols, int64_t ld, int32_t layout,
                                                                      int64_t K, double lambda, double mu,
                                                                      facto_problem** out);
-
-FACTO_API facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives, int64_t n,
-                                                           int64_t first_row, const double* X, int64_t rows,
-                                                           int64_t d, int64_t ld, int32_t layout, int64_t K,
-                                                           facto_problem** out);
 
 #ifdef __cplusplus
 }

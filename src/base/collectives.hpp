@@ -57,6 +57,15 @@ inline double max_of_nonnegative(const Collectives& c, double value)
     return value;
 }
 
+// The same on a group that may be absent (nullptr: one process, nothing to combine): the sums, the
+// largest of values >= 0, and whether any process says true.
+inline void sum_over(const Collectives* c, double* values, std::size_t count)
+{
+    if (c) c->sum(values, count);
+}
+inline double largest_over(const Collectives* c, double value) { return c ? max_of_nonnegative(*c, value) : value; }
+inline bool any_over(const Collectives* c, bool mine) { return c ? c->max(int64_t{mine}) != 0 : mine; }
+
 // Runs `checks` (which may throw Error) on every process, then throws on every process if it threw on
 // any: its own Error where it threw, elsewhere an Error of the same kind saying that another process
 // refused its part. Without this, the processes that passed would wait in their next collective for
@@ -83,6 +92,16 @@ void agree_on_errors(const Collectives& c, const Checks& checks)
     if (worst != 0)
         throw Error(static_cast<facto_status>(-worst), "another process refused its part of the problem (its error "
                                                        "says why)");
+}
+
+// The same on a group that may be absent (nullptr: one process, `checks` run as they are).
+template <class Checks>
+void agree_on_errors(const Collectives* c, const Checks& checks)
+{
+    if (c)
+        agree_on_errors(*c, checks);
+    else
+        checks();
 }
 
 }  // namespace facto

@@ -107,18 +107,18 @@ LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation,
 Matrix nomad_features(const Matrix& X, const Collectives* collectives)
 {
     const std::size_t n = X.shape()[0], d = X.shape()[1];
+    require_finite(X, "X");  // before the collectives: a process refusing alone would leave the others in them
     // the points' count and column sums, with the processes' when distributed
     std::vector<double> sums(d + 1, 0.0);
     sums[d] = static_cast<double>(n);
     for (std::size_t k = 0; k < d; ++k)
         for (std::size_t i = 0; i < n; ++i) sums[k] += X(i, k);
-    if (collectives) collectives->sum(sums.data(), sums.size());
+    sum_over(collectives, sums.data(), sums.size());
     require(sums[d] >= 1.0 && d >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one row and one column");
-    require_finite(X, "X");
     // Y = (X - mean of the rows) / max_i ||x_i|| (the paper's input, Sec. 1)
     double largest = 0.0;
     for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, std::sqrt(blas::dot(&X(i, 0), &X(i, 0), d)));
-    if (collectives) largest = max_of_nonnegative(*collectives, largest);
+    largest = largest_over(collectives, largest);
     require(largest > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "nomad: every point is 0");
     Matrix Y({n, d});
     for (std::size_t k = 0; k < d; ++k) {

@@ -26,9 +26,7 @@ GramRows factor_rows(const Matrix& F, std::size_t first, std::size_t n, const Co
     const std::size_t here = F.shape()[0], d = F.shape()[1];
     rows.n = n, rows.first = first, rows.rows = here, rows.collectives = collectives;
     for (std::size_t i = 0; i < here; ++i) rows.diagonal.push_back(blas::dot(&F(i, 0), &F(i, 0), d));
-    const auto sum = [collectives](double* values, std::size_t count) {
-        if (collectives) collectives->sum(values, count);
-    };
+    const auto sum = [collectives](double* values, std::size_t count) { sum_over(collectives, values, count); };
     rows.column = [&F, first, here, d, sum](std::size_t pick, double* column) {
         std::vector<double> f(d, 0.0);  // f_pick from the process holding it, zeros elsewhere: the sum is exact
         if (pick >= first && pick < first + here) std::copy_n(&F(pick - first, 0), d, f.data());

@@ -16,7 +16,7 @@ namespace {
 double dot(const double* x, const double* y, std::size_t n, const Collectives* collectives)
 {
     double value = blas::dot(x, y, n);
-    if (collectives) collectives->sum(&value, 1);
+    sum_over(collectives, &value, 1);
     return value;
 }
 

@@ -28,16 +28,10 @@ LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double up
     double f = fg(x.data(), g.data());
     require(std::isfinite(f), FACTO_ERROR_NUMERICAL, "SPG: the function is not finite at the start");
     const auto projected_gradient = [&] {
-        const double mine = box_projected_gradient(x.data(), g.data(), n, lower, upper);
-        return collectives ? max_of_nonnegative(*collectives, mine) : mine;
+        return largest_over(collectives, box_projected_gradient(x.data(), g.data(), n, lower, upper));
     };
-    const auto sum = [&](double* values, std::size_t count) {
-        if (collectives) collectives->sum(values, count);
-    };
-    const auto interrupted = [&] {
-        const int64_t mine = settings.interrupted && settings.interrupted();
-        return (collectives ? collectives->max(mine) : mine) != 0;
-    };
+    const auto sum = [&](double* values, std::size_t count) { sum_over(collectives, values, count); };
+    const auto interrupted = [&] { return any_over(collectives, settings.interrupted && settings.interrupted()); };
     LbfgsbResult result;
     result.projected_gradient = projected_gradient();
     double step = result.projected_gradient > 0.0 ? 1.0 / result.projected_gradient : 1.0;

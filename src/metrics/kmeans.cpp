@@ -117,12 +117,6 @@ std::vector<int64_t> kernel_kmeans(const GramOperator& D, int64_t K, uint64_t se
 
 namespace {
 
-// The processes' sums of values[0 .. count) (none: values as they are).
-void sum_over(const GramRows& D, double* values, std::size_t count)
-{
-    if (D.collectives) D.collectives->sum(values, count);
-}
-
 // k-means++'s next center: the global index drawn with probability proportional to nearest[i] over
 // every process's rows (`mine` the sum of this process's; `draw`'s walk, process by process).
 std::size_t draw_over(const GramRows& D, const std::vector<double>& nearest, double mine, Rng& rng)
@@ -197,7 +191,7 @@ std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, 
     for (std::size_t k = 0; k < k_count; ++k) {
         D.column(pick, column.data());
         double picked = pick >= D.first && pick < D.first + rows ? diagonal[pick - D.first] : 0.0;  // D_pick,pick
-        sum_over(D, &picked, 1);
+        sum_over(D.collectives, &picked, 1);
         double total = 0.0;
         for (std::size_t i = 0; i < rows; ++i) {
             const double distance = D.first + i == pick ? 0.0 : std::max(diagonal[i] - 2.0 * column[i] + picked, 0.0);
@@ -213,11 +207,11 @@ std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, 
         Z.fill(0.0);
         std::fill(size.begin(), size.end(), 0.0);
         for (std::size_t i = 0; i < rows; ++i) Z(i, static_cast<std::size_t>(labels[i])) = 1.0, ++size[static_cast<std::size_t>(labels[i])];
-        sum_over(D, size.data(), k_count);
+        sum_over(D.collectives, size.data(), k_count);
         D.left_multiply(Z.data(), k_count, C.data());  // row k: (D z_k)^T
         std::fill(within.begin(), within.end(), 0.0);
         for (std::size_t i = 0; i < rows; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
-        sum_over(D, within.data(), k_count);
+        sum_over(D.collectives, within.data(), k_count);
         int64_t changed = 0;
         for (std::size_t i = 0; i < rows; ++i) {
             int64_t best = labels[i];
@@ -233,7 +227,7 @@ std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, 
         // an emptied cluster takes the worst-served point of a cluster that keeps one (each point once)
         std::fill(size.begin(), size.end(), 0.0);
         for (int64_t l : labels) ++size[static_cast<std::size_t>(l)];
-        sum_over(D, size.data(), k_count);
+        sum_over(D.collectives, size.data(), k_count);
         for (std::size_t k = 0; k < k_count; ++k)
             if (size[k] == 0.0) {
                 const auto [far, label] = worst_served(D, nearest, labels, size);
@@ -244,7 +238,7 @@ std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, 
                     nearest[far - D.first] = -std::numeric_limits<double>::infinity();
                 }
             }
-        if (D.collectives) changed = D.collectives->max(changed);
+        changed = any_over(D.collectives, changed != 0);
         if (!changed) break;
     }
     return labels;

@@ -22,9 +22,8 @@ DistributedNomad::DistributedNomad(const Matrix& X, int64_t n, int64_t first_row
     const Collectives& comm = *collectives_;
     const int64_t rows = static_cast<int64_t>(X.shape()[0]), d = static_cast<int64_t>(X.shape()[1]);
     agree_on_errors(comm, [&] {
-        require(n_ >= 1 && first_row_ >= 0 && first_row_ + rows <= n_, FACTO_ERROR_DIMENSION,
-                "points " + std::to_string(first_row_) + " .. " + std::to_string(first_row_ + rows - 1) +
-                    " are not points of n = " + std::to_string(n_));
+        require(n_ >= 1, FACTO_ERROR_DIMENSION, "nomad: n = " + std::to_string(n_) + " must be at least 1");
+        require_block(first_row_, rows, n_, "points", "n");
         require(d >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one column");
         require(K_ >= 1 && K_ <= n_, FACTO_ERROR_DIMENSION,
                 "K = " + std::to_string(K_) + " must satisfy 1 <= K <= n = " + std::to_string(n_));
@@ -51,13 +50,7 @@ double DistributedNomad::objective(const Matrix& Q) const
 
 Matrix DistributedNomad::random_point(uint64_t) const
 {
-    const std::size_t n = static_cast<std::size_t>(n_), here = F_.shape()[0], first = static_cast<std::size_t>(first_row_);
-    const double e = 1.0 / static_cast<double>(n), c = n > 1 ? static_cast<double>(K_ - 1) / static_cast<double>(n - 1) : 0.0;
-    require_memory(8.0 * double(here) * double(n), "nomad's start rows of Q");
-    Matrix Q({here, n});
-    for (std::size_t i = 0; i < here; ++i)
-        for (std::size_t j = 0; j < n; ++j) Q(i, j) = e + c * ((first + i == j ? 1.0 : 0.0) - e);
-    return Q;
+    throw Error(FACTO_ERROR_UNSUPPORTED, "a distributed nomad has no dense start: burer_monteiro starts it from kernel k-means");
 }
 
 Matrix DistributedNomad::feasible_point(const Matrix&) const
@@ -70,30 +63,10 @@ std::vector<OutputSpec> DistributedNomad::output_specs() const
     return {{"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4}, labels_spec(rows())};
 }
 
-Output DistributedNomad::output(const std::string& name, const Matrix& Q) const
+Output DistributedNomad::output(const std::string& name, const Matrix&) const
 {
-    if (name == "feasibility") {
-        // Q's row sums here, its diagonal and negative entries, summed and maximized over the processes
-        double sums[3] = {0.0, 0.0, 0.0}, row_sum = 0.0, negative_max = 0.0;  // trace, squares, count
-        for (std::size_t i = 0; i < Q.shape()[0]; ++i) {
-            double s = 0.0;
-            for (std::size_t j = 0; j < Q.shape()[1]; ++j) {
-                const double q = Q(i, j);
-                s += q;
-                if (q < 0.0) sums[1] += q * q, sums[2] += 1.0, negative_max = std::max(negative_max, -q);
-            }
-            sums[0] += Q(i, static_cast<std::size_t>(first_row_) + i);
-            row_sum = std::max(row_sum, std::fabs(s - 1.0));
-        }
-        collectives_->sum(sums, 3);
-        const double rmse = sums[2] > 0.0 ? std::sqrt(sums[1] / sums[2]) : 0.0;
-        return Output{output_specs()[0],
-                      {rmse, max_of_nonnegative(*collectives_, negative_max), max_of_nonnegative(*collectives_, row_sum),
-                       std::fabs(sums[0] - static_cast<double>(K_))},
-                      {}};
-    }
-    if (name == "labels")
-        throw Error(FACTO_ERROR_UNSUPPORTED, "a distributed nomad's labels come from burer_monteiro's factor");
+    if (name == "labels" || name == "feasibility")
+        throw Error(FACTO_ERROR_UNSUPPORTED, "a distributed nomad's " + name + " come from burer_monteiro's factor");
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (distributed_nomad has: feasibility, labels)");
 }
 
@@ -131,10 +104,8 @@ Matrix DistributedNomad::gather(const Matrix& U) const
 {
     const std::size_t m = U.shape()[1];
     agree_on_errors(*collectives_, [&] { require_memory(8.0 * double(n_) * double(m), "the gathered factor"); });
-    std::vector<int64_t> counts;
-    for (std::size_t p = 0; p + 1 < starts_.size(); ++p) counts.push_back((starts_[p + 1] - starts_[p]) * static_cast<int64_t>(m));
     Matrix all({static_cast<std::size_t>(n_), m});
-    collectives_->allgather(U.data(), all.data(), counts);
+    gather_blocks(*collectives_, starts_, U.data(), m, all.data());
     return all;
 }
 

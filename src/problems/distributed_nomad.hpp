@@ -27,14 +27,13 @@ public:
     std::array<int64_t, 2> iterate_shape() const override { return {rows(), n_}; }
     // Collective: Tr(D Q) at the Q whose rows the processes give (one sum of n d values).
     double objective(const Matrix& Q) const override;
-    // This process's rows of Nomad::random_point.
+    // Both refuse (UNSUPPORTED): burer_monteiro, the solver of a distributed nomad, starts from kernel
+    // k-means, and its rows of Q would be dense.
     Matrix random_point(uint64_t seed) const override;
-    // Refuses (UNSUPPORTED): burer_monteiro, the solver of a distributed nomad, starts from kernel k-means.
     Matrix feasible_point(const Matrix& Q) const override;
     // "feasibility" (1 x 4, as nomad's) and "labels" (this process's rows, as nomad's).
     std::vector<OutputSpec> output_specs() const override;
-    // Collective: "feasibility" from this process's rows of Q; "labels" only from a factor (UNSUPPORTED
-    // here: Q's graph spans the processes).
+    // Refuses (UNSUPPORTED): both come from a factor (output_of_factor), as burer_monteiro gives them.
     Output output(const std::string& name, const Matrix& Q) const override;
     // Collective: the same at Q = U U^T, U's rows distributed as the points (gathered: O(n r) memory on
     // every process, the components found on each).

@@ -50,9 +50,7 @@ DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_ro
         require(rows_.cols == n_ && n_ > 0, FACTO_ERROR_DIMENSION,
                 "this process's rows of M must have n = " + std::to_string(n_) + " > 0 columns, got " +
                     std::to_string(rows_.cols));
-        require(first_row_ >= 0 && first_row_ + rows_.rows <= n_, FACTO_ERROR_DIMENSION,
-                "rows " + std::to_string(first_row_) + " .. " + std::to_string(first_row_ + rows_.rows - 1) +
-                    " are not rows of an n = " + std::to_string(n_) + " matrix");
+        require_block(first_row_, rows_.rows, n_, "rows", "an n x n M, n");
         SymNMF::require_rank_and_memory(n_, r_);
     });
     const std::vector<int64_t> starts =

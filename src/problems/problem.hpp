@@ -58,10 +58,7 @@ public:
     // its global quantities through reduce_sums, and every step agrees on its stop (Solver::step).
     virtual const Collectives* collectives() const { return nullptr; }
     // values[k] summed over the processes, k < count (nothing to do on one process).
-    void reduce_sums(double* values, std::size_t count) const
-    {
-        if (const Collectives* c = collectives()) c->sum(values, count);
-    }
+    void reduce_sums(double* values, std::size_t count) const { sum_over(collectives(), values, count); }
 };
 
 }  // namespace facto

@@ -4,6 +4,13 @@
 
 namespace facto {
 
+void require_block(int64_t first, int64_t count, int64_t n, const std::string& unit, const std::string& of)
+{
+    require(first >= 0 && count >= 0 && first <= n && count <= n - first, FACTO_ERROR_DIMENSION,
+            "the " + std::to_string(count) + " " + unit + " from " + std::to_string(first) + " are not " + unit +
+                " of " + of + " = " + std::to_string(n));
+}
+
 std::vector<int64_t> row_block_starts(const Collectives& c, int64_t first, int64_t rows, int64_t n,
                                       const std::vector<std::pair<std::string, double>>& same, const std::string& unit)
 {
@@ -34,6 +41,15 @@ std::vector<int64_t> row_block_starts(const Collectives& c, int64_t first, int64
                 std::to_string(n));
     starts.push_back(n);
     return starts;
+}
+
+void gather_blocks(const Collectives& c, const std::vector<int64_t>& starts, const double* mine, std::size_t width,
+                   double* all)
+{
+    std::vector<int64_t> counts;
+    for (std::size_t p = 0; p + 1 < starts.size(); ++p)
+        counts.push_back((starts[p + 1] - starts[p]) * static_cast<int64_t>(width));
+    c.allgather(mine, all, counts);
 }
 
 }  // namespace facto

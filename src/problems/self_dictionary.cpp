@@ -48,9 +48,7 @@ std::shared_ptr<const SelfDictionary> SelfDictionary::distributed(const Matrix& 
     const Collectives& c = *collectives;
     const int64_t m = static_cast<int64_t>(X.shape()[0]), columns = static_cast<int64_t>(X.shape()[1]);
     agree_on_errors(c, [&] {
-        require(N >= 0 && first >= 0 && first + columns <= N, FACTO_ERROR_DIMENSION,
-                "columns " + std::to_string(first) + " .. " + std::to_string(first + columns - 1) +
-                    " are not columns of an N = " + std::to_string(N) + " X");
+        require_block(first, columns, N, "columns", "an M x N X, N");
         require_finite(X, "X");
         require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
                 "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
@@ -62,9 +60,7 @@ std::shared_ptr<const SelfDictionary> SelfDictionary::distributed(const Matrix& 
     // X^T whole on every process: each process's points (rows of X^T) in rank order
     const Matrix mine = xt::transpose(X);
     Matrix Xt({static_cast<std::size_t>(N), static_cast<std::size_t>(m)});
-    std::vector<int64_t> counts;
-    for (std::size_t p = 0; p + 1 < starts.size(); ++p) counts.push_back((starts[p + 1] - starts[p]) * m);
-    c.allgather(mine.data(), Xt.data(), counts);
+    gather_blocks(c, starts, mine.data(), static_cast<std::size_t>(m), Xt.data());
     return std::shared_ptr<const SelfDictionary>(new SelfDictionary(
         std::move(Xt), K, lambda, mu,
         Block{static_cast<std::size_t>(first), static_cast<std::size_t>(columns), std::move(collectives)}));
@@ -229,9 +225,7 @@ void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& s
 
 double SelfDictionary::objective(const Matrix& C) const
 {
-    const auto check = [&] { require_shape(C, N(), columns(), "C"); };
-    if (collectives_) agree_on_errors(*collectives_, check);
-    else check();
+    agree_on_errors(collectives_.get(), [&] { require_shape(C, N(), columns(), "C"); });
     const SimplexColumns S = SimplexColumns::from_dense(C);
     return 0.5 * residual_squared(S) + lambda_ * row_softmax(S).phi;
 }
@@ -241,9 +235,7 @@ Matrix SelfDictionary::random_point(uint64_t seed) const { return set().random_p
 Matrix SelfDictionary::feasible_point(const Matrix& C) const
 {
     Matrix feasible;
-    const auto check = [&] { feasible = set().feasible_point(C, 1e-8); };
-    if (collectives_) agree_on_errors(*collectives_, check);
-    else check();
+    agree_on_errors(collectives_.get(), [&] { feasible = set().feasible_point(C, 1e-8); });
     return feasible;
 }
 

@@ -171,19 +171,6 @@ void BurerMonteiro::set_indicators(const std::vector<int64_t>& labels)
         Y_(i, static_cast<std::size_t>(labels[i])) = 1.0 / std::sqrt(size[static_cast<std::size_t>(labels[i])]);
 }
 
-double BurerMonteiro::largest(double value) const
-{
-    const Collectives* c = problem().collectives();
-    return c ? max_of_nonnegative(*c, value) : value;
-}
-
-bool BurerMonteiro::interrupted_anywhere() const
-{
-    const Collectives* c = problem().collectives();
-    const int64_t mine = interrupted();
-    return (c ? c->max(mine) : mine) != 0;
-}
-
 void BurerMonteiro::normalize_start()
 {
     // scale so that 1^T Y Y^T 1 / n = ||Y^T 1||^2 / n = 1; from Y = 0 (a stationary point of L) take the
@@ -444,9 +431,11 @@ void BurerMonteiro::measure()
 const Matrix& BurerMonteiro::current() const
 {
     if (!dense_valid_) {  // Q's rows held here: Y's times all of Y (gathered when distributed; a block may be empty)
+        agree_on_errors(problem().collectives(), [&] {  // the blocks differ in size: one process may refuse alone
+            require_memory(8.0 * double(Y_.shape()[0]) * double(n_), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n_));
+        });
         const Matrix all = distributed_ ? distributed_->gather(Y_) : Matrix{};
         const Matrix& Y = distributed_ ? all : Y_;
-        require_memory(8.0 * double(Y_.shape()[0]) * double(n_), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n_));
         dense_ = Matrix({Y_.shape()[0], n_});
         blas::gemm(false, true, 1.0, Y_, Y, 0.0, dense_);
         dense_valid_ = true;

@@ -88,9 +88,9 @@ private:
     void prepare_data();
     // The processes' sums of values (nothing on one process), and the largest of a value >= 0.
     void sum(double* values, std::size_t count) const { problem().reduce_sums(values, count); }
-    double largest(double value) const;
+    double largest(double value) const { return largest_over(problem().collectives(), value); }
     // interrupted() on any process (each decides on its own clock).
-    bool interrupted_anywhere() const;
+    bool interrupted_anywhere() const { return any_over(problem().collectives(), interrupted()); }
     // Y_ := the indicators of a clustering of the rows held here, column k scaled by 1 / sqrt(n_k).
     void set_indicators(const std::vector<int64_t>& labels);
     // The multipliers at 0 and the measures at Y_.

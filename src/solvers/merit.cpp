@@ -128,7 +128,7 @@ double Merit::away_or_pairwise_step()
             C_.frank_wolfe_update(l, vertex_[l], 1.0);
             empty = true;
         }
-    if (const Collectives* c = problem().collectives()) empty = c->max(int64_t{empty}) != 0;  // on any process
+    empty = any_over(problem().collectives(), empty);  // on any process
     if (empty) {
         resweep(false);
         return 1.0;

@@ -11,8 +11,10 @@
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <xtensor/xview.hpp>
@@ -639,14 +641,6 @@ BOOST_AUTO_TEST_CASE(a_distributed_nomad_refuses_what_needs_all_the_data_on_one_
     const Matrix X = two_rings(10, 0.5, 0.02, 1).X;
     const int64_t n = static_cast<int64_t>(X.shape()[0]);
     std::vector<std::vector<facto_status>> statuses(2);  // no assertion on a thread
-    const auto status_of = [](const std::function<void()>& f) {
-        try {
-            f();
-        } catch (const Error& e) {
-            return e.status();
-        }
-        return FACTO_OK;
-    };
     run_processes(2, [&](int64_t p, std::shared_ptr<const Collectives> c) {
         const int64_t first = block_start(n, 2, p), count = block_start(n, 2, p + 1) - first;
         const Matrix block = xt::view(X, xt::range(first, first + count), xt::all());
@@ -778,6 +772,125 @@ BOOST_AUTO_TEST_CASE(nomad_and_merit_processes_without_data_take_part)
     for (std::size_t k = 0; k < factor.size(); ++k) diff = std::max(diff, std::fabs(gathered_factor[k] - factor[k]));
     BOOST_TEST(diff <= 1e-12);
     BOOST_TEST(relative_difference(gathered_C, C) <= 1e-12);
+}
+
+
+BOOST_AUTO_TEST_CASE(nomad_and_merit_processes_stop_and_fail_together)
+{
+    // As for SymNMF: a callback or a stop request on one process stops every process at the same step,
+    // and one process's bad data or start fails every process (none is left waiting in a collective).
+    const Matrix points = two_rings(12, 0.5, 0.02, 5).X;
+    const SeparableData data = separable_dirichlet(8, 24, 3, 30.0, 4);
+    const int64_t n = static_cast<int64_t>(points.shape()[0]), N = 24, P = 3;
+    const auto nomad_block = [&](int64_t p, std::shared_ptr<const Collectives> c, double poison) {
+        const int64_t first = block_start(n, P, p), count = block_start(n, P, p + 1) - first;
+        Matrix block = xt::view(points, xt::range(first, first + count), xt::all());
+        block(0, 0) += poison;
+        return std::make_shared<const DistributedNomad>(block, n, first, 2, std::move(c));
+    };
+    const auto merit_block = [&](int64_t p, std::shared_ptr<const Collectives> c, double poison, double lambda) {
+        const int64_t first = block_start(N, P, p), count = block_start(N, P, p + 1) - first;
+        Matrix block = xt::view(data.X, xt::all(), xt::range(first, first + count));
+        block(0, 0) += poison;
+        return SelfDictionary::distributed(block, N, first, 3, lambda, 1e-5, std::move(c));
+    };
+    const auto configure = [](Solver& solver) {
+        solver.mutable_params().set_double("tolerance", 0.0);
+        if (solver.params().has("inner_iterations")) solver.mutable_params().set_int("inner_iterations", 5);
+    };
+    std::vector<int32_t> reasons(P);
+    std::vector<int64_t> iterations(P);
+    for (const char* which : {"burer_monteiro", "merit"}) {
+        // process 2's callback stops at iteration 2; then a stop requested on process 1 before the solve
+        for (const bool by_request : {false, true}) {
+            run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+                auto solver = std::string(which) == "merit" ? make_solver(merit_block(p, c, 0.0, -1.0), which)
+                                                            : make_solver(nomad_block(p, c, 0.0), which);
+                configure(*solver);
+                if (!by_request && p == 2) solver->set_callback([](const Progress& progress) { return progress.iteration >= 2; });
+                if (by_request && p == 1) solver->request_stop();
+                reasons[static_cast<std::size_t>(p)] = solver->solve();
+                iterations[static_cast<std::size_t>(p)] = solver->progress().iteration;
+            });
+            BOOST_TEST_CONTEXT(which << (by_request ? ", a request" : ", a callback"))
+            for (int64_t p = 0; p < P; ++p) {
+                BOOST_TEST(reasons[static_cast<std::size_t>(p)] ==
+                           (by_request ? FACTO_STOPPED_BY_REQUEST : FACTO_STOPPED_BY_CALLBACK));
+                BOOST_TEST(iterations[static_cast<std::size_t>(p)] == iterations[0]);
+                BOOST_TEST(iterations[static_cast<std::size_t>(p)] == (by_request ? 1 : 2));
+            }
+        }
+    }
+    std::vector<facto_status> statuses(P);
+    const auto each_status = [&](const std::function<void(int64_t, std::shared_ptr<const Collectives>)>& make) {
+        run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+            statuses[static_cast<std::size_t>(p)] = status_of([&] { make(p, std::move(c)); });
+        });
+        return statuses;
+    };
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // a NaN in process 1's points, and in its columns of X
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) { nomad_block(p, c, p == 1 ? nan : 0.0); }))
+        BOOST_TEST(s == FACTO_ERROR_NOT_FINITE);
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) { merit_block(p, c, p == 1 ? nan : 0.0, -1.0); }))
+        BOOST_TEST(s == FACTO_ERROR_NOT_FINITE);
+    // process 2 gives another lambda
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) { merit_block(p, c, 0.0, p == 2 ? 0.1 : 0.2); }))
+        BOOST_TEST(s == FACTO_ERROR_DIMENSION);
+    // a block starting beyond any N (no overflow in the check)
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) {
+             const int64_t first = p == 0 ? std::numeric_limits<int64_t>::max() : block_start(N, P, p);
+             const int64_t count = block_start(N, P, p + 1) - block_start(N, P, p);
+             SelfDictionary::distributed(xt::view(data.X, xt::all(), xt::range(0, count)), N, first, 3, 0.0, 1e-5, c);
+         }))
+        BOOST_TEST(s == FACTO_ERROR_DIMENSION);
+    // a column of C off the simplex on process 0 alone
+    for (facto_status s : each_status([&](int64_t p, std::shared_ptr<const Collectives> c) {
+             auto problem = merit_block(p, c, 0.0, 0.0);
+             auto solver = make_solver(problem, "merit");
+             Matrix C = problem->random_point(1);
+             if (p == 0) C(0, 0) += 0.5;
+             solver->set_iterate(C);
+         }))
+        BOOST_TEST(s == FACTO_ERROR_INFEASIBLE);
+}
+
+BOOST_AUTO_TEST_CASE(merit_on_blocks_started_from_a_given_c_takes_the_single_process_steps)
+{
+    // set_iterate on the blocks: each process gives its columns of the same C0 (the processes' random
+    // points are the single-process one's columns), and the runs agree as from MERIT's own start
+    const SeparableData data = separable_dirichlet(10, 30, 3, 25.0, 6);
+    const int64_t N = 30, K = 3, P = 3;
+    const auto configure = [](Solver& solver) {
+        solver.mutable_params().set_int("max_iterations", 20);
+        solver.mutable_params().set_double("tolerance", 0.0);
+        solver.mutable_params().set_double("objective_tolerance", 0.0);
+    };
+    auto problem = std::make_shared<const SelfDictionary>(data.X, K, 0.0, 1e-5);
+    auto single = make_solver(problem, "merit");
+    configure(*single);
+    const Matrix C0 = problem->random_point(7);
+    single->set_iterate(C0);
+    single->solve();
+    const Matrix expected = single->iterate();
+    Matrix gathered(expected.shape(), -1.0), starts(C0.shape(), -1.0);
+    std::vector<double> objectives(P);
+    run_processes(P, [&](int64_t p, std::shared_ptr<const Collectives> c) {
+        const int64_t first = block_start(N, P, p), count = block_start(N, P, p + 1) - first;
+        auto mine = SelfDictionary::distributed(xt::view(data.X, xt::all(), xt::range(first, first + count)), N, first,
+                                                K, 0.0, 1e-5, c);
+        auto solver = make_solver(mine, "merit");
+        configure(*solver);
+        const Matrix C = mine->random_point(7);
+        xt::view(starts, xt::all(), xt::range(first, first + count)) = C;
+        solver->set_iterate(C);
+        solver->solve();
+        xt::view(gathered, xt::all(), xt::range(first, first + count)) = solver->iterate();
+        objectives[static_cast<std::size_t>(p)] = solver->progress().objective;
+    });
+    BOOST_TEST(relative_difference(starts, C0) == 0.0);
+    BOOST_TEST(relative_difference(gathered, expected) <= 1e-12);
+    for (double f : objectives) BOOST_TEST(std::fabs(f - single->progress().objective) <= 1e-12 * single->progress().objective);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

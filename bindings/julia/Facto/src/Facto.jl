@@ -198,8 +198,11 @@ end
 An MPI communicator's collective operations, for the distributed problems, from its Fortran handle
 (with MPI.jl: `Collectives(MPI.API.MPI_Comm_c2f(comm))`). libfacto_mpi is loaded from
 `ENV["FACTO_MPI_LIBRARY"]`, else `"libfacto_mpi.so.0"`; it duplicates the communicator, so `comm` may be
-freed afterwards. Freed by its finalizer (or `close`); the problems built on it keep what they need.
-Every distributed call is collective: each rank makes the same calls in the same order.
+freed afterwards. The problems built on it keep what they need. Every distributed call is collective:
+each rank makes the same calls in the same order. Close the solvers, the problems and the Collectives
+yourself, in the same order on every rank and before `MPI.Finalize()`: the last one frees the duplicated
+communicator (`MPI_Comm_free`, collective), and the finalizers would run whenever each rank's garbage
+collector decides.
 """
 mutable struct Collectives
     ptr::Ptr{Cvoid}
