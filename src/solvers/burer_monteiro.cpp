@@ -23,6 +23,14 @@
 namespace facto {
 
 namespace {
+// u[k] += (Y^T 1)_k, Y n x r row-major (a loop, also for a block without rows, where xtensor's reduction
+// would offset a null pointer)
+void add_column_sums(const double* Y, std::size_t n, std::size_t r, double* u)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) u[k] += Y[i * r + k];
+}
+
 std::vector<ParamSpec> burer_monteiro_params()
 {
     constexpr double inf = std::numeric_limits<double>::infinity();
@@ -176,7 +184,8 @@ void BurerMonteiro::normalize_start()
     // scale so that 1^T Y Y^T 1 / n = ||Y^T 1||^2 / n = 1; from Y = 0 (a stationary point of L) take the
     // constant Y with Y Y^T = E
     const std::size_t r = Y_.shape()[1];
-    Vector u = xt::sum(Y_, {0});
+    std::vector<double> u(r, 0.0);
+    add_column_sums(Y_.data(), Y_.shape()[0], r, u.data());
     sum(u.data(), r);
     const double mean_row_sum = blas::dot(u.data(), u.data(), r) / static_cast<double>(n_);
     if (mean_row_sum > 0.0 && std::isfinite(mean_row_sum))
@@ -247,8 +256,7 @@ double BurerMonteiro::lagrangian(const double* Y, double* G)
     const double sigma = settings_.penalty, phi = settings_.trace_penalty;
     // u = Y^T 1, ||Y||^2 and Tr(Y^T D Y), summed over the processes in one collective
     u_.assign(r + 2, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < r; ++k) u_[k] += Y[i * r + k];
+    add_column_sums(Y, n, r, u_.data());
     u_[r] = blas::dot(Y, Y, n * r);
     u_[r + 1] = product(Y);
     sum(u_.data(), r + 2);
@@ -409,8 +417,7 @@ void BurerMonteiro::measure()
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
     // u = Y^T 1, ||Y||^2 = Tr Q and Tr(Y^T D Y), summed over the processes in one collective
     std::vector<double> u(r + 2, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < r; ++k) u[k] += Y_(i, k);
+    add_column_sums(Y_.data(), n, r, u.data());
     u[r] = blas::dot(Y_.data(), Y_.data(), Y_.size());
     u[r + 1] = product(Y_.data());
     sum(u.data(), r + 2);
