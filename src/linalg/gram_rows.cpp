@@ -26,18 +26,17 @@ GramRows factor_rows(const Matrix& F, std::size_t first, std::size_t n, const Co
     const std::size_t here = F.shape()[0], d = F.shape()[1];
     rows.n = n, rows.first = first, rows.rows = here, rows.collectives = collectives;
     for (std::size_t i = 0; i < here; ++i) rows.diagonal.push_back(blas::dot(&F(i, 0), &F(i, 0), d));
-    const auto sum = [collectives](double* values, std::size_t count) { sum_over(collectives, values, count); };
-    rows.column = [&F, first, here, d, sum](std::size_t pick, double* column) {
+    rows.column = [&F, first, here, d, collectives](std::size_t pick, double* column) {
         std::vector<double> f(d, 0.0);  // f_pick from the process holding it, zeros elsewhere: the sum is exact
         if (pick >= first && pick < first + here) std::copy_n(&F(pick - first, 0), d, f.data());
-        sum(f.data(), d);
+        sum_over(collectives, f.data(), d);
         if (here > 0) blas::gemm(false, true, 1, here, d, 1.0, f.data(), d, F.data(), d, 0.0, column, here);
     };
-    rows.left_multiply = [&F, here, d, sum](const double* Z, std::size_t m, double* C) {
+    rows.left_multiply = [&F, here, d, collectives](const double* Z, std::size_t m, double* C) {
         // (Z^T F) F^T as GramOperator's factored product: m x d summed over the processes, then m x rows
         std::vector<double> ZtF(m * d, 0.0);
         if (here > 0) blas::gemm(true, false, m, d, here, 1.0, Z, m, F.data(), d, 0.0, ZtF.data(), d);
-        sum(ZtF.data(), ZtF.size());
+        sum_over(collectives, ZtF.data(), ZtF.size());
         if (here > 0) blas::gemm(false, true, m, here, d, 1.0, ZtF.data(), d, F.data(), d, 0.0, C, here);
     };
     return rows;

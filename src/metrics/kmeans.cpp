@@ -212,7 +212,7 @@ std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, 
         std::fill(within.begin(), within.end(), 0.0);
         for (std::size_t i = 0; i < rows; ++i) within[static_cast<std::size_t>(labels[i])] += C(static_cast<std::size_t>(labels[i]), i);
         sum_over(D.collectives, within.data(), k_count);
-        int64_t changed = 0;
+        bool changed = false;
         for (std::size_t i = 0; i < rows; ++i) {
             int64_t best = labels[i];
             nearest[i] = std::numeric_limits<double>::infinity();
@@ -232,13 +232,13 @@ std::vector<int64_t> kernel_kmeans(const GramRows& D, int64_t K, uint64_t seed, 
             if (size[k] == 0.0) {
                 const auto [far, label] = worst_served(D, nearest, labels, size);
                 --size[static_cast<std::size_t>(label)];
-                size[k] = 1.0, changed = 1;
+                size[k] = 1.0, changed = true;
                 if (far >= D.first && far < D.first + rows) {
                     labels[far - D.first] = static_cast<int64_t>(k);
                     nearest[far - D.first] = -std::numeric_limits<double>::infinity();
                 }
             }
-        changed = any_over(D.collectives, changed != 0);
+        changed = any_over(D.collectives, changed);
         if (!changed) break;
     }
     return labels;

@@ -66,7 +66,7 @@ std::vector<OutputSpec> DistributedNomad::output_specs() const
 Output DistributedNomad::output(const std::string& name, const Matrix&) const
 {
     if (name == "labels" || name == "feasibility")
-        throw Error(FACTO_ERROR_UNSUPPORTED, "a distributed nomad's " + name + " come from burer_monteiro's factor");
+        throw Error(FACTO_ERROR_UNSUPPORTED, "a distributed nomad's output '" + name + "' comes from burer_monteiro's factor");
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (distributed_nomad has: feasibility, labels)");
 }
 

@@ -774,7 +774,6 @@ BOOST_AUTO_TEST_CASE(nomad_and_merit_processes_without_data_take_part)
     BOOST_TEST(relative_difference(gathered_C, C) <= 1e-12);
 }
 
-
 BOOST_AUTO_TEST_CASE(nomad_and_merit_processes_stop_and_fail_together)
 {
     // As for SymNMF: a callback or a stop request on one process stops every process at the same step,
