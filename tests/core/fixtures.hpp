@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <random>
 
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xmath.hpp>
@@ -37,6 +38,16 @@ inline Matrix random_matrix(std::size_t rows, std::size_t cols, uint64_t seed)
     Matrix X({rows, cols});
     for (auto& x : X) x = rng.normal();
     return X;
+}
+
+// Entries uniform on [low, high), drawn by std::mt19937_64 (a stream independent of facto's Rng).
+inline Matrix uniform_matrix(std::size_t rows, std::size_t cols, uint64_t seed, double low, double high)
+{
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> uniform(low, high);
+    Matrix A({rows, cols});
+    for (double& a : A) a = uniform(random);
+    return A;
 }
 
 // 1/4 ||P - W W^T||_F^2 formed densely, the reference for the trace identity.

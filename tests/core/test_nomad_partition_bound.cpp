@@ -7,11 +7,11 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <random>
 
 #include "base/error.hpp"
 #include "csdp_reference.hpp"
 #include "data/data.hpp"
+#include "fixtures.hpp"
 #include "linalg/blas.hpp"
 #include "problems/nomad.hpp"
 #include "solvers/nomad_partition_bound.hpp"
@@ -19,17 +19,9 @@
 
 using namespace facto;
 using facto::test::csdp_objective;
+using facto::test::uniform_matrix;
 
 namespace {
-
-Matrix uniform_matrix(std::size_t rows, std::size_t cols, uint64_t seed, double low, double high)
-{
-    std::mt19937_64 random(seed);
-    std::uniform_real_distribution<double> uniform(low, high);
-    Matrix A({rows, cols});
-    for (double& a : A) a = uniform(random);
-    return A;
-}
 
 std::vector<int64_t> cyclic_labels(std::size_t n, int64_t parts)
 {

@@ -13,6 +13,7 @@
 #include "base/error.hpp"
 #include "csdp_reference.hpp"
 #include "data/data.hpp"
+#include "fixtures.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/gram_operator.hpp"
 #include "metrics/metrics.hpp"
@@ -20,17 +21,9 @@
 #include "solvers/registry.hpp"
 
 using namespace facto;
+using facto::test::uniform_matrix;
 
 namespace {
-
-Matrix random_matrix(std::size_t rows, std::size_t cols, uint64_t seed, double low = -1.0)
-{
-    std::mt19937_64 random(seed);
-    std::uniform_real_distribution<double> uniform(low, 1.0);
-    Matrix A({rows, cols});
-    for (double& a : A) a = uniform(random);
-    return A;
-}
 
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b)
 {
@@ -57,7 +50,7 @@ BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
     // triangle, square and factor of D = F F^T (n = 37, d = 5): the products agree to rounding (1e-13
     // relative: sums of 5 or 37 terms of size 1), and so do the scalars
     const std::size_t n = 37, d = 5, r = 3;
-    const Matrix F = random_matrix(n, d, 1);
+    const Matrix F = uniform_matrix(n, d, 1, -1.0, 1.0);
     Matrix D({n, n});
     blas::gemm(false, true, 1.0, F, F, 0.0, D);
     const GramOperator triangle(PackedSymmetric::from_upper(D)), factor = GramOperator::factored(F);
@@ -65,7 +58,7 @@ BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
     BOOST_TEST(factor.is_factored());
     BOOST_TEST(triangle.stored_values() == double(n * (n + 1) / 2));
     BOOST_TEST(factor.stored_values() == double(n * d));
-    const Matrix U = random_matrix(n, r, 2);
+    const Matrix U = uniform_matrix(n, r, 2, -1.0, 1.0);
     std::vector<double> expected(r * n), got(r * n);
     for (std::size_t k = 0; k < r; ++k)
         for (std::size_t i = 0; i < n; ++i)
@@ -80,7 +73,7 @@ BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
         BOOST_TEST(relative_difference(got, expected) <= 1e-13);
     }
     const double frobenius = std::sqrt(blas::frobenius_dot(D, D)), sum = xt::sum(D)();
-    const Matrix Q = random_matrix(n, n, 3);
+    const Matrix Q = uniform_matrix(n, n, 3, -1.0, 1.0);
     for (const GramOperator* op : {&triangle, &factor}) {
         BOOST_TEST(op->frobenius_norm() == frobenius, boost::test_tools::tolerance(1e-13));
         BOOST_TEST(op->total() == sum, boost::test_tools::tolerance(1e-12));
@@ -110,7 +103,7 @@ BOOST_AUTO_TEST_CASE(points_and_their_gram_matrix_give_the_same_objective_and_gr
     BOOST_TEST(points->objective(Q) == dense->objective(Q), boost::test_tools::tolerance(1e-12));
     // the Lagrangian (32) and its gradient at the start's zero multipliers, at one Y >= 0
     std::vector<double> values, gradients[2];
-    const Matrix Y = random_matrix(30, 6, 5, 0.0);
+    const Matrix Y = uniform_matrix(30, 6, 5, 0.0, 1.0);
     for (const auto& problem : {points, dense}) {
         auto solver = make_solver(problem, "burer_monteiro");
         solver->mutable_params().set_string("start", "symnmf");
@@ -282,7 +275,7 @@ BOOST_AUTO_TEST_CASE(the_clustering_bound_sees_an_eigenvector_orthogonal_to_its_
     // bounds lambda_max(A) >= v^T A v = 2 w all the same (S v = 0 to rounding).
     const std::size_t n = 120;
     std::vector<Vector> basis = {Vector::from_shape({n}), Vector::from_shape({n}), Vector::from_shape({n})};
-    const Matrix r = random_matrix(n, 1, 5);
+    const Matrix r = uniform_matrix(n, 1, 5, -1.0, 1.0);
     for (std::size_t i = 0; i < n; ++i) {
         basis[0](i) = 1.0;
         basis[1](i) = std::cos(static_cast<double>(i + 1));
@@ -294,7 +287,7 @@ BOOST_AUTO_TEST_CASE(the_clustering_bound_sees_an_eigenvector_orthogonal_to_its_
         basis[k] /= std::sqrt(xt::sum(basis[k] * basis[k])());
     }
     const Vector& v = basis[2];
-    const Matrix R = random_matrix(n, n, 6);
+    const Matrix R = uniform_matrix(n, n, 6, -1.0, 1.0);
     Matrix D = Matrix::from_shape({n, n});
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) D(i, j) = R(i, j) + R(j, i);
@@ -337,9 +330,9 @@ BOOST_AUTO_TEST_CASE(bad_points_are_refused)
     const Matrix zeros({5, 2}, 0.0);
     BOOST_CHECK_EXCEPTION(Nomad::from_points(zeros, 2), Error,
                           [](const Error& e) { return e.status() == FACTO_ERROR_INVALID_ARGUMENT; });
-    BOOST_CHECK_EXCEPTION(Nomad::from_points(random_matrix(5, 2, 1), 6), Error,
+    BOOST_CHECK_EXCEPTION(Nomad::from_points(uniform_matrix(5, 2, 1, -1.0, 1.0), 6), Error,
                           [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
-    Matrix nan = random_matrix(5, 2, 1);
+    Matrix nan = uniform_matrix(5, 2, 1, -1.0, 1.0);
     nan(2, 1) = std::nan("");
     BOOST_CHECK_EXCEPTION(Nomad::from_points(nan, 2), Error,
                           [](const Error& e) { return e.status() == FACTO_ERROR_NOT_FINITE; });
