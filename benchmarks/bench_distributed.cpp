@@ -28,8 +28,8 @@
 // (replicated), so compute is the one-process time / P; communication is Phi's row statistics (3 N values
 // per sweep) and a few sums, counted the same way. Separable Dirichlet data, M = 64, N = 8192, K = 20,
 // lambda by the paper's heuristic.
-// Usage: bench_distributed [graph.mtx r] ... | nomad | merit (that one alone); without arguments: the bundled TDT2 similarity (r = 30)
-// if ../shared/data is present, a 2-D lattice of 2^20 nodes (8 neighbours, r = 30: local structure,
+// Usage: bench_distributed [graph.mtx r] ... | nomad | merit (that one alone); without arguments: paper 004's TDT2
+// similarity (r = 30) when the benchmark data directory holds it (measure.hpp's data_dir), a 2-D lattice of 2^20 nodes (8 neighbours, r = 30: local structure,
 // the halo's best case) and a random graph of 2^18 nodes with 16 neighbours per row (r = 30: none).
 // Environment: FACTO_ALPHA_US (default 2), FACTO_GBYTES_PER_S (default 12: InfiniBand HDR100-class).
 #include <algorithm>
@@ -317,11 +317,11 @@ int main(int argc, char** argv)
     std::vector<Graph> graphs;
     for (int a = 1; !nomad_only && !merit_only && a + 1 < argc; a += 2) graphs.push_back({argv[a], read_matrix_market(argv[a]), std::atoll(argv[a + 1])});
     if (argc == 1) {
-        const std::string tdt2 = "../shared/data/symnmf/tdt2_similarity.mtx";
-        if (std::FILE* f = std::fopen(tdt2.c_str(), "r")) {
-            std::fclose(f);
-            graphs.push_back({"TDT2 similarity", read_matrix_market(tdt2), 30});
-        }
+        if (bench::has_data("symnmf/tdt2_similarity.mtx"))
+            graphs.push_back({"TDT2 similarity", read_matrix_market(bench::data_file("symnmf/tdt2_similarity.mtx")), 30});
+        else
+            std::printf("(TDT2 skipped: %s/symnmf/tdt2_similarity.mtx is missing; bash benchmarks/fetch_data.sh gets it)\n",
+                        bench::data_dir().c_str());
         graphs.push_back({"lattice 1024 x 1024", lattice(1024), 30});
         graphs.push_back({"random graph", random_graph(1 << 18, 16, 7), 30});
     }

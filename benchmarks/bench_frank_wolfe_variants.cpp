@@ -10,7 +10,8 @@
 //               kernel of bandwidth 1, k = 6;
 //     digits:   scikit-learn's 8 x 8 digits (python3-sklearn), features standardized, Gaussian kernel
 //               of bandwidth 64 (the number of features), k = 10;
-//     orl:      paper 004's ORL similarity matrix (../shared/data/symnmf, n = 400), k = 40.
+//     orl:      paper 004's ORL similarity matrix (symnmf/orl_similarity.csv of the benchmark data
+//               directory, n = 400), k = 40.
 //   bench_frank_wolfe_variants merit [lambda (-1 = the paper's heuristic)] [seconds per solver] [trace.csv]
 //     MERIT on Table I's setting (M = 80, N = 200, K = 40, 10 dB), mu = 1e-5, from the SPA warm start;
 //     the baseline is projected gradient on the dense C (columns projected onto the simplex, Armijo
@@ -102,7 +103,7 @@ int symnmf(const std::string& data, std::size_t n, double budget, uint64_t seeds
     const bool is_digits = data == "digits", is_orl = data == "orl";
     const int64_t k = is_orl ? 40 : is_digits ? 10 : 6;
     const auto problem = std::make_shared<const SimplicialSymNMF>(
-        is_orl ? read_matrix("../shared/data/symnmf/orl_similarity.csv")
+        is_orl ? read_matrix(bench::data_file("symnmf/orl_similarity.csv"))
                : gaussian_affinity(is_digits ? digits() : satimage_subset(n), is_digits ? 64.0 : 1.0),
         k);
     for (uint64_t seed = 0; seed < seeds; ++seed) {

@@ -1,13 +1,14 @@
-// Paper 002's real-data experiments (Sec. V-B, V-C) on the shared data (../shared/data/merit):
-//   topics DATA_DIR DATASET TRIALS FG_TRIALS CSV [K...]   Table II: coherence, similarity count and
+// Paper 002's real-data experiments (Sec. V-B, V-C) on merit/ of the benchmark data directory
+// (measure.hpp's data_dir; benchmarks/README.md lists the files):
+//   topics DATASET TRIALS FG_TRIALS CSV [K...]   Table II: coherence, similarity count and
 //       clustering accuracy for K = 3..10 (or the Ks given) over the authors' K-topic subsets (trials
 //       1..TRIALS; FastGradient on the first FG_TRIALS only: it costs O(M N^2) per iteration), each
 //       method's mean and standard deviation; rows already in CSV are kept, so a stopped run resumes;
-//   communities DATA_DIR CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
-//   memory DATA_DIR CSV                            Figs. 6-7: peak memory and time against the vocabulary
+//   communities CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
+//   memory CSV                            Figs. 6-7: peak memory and time against the vocabulary
 //       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
 //       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
-//       run in a fresh process (memory-one DATA_DIR MIN_DF ALGORITHM).
+//       run in a fresh process (memory-one MIN_DF ALGORITHM).
 // The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 in
 // their objective and its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0)
 // with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA, SNPA as "XRAY", FastAnchor (with
@@ -240,14 +241,14 @@ std::map<TopicKey, TopicRow> read_topic_rows(const std::string& csv)
 
 // Table II on `dataset` for each K in Ks: the trials' rows are appended to `csv` (its header is written
 // if it is new), rows already there are kept and not run again, and the summary covers them all.
-void topics(const std::string& dir, const std::string& dataset, int trials, int fg_trials, const std::string& csv,
+void topics(const std::string& dataset, int trials, int fg_trials, const std::string& csv,
             const std::vector<int64_t>& Ks)
 {
     std::map<TopicKey, TopicRow> done = read_topic_rows(csv);
-    const CsrMatrix counts = read_matrix_market(dir + "/" + dataset + "_doc_term.mtx.gz");
+    const CsrMatrix counts = read_matrix_market(data_file("merit/" + dataset + "_doc_term.mtx.gz"));
     std::vector<int64_t> label_of;  // rows "doc,label[,split]" (Reuters adds a non-numeric split column)
     {
-        const auto in = open_input(dir + "/" + dataset + "_labels.csv.gz");
+        const auto in = open_input(data_file("merit/" + dataset + "_labels.csv.gz"));
         std::string line;
         std::getline(*in, line);  // header
         while (std::getline(*in, line)) {
@@ -277,7 +278,7 @@ void topics(const std::string& dir, const std::string& dataset, int trials, int 
             if (to_run.empty()) continue;
             std::vector<int64_t> docs;
             int64_t min_df = 2;
-            if (!read_subset(dir + "/" + dataset + "_kclass_subsets.csv.gz", K, trial, docs, min_df)) break;
+            if (!read_subset(data_file("merit/" + dataset + "_kclass_subsets.csv.gz"), K, trial, docs, min_df)) break;
             std::vector<int64_t> truth;
             for (int64_t d : docs) truth.push_back(label_of.at(static_cast<std::size_t>(d)));
             const auto t0 = Clock::now();
@@ -366,7 +367,7 @@ Matrix epsilon_floored_memberships(const CommunityModel& model, const std::vecto
     return H;
 }
 
-void communities(const std::string& dir, const std::string& csv)
+void communities(const std::string& csv)
 {
     const int64_t table3[] = {6437, 3248, 3129, 1032, 3509};
     const double table4[5][5] = {{0.2974, 0.2996, 0.3145, 0.2937, 0.2912},  // GeoNMF SPOC FastGradient MERIT MERIT(0)
@@ -379,8 +380,8 @@ void communities(const std::string& dir, const std::string& csv)
     std::printf("graph, nodes kept (Table III), then per method: SRC facto / paper (Table IV), seconds\n");
     for (int g = 1; g <= 5; ++g) {
         const std::string name = "dblp" + std::to_string(g);
-        const CsrMatrix A = read_matrix_market(dir + "/" + name + "_adjacency.mtx.gz");
-        const Matrix truth = read_csv(dir + "/" + name + "_membership.csv.gz");
+        const CsrMatrix A = read_matrix_market(data_file("merit/" + name + "_adjacency.mtx.gz"));
+        const Matrix truth = read_csv(data_file("merit/" + name + "_membership.csv.gz"));
         const auto K = static_cast<int64_t>(truth.shape()[1]);
         auto t0 = Clock::now();
         const auto pruned = std::make_shared<const CommunityModel>(A, K, 0.99, kAuthorsLambda, 1e-5);
@@ -439,9 +440,9 @@ void communities(const std::string& dir, const std::string& csv)
 // One measurement in a fresh process (memory_one): every byte the problem and the solver touch is new to
 // the process, so its peak resident size counts them (in one long process, memory freed by an earlier
 // run would be reused without showing). Prints "N problem_mib solve_mib seconds_per_iteration status".
-void memory_one(const std::string& dir, int64_t min_df, const std::string& algorithm)
+void memory_one(int64_t min_df, const std::string& algorithm)
 {
-    const CsrMatrix counts = read_matrix_market(dir + "/tdt2_doc_term.mtx.gz");
+    const CsrMatrix counts = read_matrix_market(data_file("merit/tdt2_doc_term.mtx.gz"));
     malloc_trim(0);  // the decompressed text goes back to the system
     reset_peak();
     double base = resident_mib("VmRSS:");
@@ -467,7 +468,7 @@ void memory_one(const std::string& dir, int64_t min_df, const std::string& algor
                 resident_mib("VmHWM:") - base, seconds / static_cast<double>(iterations), status.c_str());
 }
 
-void memory(const std::string& self, const std::string& dir, const std::string& csv)
+void memory(const std::string& self, const std::string& csv)
 {
     std::ofstream out(csv);
     out << "min_df,N,method,problem_mib,peak_mib,seconds_per_iteration,status\n";
@@ -475,7 +476,7 @@ void memory(const std::string& self, const std::string& dir, const std::string& 
                 "problem and of the solve, and the solve's seconds per iteration\n");
     for (int64_t min_df : {400, 200, 100, 50, 20, 10, 5, 2, 1})
         for (const char* algorithm : {"spa", "merit", "fast_gradient"}) {
-            const std::string command = self + " memory-one " + dir + " " + std::to_string(min_df) + " " + algorithm;
+            const std::string command = self + " memory-one " + std::to_string(min_df) + " " + algorithm;
             FILE* pipe = popen(command.c_str(), "r");
             char line[256] = "";
             const bool read = pipe && std::fgets(line, sizeof line, pipe);
@@ -497,18 +498,18 @@ void memory(const std::string& self, const std::string& dir, const std::string& 
 int main(int argc, char** argv)
 {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "topics" && argc > 6) {
+    if (mode == "topics" && argc > 5) {
         std::vector<int64_t> Ks;
-        for (int a = 7; a < argc; ++a) Ks.push_back(std::stoll(argv[a]));
+        for (int a = 6; a < argc; ++a) Ks.push_back(std::stoll(argv[a]));
         if (Ks.empty()) Ks = {3, 4, 5, 6, 7, 8, 9, 10};
-        topics(argv[2], argv[3], std::stoi(argv[4]), std::stoi(argv[5]), argv[6], Ks);
+        topics(argv[2], std::stoi(argv[3]), std::stoi(argv[4]), argv[5], Ks);
     }
-    else if (mode == "communities" && argc > 3) communities(argv[2], argv[3]);
-    else if (mode == "memory" && argc > 3) memory(argv[0], argv[2], argv[3]);
-    else if (mode == "memory-one" && argc > 4) memory_one(argv[2], std::stoll(argv[3]), argv[4]);
+    else if (mode == "communities" && argc > 2) communities(argv[2]);
+    else if (mode == "memory" && argc > 2) memory(argv[0], argv[2]);
+    else if (mode == "memory-one" && argc > 3) memory_one(std::stoll(argv[2]), argv[3]);
     else {
-        std::fprintf(stderr, "usage: bench_separable_jobs topics DIR DATASET TRIALS FG_TRIALS CSV [K...] | communities DIR CSV | "
-                             "memory DIR CSV\n");
+        std::fprintf(stderr, "usage: bench_separable_jobs topics DATASET TRIALS FG_TRIALS CSV [K...] | communities CSV | "
+                             "memory CSV\n");
         return 2;
     }
     return 0;

@@ -12,8 +12,9 @@
 // start's own trace goes to
 // <out>/<dataset>_starts.csv. A budget of 0 takes the authors' notebook's: 20 s for TDT2 and Reuters,
 // 10 s for ORL.
-// Usage: bench_symnmf <dir with tdt2_similarity.mtx ...> [seconds per solver] [out dir] [seeds]
+// Usage: bench_symnmf [seconds per solver] [out dir] [seeds]
 //                     [datasets: a comma-separated subset of tdt2,reuters,orl; all by default]
+// The matrices and labels are read from symnmf/ in the benchmark data directory (measure.hpp's data_dir).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,8 +30,10 @@
 #include "sets/row_simplices.hpp"
 #include "problems/symnmf.hpp"
 #include "linalg/blas.hpp"
+#include "measure.hpp"
 
 using namespace facto;
+using bench::data_file;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -96,11 +99,10 @@ double time_to(const Run& run, double target)
 
 int main(int argc, char** argv)
 {
-    const std::string dir = argc > 1 ? argv[1] : "../shared/data/symnmf";
-    const double budget_given = argc > 2 ? std::stod(argv[2]) : 0.0;
-    const std::string out = argc > 3 ? argv[3] : ".";
-    const int seeds = argc > 4 ? std::stoi(argv[4]) : 1;
-    const std::string chosen = argc > 5 ? "," + std::string(argv[5]) + "," : ",tdt2,reuters,orl,";
+    const double budget_given = argc > 1 ? std::stod(argv[1]) : 0.0;
+    const std::string out = argc > 2 ? argv[2] : ".";
+    const int seeds = argc > 3 ? std::stoi(argv[3]) : 1;
+    const std::string chosen = argc > 4 ? "," + std::string(argv[4]) + "," : ",tdt2,reuters,orl,";
     const Dataset datasets[] = {{"tdt2", "tdt2_similarity.mtx", "tdt2_labels.csv", 30, 0.1, 20.0},
                                 {"reuters", "reuters_similarity.mtx", "reuters_labels.csv", 25, 0.1, 20.0},
                                 {"orl", "orl_similarity.csv", "orl_labels.csv", 40, 0.01, 10.0}};
@@ -109,12 +111,12 @@ int main(int argc, char** argv)
     for (const Dataset& ds : datasets) {
         if (chosen.find("," + std::string(ds.name) + ",") == std::string::npos) continue;
         const double budget = budget_given > 0.0 ? budget_given : ds.budget;
-        const std::string path = dir + "/" + ds.matrix;
+        const std::string path = data_file("symnmf/" + std::string(ds.matrix));
         std::shared_ptr<const SymNMF> problem =
             path.size() > 4 && path.substr(path.size() - 4) == ".mtx"
                 ? std::make_shared<const SymNMF>(read_matrix_market(path), ds.r)
                 : std::make_shared<const SymNMF>(read_matrix(path), ds.r);
-        const Matrix label_column = read_matrix(dir + "/" + ds.labels);
+        const Matrix label_column = read_matrix(data_file("symnmf/" + std::string(ds.labels)));
         std::vector<int64_t> truth(label_column.begin(), label_column.end());
 
         // The references, timed in the callback (outside the solver's clock) every 4th iteration of the

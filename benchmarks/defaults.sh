@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Every solver with its default parameters on the five instances users meet first: the demo
 # (satimage), MERIT's Table I (N = 200, M = 80, K = 60, 10 dB), NOMAD's two rings (n = 200, K = 16),
-# SymNMF on TDT2 (paper 004's similarity matrix, r = 30) and EDM completion on the Helix (n = 2000, 10%
-# of the distances). Prints one Markdown row per run: the stop reason, iterations, solver seconds
+# SymNMF on TDT2 (paper 004's similarity matrix, r = 30, from the benchmark data directory) and EDM
+# completion on the Helix (n = 2000, 10% of the distances). Prints one Markdown row per run: the stop reason, iterations, solver seconds
 # against the fastest solver of the instance in the same run, the measures the stopping rules test
 # and the job's own quality measure. Not part of the tests.
-#   bash benchmarks/defaults.sh [tdt2_similarity.mtx]
+#   bash benchmarks/defaults.sh [tdt2_similarity.mtx]   (default: $FACTO_DATA/symnmf/, else benchmarks/data/symnmf/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target facto_cli >/dev/null
-tdt2=${1:-../shared/data/symnmf/tdt2_similarity.mtx}
+tdt2=${1:-${FACTO_DATA:-benchmarks/data}/symnmf/tdt2_similarity.mtx}
 labels=${tdt2%_similarity.mtx}_labels.csv
 cli=./build/examples/facto
 runs=()
@@ -21,7 +21,9 @@ for s in frank_wolfe projected_gradient; do
 done
 for s in merit spa; do add "MERIT Table I|$s|--problem self_dictionary --separable 200 --features 80 -k 60 --solver $s"; done
 for s in nomad_cgm burer_monteiro; do add "two rings|$s|--problem nomad --rings 200 -k 16 --solver $s"; done
-if [ -f "$tdt2" ]; then
+if [ ! -f "$tdt2" ]; then
+  echo "TDT2 skipped: $tdt2 is missing (bash benchmarks/fetch_data.sh gets it)" >&2
+else
   for s in nolips projected_gradient beta_snmf coordinate_descent sym_hals sym_anls; do
     add "TDT2|$s|$tdt2 --affinity --problem symnmf -k 30 --labels $labels --solver $s"
   done

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -12,6 +14,32 @@
 namespace facto::bench {
 
 using Clock = std::chrono::steady_clock;
+
+// The benchmark data directory: $FACTO_DATA, else benchmarks/data (relative to the repository root,
+// where benchmarks/run.sh runs the benchmarks). benchmarks/README.md lists its files and their sources.
+inline std::string data_dir()
+{
+    const char* dir = std::getenv("FACTO_DATA");
+    return dir && *dir ? dir : "benchmarks/data";
+}
+
+// Whether the data directory holds `relative`.
+inline bool has_data(const std::string& relative) { return std::ifstream(data_dir() + "/" + relative).good(); }
+
+// The path of the data file `relative` (e.g. "symnmf/orl_similarity.csv"); when it is missing, the
+// program ends with a message naming it and how to get it.
+inline std::string data_file(const std::string& relative)
+{
+    const std::string path = data_dir() + "/" + relative;
+    if (!has_data(relative)) {
+        std::fprintf(stderr,
+                     "missing benchmark data: %s\n  get it with `bash benchmarks/fetch_data.sh` (benchmarks/README.md "
+                     "lists its source), or point FACTO_DATA (benchmarks/run.sh --data DIR) at a directory holding %s\n",
+                     path.c_str(), relative.c_str());
+        std::exit(1);
+    }
+    return path;
+}
 
 inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 

@@ -4,7 +4,7 @@ bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST em
 (fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' paper 002
 results (paper002_memory.csv: peak memory and time against N, Figs. 6-7; paper002_topics.csv: Table II's
 three scores against K, one PNG per dataset, and paper002_table2.md, the trials' means and standard
-deviations beside the paper's Table II, read from ../shared/papers when it is there), and bench_paper000's
+deviations beside the paper's Table II, benchmarks/paper002_table2.tsv), and bench_paper000's
 traces (paper000_trace.csv: Zhao & Gordon's Fig. 2, log objective against log seconds, and Fig. 3,
 log(f - f*) against log seconds with f* each method's own final objective; one PNG each per dataset).
 
@@ -12,7 +12,6 @@ usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
 Needs Debian's python3-matplotlib (installed by benchmarks/run.sh)."""
 import csv
 import pathlib
-import re
 import statistics
 import sys
 from collections import defaultdict
@@ -143,24 +142,12 @@ def topic_rows(path):
 
 
 def paper_table2():
-    """Paper 002's Table II as {(dataset, score, method, K): mean over its 50 trials}, from the paper's
-    text in ../shared/papers (a tab-separated table: score, method, TDT2 K = 3..10, Reuters K = 3..10)."""
-    papers = pathlib.Path(__file__).resolve().parents[2] / "shared" / "papers"
-    found = sorted(papers.glob("002_*.txt"))
-    table = {}
-    if not found:
-        return table
-    lines = found[0].read_text().splitlines()
-    start = next((n for n, line in enumerate(lines) if line.startswith("Coherence\tSPA")), None)
-    score = None
-    for line in lines[start:start + 21] if start is not None else []:
-        fields = line.split("\t")
-        score = {"Coherence": "coherence", "Similarity Count": "similarity_count",
-                 "Accuracy": "accuracy_kmeans"}.get(fields[0], score)
-        values = [float(re.sub("<[^>]*>", "", v)) for v in fields[2:18] if v.strip()]
-        for j, v in enumerate(values):
-            table[("tdt2" if j < 8 else "reuters21578", score, fields[1], 3 + j % 8)] = v
-    return table
+    """Paper 002's Table II as {(dataset, score, method, K): mean over its 50 trials}, from
+    benchmarks/paper002_table2.tsv (the published table, one value per row)."""
+    path = pathlib.Path(__file__).resolve().parent / "paper002_table2.tsv"
+    with open(path) as f:
+        rows = csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
+        return {(r["dataset"], r["score"], r["method"], int(r["K"])): float(r["value"]) for r in rows}
 
 
 def paper002_table(topics, target):

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmarks (not part of the tests).
+#   bash benchmarks/run.sh [--data DIR] NAME [args]
+# Data that no Debian package holds (paper 004's similarity matrices, paper 002's corpora and graphs) is
+# read from the benchmark data directory: --data DIR, else $FACTO_DATA, else benchmarks/data, which
+# `bash benchmarks/fetch_data.sh` fills (benchmarks/README.md lists every file and its source).
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
 #   bash benchmarks/run.sh paper000 [seconds cap per solver] [dataset ...]  (Zhao & Gordon Sec. 5:
 #                                                                            Table 1's data, Figs. 2-3)
@@ -42,6 +46,11 @@
 # Traces and PNG plots go to build/benchmarks/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --data ]; then
+  FACTO_DATA=$(cd "$2" && pwd)
+  shift 2
+fi
+export FACTO_DATA=${FACTO_DATA:-$PWD/benchmarks/data}
 bash cmake/install-deps.sh
 command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c "import matplotlib" 2>/dev/null ||
     apt-get install -y -q python3-matplotlib >/dev/null
@@ -60,7 +69,7 @@ case "$which" in
     ./build/benchmarks/bench_paper000 build/benchmarks/data "$results" "$@" ;;
   symnmf)
     cmake --build build -j"$(nproc)" --target bench_symnmf >/dev/null
-    ./build/benchmarks/bench_symnmf ../shared/data/symnmf "${1:-0}" "$results" "${2:-20}" "${3:-tdt2,reuters,orl}" ;;
+    ./build/benchmarks/bench_symnmf "${1:-0}" "$results" "${2:-20}" "${3:-tdt2,reuters,orl}" ;;
   edm)
     cmake --build build -j"$(nproc)" --target bench_edm >/dev/null
     ./build/benchmarks/bench_edm "${1:-2000}" "${2:-20}" "$results" ;;
@@ -108,20 +117,22 @@ case "$which" in
     ./build/benchmarks/bench_nomad bound 10000 64 "${1:-200}" ;;
   paper002)
     cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
-    ./build/benchmarks/bench_separable_jobs communities ../shared/data/merit "$results/paper002_communities.csv"
+    ./build/benchmarks/bench_separable_jobs communities "$results/paper002_communities.csv"
     # FACTO_RESUME=1 keeps the rows of an earlier run and adds only the missing trials
     [ "${FACTO_RESUME:-0}" = 1 ] || rm -f "$results/paper002_topics.csv"
     for dataset in tdt2 reuters21578; do
-      ./build/benchmarks/bench_separable_jobs topics ../shared/data/merit "$dataset" "${1:-10}" "${2:-10}" \
+      ./build/benchmarks/bench_separable_jobs topics "$dataset" "${1:-10}" "${2:-10}" \
         "$results/paper002_topics.csv"
     done
-    ./build/benchmarks/bench_separable_jobs memory ../shared/data/merit "$results/paper002_memory.csv" ;;
+    ./build/benchmarks/bench_separable_jobs memory "$results/paper002_memory.csv" ;;
   distributed)
     cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
     ./build/benchmarks/bench_distributed "$@"
     # measured here, shared memory: facto against facto-mpi on 1 and 2 ranks, TDT2, 200 iterations
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    args=(--problem symnmf --affinity ../shared/data/symnmf/tdt2_similarity.mtx -k 30 --quiet --set max_iterations=200
+    tdt2=$FACTO_DATA/symnmf/tdt2_similarity.mtx
+    [ -f "$tdt2" ] || { echo "missing benchmark data: $tdt2 (bash benchmarks/fetch_data.sh gets it)" >&2; exit 1; }
+    args=(--problem symnmf --affinity "$tdt2" -k 30 --quiet --set max_iterations=200
           --set tolerance=0 --set objective_tolerance=0)
     echo "TDT2, nolips, 200 iterations, solver seconds (--set threads=1 per process):"
     echo "  facto:              $(./build/examples/facto "${args[@]}" --set threads=1 | grep -o '"seconds": [0-9.]*')"
@@ -129,6 +140,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/examples/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 simplicial|paper000|symnmf|edm|merit|variants|nomad|paper002|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"
