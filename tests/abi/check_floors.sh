@@ -4,21 +4,24 @@
 # Usage: check_floors.sh [source root]
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/../../src" && pwd)}
-floors=(base linalg sets data metrics problems solvers)
-rank() { local i; for i in "${!floors[@]}"; do [ "${floors[$i]}" = "$1" ] && { echo "$i"; return; }; done; echo -1; }
+floors="base linalg sets data metrics problems solvers"
 bad=0
 for dir in "$src"/*/; do
   floor=$(basename "$dir")
-  mine=$(rank "$floor")
-  [ "$mine" -ge 0 ] || { echo "src/$floor is no floor: add it to tests/abi/check_floors.sh"; bad=1; continue; }
-  while IFS=: read -r file line; do
-    target=$(sed -E 's/.*#include "([a-z_]+)\/.*/\1/' <<< "$line")
-    theirs=$(rank "$target")
-    if [ "$theirs" -gt "$mine" ]; then
-      echo "${file#"$src"/} includes $target/ from the lower floor $floor: $line"
-      bad=1
-    fi
-  done < <(grep -H -E '#include "[a-z_]+/' "$dir"*.?pp || true)
+  [[ " $floors " == *" $floor "* ]] || { echo "src/$floor is no floor: add it to tests/abi/check_floors.sh"; bad=1; }
 done
-[ "$bad" = 0 ] && echo "no include runs back up the floors ${floors[*]}"
+# every `#include "floor/..."` of src/<floor>/*.?pp, as FILE:LINE, against the floors' ranks
+grep -H -E '#include "[a-z_]+/' "$src"/*/*.?pp | awk -v floors="$floors" -v src="$src/" '
+  BEGIN { n = split(floors, name, " "); for (i = 1; i <= n; i++) rank[name[i]] = i }
+  {
+    file = substr($0, 1, index($0, ":") - 1); line = substr($0, index($0, ":") + 1)
+    relative = substr(file, length(src) + 1); floor = relative; sub(/\/.*/, "", floor)
+    target = line; sub(/.*#include "/, "", target); sub(/\/.*/, "", target)
+    if ((floor in rank) && (target in rank) && rank[target] > rank[floor]) {
+      print relative " includes " target "/ from the lower floor " floor ": " line
+      bad = 1
+    }
+  }
+  END { exit bad }' || bad=1
+[ "$bad" = 0 ] && echo "no include runs back up the floors $floors"
 exit "$bad"
