@@ -299,16 +299,18 @@ def test_nomad_separates_two_rings():
     assert X.shape == (200, 2) and list(labels[:100]) == [0] * 100 and list(labels[100:]) == [1] * 100
     D = facto.nomad_gram(X)
     assert np.allclose(D, D.T) and np.allclose(D.sum(axis=1), 0.0)
-    Q, feasibility = facto.nomad(X, 16)
+    with facto.Problem.nomad(D, 16) as problem:
+        assert problem.kind == "nomad" and problem.iterate_shape == (200, 200)
+        with facto.Solver(problem, "nomad_cgm", component_threshold=1 / 16) as s:  # the bound checked below
+            s.solve()
+            Q, feasibility = s.output("Q"), s.output("feasibility").ravel()
+            assert facto.clustering_accuracy(s.output("labels").ravel(), labels) == 1.0  # Sec. 3: components
     assert Q.shape == (200, 200)
     assert abs(np.trace(D @ Q) - 120.32) < 0.6  # the reference implementation's, within the duality gap 5e-3
     assert feasibility[2] < 1e-10 and feasibility[3] < 1e-10  # Q 1 = 1, Tr Q = K
     assert Q[:100, 100:].max() < 0.08 / 16  # no mass between the rings (Fig. 4): entries within are ~0.08
-    with facto.Problem.nomad(D, 16) as problem:
-        assert problem.kind == "nomad" and problem.iterate_shape == (200, 200)
-        with facto.Solver(problem, "nomad_cgm", component_threshold=1 / 16) as s:  # the bound checked above
-            s.solve()
-            assert facto.clustering_accuracy(s.output("labels").ravel(), labels) == 1.0  # Sec. 3: components
+    with facto.Problem.nomad_points(X, 16) as points:  # D kept as the points: the same objective
+        assert points.objective(Q) == pytest.approx(np.trace(D @ Q), rel=1e-12)
     with pytest.raises(facto.FactoValueError):
         facto.Problem.nomad(D, 201)  # K > n
     with pytest.raises(facto.FactoValueError):
