@@ -29,18 +29,21 @@ esac
 jobs=$(nproc)
 
 stages=() seconds=()
-report() {
+report() {  # the table; a stage that did not end is the one that failed
   local status=$? total=0 i
   printf '\n%-34s %8s\n' stage seconds
   for i in "${!stages[@]}"; do
     printf '%-34s %8d\n' "${stages[$i]}" "${seconds[$i]}"
     total=$((total + seconds[i]))
   done
-  [ -z "${current:-}" ] || printf '%-34s %8s\n' "$current" failed
-  printf '%-34s %8d\n' total "$((total + ${current_seconds:-0}))"
+  if [ -n "${current:-}" ]; then
+    printf '%-34s %8d  failed\n' "$current" "$((SECONDS - started))"
+    total=$((total + SECONDS - started))
+  fi
+  printf '%-34s %8d\n' total "$total"
   exit "$status"
 }
-trap 'current_seconds=$((SECONDS - ${started:-SECONDS})); report' EXIT
+trap report EXIT
 # stage NAME COMMAND...: runs the command as one row of the table
 stage() {
   current=$1 started=$SECONDS
