@@ -1,4 +1,4 @@
-// Distributed SymNMF, NOMAD and MERIT (issue 26): what one iteration of NoLips and of projected
+// Distributed SymNMF, NOMAD and MERIT: what one iteration of NoLips and of projected
 // gradient, one outer iteration of burer_monteiro on points, and one MERIT iteration cost per rank on
 // P = 1 .. 1024 ranks, compute measured here, communication by a model; not part of the tests.
 //
@@ -18,8 +18,8 @@
 //                     log2 sqrt P + beta 8 n r / sqrt P), with compute as 1D's divided evenly;
 //     each plus the solver's sums (recursive doubling: log2 P rounds of alpha + beta 8 values).
 // Prints per P: compute ms, bytes per rank and modelled ms per iteration for each layout, and the
-// parallel efficiency T(1) / (P T(P)). PLANC's published scaling (distributed SymNMF, 4096 cores at
-// about 70% efficiency, as issue 26 quotes it) is printed beside it for reference.
+// parallel efficiency T(1) / (P T(P)). The published scaling of [PLANC] (distributed SymNMF, about 70%
+// efficiency at 4096 cores) is printed beside it for reference.
 // NOMAD by points (DistributedNomad): every product and scalar is a sum of a few values (r d per
 // product), no halo; the rows split evenly, so compute is the one-process time / P and communication
 // the solver's sums, counted on a one-process run (recursive doubling as above). Gaussian blobs, n = 2^16,
@@ -328,7 +328,7 @@ int main(int argc, char** argv)
     std::printf("network model: latency alpha = %.2g us, bandwidth %.3g GB/s per rank; compute measured on one core\n",
                 1e6 * alpha, 1e-9 / beta);
     std::printf("PLANC (Eswar et al., distributed-memory SymNMF, 2D layout): about 70%% parallel efficiency at 4096 "
-                "cores, as issue 26 quotes it\n");
+                "cores, as published\n");
     for (const Graph& g : graphs)
         for (const char* algorithm : {"nolips", "projected_gradient"}) run(g, algorithm, alpha, beta);
     if (argc == 1 || nomad_only) run_nomad(alpha, beta);

@@ -12,10 +12,10 @@
 //                                with the packed gradient it made (each timed alone, the same run), and
 //                                the 2-D embedding written as CSV (x, y, mean intensity) for the plot
 //   bench_nomad points [test|all] [K] [seconds] [lbfgsb|spg]
-//                                issue 24's large runs: NOMAD on Fashion-MNIST's points (D never formed)
+//                                the large runs: NOMAD on Fashion-MNIST's points (D never formed)
 //                                by burer_monteiro against Lloyd's k-means on the same points
 //   bench_nomad bound [n|all] [K] [iterations] [admm_seconds]
-//                                issue 24's certificate at scale: on the first n Fashion-MNIST test images
+//                                the certificate at scale: on the first n Fashion-MNIST test images
 //                                (or all 70,000 images), the upper bounds of NOMAD's optimum facto computes
 //                                in linear memory (the clustering certificate of kernel k-means; the
 //                                spectral bound; the partition dual bound with K, 4 K and 16 K parts, up to
@@ -23,7 +23,7 @@
 //                                their seconds, against the lower bounds of burer_monteiro's Tr(D Q) and
 //                                Lloyd's k-means Tr(D X), and for n <= 2000 against nomad_admm's certified
 //                                optimum (dense D, at most admm_seconds)
-//   bench_nomad exact [seconds]  issue 24's small instances: noisy two rings (n = 30, 100, 200) solved to
+//   bench_nomad exact [seconds]  small instances: noisy two rings (n = 30, 100, 200) solved to
 //                                a duality gap of 1e-6 by nomad_admm, by nomad_cgm, and by burer_monteiro
 //                                polished by nomad_admm, against coinor-csdp's optimum where it runs
 //                                (n <= 100): seconds to 1e-4 and to 1e-6 of the optimum (objective and
@@ -323,7 +323,7 @@ Matrix fashion_images(const std::string& set, int label, std::vector<int64_t>* c
 
 Matrix fashion_class(int label) { return fashion_images("train", label); }
 
-// Issue 24's large runs: NOMAD on Fashion-MNIST's points (the 10,000 test images, or all 70,000) by
+// The large runs: NOMAD on Fashion-MNIST's points (the 10,000 test images, or all 70,000) by
 // burer_monteiro, D never formed, against Lloyd's k-means (k-means++ starts) on the same points: time,
 // peak resident memory, Tr(D Q) or Tr(D X), feasibility, the certified upper bound, and the accuracy
 // of the labels against the ten classes.
@@ -373,7 +373,7 @@ void points(const std::string& which, int64_t K, double seconds, const std::stri
                 lloyd_seconds, lloyd_bound.clustering, lloyd_bound.bound, clustering_accuracy(lloyd, classes));
 }
 
-// Issue 24's certificate at scale: every upper bound facto computes in linear memory against the lower
+// The certificate at scale: every upper bound facto computes in linear memory against the lower
 // bounds of two feasible points, and the exact optimum where nomad_admm can reach it.
 void bound(const std::string& which, int64_t K, int iterations, double admm_seconds)
 {

@@ -20,15 +20,15 @@
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run,
 #                                                                            Figs. 8 and 10)
-#   bash benchmarks/run.sh nomad_exact [seconds]                           (issue 24: the SDP's optimum to
+#   bash benchmarks/run.sh nomad_exact [seconds]                           (the SDP's optimum to
 #                                                                            1e-6 on small rings against
 #                                                                            coinor-csdp, and the peer's
 #                                                                            two rings, n = 1000)
-#   bash benchmarks/run.sh nomad_points [seconds] [lbfgsb|spg]             (issue 24: NOMAD on Fashion-MNIST's
+#   bash benchmarks/run.sh nomad_points [seconds] [lbfgsb|spg]             (NOMAD on Fashion-MNIST's
 #                                                                            points, D never formed, 10,000
 #                                                                            and 70,000 images, K = 10, 64,
 #                                                                            against Lloyd's k-means)
-#   bash benchmarks/run.sh nomad_bound [iterations]                       (issue 24: the certificates in
+#   bash benchmarks/run.sh nomad_bound [iterations]                       (the certificates in
 #                                                                            linear memory on Fashion-MNIST
 #                                                                            against the optimum (n = 1000)
 #                                                                            and two feasible points)
@@ -37,7 +37,7 @@
 #                                                                            on DBLP1-5, memory against N;
 #                                                                            FACTO_RESUME=1 adds to the
 #                                                                            last run's Table II trials)
-#   bash benchmarks/run.sh distributed [graph.mtx r ... | nomad]         (issue 26: distributed SymNMF per rank
+#   bash benchmarks/run.sh distributed [graph.mtx r ... | nomad]         (distributed SymNMF per rank
 #                                                                            on P = 1 .. 1024, compute measured,
 #                                                                            communication modelled for three
 #                                                                            layouts, and NOMAD by points (alone

@@ -1,5 +1,5 @@
 // The collective operations of a problem whose data is distributed over processes, each holding a
-// block of it (issue 26): sums and maxima that every process receives, an all-gather and an all-to-all. The core has
+// block of it: sums and maxima that every process receives, an all-gather and an all-to-all. The core has
 // no MPI dependency: the C ABI passes a host's collectives (facto_collectives, e.g. MPI's) through this
 // interface. Every process calls the same collectives in the same order, so every decision a solver
 // takes from their results is the same on every process.

@@ -3,7 +3,7 @@
 //   - its upper triangle (any symmetric D; n (n + 1) / 2 values; nomad_cgm works on such triangles),
 //   - the full square (the fastest block products, one GEMM),
 //   - the Gram matrix F F^T of n points (F n x d, the rows), never formed: n d values, and
-//     D V = F (F^T V) in 2 n d r multiply-adds (issue 24: 70,000 points, where D would take 39 GB).
+//     D V = F (F^T V) in 2 n d r multiply-adds (at 70,000 points D itself would take 39 GB).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The rows of a symmetric n x n D (a Gram matrix) that one process holds, behind the operations kernel
 // k-means asks of D, so that the same clustering code runs on all of D in one process or on blocks of
-// rows over processes (issue 26: NOMAD's start on points distributed by rows). With collectives, every
+// rows over processes (NOMAD's start on points distributed by rows). With collectives, every
 // operation is collective and the processes' rows, in rank order, are all of D.
 #pragma once
 

@@ -1,4 +1,4 @@
-// NOMAD (problems/nomad.hpp) on points distributed over processes (issue 26): each process holds a
+// NOMAD (problems/nomad.hpp) on points distributed over processes: each process holds a
 // block of consecutive points (rows), blocks in rank order, and keeps the same rows of the features
 // F = nomad_features(X), so D = F F^T is never formed nor gathered: a product Z^T D takes one sum of
 // m d values over the processes (linalg/gram_rows.hpp). Its solver is burer_monteiro, whose factor Y

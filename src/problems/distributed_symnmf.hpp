@@ -1,9 +1,9 @@
-// Symmetric NMF (as problems/symnmf.hpp) with its data distributed over processes (issue 26): each
+// Symmetric NMF (as problems/symnmf.hpp) with its data distributed over processes: each
 // process holds a block of consecutive rows of a sparse M and the same rows of X, blocks in rank order
 // (the 1D layout). A product M_p X needs the rows of X that the block's columns touch: its own, and the
 // halo, the others' rows among its columns, received from the processes holding them (one all-to-all
 // per product, r values per halo row; benchmarks/bench_distributed.cpp measured it against gathering
-// the whole X and against PLANC's 2D layout). The sums of X^T X, <M X, X> and the stationarity terms
+// the whole X and against the 2D layout of [PLANC]). The sums of X^T X, <M X, X> and the stationarity terms
 // take one all-reduce of r^2 + 1 values and one of 1. Every process gets the same objective and stationarity, so a solver takes the
 // same decisions on all of them, and its iterates agree with the single-process solver's up to the
 // order of the sums.

@@ -54,7 +54,7 @@ public:
     virtual Output output(const std::string& name, const Matrix& X) const = 0;
 
     // The collectives of a problem whose data and iterate are distributed by blocks over processes (each
-    // process's Problem holds its block; issue 26); none on one process. A solver of such a problem sums
+    // process's Problem holds its block); none on one process. A solver of such a problem sums
     // its global quantities through reduce_sums, and every step agrees on its stop (Solver::step).
     virtual const Collectives* collectives() const { return nullptr; }
     // values[k] summed over the processes, k < count (nothing to do on one process).

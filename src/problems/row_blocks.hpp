@@ -1,4 +1,4 @@
-// The layout every distributed problem shares (issue 26): each process holds a block of consecutive
+// The layout every distributed problem shares: each process holds a block of consecutive
 // rows, the blocks in rank order from row 0 covering all n rows (a process may hold none).
 #pragma once
 

@@ -4,7 +4,7 @@
 // X is M x N (one data point per column), C is N x N. lambda = 0 is eq. (13), MERIT(0).
 //
 // C lives in the column simplices (sets/column_simplices.hpp) and is never dense: SimplexColumns
-// keeps its O(KN) nonzeros. Distributed over processes (issue 26), each process holds a block of the
+// keeps its O(KN) nonzeros. Distributed over processes, each process holds a block of the
 // data points (columns of X) and the same columns of C: the gradient's column l needs every point (the
 // LMO's candidates), so X is gathered whole on every process once, while C, the residual and the
 // sweep's work are the block's; the sums over columns (f, the gap) and Phi's row statistics (each row's

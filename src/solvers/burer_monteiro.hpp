@@ -29,7 +29,7 @@
 // square (n^2 values) when D was given, as the scaled points (n d) when the problem holds points, and
 // its state is O(n r): on points nothing n x n is formed unless "Q" or the iterate is asked for.
 //
-// On a distributed nomad (problems/distributed_nomad.hpp, issue 26) Y, mu and the gradient are
+// On a distributed nomad (problems/distributed_nomad.hpp) Y, mu and the gradient are
 // distributed by the points' rows: every product Y^T D sums r d values over the processes, and the
 // Lagrangian's scalars (u = Y^T 1, ||Y||^2, Tr(Y^T D Y), Y^T w) r + 2 and r + 1 more; (33a) is solved by
 // SPG (L-BFGS-B's subspace steps are not distributed), the start is kernel k-means, and the escape's

@@ -1,5 +1,5 @@
 // An upper bound of NOMAD's optimum in O(n (r + K')) memory for D = F F^T given by its n x d factor
-// (issue 24: the certificate at scale, where the multiplier of Q >= 0 would take n^2 values).
+// (a certificate at the sizes where the multiplier of Q >= 0, n^2 values, does not fit).
 //
 // Every feasible Q satisfies 0 <= Q <= I (psd, and Q >= 0 with Q 1 = 1 bounds its spectrum by 1) and
 // Q Z >= 0 for the indicators Z (n x K') of any partition of the points (Q >= 0 summed over each part).

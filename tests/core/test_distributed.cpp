@@ -1,4 +1,4 @@
-// A problem distributed over processes (issue 26), with P processes played by P threads of this test
+// A problem distributed over processes, with P processes played by P threads of this test
 // through in-process collectives: NoLips on the row blocks of a sparse SymNMF takes the single-process
 // solver's steps (its iterates agree to 1e-12: only the order of the sums differs), every process stops
 // at the same step whichever process's callback or request stops it, and an error of one process's

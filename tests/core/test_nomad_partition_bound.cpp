@@ -1,4 +1,4 @@
-// NOMAD's partition dual bound on points (issue 24): the smoothed dual's gradient against finite
+// NOMAD's partition dual bound on points: the smoothed dual's gradient against finite
 // differences; at G = 0 the spectral bound of k-means, computed here from the dense J D J; never below
 // NOMAD's exact optimum (coinor-csdp), whatever the partition; burer_monteiro's upper_bound on points
 // uses it.

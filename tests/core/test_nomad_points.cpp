@@ -1,4 +1,4 @@
-// NOMAD on points (issue 24): D = Y Y^T kept as Y. Every storage of D gives the same products; a
+// NOMAD on points: D = Y Y^T kept as Y. Every storage of D gives the same products; a
 // problem built from points gives the same objective and Lagrangian gradient as one built from its
 // Gram matrix; burer_monteiro on points recovers planted well-separated clusters exactly, with outputs
 // computed from its factor equal to those from Q; kernel k-means works through products alone.
