@@ -29,9 +29,9 @@
 #include <xtensor/xview.hpp>
 
 #include "data/data.hpp"
-#include "solvers/frank_wolfe.hpp"
-#include "solvers/merit.hpp"
-#include "solvers/projected_gradient.hpp"
+#include "solvers/simplicial_symnmf/frank_wolfe.hpp"
+#include "solvers/self_dictionary/merit.hpp"
+#include "solvers/simplicial_symnmf/projected_gradient.hpp"
 #include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"

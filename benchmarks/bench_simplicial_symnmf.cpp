@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "data/data.hpp"
-#include "solvers/frank_wolfe.hpp"
-#include "solvers/projected_gradient.hpp"
+#include "solvers/simplicial_symnmf/frank_wolfe.hpp"
+#include "solvers/simplicial_symnmf/projected_gradient.hpp"
 #include "linalg/blas.hpp"
 #include "measure.hpp"
 

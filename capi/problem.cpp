@@ -8,7 +8,7 @@
 #include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
-#include "solvers/multilayer_nomad.hpp"
+#include "solvers/nomad/multilayer_nomad.hpp"
 #include "problems/nomad.hpp"
 #include "problems/self_dictionary.hpp"
 #include "problems/simplicial_symnmf.hpp"

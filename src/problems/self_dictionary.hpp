@@ -8,7 +8,7 @@
 // data points (columns of X) and the same columns of C: the gradient's column l needs every point (the
 // LMO's candidates), so X is gathered whole on every process once, while C, the residual and the
 // sweep's work are the block's; the sums over columns (f, the gap) and Phi's row statistics (each row's
-// largest entry, count and near exponentials, N values each) are reduced over the processes. The gradient is never formed either: MERIT's sweep (solvers/merit_sweep.hpp)
+// largest entry, count and near exponentials, N values each) are reduced over the processes. The gradient is never formed either: MERIT's sweep (solvers/self_dictionary/merit_sweep.hpp)
 // fuses it with the LMO. The problem keeps what both need: the residual and Phi's row softmax.
 #pragma once
 

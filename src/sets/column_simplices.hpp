@@ -1,6 +1,6 @@
 // The feasible set of the self-dictionary problem: N x N matrices whose columns lie on the probability
 // simplex (C >= 0, 1^T C = 1^T), with its sparse iterate SimplexColumns (O(nnz) memory; MERIT's C has
-// O(KN) nonzeros). The LMO over it is fused into MERIT's gradient sweep (solvers/merit_sweep.hpp), the
+// O(KN) nonzeros). The LMO over it is fused into MERIT's gradient sweep (solvers/self_dictionary/merit_sweep.hpp), the
 // set's fast path: the gradient is never formed.
 #pragma once
 

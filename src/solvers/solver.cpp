@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "base/error.hpp"
-#include "problems/nomad.hpp"
 
 namespace facto {
 
@@ -47,16 +46,7 @@ ParamSpec objective_tolerance_off()
                       "while the iterate is still moving toward the feasible set");
 }
 
-ParamSpec component_threshold_param()
-{
-    return real_param("component_threshold", Nomad::kComponentThreshold, 0.0, inf,
-                      "the output labels are the connected components of Q's graph, with an edge wherever "
-                      "Q_ij > component_threshold K / n");
-}
-
 OutputSpec gaps_spec() { return {"gaps", FACTO_OUTPUT_DOUBLE, 1, 3}; }
-
-OutputSpec upper_bound_spec() { return {"upper_bound", FACTO_OUTPUT_DOUBLE, 1, 1}; }
 
 Output gaps_output(double frank_wolfe_gap, double away_gap)
 {

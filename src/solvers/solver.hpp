@@ -135,9 +135,6 @@ std::vector<ParamSpec> common_params();
 // common_params' objective_tolerance with default 0 (off), for the solvers whose objective can settle
 // at an infeasible iterate (NOMAD's); a solver's spec of a common name replaces the common one.
 ParamSpec objective_tolerance_off();
-// The NOMAD solvers' "component_threshold": the edge threshold of the output "labels", relative to K / n
-// (Nomad::output).
-ParamSpec component_threshold_param();
 
 // The stationarity measure of the Frank-Wolfe solvers (and of projected gradient on the same sets): the
 // Frank-Wolfe gap relative to the objective at the start of the run, `start_objective` (the gap itself
@@ -151,8 +148,6 @@ inline double relative_gap(double gap, double start_objective)
 // The output "gaps" of the Frank-Wolfe solvers: 1 x 3, the Frank-Wolfe gap, the away gap and their sum,
 // the pairwise gap (absolute, in the objective's units).
 OutputSpec gaps_spec();
-// The NOMAD solvers' output "upper_bound": 1 x 1, an upper bound of the optimum max Tr(D Q).
-OutputSpec upper_bound_spec();
 Output gaps_output(double frank_wolfe_gap, double away_gap);
 
 }  // namespace facto

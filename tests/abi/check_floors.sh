@@ -10,8 +10,9 @@ for dir in "$src"/*/; do
   floor=$(basename "$dir")
   [[ " $floors " == *" $floor "* ]] || { echo "src/$floor is no floor: add it to tests/abi/check_floors.sh"; bad=1; }
 done
-# every `#include "floor/..."` of src/<floor>/*.?pp, as FILE:LINE, against the floors' ranks
-grep -H -E '#include "[a-z_]+/' "$src"/*/*.?pp | awk -v floors="$floors" -v src="$src/" '
+# every `#include "floor/..."` of src/<floor>/**/*.?pp (a floor may hold family folders), as FILE:LINE,
+# against the floors' ranks
+grep -r -H -E --include='*.?pp' '#include "[a-z_]+/' "$src" | awk -v floors="$floors" -v src="$src/" '
   BEGIN { n = split(floors, name, " "); for (i = 1; i <= n; i++) rank[name[i]] = i }
   {
     file = substr($0, 1, index($0, ":") - 1); line = substr($0, index($0, ":") + 1)

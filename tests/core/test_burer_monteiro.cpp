@@ -7,7 +7,7 @@
 #include <memory>
 #include <random>
 
-#include "solvers/burer_monteiro.hpp"
+#include "solvers/nomad/burer_monteiro.hpp"
 #include "data/data.hpp"
 #include "base/error.hpp"
 #include "solvers/registry.hpp"

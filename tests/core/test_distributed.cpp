@@ -33,7 +33,7 @@
 #include "problems/nomad.hpp"
 #include "problems/self_dictionary.hpp"
 #include "sets/column_simplices.hpp"
-#include "solvers/self_dictionary_solver.hpp"
+#include "solvers/self_dictionary/self_dictionary_solver.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
 #include "fixtures.hpp"

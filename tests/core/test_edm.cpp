@@ -9,12 +9,12 @@
 
 #include "data/data.hpp"
 #include "problems/edm_completion.hpp"
-#include "solvers/gradient_descent.hpp"
-#include "solvers/gram_kernel.hpp"
+#include "solvers/low_rank/gradient_descent.hpp"
+#include "solvers/low_rank/gram_kernel.hpp"
 #include "metrics/metrics.hpp"
-#include "solvers/nolips.hpp"
+#include "solvers/low_rank/nolips.hpp"
 #include "problems/symnmf.hpp"
-#include "solvers/universal_kernel.hpp"
+#include "solvers/low_rank/universal_kernel.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 

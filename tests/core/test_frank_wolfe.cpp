@@ -6,7 +6,7 @@
 #include <cmath>
 #include <memory>
 
-#include "solvers/frank_wolfe.hpp"
+#include "solvers/simplicial_symnmf/frank_wolfe.hpp"
 #include "metrics/metrics.hpp"
 #include "sets/row_simplices.hpp"
 #include "fixtures.hpp"

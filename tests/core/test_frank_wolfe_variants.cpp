@@ -10,8 +10,8 @@
 #include <string>
 
 #include "data/data.hpp"
-#include "solvers/frank_wolfe.hpp"
-#include "solvers/merit.hpp"
+#include "solvers/simplicial_symnmf/frank_wolfe.hpp"
+#include "solvers/self_dictionary/merit.hpp"
 #include "metrics/metrics.hpp"
 #include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"

@@ -7,10 +7,10 @@
 #include <limits>
 
 #include "metrics/metrics.hpp"
-#include "solvers/nolips.hpp"
+#include "solvers/low_rank/nolips.hpp"
 #include "sets/row_simplices.hpp"
 #include "problems/symnmf.hpp"
-#include "solvers/universal_kernel.hpp"
+#include "solvers/low_rank/universal_kernel.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "data/data.hpp"
 #include "problems/nomad.hpp"
-#include "solvers/nomad_admm.hpp"
+#include "solvers/nomad/nomad_admm.hpp"
 #include "solvers/registry.hpp"
 #include "csdp_reference.hpp"
 #include "fixtures.hpp"

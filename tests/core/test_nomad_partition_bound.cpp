@@ -14,7 +14,7 @@
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 #include "problems/nomad.hpp"
-#include "solvers/nomad_partition_bound.hpp"
+#include "solvers/nomad/nomad_partition_bound.hpp"
 #include "solvers/registry.hpp"
 
 using namespace facto;

@@ -17,7 +17,7 @@
 #include "linalg/blas.hpp"
 #include "linalg/gram_operator.hpp"
 #include "metrics/metrics.hpp"
-#include "solvers/burer_monteiro.hpp"
+#include "solvers/nomad/burer_monteiro.hpp"
 #include "solvers/registry.hpp"
 
 using namespace facto;

@@ -8,7 +8,7 @@
 
 #include "metrics/metrics.hpp"
 #include "sets/row_simplices.hpp"
-#include "solvers/penalty_method.hpp"
+#include "solvers/simplicial_symnmf/penalty_method.hpp"
 #include "fixtures.hpp"
 
 using namespace facto;

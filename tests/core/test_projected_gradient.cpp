@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "metrics/metrics.hpp"
-#include "solvers/projected_gradient.hpp"
+#include "solvers/simplicial_symnmf/projected_gradient.hpp"
 #include "sets/row_simplices.hpp"
 #include "fixtures.hpp"
 

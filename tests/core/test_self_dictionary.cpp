@@ -10,11 +10,11 @@
 #include <memory>
 
 #include "data/data.hpp"
-#include "solvers/merit.hpp"
+#include "solvers/self_dictionary/merit.hpp"
 #include "metrics/metrics.hpp"
 #include "solvers/registry.hpp"
 #include "problems/self_dictionary.hpp"
-#include "solvers/spa.hpp"
+#include "solvers/self_dictionary/spa.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/simplex_least_squares.hpp"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <memory>
 
-#include "solvers/nolips.hpp"
+#include "solvers/low_rank/nolips.hpp"
 #include "linalg/sparse.hpp"
 #include "linalg/symmetric_operator.hpp"
 #include "problems/symnmf.hpp"

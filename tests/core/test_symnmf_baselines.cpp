@@ -6,13 +6,13 @@
 #include <cmath>
 #include <limits>
 
-#include "solvers/beta_snmf.hpp"
-#include "solvers/coordinate_descent.hpp"
-#include "solvers/gradient_descent.hpp"
+#include "solvers/low_rank/beta_snmf.hpp"
+#include "solvers/low_rank/coordinate_descent.hpp"
+#include "solvers/low_rank/gradient_descent.hpp"
 #include "metrics/metrics.hpp"
 #include "solvers/registry.hpp"
 #include "sets/row_simplices.hpp"
-#include "solvers/sym_hals.hpp"
+#include "solvers/low_rank/sym_hals.hpp"
 #include "problems/symnmf.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"

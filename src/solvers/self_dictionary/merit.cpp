@@ -1,0 +1,306 @@
+#include "solvers/self_dictionary/merit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "base/error.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/parallel.hpp"
+
+namespace facto {
+
+namespace {
+std::vector<ParamSpec> merit_params()
+{
+    return {
+        real_param("tolerance", 1e-3, 0.0, std::numeric_limits<double>::infinity(),
+                   "CONVERGED when the Frank-Wolfe gap, relative to f at the start, is at most this (it bounds "
+                   "f - f*: f is convex)"),
+        choice_param("warm_start", "auto", "auto|spa|none",
+                     "start without a given iterate: SPA + simplex least squares (Sec. V-B), C = 0 (Alg. 1), or "
+                     "auto = spa when K is known"),
+        int_param("t_init", -1, -1, std::numeric_limits<int64_t>::max() / 4,
+                  "variant vanilla: first t of the steps 2 / (t + 2); -1 = round(1 / RMSE_init) after a warm "
+                  "start, 0 otherwise"),
+        int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
+                  "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
+        choice_param("variant", "vanilla", "vanilla|away|pairwise",
+                     "vanilla: toward the LMO vertex with steps 2 / (t + 2), the paper's Alg. 1; pairwise / away: "
+                     "exact column steps (linear on lambda = 0, but they creep where mu makes Phi nearly "
+                     "nonsmooth: docs/benchmarks.md)"),
+    };
+}
+}  // namespace
+
+Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params())
+{
+    mutable_params().bind("variant", variant_, frank_wolfe_variant_names());
+    mutable_params().bind("warm_start", warm_start_,
+                          {{"auto", WarmStart::auto_}, {"spa", WarmStart::spa}, {"none", WarmStart::none}});
+    mutable_params().bind("t_init", t_init_);
+    mutable_params().bind("block", block_);
+}
+
+void Merit::begin(bool warm)
+{
+    threads_ = resolve_threads(common().threads);
+    if (t_init_ >= 0 || !warm) {
+        t_ = static_cast<double>(std::max<int64_t>(t_init_, 0));
+    } else {
+        // Sec. V-B: t_init = round(1 / RMSE_init), RMSE_init = ||X - X C0||_F / sqrt(N)
+        const double rmse = std::sqrt(dictionary_->residual_squared(C_) / static_cast<double>(dictionary_->N()));
+        t_ = std::round(1.0 / std::max(rmse, 1e-12));
+    }
+    keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
+    work_.find_away = variant_ != FrankWolfeVariant::vanilla;
+    resweep(false);
+    start_objective_ = sweep_.objective;
+}
+
+void Merit::start(Matrix C0)
+{
+    C_ = SimplexColumns::from_dense(C0);
+    begin(true);
+}
+
+void Merit::check_params(const Params& p) const
+{
+    require(p.get_string("warm_start") != "spa" || dictionary_->K() > 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "warm_start 'spa' needs K (give K to the problem, or use warm_start 'none')");
+}
+
+void Merit::start_default(uint64_t)
+{
+    const bool warm = warm_start_ == WarmStart::spa || (warm_start_ == WarmStart::auto_ && dictionary_->K() > 0);
+    if (warm) {
+        C_ = dictionary_->warm_start(resolve_threads(common().threads));
+    } else {
+        C_ = SimplexColumns{};
+        C_.columns.resize(static_cast<std::size_t>(dictionary_->columns()));
+    }
+    begin(warm);
+}
+
+double Merit::iterate_once()
+{
+    if (variant_ == FrankWolfeVariant::vanilla) return open_loop_step();
+    if (!work_.find_away) {  // the variant was chosen after the last sweep
+        work_.find_away = true;
+        resweep(true);
+    }
+    return away_or_pairwise_step();
+}
+
+void Merit::resweep(bool residual_moved)
+{
+    if (keep_residual_ && !residual_moved) {
+        dictionary_->residual(C_, R_, threads_);
+        since_exact_ = 0;
+    }
+    sweep_ = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex_, block_, threads_, work_);
+}
+
+double Merit::open_loop_step()
+{
+    const double alpha = 2.0 / (t_ + 2.0);  // Alg. 1 line 8
+    // line 18: every column toward its vertex by alpha (R moves with C, except every 32nd iteration,
+    // when it is recomputed from C)
+    moves_.resize(vertex_.size());
+    for (std::size_t l = 0; l < vertex_.size(); ++l) {
+        moves_[l].direction = BlockDirection{BlockDirection::toward, vertex_[l], vertex_[l], 0.0, 1.0};
+        moves_[l].step = alpha;
+    }
+    const bool move_residual = keep_residual_ && ++since_exact_ < 32;
+    move(1.0, move_residual);
+    t_ += 1.0;
+    resweep(move_residual);
+    return alpha;
+}
+
+double Merit::away_or_pairwise_step()
+{
+    // a column without a row (the C = 0 start) first takes Alg. 1's first step, alpha = 1
+    bool empty = false;
+    for (std::size_t l = 0; l < C_.columns.size(); ++l)
+        if (C_.columns[l].empty()) {
+            C_.frank_wolfe_update(l, vertex_[l], 1.0);
+            empty = true;
+        }
+    empty = any_over(problem().collectives(), empty);  // on any process
+    if (empty) {
+        resweep(false);
+        return 1.0;
+    }
+    const auto [slope, curvature] = column_steps();
+    const double theta = dictionary_->lambda() == 0.0 ? 1.0 : common_factor(slope, curvature);
+    const bool move_residual = keep_residual_ && ++since_exact_ < 32;
+    move(theta, move_residual);
+    resweep(move_residual);
+    return theta;
+}
+
+std::pair<double, double> Merit::column_steps()
+{
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t n = C_.columns.size(), m = Xt.shape()[1];
+    moves_.assign(n, Move{});
+    std::vector<double> slopes(n, 0.0), curvatures(n, 0.0);
+    const double lambda = dictionary_->lambda();
+    parallel_for(n, grain_for(4 * m), threads_, [&](std::size_t begin, std::size_t end) {
+        std::vector<double> r(m), xd(m);
+        std::vector<DirectionEntry> entries;
+        for (std::size_t l = begin; l < end; ++l) {
+            const int64_t a = work_.away[l];
+            const BlockDirection d = block_direction(variant_, vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
+                                                     work_.inner[l], a >= 0 ? C_.value(l, a) : 0.0);
+            if (d.kind == BlockDirection::none) continue;
+            const double* rl = &r[0];
+            if (keep_residual_) rl = &R_(l, 0);
+            else dictionary_->residual_column(C_, l, r.data());
+            // X d: toward x_s - X c_l, away X c_l - x_a, pairwise x_s - x_a, with X c_l = r_l + x_l
+            const double *xl = &Xt(dictionary_->first() + l, 0), *xs = &Xt(static_cast<std::size_t>(d.s), 0),
+                         *xa = &Xt(static_cast<std::size_t>(d.a), 0);
+            for (std::size_t k = 0; k < m; ++k)
+                xd[k] = d.kind == BlockDirection::toward ? xs[k] - xl[k] - rl[k]
+                        : d.kind == BlockDirection::away ? rl[k] + xl[k] - xa[k]
+                                                         : xs[k] - xa[k];
+            const double xd2 = blas::dot(xd.data(), xd.data(), m), rd = blas::dot(rl, xd.data(), m);
+            // lambda = 0: the exact minimizer of the column's residual term, rd g + xd2 g^2 / 2, on [0, max_step]
+            const double step = lambda > 0.0 ? column_step_with_phi(l, d, rd, xd2, entries)
+                                : xd2 > 0.0  ? std::clamp(-rd / xd2, 0.0, d.max_step)
+                                             : d.max_step;
+            moves_[l] = Move{d, step};
+            slopes[l] = step * rd;
+            curvatures[l] = 0.5 * step * step * xd2;
+        }
+    });
+    double sums[2] = {std::accumulate(slopes.begin(), slopes.end(), 0.0),
+                      std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
+    problem().reduce_sums(sums, 2);
+    return {sums[0], sums[1]};
+}
+
+double Merit::column_step_with_phi(std::size_t l, const BlockDirection& d, double rd, double xd2,
+                                   std::vector<DirectionEntry>& entries) const
+{
+    // the rows the direction moves, with C(n, l) before the step and d_n
+    const auto& column = C_.columns[l];
+    entries.clear();
+    if (d.kind != BlockDirection::pairwise)
+        for (const auto& e : column) entries.push_back({e.row, e.value, d.kind == BlockDirection::away ? e.value : -e.value});
+    const auto add = [&](int64_t row, double weight) {
+        for (auto& e : entries)
+            if (e.row == row) return void(e.direction += weight);
+        entries.push_back({row, C_.value(l, row), weight});
+    };
+    if (d.kind != BlockDirection::away) add(d.s, 1.0);
+    if (d.kind != BlockDirection::toward) add(d.a, -1.0);
+    // f along the column's own direction, the other columns fixed: rd + xd2 g + lambda sum_n d_n Y(n, l),
+    // increasing in g (f is convex); its root in [0, max_step] by bisection
+    const double lambda = dictionary_->lambda();
+    const auto derivative = [&](double g) {
+        double value = rd + g * xd2;
+        for (const auto& e : entries)
+            value += lambda * e.direction *
+                     dictionary_->softmax_weight(work_.softmax, static_cast<std::size_t>(e.row), e.before,
+                                                 e.before + g * e.direction);
+        return value;
+    };
+    if (derivative(d.max_step) <= 0.0) return d.max_step;
+    double lo = 0.0, hi = d.max_step;
+    for (int i = 0; i < 60 && hi - lo > 1e-15 * d.max_step; ++i) (derivative(0.5 * (lo + hi)) < 0.0 ? lo : hi) = 0.5 * (lo + hi);
+    return lo;
+}
+
+namespace {
+void apply_move(SimplexColumns& C, std::size_t l, const BlockDirection& d, double step, double theta)
+{
+    if (d.kind == BlockDirection::toward)
+        C.frank_wolfe_update(l, d.s, theta * step);
+    else
+        C.away_or_pairwise_update(l, d, theta * step, theta == 1.0 && step == d.max_step);
+}
+}  // namespace
+
+SimplexColumns Merit::moved(double theta) const
+{
+    SimplexColumns C = C_;
+    for (std::size_t l = 0; l < moves_.size(); ++l)
+        if (moves_[l].step > 0.0) apply_move(C, l, moves_[l].direction, moves_[l].step, theta);
+    return C;
+}
+
+double Merit::common_factor(double slope, double curvature) const
+{
+    // f(C + theta D) - f(C) = theta slope + theta^2 curvature + lambda (Phi(C + theta D) - Phi(C)): convex
+    // in theta, minimized by golden section on [0, 1] to 1e-12 (Phi at each trial point, O(nnz(C)))
+    const double lambda = dictionary_->lambda();
+    const auto h = [&](double theta) {
+        return theta * (slope + theta * curvature) + lambda * dictionary_->row_softmax(moved(theta), threads_).phi;
+    };
+    // theta = 1 (the columns' own steps, drop steps included) whenever f still falls just before it
+    if (h(1.0) <= h(1.0 - 1e-6)) return 1.0;
+    const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+    double lo = 0.0, hi = 1.0, x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo), h1 = h(x1), h2 = h(x2);
+    while (hi - lo > 1e-12) {
+        if (h1 <= h2) {
+            hi = x2, x2 = x1, h2 = h1;
+            x1 = hi - ratio * (hi - lo), h1 = h(x1);
+        } else {
+            lo = x1, x1 = x2, h1 = h2;
+            x2 = lo + ratio * (hi - lo), h2 = h(x2);
+        }
+    }
+    // 0 when nothing decreases f
+    return std::min(h1, h2) < h(0.0) ? (h1 <= h2 ? x1 : x2) : 0.0;
+}
+
+void Merit::move(double theta, bool move_residual)
+{
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t m = Xt.shape()[1];
+    parallel_for(moves_.size(), grain_for(m), threads_, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t l = begin; l < end; ++l) {
+            const Move& mv = moves_[l];
+            if (!(mv.step > 0.0)) continue;
+            apply_move(C_, l, mv.direction, mv.step, theta);
+            if (!move_residual) continue;
+            // X c_l moves the same way; r_l = X c_l - x_l
+            const double tau = theta * mv.step;
+            const double *xl = &Xt(dictionary_->first() + l, 0), *xs = &Xt(static_cast<std::size_t>(mv.direction.s), 0),
+                         *xa = &Xt(static_cast<std::size_t>(mv.direction.a), 0);
+            double* r = &R_(l, 0);
+            if (mv.direction.kind == BlockDirection::toward)
+                for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 - tau) * r[k] + tau * (xs[k] - xl[k]);
+            else if (mv.direction.kind == BlockDirection::away)
+                for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 + tau) * r[k] + tau * (xl[k] - xa[k]);
+            else
+                for (std::size_t k = 0; k < m; ++k) r[k] += tau * (xs[k] - xa[k]);
+        }
+    });
+}
+
+std::vector<OutputSpec> Merit::output_specs() const
+{
+    std::vector<OutputSpec> specs = SelfDictionarySolver::output_specs();
+    specs.push_back(gaps_spec());
+    return specs;
+}
+
+Output Merit::output(const std::string& name) const
+{
+    if (name != "gaps") return SelfDictionarySolver::output(name);
+    require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
+    Sweep sweep = sweep_;
+    if (!work_.find_away) {  // vanilla steps do not look for away vertices: one sweep that does
+        SweepWork work;
+        work.find_away = true;
+        std::vector<int64_t> vertex;
+        sweep = merit_sweep(*dictionary_, C_, keep_residual_ ? &R_ : nullptr, vertex, block_, threads_, work);
+    }
+    return gaps_output(sweep.gap, sweep.away_gap);
+}
+
+}  // namespace facto

@@ -1,0 +1,9 @@
+#include "solvers/self_dictionary/spa.hpp"
+
+namespace facto {
+
+Spa::Spa(std::shared_ptr<const SelfDictionary> problem) : GreedyAnchors(std::move(problem), {}) {}
+
+void Spa::begin(uint64_t) { spa_ = std::make_unique<SuccessiveProjection>(dictionary_->Xt()); }
+
+}  // namespace facto
