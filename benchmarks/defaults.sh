@@ -13,7 +13,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target facto_cli >/dev/null
 tdt2=${1:-${FACTO_DATA:-benchmarks/data}/symnmf/tdt2_similarity.mtx}
 labels=${tdt2%_similarity.mtx}_labels.csv
-cli=./build/examples/facto
+cli=./build/programs/facto
 runs=()
 add() { runs+=("$*"); }
 for s in frank_wolfe projected_gradient; do

@@ -135,9 +135,9 @@ case "$which" in
     args=(--problem symnmf --affinity "$tdt2" -k 30 --quiet --set max_iterations=200
           --set tolerance=0 --set objective_tolerance=0)
     echo "TDT2, nolips, 200 iterations, solver seconds (--set threads=1 per process):"
-    echo "  facto:              $(./build/examples/facto "${args[@]}" --set threads=1 | grep -o '"seconds": [0-9.]*')"
+    echo "  facto:              $(./build/programs/facto "${args[@]}" --set threads=1 | grep -o '"seconds": [0-9.]*')"
     for ranks in 1 2; do
-      echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/examples/facto-mpi "${args[@]}" --set threads=1 |
+      echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
   *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|distributed [...]" >&2; exit 2 ;;

@@ -2,6 +2,9 @@
 // stored message, so that no exception ever crosses the C boundary.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -43,7 +46,7 @@ struct facto_sparse {
     facto::CsrMatrix values;
 };
 
-// The host's collective operations (capi/collectives.cpp), shared with the problems built on them.
+// The host's collective operations (capi/distributed/collectives.cpp), shared with the problems built on them.
 struct facto_collectives {
     std::shared_ptr<const facto::Collectives> collectives;
 };
@@ -90,6 +93,20 @@ void agreed(const facto::Problem& problem, const Checks& checks)
 inline void require_pointer(const void* p, const char* what)
 {
     facto::require(p != nullptr, FACTO_ERROR_NULL_POINTER, std::string(what) + " is NULL");
+}
+
+// Copies `full` into the caller's versioned struct (facto.h: the caller sets struct_size), as much as
+// its struct_size holds; the first two 32-bit fields are the least it may hold.
+template <class T>
+void copy_versioned(T full, T* out)
+{
+    require_pointer(out, "struct pointer");
+    const std::size_t minimum = offsetof(T, struct_size) + 2 * sizeof(uint32_t);
+    facto::require(out->struct_size >= minimum, FACTO_ERROR_INVALID_ARGUMENT,
+                   "struct_size " + std::to_string(out->struct_size) + " is too small (set it to sizeof the struct)");
+    const std::size_t size = std::min<std::size_t>(out->struct_size, sizeof(T));
+    full.struct_size = static_cast<uint32_t>(size);
+    std::memcpy(out, &full, size);
 }
 
 }  // namespace facto::capi

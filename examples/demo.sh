@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target facto_cli >/dev/null
-./build/examples/facto data/satimage.csv -k 6 --labels data/satimage_labels.csv --progress-every 10 "$@"
+./build/programs/facto data/satimage.csv -k 6 --labels data/satimage_labels.csv --progress-every 10 "$@"
 echo "(the paper's algorithm, Zhao & Gordon's Alg. 1 with steps 2 / (t + 2), whose gap falls as 1 / t: add" \
-  "--set variant=vanilla --set max_iterations=300; the CLI is build/examples/facto, facto --help)" >&2
+  "--set variant=vanilla --set max_iterations=300; the CLI is build/programs/facto, facto --help)" >&2

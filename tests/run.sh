@@ -105,9 +105,9 @@ stage "sanitize build" build build-sanitize -- "${instrumented[@]}" -DFACTO_SANI
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   stage "sanitize suite" suite build-sanitize
 
-stage "tsan build" build build-tsan --target test_core -- "${instrumented[@]}" -DFACTO_TSAN=ON -DFACTO_BUILD_EXAMPLES=OFF
+stage "tsan build" build build-tsan --target test_core -- "${instrumented[@]}" -DFACTO_TSAN=ON -DFACTO_BUILD_EXAMPLES=OFF -DFACTO_BUILD_PROGRAMS=OFF
 stage "tsan suite" suite build-tsan
 
 stage "fuzz build" build build-fuzz --target fuzz_capi --target fuzz_readers -- "${instrumented[@]}" \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DFACTO_FUZZ=ON -DFACTO_BUILD_EXAMPLES=OFF
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DFACTO_FUZZ=ON -DFACTO_BUILD_EXAMPLES=OFF -DFACTO_BUILD_PROGRAMS=OFF
 stage "fuzz runs" suite build-fuzz

@@ -66,7 +66,8 @@ def _build_library(build_dir):
         raise RuntimeError("facto: building libfacto needs cmake and a C++17 compiler (bash cmake/install-deps.sh "
                            "in the repository installs them and the libraries on Debian)")
     configure = [cmake, "-S", _source_root(), "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
-                 "-DFACTO_BUILD_TESTS=OFF", "-DFACTO_BUILD_EXAMPLES=OFF", "-DFACTO_BUILD_BENCHMARKS=OFF"]
+                 "-DFACTO_BUILD_TESTS=OFF", "-DFACTO_BUILD_EXAMPLES=OFF", "-DFACTO_BUILD_PROGRAMS=OFF",
+                 "-DFACTO_BUILD_BENCHMARKS=OFF"]
     subprocess.run(configure, check=True, stdout=subprocess.DEVNULL)
     jobs = str(max(1, len(os.sched_getaffinity(0))))
     subprocess.run([cmake, "--build", build_dir, "--target", "facto", "--parallel", jobs], check=True,

@@ -4,8 +4,19 @@
  * This is the only header of facto with a stability promise. Everything is reached through two opaque
  * handles, a Problem (immutable data + mathematics) and a Solver (one algorithm bound to one problem,
  * owning the iterate), plus a Matrix handle for reading data files.
- * The papers' data generators and measures are in facto_experimental.h, exported by the same library
- * without this promise.
+ * Which algorithms run on which problem, and each problem's default, is the library's registry
+ * (facto_algorithm_describe), which every front end reads.
+ *
+ * facto has three tiers, each in its own folder of capi/:
+ *   stable        this header: problems, solvers, parameters, results, data helpers and metrics.
+ *                 Within a major version, calls and struct fields are only added, never changed
+ *                 (checked against the last release by tests/abi/check.sh).
+ *   experimental  facto_experimental.h, first part: the papers' data generators and measures (the
+ *                 Helix, NOMAD's manifolds, separable data, sampled distances and their error).
+ *   distributed   facto_experimental.h, second part: the host's collective operations and the
+ *                 problems whose data is spread over processes; facto_mpi.h gives MPI's collectives
+ *                 (libfacto_mpi). Their solvers and results are this header's.
+ * The last two are exported by the same library and follow these conventions, without the promise.
  *
  * Conventions, which hold for every function below unless its comment says otherwise:
  *   - Fallible functions return facto_status: 0 is FACTO_OK, negative values are errors, positive
@@ -288,8 +299,7 @@ FACTO_API facto_status facto_problem_new_nomad_layer(const facto_solver* previou
 FACTO_API void facto_problem_free(facto_problem* problem);
 
 /* Static name of the problem kind ("simplicial_symnmf", "symnmf", "edm_completion", "self_dictionary",
- * "nomad");
- * NULL for a NULL handle. */
+ * "nomad", ...: facto_problem_kind_name lists them all); NULL for a NULL handle. */
 FACTO_API const char* facto_problem_kind(const facto_problem* problem);
 
 /* Message of the last failed call on this problem (owned by the handle, valid until the next call on
@@ -311,18 +321,42 @@ FACTO_API facto_status facto_problem_objective(const facto_problem* problem, con
 /* Solvers                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Create a solver running `algorithm` on `problem`. Which algorithms exist for which problem:
- *   simplicial_symnmf: "frank_wolfe" (Alg. 1 + 2 of Zhao & Gordon), "projected_gradient",
- *     "penalty_method" (Zhao et al. 2015, the paper's other baseline; its iterates are infeasible).
- *   symnmf: "nolips" (Dyn-NoLips, App. B Alg. 2 of Dragomir et al., universal kernel),
- *     "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls" (baselines;
- *     sym_anls has the output "Y", the other factor of its penalized problem).
- *   edm_completion: "nolips", "gradient_descent".
- *   self_dictionary: "merit", "spa".
- *   nomad: "nomad_cgm", "burer_monteiro", "nomad_admm".
+/* --- Algorithms: which exist for which problem kind, and each kind's default --------------------- */
+
+/* Number of problem kinds that have algorithms, for facto_problem_kind_name. Never fails (0 only when
+ * memory for a list of ten pointers runs out). */
+FACTO_API int64_t facto_problem_kind_count(void);
+
+/* Static name of problem kind `index` in [0, facto_problem_kind_count()) ("simplicial_symnmf",
+ * "symnmf", ...: what facto_problem_kind returns), in the order front ends list them; NULL outside. */
+FACTO_API const char* facto_problem_kind_name(int64_t index);
+
+/* Description of one algorithm. The caller sets struct_size = sizeof(facto_algorithm_info) before the
+ * call; the library fills the fields that fit and never writes past struct_size, so fields added at the
+ * end in later versions keep older callers working. Strings are static. */
+typedef struct facto_algorithm_info {
+    uint32_t struct_size;
+    int32_t is_default;         /* 1 for the kind's default (exactly one per kind, listed first), else 0 */
+    const char* name;           /* what facto_solver_new takes */
+    const char* description;    /* one line, citing papers by the keys of docs/references.md */
+} facto_algorithm_info;
+
+/* Number of algorithms for problem kind `kind` (a name facto_problem_kind returns).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (no such kind; the message lists the kinds). */
+FACTO_API facto_status facto_algorithm_count(const char* kind, int64_t* count);
+
+/* Algorithm `index` in [0, count) of problem kind `kind`, its default first. Errors: NULL_POINTER,
+ * INVALID_ARGUMENT (no such kind, or struct_size too small for the first fields), OUT_OF_RANGE. */
+FACTO_API facto_status facto_algorithm_describe(const char* kind, int64_t index, facto_algorithm_info* info);
+
+/* --- Creating a solver -------------------------------------------------------------------------- */
+
+/* Create a solver running `algorithm` on `problem`: one of the algorithms facto_algorithm_describe
+ * lists for facto_problem_kind(problem) (docs/algorithms.md prints the table).
  * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
  * drawn from the `seed` parameter by the first step or solve, unless facto_solver_set_iterate gives one.
- * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind), OUT_OF_MEMORY. */
+ * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind; the message lists those
+ * that exist), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_solver_new(facto_problem* problem, const char* algorithm, facto_solver** out);
 
 /* Release a solver; NULL is a no-op. Runs the callback's destroy function, if any; never calls the

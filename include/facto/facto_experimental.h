@@ -1,12 +1,18 @@
 /*
- * facto_experimental.h -- the experimental tier of facto's C ABI.
+ * facto_experimental.h -- the experimental and distributed tiers of facto's C ABI.
  *
  * The functions here are exported by the same library as facto.h's and follow all of facto.h's
  * conventions, but carry no stability promise: they may change or go away in any minor release, and
- * the ABI check against the last release (tests/abi/check.sh) does not cover them. They are the data
- * generators and measures of the papers' experiments (the Helix, NOMAD's manifolds, separable data,
- * sampled distances and their error), which the CLI, the tests and the bindings' examples use to
- * reproduce those experiments. A program that needs only facto.h's promise does not include this file.
+ * the ABI check against the last release (tests/abi/check.sh) does not cover them. Two tiers share
+ * this header:
+ *   experimental  the data generators and measures of the papers' experiments (the Helix, NOMAD's
+ *                 manifolds, separable data, sampled distances and their error), which the CLI, the
+ *                 tests and the bindings' examples use to reproduce those experiments (capi/experimental/);
+ *   distributed   the runtime of problems whose data is spread over processes: a handle on the host's
+ *                 collective operations (MPI's come from facto_mpi.h) and the collective constructors
+ *                 of the distributed SymNMF, NOMAD and self-dictionary problems, which facto.h's
+ *                 solvers then run (capi/distributed/).
+ * A program that needs only facto.h's promise does not include this file.
  */
 #ifndef FACTO_FACTO_EXPERIMENTAL_H
 #define FACTO_FACTO_EXPERIMENTAL_H
@@ -16,6 +22,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Experimental: the papers' data generators and measures                                           */
+/* ---------------------------------------------------------------------------------------------- */
 
 /* The Helix of Dragomir et al. Sec. 4.2: n points x_i = (cos 3t, sin 3t, 2t), t uniform on [0, 2 pi]
  * from `seed`, written row-major into the caller's `out` (capacity >= 3 n values). Errors: NULL_POINTER, DIMENSION (n < 1),
@@ -78,7 +88,7 @@ FACTO_API facto_status facto_distance_nrmse(const double* X, const double* X_tru
                                             int32_t layout, int64_t max_pairs, uint64_t seed, double* nrmse);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Distributed problems: SymNMF on sparse M, NOMAD on points, self-dictionary (MERIT)              */
+/* Distributed: collectives, and SymNMF on sparse M, NOMAD on points, self-dictionary (MERIT)        */
 /* ---------------------------------------------------------------------------------------------- */
 
 /* A distributed problem is built on every process of a group, each from its own block of the data, with

@@ -3,29 +3,29 @@
 #include <string>
 
 #include "base/error.hpp"
-#include "solvers/low_rank/beta_snmf.hpp"
-#include "solvers/nomad/burer_monteiro.hpp"
-#include "solvers/low_rank/coordinate_descent.hpp"
-#include "solvers/self_dictionary/fast_anchor.hpp"
-#include "solvers/self_dictionary/fast_gradient.hpp"
 #include "problems/community_model.hpp"
 #include "problems/distributed_nomad.hpp"
 #include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
-#include "solvers/simplicial_symnmf/frank_wolfe.hpp"
-#include "solvers/self_dictionary/geonmf.hpp"
+#include "solvers/low_rank/beta_snmf.hpp"
+#include "solvers/low_rank/coordinate_descent.hpp"
 #include "solvers/low_rank/gradient_descent.hpp"
-#include "solvers/self_dictionary/merit.hpp"
 #include "solvers/low_rank/nolips.hpp"
-#include "solvers/nomad/nomad_admm.hpp"
-#include "solvers/nomad/nomad_cgm.hpp"
-#include "solvers/simplicial_symnmf/penalty_method.hpp"
-#include "solvers/simplicial_symnmf/projected_gradient.hpp"
-#include "solvers/self_dictionary/snpa.hpp"
-#include "solvers/self_dictionary/spa.hpp"
 #include "solvers/low_rank/sym_anls.hpp"
 #include "solvers/low_rank/sym_hals.hpp"
+#include "solvers/nomad/burer_monteiro.hpp"
+#include "solvers/nomad/nomad_admm.hpp"
+#include "solvers/nomad/nomad_cgm.hpp"
+#include "solvers/self_dictionary/fast_anchor.hpp"
+#include "solvers/self_dictionary/fast_gradient.hpp"
+#include "solvers/self_dictionary/geonmf.hpp"
+#include "solvers/self_dictionary/merit.hpp"
+#include "solvers/self_dictionary/snpa.hpp"
+#include "solvers/self_dictionary/spa.hpp"
+#include "solvers/simplicial_symnmf/frank_wolfe.hpp"
+#include "solvers/simplicial_symnmf/penalty_method.hpp"
+#include "solvers/simplicial_symnmf/projected_gradient.hpp"
 
 namespace facto {
 
@@ -42,53 +42,112 @@ std::unique_ptr<Solver> build(std::shared_ptr<const Problem> problem)
 struct Entry {
     const char* kind;
     const char* algorithm;
+    bool is_default;  // the one a front end runs when the user names none; one per kind
+    const char* description;
     Factory factory;
 };
 
+// Every problem kind's algorithms, the default first; kinds in the order front ends list them.
 const Entry table[] = {
-    {"simplicial_symnmf", "frank_wolfe", &build<SimplicialSymNMF, FrankWolfe>},
-    {"simplicial_symnmf", "projected_gradient", &build<SimplicialSymNMF, ProjectedGradient>},
-    {"simplicial_symnmf", "penalty_method", &build<SimplicialSymNMF, PenaltyMethod>},
-    {"symnmf", "nolips", &build<SymNMF, NoLips>},
-    {"symnmf", "projected_gradient", &build<SymNMF, GradientDescent>},
-    {"symnmf", "beta_snmf", &build<SymNMF, BetaSNMF>},
-    {"symnmf", "coordinate_descent", &build<SymNMF, CoordinateDescent>},
-    {"symnmf", "sym_hals", &build<SymNMF, SymHALS>},
-    {"symnmf", "sym_anls", &build<SymNMF, SymANLS>},
-    {"distributed_symnmf", "nolips", &build<DistributedSymNMF, NoLips>},
-    {"distributed_symnmf", "projected_gradient", &build<DistributedSymNMF, GradientDescent>},
-    {"edm_completion", "nolips", &build<EdmCompletion, NoLips>},
-    {"edm_completion", "gradient_descent", &build<EdmCompletion, GradientDescent>},
-    {"self_dictionary", "merit", &build<SelfDictionary, Merit>},
-    {"distributed_self_dictionary", "merit", &build<SelfDictionary, Merit>},
-    {"self_dictionary", "spa", &build<SelfDictionary, Spa>},
-    {"self_dictionary", "snpa", &build<SelfDictionary, Snpa>},
-    {"self_dictionary", "fast_anchor", &build<SelfDictionary, FastAnchor>},
-    {"self_dictionary", "fast_gradient", &build<SelfDictionary, FastGradient>},
-    {"topics", "merit", &build<TopicModel, Merit>},
-    {"topics", "spa", &build<TopicModel, Spa>},
-    {"topics", "snpa", &build<TopicModel, Snpa>},
-    {"topics", "fast_anchor", &build<TopicModel, FastAnchor>},
-    {"topics", "fast_gradient", &build<TopicModel, FastGradient>},
-    {"communities", "merit", &build<CommunityModel, Merit>},
-    {"communities", "spa", &build<CommunityModel, Spa>},
-    {"communities", "snpa", &build<CommunityModel, Snpa>},
-    {"communities", "fast_gradient", &build<CommunityModel, FastGradient>},
-    {"communities", "geonmf", &build<CommunityModel, GeoNmf>},
-    {"nomad", "nomad_cgm", &build<Nomad, NomadCgm>},
-    {"nomad", "burer_monteiro", &build<Nomad, BurerMonteiro>},
-    {"nomad", "nomad_admm", &build<Nomad, NomadAdmm>},
-    {"distributed_nomad", "burer_monteiro", &build<DistributedNomad, BurerMonteiro>},
+    {"simplicial_symnmf", "frank_wolfe", true,
+     "Frank-Wolfe over the row simplices, with the O(nk) linear minimization ([ZG] Alg. 1-2); pairwise steps by "
+     "default",
+     &build<SimplicialSymNMF, FrankWolfe>},
+    {"simplicial_symnmf", "projected_gradient", false,
+     "projected gradient onto the row simplices with an Armijo search ([ZG] Sec. 5 baseline)",
+     &build<SimplicialSymNMF, ProjectedGradient>},
+    {"simplicial_symnmf", "penalty_method", false,
+     "quadratic penalties on W 1 = 1 and W >= 0 minimized by L-BFGS ([ZG] Sec. 5 baseline; infeasible iterates)",
+     &build<SimplicialSymNMF, PenaltyMethod>},
+    {"symnmf", "nolips", true, "Dyn-NoLips: Bregman gradient with the quartic universal kernel ([DAB] Alg. 2)",
+     &build<SymNMF, NoLips>},
+    {"symnmf", "projected_gradient", false, "projected gradient with an Armijo search ([DAB] Sec. 4.1 baseline)",
+     &build<SymNMF, GradientDescent>},
+    {"symnmf", "beta_snmf", false, "multiplicative updates of beta-SNMF ([DAB] Sec. 4.1 baseline)",
+     &build<SymNMF, BetaSNMF>},
+    {"symnmf", "coordinate_descent", false, "exact coordinate descent on each entry ([DAB] Sec. 4.1 baseline)",
+     &build<SymNMF, CoordinateDescent>},
+    {"symnmf", "sym_hals", false, "HALS on the penalized nonsymmetric problem ([DAB] Sec. 4.1 baseline)",
+     &build<SymNMF, SymHALS>},
+    {"symnmf", "sym_anls", false,
+     "alternating nonnegative least squares on the penalized nonsymmetric problem ([DAB] Sec. 4.1 baseline)",
+     &build<SymNMF, SymANLS>},
+    {"distributed_symnmf", "nolips", true, "Dyn-NoLips on rows spread over processes ([DAB] Alg. 2)",
+     &build<DistributedSymNMF, NoLips>},
+    {"distributed_symnmf", "projected_gradient", false, "projected gradient with an Armijo search, distributed",
+     &build<DistributedSymNMF, GradientDescent>},
+    {"edm_completion", "nolips", true,
+     "Dyn-NoLips with the universal kernel, or the Gram kernel by its parameter ([DAB] Alg. 2)",
+     &build<EdmCompletion, NoLips>},
+    {"edm_completion", "gradient_descent", false, "gradient descent with an Armijo search ([DAB] baseline)",
+     &build<EdmCompletion, GradientDescent>},
+    {"self_dictionary", "merit", true, "MERIT: memory-efficient Frank-Wolfe on SD-MMV ([NFW] Alg. 1)",
+     &build<SelfDictionary, Merit>},
+    {"self_dictionary", "spa", false, "the successive projection algorithm, greedy ([NFW] Sec. V baseline)",
+     &build<SelfDictionary, Spa>},
+    {"self_dictionary", "snpa", false, "the successive nonnegative projection algorithm, greedy ([NFW] baseline)",
+     &build<SelfDictionary, Snpa>},
+    {"self_dictionary", "fast_anchor", false,
+     "greedy anchors on normalized, randomly projected points ([AGH]; [NFW] Table II baseline)",
+     &build<SelfDictionary, FastAnchor>},
+    {"self_dictionary", "fast_gradient", false,
+     "accelerated projected gradient on the dense N x N convex program ([GL]; [NFW] baseline)",
+     &build<SelfDictionary, FastGradient>},
+    {"distributed_self_dictionary", "merit", true, "MERIT on columns spread over processes ([NFW] Alg. 1)",
+     &build<SelfDictionary, Merit>},
+    {"topics", "merit", true, "MERIT on the word co-occurrence model ([NFW] Sec. V-B)", &build<TopicModel, Merit>},
+    {"topics", "spa", false, "the successive projection algorithm ([NFW] Table II baseline)",
+     &build<TopicModel, Spa>},
+    {"topics", "snpa", false, "the successive nonnegative projection algorithm ([NFW] Table II baseline)",
+     &build<TopicModel, Snpa>},
+    {"topics", "fast_anchor", false, "FastAnchorWords ([AGH]; [NFW] Table II baseline)",
+     &build<TopicModel, FastAnchor>},
+    {"topics", "fast_gradient", false, "FGNSR's accelerated projected gradient ([GL]; [NFW] Table II baseline)",
+     &build<TopicModel, FastGradient>},
+    {"communities", "merit", true, "MERIT on the degree-scaled eigenvectors ([NFW] Sec. V-C)",
+     &build<CommunityModel, Merit>},
+    {"communities", "spa", false, "the successive projection algorithm ([NFW] Table IV baseline)",
+     &build<CommunityModel, Spa>},
+    {"communities", "snpa", false, "the successive nonnegative projection algorithm ([NFW] Table IV baseline)",
+     &build<CommunityModel, Snpa>},
+    {"communities", "fast_gradient", false, "FGNSR's accelerated projected gradient ([GL]; [NFW] Table IV baseline)",
+     &build<CommunityModel, FastGradient>},
+    {"communities", "geonmf", false, "GeoNMF's pure nodes by geometry ([MSC]; [NFW] Table IV baseline)",
+     &build<CommunityModel, GeoNmf>},
+    {"nomad", "nomad_cgm", true, "the conditional-gradient augmented Lagrangian ([TSC] Alg. 2)",
+     &build<Nomad, NomadCgm>},
+    {"nomad", "burer_monteiro", false,
+     "Q = Y Y^T with Y >= 0 by the method of multipliers and L-BFGS-B ([TSC] App. E, [BM]); memory linear in n",
+     &build<Nomad, BurerMonteiro>},
+    {"nomad", "nomad_admm", false, "ADMM on Q = Z, psd against nonnegative; certifies the optimum",
+     &build<Nomad, NomadAdmm>},
+    {"distributed_nomad", "burer_monteiro", true, "the Burer-Monteiro heuristic on rows spread over processes ([TSC] App. E)",
+     &build<DistributedNomad, BurerMonteiro>},
 };
 
 }  // namespace
 
-std::vector<const char*> algorithms_for(std::string_view kind)
+std::vector<const char*> problem_kinds()
 {
-    std::vector<const char*> names;
+    std::vector<const char*> kinds;
     for (const Entry& e : table)
-        if (kind == e.kind) names.push_back(e.algorithm);
-    return names;
+        if (kinds.empty() || std::string_view(kinds.back()) != e.kind) kinds.push_back(e.kind);
+    return kinds;
+}
+
+std::vector<AlgorithmInfo> algorithms_for(std::string_view kind)
+{
+    std::vector<AlgorithmInfo> algorithms;
+    for (const Entry& e : table)
+        if (kind == e.kind) algorithms.push_back({e.algorithm, e.is_default, e.description});
+    return algorithms;
+}
+
+const char* default_algorithm(std::string_view kind)
+{
+    for (const Entry& e : table)
+        if (kind == e.kind && e.is_default) return e.algorithm;
+    return nullptr;
 }
 
 std::unique_ptr<Solver> make_solver(std::shared_ptr<const Problem> problem, std::string_view algorithm)
@@ -97,7 +156,7 @@ std::unique_ptr<Solver> make_solver(std::shared_ptr<const Problem> problem, std:
     for (const Entry& e : table)
         if (algorithm == e.algorithm && std::string_view(problem->kind()) == e.kind) return e.factory(std::move(problem));
     std::string known;
-    for (const char* name : algorithms_for(problem->kind())) known += std::string(known.empty() ? "" : ", ") + name;
+    for (const AlgorithmInfo& a : algorithms_for(problem->kind())) known += std::string(known.empty() ? "" : ", ") + a.name;
     throw Error(FACTO_ERROR_UNSUPPORTED, "no algorithm '" + std::string(algorithm) + "' for problem '" +
                                              problem->kind() + "' (available: " + known + ")");
 }

@@ -23,6 +23,9 @@ _Static_assert(offsetof(facto_param_info, type) == 4 && offsetof(facto_param_inf
                    offsetof(facto_param_info, description) == 16 && offsetof(facto_param_info, default_double) == 24 &&
                    offsetof(facto_param_info, choices) == 80,
                "facto_param_info: 0.1.0's fields moved");
+_Static_assert(offsetof(facto_algorithm_info, is_default) == 4 && offsetof(facto_algorithm_info, name) == 8 &&
+                   offsetof(facto_algorithm_info, description) == 16,
+               "facto_algorithm_info: 0.2.0's fields moved");
 
 #define N 24
 #define K 3
@@ -980,12 +983,100 @@ static void test_out_of_memory(void)
     CHECK(p == NULL && strstr(facto_last_error(), "P") != NULL);
 }
 
+/* The registry as the ABI exports it: every kind lists its algorithms with exactly one default, first,
+ * and each listed algorithm runs on a problem of that kind (here simplicial_symnmf and nomad, built
+ * below) while an unlisted name is refused with a message that lists them. */
+static void test_algorithm_table(void)
+{
+    const int64_t kinds = facto_problem_kind_count();
+    CHECK(kinds >= 4);
+    CHECK(facto_problem_kind_name(-1) == NULL && facto_problem_kind_name(kinds) == NULL);
+    for (int64_t i = 0; i < kinds; ++i) {
+        const char* kind = facto_problem_kind_name(i);
+        CHECK(kind != NULL && *kind != '\0');
+        int64_t count = 0;
+        CHECK_STATUS(facto_algorithm_count(kind, &count), FACTO_OK, facto_last_error());
+        CHECK(count >= 1);
+        int defaults = 0;
+        for (int64_t a = 0; a < count; ++a) {
+            facto_algorithm_info info;
+            memset(&info, 0, sizeof info);
+            info.struct_size = sizeof info;
+            CHECK_STATUS(facto_algorithm_describe(kind, a, &info), FACTO_OK, facto_last_error());
+            CHECK(info.struct_size == sizeof info && info.name && *info.name && info.description && *info.description);
+            CHECK(info.is_default == (a == 0));
+            defaults += info.is_default;
+            for (int64_t b = 0; b < a; ++b) { /* names are unique within a kind */
+                facto_algorithm_info earlier;
+                earlier.struct_size = sizeof earlier;
+                facto_algorithm_describe(kind, b, &earlier);
+                CHECK(strcmp(earlier.name, info.name) != 0);
+            }
+        }
+        CHECK(defaults == 1);
+        facto_algorithm_info info;
+        info.struct_size = sizeof info;
+        CHECK_STATUS(facto_algorithm_describe(kind, count, &info), FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+        CHECK_STATUS(facto_algorithm_describe(kind, -1, &info), FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    }
+    int64_t count = -1;
+    CHECK_STATUS(facto_algorithm_count("simplicial", &count), FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK(count == -1 && strstr(facto_last_error(), "simplicial_symnmf") != NULL);
+    CHECK_STATUS(facto_algorithm_count(NULL, &count), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_algorithm_count("nomad", NULL), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_algorithm_describe("nomad", 0, NULL), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    /* an older caller's shorter struct gets what fits and nothing past it */
+    struct {
+        facto_algorithm_info head;
+        unsigned char guard[8];
+    } shorter;
+    memset(&shorter, 0xAB, sizeof shorter);
+    shorter.head.struct_size = (uint32_t)offsetof(facto_algorithm_info, description);
+    CHECK_STATUS(facto_algorithm_describe("nomad", 0, &shorter.head), FACTO_OK, facto_last_error());
+    CHECK(shorter.head.is_default == 1 && shorter.head.name != NULL);
+    const unsigned char* tail = (const unsigned char*)&shorter.head.description;
+    CHECK(tail[0] == 0xAB && shorter.guard[0] == 0xAB);
+    shorter.head.struct_size = 4;
+    CHECK_STATUS(facto_algorithm_describe("nomad", 0, &shorter.head), FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+
+    double X[2 * N];
+    for (int i = 0; i < N; ++i) X[2 * i] = (double)(i % K), X[2 * i + 1] = 0.1 * i;
+    facto_problem* problems[2] = {make_problem(), NULL};
+    facto_problem_new_nomad_points(X, N, 2, 2, FACTO_ROW_MAJOR, K, &problems[1]);
+    for (int p = 0; p < 2; ++p) {
+        CHECK(problems[p] != NULL);
+        if (!problems[p]) continue;
+        const char* kind = facto_problem_kind(problems[p]);
+        CHECK_STATUS(facto_algorithm_count(kind, &count), FACTO_OK, facto_last_error());
+        facto_solver* s = NULL;
+        CHECK_STATUS(facto_solver_new(problems[p], "no_such_algorithm", &s), FACTO_ERROR_UNSUPPORTED, facto_last_error());
+        char message[1024]; /* copied: the next call on this thread replaces facto_last_error() */
+        snprintf(message, sizeof message, "%s", facto_last_error());
+        for (int64_t a = 0; a < count; ++a) {
+            facto_algorithm_info info;
+            info.struct_size = sizeof info;
+            facto_algorithm_describe(kind, a, &info);
+            CHECK(strstr(message, info.name) != NULL);
+        }
+        for (int64_t a = 0; a < count; ++a) {
+            facto_algorithm_info info;
+            info.struct_size = sizeof info;
+            facto_algorithm_describe(kind, a, &info);
+            CHECK_STATUS(facto_solver_new(problems[p], info.name, &s), FACTO_OK, facto_last_error());
+            CHECK(s && !strcmp(facto_solver_algorithm(s), info.name));
+            facto_solver_free(s);
+        }
+        facto_problem_free(problems[p]);
+    }
+}
+
 int main(void)
 {
     test_version();
     test_problem_errors();
     test_solver_errors();
     test_param_table();
+    test_algorithm_table();
     test_callback();
     test_free_rules();
     test_threads();

@@ -45,7 +45,7 @@ BOOST_AUTO_TEST_CASE(solvers_on_many_threads_match_their_serial_runs_bit_for_bit
 {
     std::vector<Job> jobs;
     for (const auto& problem : one_of_each_kind())
-        for (const char* algorithm : algorithms_for(problem->kind()))
+        for (const auto& [algorithm, is_default, description] : algorithms_for(problem->kind()))
             for (int64_t seed : {1, 2}) jobs.push_back({problem, algorithm, seed, "", {}, {}});
     const auto large = make_problem(random_affinity(2100, 3, 9), 4);
     for (const char* variant : {"vanilla", "pairwise"})

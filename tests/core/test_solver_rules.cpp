@@ -28,7 +28,7 @@ template <class F>
 void for_every_solver(F&& f)
 {
     for (const auto& problem : one_of_each_kind())
-        for (const char* algorithm : algorithms_for(problem->kind())) {
+        for (const auto& [algorithm, is_default, description] : algorithms_for(problem->kind())) {
             BOOST_TEST_CONTEXT(problem->kind() << " / " << algorithm)
             {
                 auto solver = make_solver(problem, algorithm);
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_cut_long_inner_loops)
 {
     for (const auto& problem : one_of_each_kind()) {
         if (problem->kind() != std::string("nomad")) continue;
-        for (const char* algorithm : algorithms_for(problem->kind()))
+        for (const auto& [algorithm, is_default, description] : algorithms_for(problem->kind()))
             for (const bool by_request : {true, false}) {
                 BOOST_TEST_CONTEXT(algorithm << (by_request ? " / request" : " / time limit"))
                 {
@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE(converged_means_stationary_whatever_ended_the_objective_ban
     BOOST_TEST(s->step() == FACTO_CONVERGED);
     // every solver: a CONVERGED solve has its stationarity measure at most the tolerance
     for (const auto& problem : one_of_each_kind())
-        for (const char* algorithm : algorithms_for(problem->kind())) {
+        for (const auto& [algorithm, is_default, description] : algorithms_for(problem->kind())) {
             BOOST_TEST_CONTEXT(problem->kind() << " / " << algorithm)
             {
                 auto solver = make_solver(problem, algorithm);
@@ -274,7 +274,7 @@ BOOST_AUTO_TEST_CASE(an_iteration_that_accepts_no_step_stalls_the_solve)
     std::vector<std::shared_ptr<const Problem>> problems = one_of_each_kind();
     problems[0] = make_problem(xt::eye<double>(30), 2);
     for (const auto& problem : problems)
-        for (const char* algorithm : algorithms_for(problem->kind())) {
+        for (const auto& [algorithm, is_default, description] : algorithms_for(problem->kind())) {
             const std::string name = algorithm;
             if (name != "projected_gradient" && name != "nolips" && name != "gradient_descent") continue;
             BOOST_TEST_CONTEXT(problem->kind() << " / " << algorithm)

@@ -81,6 +81,7 @@ fn bundled() {
                 "-DCMAKE_BUILD_TYPE=Release",
                 "-DFACTO_BUILD_TESTS=OFF",
                 "-DFACTO_BUILD_EXAMPLES=OFF",
+                "-DFACTO_BUILD_PROGRAMS=OFF",
                 "-DFACTO_BUILD_STATIC=ON",
             ]),
         "cmake's configure step",

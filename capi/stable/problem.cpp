@@ -1,11 +1,9 @@
-// facto_problem_*: creating problems from caller data.
-#include "handles.hpp"
+// facto_problem_*: the stable tier's problems, created from caller data, and what every problem answers.
+#include "../inputs.hpp"
 
 #include <cmath>
 
 #include "problems/community_model.hpp"
-#include "problems/distributed_nomad.hpp"
-#include "problems/distributed_symnmf.hpp"
 #include "problems/edm_completion.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/nomad/multilayer_nomad.hpp"
@@ -16,49 +14,10 @@
 #include "problems/symnmf.hpp"
 
 using facto::capi::guarded;
+using facto::capi::new_problem;
 using facto::capi::require_pointer;
-using facto::require;
-
-namespace {
-
-// *out = a new handle on the problem make() builds (inside the guard: make may throw).
-template <class Make>
-facto_status new_problem(facto_problem** out, const Make& make)
-{
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
-        auto handle = std::make_unique<facto_problem>();
-        handle->problem = make();
-        *out = handle.release();
-        return FACTO_OK;
-    });
-}
-
-// The format and sizes of a sparse argument (facto.h, "Sparse input formats").
-void require_sparse_shape(int32_t format, int64_t rows, int64_t cols, int64_t nnz)
-{
-    require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
-            FACTO_ERROR_INVALID_ARGUMENT,
-            "format must be FACTO_SPARSE_CSR, _CSC or _COO, got " + std::to_string(format));
-    require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT,
-            "negative size: rows = " + std::to_string(rows) + ", cols = " + std::to_string(cols) +
-                ", nnz = " + std::to_string(nnz));
-}
-
-// The sparse argument as CSR (its arrays checked and copied).
-facto::CsrMatrix sparse_in(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr,
-                           const int64_t* idx, const double* values)
-{
-    require_pointer(ptr, "ptr");
-    if (format == FACTO_SPARSE_COO) return facto::csr_from_triplets(rows, cols, ptr, idx, values, nnz);
-    const int64_t outer = format == FACTO_SPARSE_CSR ? rows : cols;
-    require(ptr[outer] == nnz, FACTO_ERROR_INVALID_ARGUMENT,
-            "nnz = " + std::to_string(nnz) + " but ptr[" + std::to_string(outer) + "] = " + std::to_string(ptr[outer]));
-    return facto::csr_from_compressed(rows, cols, ptr, idx, values, format == FACTO_SPARSE_CSC);
-}
-
-}  // namespace
+using facto::capi::require_sparse_shape;
+using facto::capi::sparse_in;
 
 extern "C" {
 
@@ -86,53 +45,6 @@ facto_status facto_problem_new_symnmf_sparse(int32_t format, int64_t rows, int64
         require_sparse_shape(format, rows, cols, nnz);
         facto::SymNMF::require_rank_and_memory(rows, r);  // before M is built
         return std::make_shared<facto::SymNMF>(sparse_in(format, rows, cols, nnz, ptr, idx, values), r);
-    });
-}
-
-facto_status facto_problem_new_symnmf_distributed(facto_collectives* collectives, int64_t n, int64_t first_row,
-                                                 int32_t format, int64_t rows, int64_t nnz, const int64_t* ptr,
-                                                 const int64_t* idx, const double* values, int64_t r,
-                                                 facto_problem** out)
-{
-    return new_problem(out, [&] {
-        require_pointer(collectives, "collectives");
-        std::shared_ptr<const facto::Collectives> c = collectives->collectives;
-        facto::CsrMatrix block;
-        // this process's arguments, agreed on before the problem's own collective checks
-        facto::agree_on_errors(*c, [&] {
-            require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_COO, FACTO_ERROR_INVALID_ARGUMENT,
-                    "format must be FACTO_SPARSE_CSR or _COO (row blocks), got " + std::to_string(format));
-            require_sparse_shape(format, rows, n, nnz);
-            block = sparse_in(format, rows, n, nnz, ptr, idx, values);
-        });
-        return std::make_shared<facto::DistributedSymNMF>(std::move(block), n, first_row, r, std::move(c));
-    });
-}
-
-facto_status facto_problem_new_nomad_distributed(facto_collectives* collectives, int64_t n, int64_t first_row,
-                                                const double* X, int64_t rows, int64_t d, int64_t ld, int32_t layout,
-                                                int64_t K, facto_problem** out)
-{
-    return new_problem(out, [&] {
-        require_pointer(collectives, "collectives");
-        std::shared_ptr<const facto::Collectives> c = collectives->collectives;
-        facto::Matrix block;
-        facto::agree_on_errors(*c, [&] { block = facto::copy_in(X, rows, d, ld, layout, "X"); });
-        return std::make_shared<facto::DistributedNomad>(block, n, first_row, K, std::move(c));
-    });
-}
-
-facto_status facto_problem_new_self_dictionary_distributed(facto_collectives* collectives, int64_t N, int64_t first_col,
-                                                           const double* X, int64_t rows, int64_t cols, int64_t ld,
-                                                           int32_t layout, int64_t K, double lambda, double mu,
-                                                           facto_problem** out)
-{
-    return new_problem(out, [&] {
-        require_pointer(collectives, "collectives");
-        std::shared_ptr<const facto::Collectives> c = collectives->collectives;
-        facto::Matrix block;
-        facto::agree_on_errors(*c, [&] { block = facto::copy_in(X, rows, cols, ld, layout, "X"); });
-        return facto::SelfDictionary::distributed(block, N, first_col, K, lambda, mu, std::move(c));
     });
 }
 

@@ -1,5 +1,5 @@
 // Version, status names and the thread-local error message.
-#include "handles.hpp"
+#include "../handles.hpp"
 
 namespace facto::capi {
 std::string& thread_error()

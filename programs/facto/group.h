@@ -1,5 +1,5 @@
 /* The processes the CLI runs on: one (facto, group_single.c) or the ranks of an MPI job (facto-mpi under
- * mpirun, group_mpi.c). facto.c is the same program for both; only these calls differ. */
+ * mpirun, group_mpi.c). The rest of programs/facto/ is the same program for both; only these calls differ. */
 #pragma once
 
 #include <facto/facto_experimental.h>

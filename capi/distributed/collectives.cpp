@@ -1,5 +1,5 @@
 // facto_collectives_*: the host's collective operations (MPI's or another's) behind facto::Collectives.
-#include "handles.hpp"
+#include "../handles.hpp"
 
 #include <string>
 

@@ -3,29 +3,17 @@
 #include <cstddef>
 #include <cstring>
 
-#include "handles.hpp"
+#include "../handles.hpp"
 
 #include "solvers/registry.hpp"
 
+using facto::capi::copy_versioned;
 using facto::capi::guarded;
 using facto::capi::require_pointer;
 
 namespace {
 
 std::string* sink(const facto_solver* s) { return s ? &s->last_error : nullptr; }
-
-// Copies `full` into the caller's versioned struct, as much as its struct_size holds.
-template <class T>
-void copy_versioned(T full, T* out)
-{
-    require_pointer(out, "struct pointer");
-    const std::size_t minimum = offsetof(T, struct_size) + 2 * sizeof(uint32_t);
-    facto::require(out->struct_size >= minimum, FACTO_ERROR_INVALID_ARGUMENT,
-                   "struct_size " + std::to_string(out->struct_size) + " is too small (set it to sizeof the struct)");
-    const std::size_t size = std::min<std::size_t>(out->struct_size, sizeof(T));
-    full.struct_size = static_cast<uint32_t>(size);
-    std::memcpy(out, &full, size);
-}
 
 facto_progress to_c(const facto::Progress& p)
 {

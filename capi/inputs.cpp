@@ -1,0 +1,38 @@
+#include "inputs.hpp"
+
+#include <string>
+
+namespace facto::capi {
+
+void require_sparse_shape(int32_t format, int64_t rows, int64_t cols, int64_t nnz)
+{
+    require(format == FACTO_SPARSE_CSR || format == FACTO_SPARSE_CSC || format == FACTO_SPARSE_COO,
+            FACTO_ERROR_INVALID_ARGUMENT,
+            "format must be FACTO_SPARSE_CSR, _CSC or _COO, got " + std::to_string(format));
+    require(rows >= 0 && cols >= 0 && nnz >= 0, FACTO_ERROR_INVALID_ARGUMENT,
+            "negative size: rows = " + std::to_string(rows) + ", cols = " + std::to_string(cols) +
+                ", nnz = " + std::to_string(nnz));
+}
+
+CsrMatrix sparse_in(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr, const int64_t* idx,
+                    const double* values)
+{
+    require_pointer(ptr, "ptr");
+    if (format == FACTO_SPARSE_COO) return csr_from_triplets(rows, cols, ptr, idx, values, nnz);
+    const int64_t outer = format == FACTO_SPARSE_CSR ? rows : cols;
+    require(ptr[outer] == nnz, FACTO_ERROR_INVALID_ARGUMENT,
+            "nnz = " + std::to_string(nnz) + " but ptr[" + std::to_string(outer) + "] = " + std::to_string(ptr[outer]));
+    return csr_from_compressed(rows, cols, ptr, idx, values, format == FACTO_SPARSE_CSC);
+}
+
+std::pair<Matrix, Matrix> finite_pair(const double* a, const char* a_name, const double* b, const char* b_name,
+                                      int64_t n, int64_t k, int32_t layout)
+{
+    const int64_t ld = layout == FACTO_COL_MAJOR ? n : k;
+    std::pair<Matrix, Matrix> pair{copy_in(a, n, k, ld, layout, a_name), copy_in(b, n, k, ld, layout, b_name)};
+    require_finite(pair.first, a_name);
+    require_finite(pair.second, b_name);
+    return pair;
+}
+
+}  // namespace facto::capi

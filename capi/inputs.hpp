@@ -1,0 +1,46 @@
+// Argument checks and copies that the tiers share: new handles, sparse arguments, pairs of dense
+// matrices.
+#pragma once
+
+#include <utility>
+
+#include "handles.hpp"
+
+namespace facto::capi {
+
+// *out = a new handle on the problem make() builds (inside the guard: make may throw).
+template <class Make>
+facto_status new_problem(facto_problem** out, const Make& make)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        auto handle = std::make_unique<facto_problem>();
+        handle->problem = make();
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
+
+// A new handle (facto_matrix or facto_sparse) owning `values`.
+template <class Handle, class Values>
+std::unique_ptr<Handle> wrap(Values values)
+{
+    auto handle = std::make_unique<Handle>();
+    handle->values = std::move(values);
+    return handle;
+}
+
+// The format and sizes of a sparse argument (facto.h, "Sparse input formats").
+void require_sparse_shape(int32_t format, int64_t rows, int64_t cols, int64_t nnz);
+
+// The sparse argument as CSR (its arrays checked and copied).
+CsrMatrix sparse_in(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr, const int64_t* idx,
+                    const double* values);
+
+// Two dense caller matrices of one shape (n x k, no padding: ld = k row-major, n column-major), copied
+// and checked finite.
+std::pair<Matrix, Matrix> finite_pair(const double* a, const char* a_name, const double* b, const char* b_name,
+                                      int64_t n, int64_t k, int32_t layout);
+
+}  // namespace facto::capi

@@ -1,0 +1,94 @@
+/* The facto command line, split by job: options.c (options, usage, the library's tables of algorithms
+ * and parameters), readers.c (text inputs: labels, subsets, vocabularies), problems.c (one builder per
+ * problem), report.c (progress, output files, the JSON summary) and main.c (one run). group.h says on
+ * which processes it runs. Everything goes through the public C ABI only. */
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <facto/facto_experimental.h>
+
+typedef struct options {
+    const char* file;
+    int64_t k;
+    const char* solver; /* --solver, else the problem's default from the library's registry */
+    const char* problem;
+    int32_t graph;
+    int64_t neighbors;
+    int64_t helix;
+    double fraction;
+    int64_t separable, features, rings;
+    double snr, lambda, mu;
+    int affinity;
+    double bandwidth;
+    int32_t scaling;
+    const char* labels;
+    const char* init;
+    const char* output_w;
+    const char* output_labels;
+    int64_t progress_every;
+    int quiet;
+    int bound; /* --bound: print the solver's upper_bound */
+    int list_params;
+    const char* sets[64];
+    int n_sets;
+    int64_t layers[64]; /* --layers: the K of NOMAD's further layers */
+    int n_layers;
+    const char* subsets;
+    int64_t trial, min_df;
+    const char* vocabulary;
+    double energy;
+    const char* truth;
+} options;
+
+typedef struct progress_state {
+    int tty;
+    int64_t every;
+    double last_print;
+} progress_state;
+
+/* What one run leaves for the JSON summary besides the solver (report.c's print_summary). */
+typedef struct summary {
+    facto_status reason;
+    int64_t n, k;                /* points (columns for self_dictionary) and the iterate's columns */
+    double affinity_seconds;     /* building P, M or the graph */
+    double start_seconds;        /* now_seconds() when the run began */
+    const char* earlier_layers;  /* --layers: the JSON of the layers before the last */
+    const int64_t* truth;        /* --labels, or NULL */
+    const int64_t* labels;       /* the clusters found, or NULL */
+    const double* truth_points;  /* --helix: the true points, or NULL */
+    const int64_t* selected;     /* self_dictionary: the anchors picked, or NULL */
+    int64_t nnz;                 /* ... and nnz(C) */
+    const int64_t* anchors;      /* --separable: the true anchors, or NULL */
+    const int64_t* doc_truth;    /* topics: the documents' labels, or NULL */
+} summary;
+
+/* main.c */
+double now_seconds(void);
+int fail(const char* what, facto_status status, const char* message);
+
+/* options.c */
+int parse_options(int argc, char** argv, options* o);
+int runs_on_group(const options* o);
+int apply_setting(facto_solver* solver, const char* setting);
+int list_params_of(const options* o);
+
+/* readers.c */
+int ends_with(const char* s, const char* suffix);
+int64_t* read_labels(const char* path, int64_t n);
+int64_t* read_subset(const char* path, int64_t K, int64_t trial, int64_t* count, int64_t* min_df);
+int64_t* read_document_labels(const char* path, int64_t D, int64_t documents, const int64_t* position);
+char** read_vocabulary(const char* path, int64_t* count);
+
+/* problems.c */
+facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,
+                             int64_t** anchors);
+facto_problem* build_topics(const options* o, int64_t** truth, int64_t* documents);
+int set_initial_point(facto_solver* solver, const char* path);
+
+/* report.c */
+int32_t on_progress(const facto_solver* solver, const facto_progress* p, void* user_data);
+int write_results(facto_solver* solver, const options* o, int64_t n, int64_t rows, int64_t k, int64_t* labels);
+int64_t* fetch_selected(facto_solver* solver, int64_t k, int64_t* nnz);
+int print_summary(facto_solver* solver, const options* o, const summary* s);

@@ -1,0 +1,371 @@
+/* The command line's options and usage, and what it reads from the library's tables: the problems, their
+ * algorithms and defaults (the registry: facto_problem_kind_name, facto_algorithm_describe) and each
+ * solver's parameters (facto_solver_param_info). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "group.h"
+
+#define DEFAULT_PROBLEM "simplicial_symnmf"
+
+/* The library's default algorithm for a problem kind (its registry lists it first); NULL for no kind. */
+static const char* default_algorithm(const char* kind)
+{
+    facto_algorithm_info info;
+    info.struct_size = sizeof info;
+    return facto_algorithm_describe(kind, 0, &info) >= 0 && info.is_default ? info.name : NULL;
+}
+
+/* The kind of problem --problem NAME builds here: facto-mpi builds the distributed one, when there is one. */
+static const char* problem_kind(const char* name)
+{
+    static char kind[96];
+    snprintf(kind, sizeof kind, "distributed_%s", name);
+    return group_distributed() && default_algorithm(kind) ? kind : name;
+}
+
+/* The problems --problem takes (the library's kinds; facto-mpi maps three to their distributed kinds),
+ * separated by ", ", the command line's default marked. */
+static void print_problems(FILE* out)
+{
+    const int64_t count = facto_problem_kind_count();
+    int printed = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        const char* kind = facto_problem_kind_name(i);
+        if (!strncmp(kind, "distributed_", 12)) continue;
+        fprintf(out, "%s%s%s", printed ? ", " : "", kind, strcmp(kind, DEFAULT_PROBLEM) ? "" : " (default)");
+        ++printed;
+    }
+}
+
+/* The usage text; the problems and their default algorithms come from the library. */
+static void print_usage(FILE* out)
+{
+    fputs(
+    "usage: facto [options] FILE\n"
+    "\n"
+    "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity)\n"
+    "  -k, --rank K          number of clusters, the rank r, or the number of anchors (required)\n", out);
+    fputs("  --problem NAME        ", out);
+    print_problems(out);
+    fputs("\n                        (topics: FILE is document-term counts, .mtx; communities: an adjacency, .mtx)\n"
+          "  --solver NAME         the problem's algorithm (--list-algorithms lists them); defaults:\n", out);
+    const int64_t count = facto_problem_kind_count();
+    for (int64_t i = 0; i < count; ++i) {
+        const char* kind = facto_problem_kind_name(i);
+        if (strncmp(kind, "distributed_", 12)) fprintf(out, "                        %s: %s\n", kind, default_algorithm(kind));
+    }
+    fputs(
+    "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
+    "  --affinity            FILE is the n x n affinity matrix P itself\n"
+    "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"
+    "  --scale MODE          feature scaling before the kernel: minmax (to [-1, 1], default), zscore, none\n"
+    "  --graph KIND          symnmf from features: gaussian (self-tuning, default) or cosine kNN graph\n"
+    "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
+    "  --helix N             edm_completion on N Helix points (no FILE); reports the nRMSE\n"
+    "  --fraction F          fraction of the Helix distances observed (default 0.1)\n"
+    "  --separable N         self_dictionary on N generated points (Table I model, no FILE); reports success\n"
+    "  --features M          dimension of those points (default 50)\n"
+    "  --snr DB              their signal-to-noise ratio in dB (default 10)\n"
+    "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K;\n"
+    "                        topics and communities: 5e-7, the paper's 1e-6 in its\n"
+    "                        authors' objective, which has no 1/2)\n"
+    "  --mu MU               self_dictionary's mu (default 1e-5)\n"
+    "  --subsets FILE        topics: the K-topic document subsets file (rows dataset,K,trial,min_df,...)\n"
+    "  --trial T             topics: use its subset of K = -k topics and trial T (default 1)\n"
+    "  --min-df N            topics: drop terms in fewer documents (default: the subset's, else 2)\n"
+    "  --vocabulary FILE     topics: one term per line, to print the top terms as words\n"
+    "  --energy E            communities: keep the nodes carrying this fraction of the energy (default 0.99)\n"
+    "  --truth FILE          communities: true memberships (N x K CSV) to report the averaged Spearman SRC\n"
+    "  --rings N             nomad on N points of two rings (Fig. 4, no FILE); -k is NOMAD's K\n"
+    "  --layers K2,K3,...    multi-layer NOMAD (Sec. 3.1): after -k, solve again on each layer's Q\n"
+    "                        with these K (non-increasing); the results are the last layer's\n"
+    "  --labels FILE         true labels, one per row, to report the clustering accuracy (topics: of\n"
+    "                        the documents, one per row or doc,label rows of the full corpus)\n"
+    "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
+    "  --output-w FILE       write the iterate (W or X) as CSV; topics: the document-topic proportions;\n"
+    "                        communities: the memberships\n"
+    "  --output-labels FILE  write the cluster of each point (argmax of its row; nomad: the connected\n"
+    "                        component of Q's graph) as CSV\n"
+    "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
+    "  --bound               nomad: also print an upper bound of the optimum (the solver's output\n"
+    "                        upper_bound; burer_monteiro on points: the partition dual bound)\n"
+    "  --quiet               no progress output\n"
+    "  --list-params         print the solver's parameters and exit\n"
+    "  --list-algorithms     print each problem's algorithms (the library's registry) and exit\n"
+    "  --version             print the library's version and exit\n"
+    "  -h, --help            this help\n", out);
+}
+
+/* --list-algorithms: every problem kind's algorithms, the default first, with their descriptions; 0 when
+ * the library fails to describe one. */
+static int list_algorithms(void)
+{
+    const int64_t count = facto_problem_kind_count();
+    for (int64_t i = 0; i < count; ++i) {
+        const char* kind = facto_problem_kind_name(i);
+        int64_t n = 0;
+        if (facto_algorithm_count(kind, &n) < 0) return !fail(kind, FACTO_ERROR_INTERNAL, facto_last_error());
+        printf("%s:\n", kind);
+        for (int64_t a = 0; a < n; ++a) {
+            facto_algorithm_info info;
+            info.struct_size = sizeof info;
+            const facto_status st = facto_algorithm_describe(kind, a, &info);
+            if (st < 0) return !fail(kind, st, facto_last_error());
+            printf("  %s%s: %s\n", info.name, info.is_default ? " (default)" : "", info.description);
+        }
+    }
+    return 1;
+}
+
+int parse_options(int argc, char** argv, options* o)
+{
+    memset(o, 0, sizeof *o);
+    o->solver = NULL;
+    o->problem = DEFAULT_PROBLEM;
+    o->fraction = 0.1;
+    o->features = 50;
+    o->snr = 10.0;
+    o->lambda = NAN; /* self_dictionary: the heuristic; topics, communities: the paper's (5e-7 here) */
+    o->mu = 1e-5;
+    o->bandwidth = 1.0;
+    o->scaling = FACTO_SCALE_MINMAX;
+    o->progress_every = 10;
+    o->trial = 1;
+    o->energy = 0.99;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* next = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes_value = 1;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            print_usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--version")) {
+            printf("facto %s\n", facto_version());
+            exit(0);
+        } else if (!strcmp(a, "--affinity")) {
+            o->affinity = 1, takes_value = 0;
+        } else if (!strcmp(a, "--quiet")) {
+            o->quiet = 1, takes_value = 0;
+        } else if (!strcmp(a, "--bound")) {
+            o->bound = 1, takes_value = 0;
+        } else if (!strcmp(a, "--list-params")) {
+            o->list_params = 1, takes_value = 0;
+        } else if (!strcmp(a, "--list-algorithms")) {
+            exit(list_algorithms() ? 0 : 1);
+        } else if (a[0] != '-') {
+            o->file = a, takes_value = 0;
+        } else if (!next) {
+            fprintf(stderr, "facto: option %s needs a value\n", a);
+            return 0;
+        } else if (!strcmp(a, "-k") || !strcmp(a, "--rank")) {
+            char* end;
+            o->k = strtoll(next, &end, 10);
+            if (*end || o->k < 1) return fprintf(stderr, "facto: bad rank '%s'\n", next), 0;
+        } else if (!strcmp(a, "--solver")) {
+            o->solver = next;
+        } else if (!strcmp(a, "--problem")) {
+            o->problem = next;
+            if (!default_algorithm(next) || !strncmp(next, "distributed_", 12)) {
+                fprintf(stderr, "facto: --problem must be one of ");
+                print_problems(stderr);
+                return fprintf(stderr, "\n"), 0;
+            }
+        } else if (!strcmp(a, "--graph")) {
+            if (!strcmp(next, "gaussian")) o->graph = FACTO_SIMILARITY_GAUSSIAN;
+            else if (!strcmp(next, "cosine")) o->graph = FACTO_SIMILARITY_COSINE;
+            else return fprintf(stderr, "facto: --graph must be gaussian or cosine\n"), 0;
+        } else if (!strcmp(a, "--neighbors")) {
+            char* end;
+            o->neighbors = strtoll(next, &end, 10);
+            if (*end || o->neighbors < 1) return fprintf(stderr, "facto: bad --neighbors '%s'\n", next), 0;
+        } else if (!strcmp(a, "--helix")) {
+            char* end;
+            o->helix = strtoll(next, &end, 10);
+            if (*end || o->helix < 2) return fprintf(stderr, "facto: bad --helix '%s'\n", next), 0;
+        } else if (!strcmp(a, "--layers")) {
+            for (const char* c = next; *c; ++c) {
+                char* end;
+                const long long v = strtoll(c, &end, 10);
+                if (end == c || v < 1 || o->n_layers == 64 || (*end && *end != ','))
+                    return fprintf(stderr, "facto: bad --layers '%s'\n", next), 0;
+                o->layers[o->n_layers++] = v;
+                c = *end ? end : end - 1;
+            }
+        } else if (!strcmp(a, "--rings")) {
+            char* end;
+            o->rings = strtoll(next, &end, 10);
+            if (*end || o->rings < 2) return fprintf(stderr, "facto: bad --rings '%s'\n", next), 0;
+        } else if (!strcmp(a, "--separable") || !strcmp(a, "--features")) {
+            char* end;
+            const long long v = strtoll(next, &end, 10);
+            if (*end || v < 2) return fprintf(stderr, "facto: bad %s '%s'\n", a, next), 0;
+            *(!strcmp(a, "--separable") ? &o->separable : &o->features) = v;
+        } else if (!strcmp(a, "--snr") || !strcmp(a, "--lambda") || !strcmp(a, "--mu")) {
+            char* end;
+            const double v = strtod(next, &end);
+            if (*end || end == next) return fprintf(stderr, "facto: bad %s '%s'\n", a, next), 0;
+            *(!strcmp(a, "--snr") ? &o->snr : !strcmp(a, "--lambda") ? &o->lambda : &o->mu) = v;
+        } else if (!strcmp(a, "--fraction")) {
+            char* end;
+            o->fraction = strtod(next, &end);
+            if (*end || !(o->fraction > 0.0 && o->fraction <= 1.0))
+                return fprintf(stderr, "facto: --fraction must be in (0, 1]\n"), 0;
+        } else if (!strcmp(a, "--set")) {
+            if (o->n_sets == 64) return fprintf(stderr, "facto: too many --set\n"), 0;
+            o->sets[o->n_sets++] = next;
+        } else if (!strcmp(a, "--bandwidth")) {
+            char* end;
+            o->bandwidth = strtod(next, &end);
+            if (*end) return fprintf(stderr, "facto: bad bandwidth '%s'\n", next), 0;
+        } else if (!strcmp(a, "--scale")) {
+            if (!strcmp(next, "none")) o->scaling = FACTO_SCALE_NONE;
+            else if (!strcmp(next, "minmax")) o->scaling = FACTO_SCALE_MINMAX;
+            else if (!strcmp(next, "zscore")) o->scaling = FACTO_SCALE_ZSCORE;
+            else return fprintf(stderr, "facto: --scale must be none, minmax or zscore\n"), 0;
+        } else if (!strcmp(a, "--labels")) {
+            o->labels = next;
+        } else if (!strcmp(a, "--init")) {
+            o->init = next;
+        } else if (!strcmp(a, "--output-w")) {
+            o->output_w = next;
+        } else if (!strcmp(a, "--output-labels")) {
+            o->output_labels = next;
+        } else if (!strcmp(a, "--subsets")) {
+            o->subsets = next;
+        } else if (!strcmp(a, "--trial") || !strcmp(a, "--min-df")) {
+            char* end = NULL;
+            const long long v = next ? strtoll(next, &end, 10) : 0;
+            if (!next || *end || v < 1) return fprintf(stderr, "facto: %s needs a positive integer\n", a), 0;
+            *(!strcmp(a, "--trial") ? &o->trial : &o->min_df) = v;
+        } else if (!strcmp(a, "--vocabulary")) {
+            o->vocabulary = next;
+        } else if (!strcmp(a, "--energy")) {
+            char* end = NULL;
+            o->energy = next ? strtod(next, &end) : 0.0;
+            if (!next || *end) return fprintf(stderr, "facto: --energy needs a number\n"), 0;
+        } else if (!strcmp(a, "--truth")) {
+            o->truth = next;
+        } else if (!strcmp(a, "--progress-every")) {
+            o->progress_every = strtoll(next, NULL, 10);
+            if (o->progress_every < 1) o->progress_every = 1;
+        } else {
+            fprintf(stderr, "facto: unknown option %s\n", a);
+            print_usage(stderr);
+            return 0;
+        }
+        if (takes_value) ++i;
+    }
+    if (!o->solver) o->solver = default_algorithm(problem_kind(o->problem));
+    if (o->list_params) return 1;
+    if (!o->file && !o->helix && !o->separable && !o->rings)
+        return fprintf(stderr, "facto: no input: give FILE, or --helix N, --separable N or --rings N "
+                               "(facto --help lists the options)\n"),
+               0;
+    if (o->k < 1)
+        return fprintf(stderr, "facto: -k is required: the number of clusters (simplicial_symnmf, nomad), the rank "
+                               "(symnmf), the embedding dimension (edm_completion) or the number of anchors "
+                               "(self_dictionary)\n"),
+               0;
+    return 1;
+}
+
+/* --set NAME=VALUE: the parameter's type comes from the solver's own table. */
+int apply_setting(facto_solver* solver, const char* setting)
+{
+    char name[128];
+    const char* eq = strchr(setting, '=');
+    if (!eq || (size_t)(eq - setting) >= sizeof name) {
+        fprintf(stderr, "facto: --set needs NAME=VALUE, got '%s'\n", setting);
+        return 0;
+    }
+    memcpy(name, setting, (size_t)(eq - setting));
+    name[eq - setting] = '\0';
+    const char* value = eq + 1;
+    int64_t count = 0;
+    facto_solver_param_count(solver, &count);
+    int32_t type = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info info;
+        info.struct_size = sizeof info;
+        facto_solver_param_info(solver, i, &info);
+        if (!strcmp(info.name, name)) type = info.type;
+    }
+    facto_status st;
+    char* end = NULL;
+    if (type == FACTO_PARAM_INT) {
+        errno = 0;
+        const long long v = strtoll(value, &end, 10);
+        if (*end || errno) return fprintf(stderr, "facto: parameter %s needs an integer, got '%s'\n", name, value), 0;
+        st = facto_solver_set_int(solver, name, v);
+    } else if (type == FACTO_PARAM_DOUBLE) {
+        const double v = strtod(value, &end);
+        if (*end) return fprintf(stderr, "facto: parameter %s needs a number, got '%s'\n", name, value), 0;
+        st = facto_solver_set_double(solver, name, v);
+    } else {
+        st = facto_solver_set_string(solver, name, value);  /* unknown names get the library's message */
+    }
+    if (st < 0) return !fail("--set", st, facto_solver_last_error(solver));
+    return 1;
+}
+
+static void list_params(facto_solver* solver)
+{
+    int64_t count = 0;
+    facto_solver_param_count(solver, &count);
+    printf("parameters of %s:\n", facto_solver_algorithm(solver));
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info p;
+        p.struct_size = sizeof p;
+        facto_solver_param_info(solver, i, &p);
+        if (p.type == FACTO_PARAM_DOUBLE)
+            printf("  %-20s double  default %-10g in [%g, %g]\n      %s\n", p.name, p.default_double, p.lower_double,
+                   p.upper_double, p.description);
+        else if (p.type == FACTO_PARAM_INT)
+            printf("  %-20s int     default %-10lld in [%lld, %lld]\n      %s\n", p.name, (long long)p.default_int,
+                   (long long)p.lower_int, (long long)p.upper_int, p.description);
+        else
+            printf("  %-20s string  default %-10s one of %s\n      %s\n", p.name, p.default_string, p.choices,
+                   p.description);
+    }
+}
+
+/* --list-params: the parameters of o->solver, read from a solver on a tiny problem of the kind asked
+ * (topics and communities: a self_dictionary one, whose solvers they share); 0 after a message. */
+int list_params_of(const options* o)
+{
+    const double one = 1.0, two[2] = {1.0, 2.0};
+    const int64_t first = 0, second = 1;
+    facto_problem* tiny = NULL;
+    if (!strcmp(o->problem, "symnmf")) facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
+    else if (!strcmp(o->problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
+    else if (!strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics") || !strcmp(o->problem, "communities"))
+        facto_problem_new_self_dictionary(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
+    else if (!strcmp(o->problem, "nomad")) facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
+    else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
+    facto_solver* s = NULL;
+    const facto_status st = facto_solver_new(tiny, o->solver, &s);
+    facto_problem_free(tiny);
+    if (st < 0) return !fail("solver", st, facto_last_error());
+    list_params(s);
+    facto_solver_free(s);
+    return 1;
+}
+
+/* Refuses what facto-mpi (distributed problems, even on one rank) cannot run; 1 when the options are fine. */
+int runs_on_group(const options* o)
+{
+    if (!group_distributed()) return 1;
+    const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
+    const int nomad_points = !strcmp(o->problem, "nomad") && !o->affinity && !o->n_layers && !o->bound;
+    const int dictionary = !strcmp(o->problem, "self_dictionary");
+    if ((sparse_symnmf || nomad_points || dictionary) && !o->init && !o->list_params) return 1;
+    if (group_rank() == 0)
+        fprintf(stderr, "facto-mpi runs --problem symnmf (M from features or a Matrix Market file), --problem nomad "
+                        "(points, burer_monteiro, without --layers or --bound) and --problem self_dictionary (merit), "
+                        "without --init or --list-params; facto runs the rest\n");
+    return 0;
+}

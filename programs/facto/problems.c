@@ -1,0 +1,308 @@
+/* One builder per problem the command line runs, from a file or from one of the papers' generators; the
+ * process group (group.h) decides whether the problem is one process's or a distributed one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "group.h"
+
+/* The CSR arrays of a sparse matrix; 0 (after freeing what it took) when memory runs out. */
+typedef struct csr_arrays {
+    int64_t rows, cols, nnz;
+    int64_t *indptr, *indices;
+    double* values;
+} csr_arrays;
+static void free_csr(csr_arrays* a)
+{
+    free(a->indptr), free(a->indices), free(a->values);
+}
+
+static int copy_csr(const facto_sparse* M, csr_arrays* a)
+{
+    facto_sparse_shape(M, &a->rows, &a->cols, &a->nnz);
+    a->indptr = malloc((size_t)(a->rows + 1) * sizeof *a->indptr);
+    a->indices = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->indices);
+    a->values = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->values);
+    if (a->indptr && a->indices && a->values) return facto_sparse_copy_csr(M, a->indptr, a->indices, a->values) >= 0;
+    free_csr(a);
+    fail("sparse matrix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    return 0;
+}
+
+/* Takes ownership of a sparse M and makes the symnmf problem from its CSR arrays. */
+static facto_problem* symnmf_from_sparse(facto_sparse* M, int64_t r)
+{
+    csr_arrays a;
+    facto_problem* problem = NULL;
+    if (copy_csr(M, &a)) {
+        const facto_status st = group_symnmf(a.rows, a.cols, a.indptr, a.indices, a.values, r, &problem);
+        if (st < 0) fail("problem", st, facto_last_error());
+        free_csr(&a);
+    }
+    facto_sparse_free(M);
+    return problem;
+}
+
+/* Refuses features that look like an affinity: a square matrix symmetric to 1e-10 of its largest entry
+ * (n points in n dimensions are not symmetric but by accident), read without --affinity. */
+static int check_features(const options* o, const facto_matrix* m)
+{
+    int64_t rows = 0, cols = 0;
+    facto_matrix_shape(m, &rows, &cols);
+    if (rows != cols || rows < 2) return 1;
+    const double* a = facto_matrix_data(m);
+    double largest = 0.0, asymmetry = 0.0;
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+            const double x = a[i * cols + j], d = x - a[j * cols + i];
+            if (x > largest || -x > largest) largest = x > 0 ? x : -x;
+            if (d > asymmetry || -d > asymmetry) asymmetry = d > 0 ? d : -d;
+        }
+    if (asymmetry > 1e-10 * largest) return 1;
+    fprintf(stderr,
+            "facto: %s is a symmetric %lld x %lld matrix: pass --affinity if it is the affinity (nomad: D) itself; "
+            "without it every row is read as a point\n",
+            o->file, (long long)rows, (long long)cols);
+    return 0;
+}
+
+/* edm_completion from a CSV of (i, j, d) rows, or on the Helix (whose points go to *truth). */
+static facto_problem* build_edm(const options* o, double** truth, int64_t* n_truth)
+{
+    int64_t count = 0, n = 0;
+    int64_t *i = NULL, *j = NULL;
+    double* d = NULL;
+    facto_status st;
+    if (o->helix) {
+        n = o->helix;
+        *truth = malloc((size_t)(3 * n) * sizeof **truth);
+        if (!*truth) return fail("helix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory"), NULL;
+        *n_truth = n;
+        facto_sparse* pairs = NULL;
+        st = facto_helix_points(n, 1, *truth, 3 * n);
+        if (st >= 0) st = facto_sample_pairs(*truth, n, 3, 3, FACTO_ROW_MAJOR, o->fraction, 2, &pairs);
+        if (st < 0) return fail("helix", st, facto_last_error()), NULL;
+        int64_t rows = 0, cols = 0;
+        facto_sparse_shape(pairs, &rows, &cols, &count);
+        i = malloc((size_t)count * sizeof *i), j = malloc((size_t)count * sizeof *j), d = malloc((size_t)count * sizeof *d);
+        if (i && j && d) facto_sparse_copy_coo(pairs, i, j, d);
+        facto_sparse_free(pairs);
+    } else {
+        facto_matrix* m = NULL;
+        st = facto_matrix_read(o->file, &m);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        int64_t cols = 0;
+        facto_matrix_shape(m, &count, &cols);
+        if (cols != 3) {
+            facto_matrix_free(m);
+            return fprintf(stderr, "facto: %s: edm_completion needs rows i, j, d (3 columns)\n", o->file), NULL;
+        }
+        const double* v = facto_matrix_data(m);
+        i = malloc((size_t)count * sizeof *i), j = malloc((size_t)count * sizeof *j), d = malloc((size_t)count * sizeof *d);
+        for (int64_t k = 0; i && j && d && k < count; ++k) {
+            i[k] = (int64_t)v[3 * k], j[k] = (int64_t)v[3 * k + 1], d[k] = v[3 * k + 2];
+            if (i[k] + 1 > n) n = i[k] + 1;
+            if (j[k] + 1 > n) n = j[k] + 1;
+        }
+        facto_matrix_free(m);
+    }
+    facto_problem* problem = NULL;
+    st = i && j && d ? facto_problem_new_edm_completion(n, o->k, count, i, j, d, &problem) : FACTO_ERROR_OUT_OF_MEMORY;
+    free(i);
+    free(j);
+    free(d);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+/* self_dictionary from a file of points (rows; X is its transpose) or from generated separable data
+ * (whose anchors go to *anchors). */
+static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
+{
+    facto_matrix* m = NULL;
+    int64_t n = o->separable, dim = o->features;
+    double* generated = NULL;
+    facto_status st;
+    if (o->separable) {
+        generated = malloc((size_t)(n * dim) * sizeof *generated);
+        *anchors = malloc((size_t)o->k * sizeof **anchors);
+        st = generated && *anchors ? facto_separable_data(FACTO_SEPARABLE_DIRICHLET, dim, n, o->k, o->snr, 1, generated,
+                                                          n * dim, FACTO_COL_MAJOR, *anchors, o->k)
+                                   : FACTO_ERROR_OUT_OF_MEMORY;
+        if (st < 0) return free(generated), fail("separable data", st, facto_last_error()), NULL;
+    } else {
+        st = facto_matrix_read(o->file, &m);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        facto_matrix_shape(m, &n, &dim);
+    }
+    /* points are rows of a row-major n x dim array: the column-major dim x n X */
+    facto_problem* problem = NULL;
+    st = group_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, o->k,
+                               isnan(o->lambda) ? -1.0 : o->lambda, o->mu, &problem);
+    free(generated);
+    facto_matrix_free(m);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+/* topics from a document-term count file, restricted to a K-topic subset (--subsets) when given; the
+ * documents' true labels (--labels: one per row, or doc,label rows of the whole corpus) go to *truth. */
+facto_problem* build_topics(const options* o, int64_t** truth, int64_t* documents)
+{
+    facto_sparse* counts = NULL;
+    facto_status st = facto_sparse_read(o->file, &counts);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    int64_t D = 0, V = 0, nnz = 0, subset_min_df = 2;
+    facto_sparse_shape(counts, &D, &V, &nnz);
+    int64_t* r = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *r);
+    int64_t* c = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *c);
+    double* v = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *v);
+    int64_t* position = malloc((size_t)(D > 0 ? D : 1) * sizeof *position); /* the subset's row of each document */
+    int64_t* docs = NULL;
+    facto_problem* problem = NULL;
+    *documents = D;
+    if (!r || !c || !v || !position) goto done;
+    facto_sparse_copy_coo(counts, r, c, v);
+    for (int64_t i = 0; i < D; ++i) position[i] = o->subsets ? -1 : i;
+    if (o->subsets) {
+        if (!(docs = read_subset(o->subsets, o->k, o->trial, documents, &subset_min_df))) goto done;
+        for (int64_t i = 0; i < *documents; ++i) {
+            if (docs[i] >= D) {
+                fprintf(stderr, "facto: %s names document %lld of %lld\n", o->subsets, (long long)docs[i] + 1, (long long)D);
+                goto done;
+            }
+            position[docs[i]] = i;
+        }
+        int64_t kept = 0;
+        for (int64_t e = 0; e < nnz; ++e)
+            if (position[r[e]] >= 0) r[kept] = position[r[e]], c[kept] = c[e], v[kept++] = v[e];
+        nnz = kept;
+    }
+    if (o->labels && !(*truth = read_document_labels(o->labels, D, *documents, position))) goto done;
+    st = facto_problem_new_topics(FACTO_SPARSE_COO, *documents, V, nnz, r, c, v, o->k,
+                                  o->min_df ? o->min_df : subset_min_df, 0, isnan(o->lambda) ? 5e-7 : o->lambda,
+                                  o->mu, &problem);
+    if (st < 0) fail("problem", st, facto_last_error());
+done:
+    if (!problem) free(*truth), *truth = NULL;
+    free(r), free(c), free(v), free(position), free(docs);
+    facto_sparse_free(counts);
+    return problem;
+}
+
+/* communities from an adjacency file (Matrix Market, both triangles or a symmetric file). */
+static facto_problem* build_communities(const options* o)
+{
+    facto_sparse* A = NULL;
+    facto_status st = facto_sparse_read(o->file, &A);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    csr_arrays a;
+    facto_problem* problem = NULL;
+    if (copy_csr(A, &a)) {
+        st = facto_problem_new_communities(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
+                                           o->k, o->energy, isnan(o->lambda) ? 5e-7 : o->lambda, o->mu, &problem);
+        if (st < 0) fail("problem", st, facto_last_error());
+        free_csr(&a);
+    }
+    facto_sparse_free(A);
+    return problem;
+}
+
+/* nomad from two generated rings or a file of points (D the paper's Gram matrix of them, never formed),
+ * or D itself (--affinity). */
+static facto_problem* build_nomad(const options* o)
+{
+    facto_matrix* m = NULL;
+    facto_problem* problem = NULL;
+    facto_status st;
+    int64_t n = o->rings, dim = 2;
+    if (o->rings) {
+        double* points = malloc((size_t)(2 * n) * sizeof *points);
+        int64_t* labels = malloc((size_t)n * sizeof *labels);
+        st = points && labels ? facto_manifold_points(FACTO_MANIFOLD_TWO_RINGS, n, 0.5, 0.0, 1, points, 2 * n,
+                                                      FACTO_ROW_MAJOR, labels, n)
+                              : FACTO_ERROR_OUT_OF_MEMORY;
+        if (st >= 0) st = group_nomad_points(points, n, dim, o->k, &problem);
+        free(points);
+        free(labels);
+        if (st < 0) fail("two rings", st, facto_last_error());
+        return problem;
+    }
+    st = facto_matrix_read(o->file, &m);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    if (!o->affinity && !check_features(o, m)) return facto_matrix_free(m), NULL;
+    facto_matrix_shape(m, &n, &dim);
+    st = o->affinity ? facto_problem_new_nomad(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem)
+                     : group_nomad_points(facto_matrix_data(m), n, dim, o->k, &problem);
+    facto_matrix_free(m);
+    if (st < 0) fail("problem", st, facto_last_error());
+    return problem;
+}
+
+/* The problem of o->problem (topics: build_topics), with the seconds taken by its affinity, the true
+ * points (--helix) or anchors (--separable) when the data is generated; NULL after a message. */
+facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,
+                             int64_t** anchors)
+{
+    if (!strcmp(o->problem, "nomad")) return build_nomad(o);
+    if (!strcmp(o->problem, "edm_completion")) return build_edm(o, truth, n_truth);
+    if (!strcmp(o->problem, "self_dictionary")) return build_self_dictionary(o, anchors);
+    if (!strcmp(o->problem, "communities")) return build_communities(o);
+    const int symnmf = !strcmp(o->problem, "symnmf");
+    if (!symnmf && strcmp(o->problem, "simplicial_symnmf"))
+        return fprintf(stderr, "facto: the command line has no builder for problem '%s'\n", o->problem), NULL;
+    const double t0 = now_seconds();
+    facto_status st;
+    if (symnmf && o->affinity && ends_with(o->file, ".mtx")) {
+        facto_sparse* M = NULL;
+        st = facto_sparse_read(o->file, &M);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        *affinity_seconds = now_seconds() - t0;
+        return symnmf_from_sparse(M, o->k);
+    }
+    facto_matrix* data = NULL;
+    st = facto_matrix_read(o->file, &data);
+    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    if (!o->affinity && !check_features(o, data)) return facto_matrix_free(data), NULL;
+    int64_t rows = 0, cols = 0;
+    facto_matrix_shape(data, &rows, &cols);
+    if (symnmf && !o->affinity) {
+        facto_sparse* M = NULL;
+        st = facto_knn_similarity(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph, &M);
+        facto_matrix_free(data);
+        if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
+        *affinity_seconds = now_seconds() - t0;
+        return symnmf_from_sparse(M, o->k);
+    }
+    facto_matrix* P = data;
+    if (!o->affinity) {
+        st = facto_gaussian_affinity(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->bandwidth,
+                                     o->scaling, &P);
+        facto_matrix_free(data);
+        if (st < 0) return fail("affinity", st, facto_last_error()), NULL;
+        facto_matrix_shape(P, &rows, &cols);
+    }
+    *affinity_seconds = now_seconds() - t0;
+    facto_problem* problem = NULL;
+    st = symnmf ? facto_problem_new_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k, &problem)
+                : facto_problem_new_simplicial_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k,
+                                                      &problem);
+    facto_matrix_free(P);
+    if (st < 0) return fail("problem", st, facto_last_error()), NULL;
+    return problem;
+}
+
+/* --init FILE: the solver's starting iterate, read from a CSV or .npy matrix; 0 after a message. */
+int set_initial_point(facto_solver* solver, const char* path)
+{
+    facto_matrix* W = NULL;
+    facto_status st = facto_matrix_read(path, &W);
+    if (st < 0) return !fail(path, st, facto_last_error());
+    int64_t rows = 0, cols = 0;
+    facto_matrix_shape(W, &rows, &cols);
+    st = facto_solver_set_iterate(solver, facto_matrix_data(W), rows, cols, cols, FACTO_ROW_MAJOR);
+    facto_matrix_free(W);
+    if (st < 0) return !fail("--init", st, facto_solver_last_error(solver));
+    return 1;
+}
