@@ -58,6 +58,15 @@ class ParamInfo(ctypes.Structure):
     ]
 
 
+class AlgorithmInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("is_default", ctypes.c_int32),
+        ("name", ctypes.c_char_p),
+        ("description", ctypes.c_char_p),
+    ]
+
+
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.POINTER(Progress), ctypes.c_void_p)
 
 
@@ -105,6 +114,10 @@ _PROTOTYPES = {
     "facto_problem_last_error": (_STR, [_P]),
     "facto_problem_iterate_shape": (_S, [_P, c_int64_p, c_int64_p]),
     "facto_problem_objective": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, c_double_p]),
+    "facto_problem_kind_count": (_I, []),
+    "facto_problem_kind_name": (_STR, [_I]),
+    "facto_algorithm_count": (_S, [_STR, c_int64_p]),
+    "facto_algorithm_describe": (_S, [_STR, _I, ctypes.POINTER(AlgorithmInfo)]),
     "facto_solver_new": (_S, [_P, _STR, ctypes.POINTER(_P)]),
     "facto_solver_free": (None, [_P]),
     "facto_solver_algorithm": (_STR, [_P]),

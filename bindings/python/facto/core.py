@@ -32,6 +32,33 @@ Progress.__doc__ = ("Progress of a solver: iteration count, objective, the stati
                     "violation of constraints its iterates need not meet (NOMAD; 0 otherwise).")
 
 ParamInfo = namedtuple("ParamInfo", "name type default lower upper choices description")
+Algorithm = namedtuple("Algorithm", "name is_default description")
+
+
+def problem_kinds():
+    """The problem kinds that have algorithms, from the library's registry ("simplicial_symnmf", ...)."""
+    return [lib.facto_problem_kind_name(i).decode() for i in range(lib.facto_problem_kind_count())]
+
+
+def algorithms(kind=None):
+    """The algorithms of a problem kind (its default first), as Algorithm(name, is_default, description)
+    from the library's registry; without a kind, a dict of every kind's."""
+    if kind is None:
+        return {k: algorithms(k) for k in problem_kinds()}
+    count = ctypes.c_int64()
+    check(lib.facto_algorithm_count(kind.encode(), ctypes.byref(count)), _lib.last_error)
+    table = []
+    for i in range(count.value):
+        info = _lib.AlgorithmInfo()
+        info.struct_size = ctypes.sizeof(info)
+        check(lib.facto_algorithm_describe(kind.encode(), i, ctypes.byref(info)), _lib.last_error)
+        table.append(Algorithm(info.name.decode(), bool(info.is_default), info.description.decode()))
+    return table
+
+
+def default_algorithm(kind):
+    """The library's default algorithm for a problem kind."""
+    return next(a.name for a in algorithms(kind) if a.is_default)
 
 
 class CsrMatrix(collections.namedtuple("CsrMatrix", "indptr indices data shape")):
@@ -313,6 +340,8 @@ def _interrupt_requests_stop(handle):
 class Solver(_Handle):
     """One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
 
+    `algorithm` is one of facto.algorithms(problem.kind); None (the default) is that kind's default.
+
     `solver.params` reads and writes parameters by name (`solver.params["tolerance"] = 1e-8`).
     A callback is any callable taking a Progress; a truthy return value stops the solve, and an
     exception raised inside it stops the solve and is re-raised by step()/solve(). Ctrl-C during solve()
@@ -321,7 +350,9 @@ class Solver(_Handle):
     """
     _free = lib.facto_solver_free
 
-    def __init__(self, problem, algorithm="frank_wolfe", callback=None, callback_every=1, **params):
+    def __init__(self, problem, algorithm=None, callback=None, callback_every=1, **params):
+        if algorithm is None:
+            algorithm = default_algorithm(problem.kind)
         handle = ctypes.c_void_p()
         check(lib.facto_solver_new(problem._h, algorithm.encode(), ctypes.byref(handle)), _lib.last_error)
         super().__init__(handle.value)

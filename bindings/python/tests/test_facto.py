@@ -50,6 +50,23 @@ def test_parameters_by_name(affinity):
         assert s.params["step_rule"] == "auto"
 
 
+def test_the_registry_lists_each_kinds_algorithms_with_one_default_first(affinity):
+    table = facto.algorithms()
+    assert list(table) == facto.problem_kinds() and "nomad" in table
+    for kind, listed in table.items():
+        assert [a.is_default for a in listed] == [True] + [False] * (len(listed) - 1), kind
+        assert len({a.name for a in listed}) == len(listed) and all(a.description for a in listed)
+        assert facto.default_algorithm(kind) == listed[0].name
+    with facto.Problem.simplicial_symnmf(affinity, 3) as problem:
+        with facto.Solver(problem) as s:  # no algorithm: the kind's default
+            assert s.algorithm == facto.default_algorithm("simplicial_symnmf")
+        for a in facto.algorithms(problem.kind):
+            with facto.Solver(problem, a.name) as s:
+                assert s.algorithm == a.name
+    with pytest.raises(facto.FactoValueError, match="simplicial_symnmf"):
+        facto.algorithms("no_such_kind")
+
+
 def test_step_once_then_solve_with_a_callback_that_stops_early(affinity):
     with facto.Problem.simplicial_symnmf(affinity, 3) as problem, \
             facto.Solver(problem, variant="vanilla", objective_tolerance=0) as s:

@@ -254,7 +254,11 @@ facto_objective <- function(problem, X) {
 }
 
 # A solver running `algorithm` on `problem`; parameters may be given by name in `...`.
-facto_solver <- function(problem, algorithm = "frank_wolfe", ..., callback = NULL) {
+facto_solver <- function(problem, algorithm = NULL, ..., callback = NULL) {
+  if (is.null(algorithm)) {
+    table <- facto_algorithms(checked(.Call(C_facto_r_problem_info, problem$ptr))[[1]])
+    algorithm <- table$name[table$default]
+  }
   solver <- structure(class = "facto_solver",
                       list(ptr = checked(.Call(C_facto_r_solver_new, problem$ptr, algorithm))))
   params <- list(...)
@@ -269,7 +273,8 @@ facto_solver <- function(problem, algorithm = "frank_wolfe", ..., callback = NUL
 
 print.facto_solver <- function(x, ...) {
   p <- facto_progress(x)
-  cat(sprintf("<facto solver: iteration %d, objective %g, stationarity %g>\n", as.integer(p$iteration), p$objective,
+  cat(sprintf("<facto solver %s: iteration %d, objective %g, stationarity %g>\n",
+              checked(.Call(C_facto_r_solver_algorithm, x$ptr)), as.integer(p$iteration), p$objective,
               p$stationarity))
   invisible(x)
 }
@@ -281,6 +286,15 @@ facto_set <- function(solver, name, value) {
 facto_get <- function(solver, name) checked(.Call(C_facto_r_get, solver$ptr, name))
 
 # The parameter table as a data frame (name, type, default, range or choices, description).
+# The library's registry: the algorithms of every problem kind (or of one), the default first.
+facto_algorithms <- function(kind = NULL) {
+  if (!is.null(kind) && !(is.character(kind) && length(kind) == 1 && !is.na(kind)))
+    argument_error("kind must be one problem kind's name, e.g. \"nomad\"")
+  cols <- checked(.Call(C_facto_r_algorithms, kind))
+  data.frame(kind = cols[[1]], name = cols[[2]], default = cols[[3]], description = cols[[4]],
+             stringsAsFactors = FALSE)
+}
+
 facto_params <- function(solver) {
   cols <- checked(.Call(C_facto_r_params, solver$ptr))
   data.frame(name = cols[[1]], type = cols[[2]], default = cols[[3]], range = cols[[4]], description = cols[[5]],

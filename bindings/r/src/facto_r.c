@@ -330,6 +330,12 @@ SEXP facto_r_solver_free(SEXP ptr)
     return R_NilValue;
 }
 
+SEXP facto_r_solver_algorithm(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    return Rf_mkString(facto_solver_algorithm(box->solver));
+}
+
 /* Type (FACTO_PARAM_*) of a parameter, 0 when unknown (the library then reports the name). */
 static int32_t param_type(facto_solver* s, const char* name)
 {
@@ -375,6 +381,46 @@ SEXP facto_r_get(SEXP ptr, SEXP name_sexp)
     const facto_status st = facto_solver_get_double(box->solver, name, &v);
     if (st < 0) return solver_failure(box, st);
     return type == FACTO_PARAM_INT && v <= 2147483647.0 ? Rf_ScalarInteger((int)v) : Rf_ScalarReal(v);
+}
+
+/* The registry: every problem kind's algorithms (the default first) as columns kind, name, default,
+ * description; `kind` a string for one kind's only. */
+SEXP facto_r_algorithms(SEXP kind)
+{
+    const int one = Rf_isString(kind) && Rf_length(kind) == 1;
+    const int64_t kinds = one ? 1 : facto_problem_kind_count();
+    int64_t total = 0;
+    for (int64_t k = 0; k < kinds; ++k) {
+        int64_t count = 0;
+        const facto_status st =
+            facto_algorithm_count(one ? CHAR(STRING_ELT(kind, 0)) : facto_problem_kind_name(k), &count);
+        if (st < 0) return failure(st, facto_last_error());
+        total += count;
+    }
+    SEXP kinds_out = PROTECT(Rf_allocVector(STRSXP, total)), names = PROTECT(Rf_allocVector(STRSXP, total));
+    SEXP defaults = PROTECT(Rf_allocVector(LGLSXP, total)), descriptions = PROTECT(Rf_allocVector(STRSXP, total));
+    int64_t row = 0;
+    for (int64_t k = 0; k < kinds; ++k) {
+        const char* name = one ? CHAR(STRING_ELT(kind, 0)) : facto_problem_kind_name(k);
+        int64_t count = 0;
+        facto_algorithm_count(name, &count);
+        for (int64_t a = 0; a < count; ++a, ++row) {
+            facto_algorithm_info info;
+            info.struct_size = sizeof info;
+            facto_algorithm_describe(name, a, &info);
+            SET_STRING_ELT(kinds_out, row, Rf_mkChar(name));
+            SET_STRING_ELT(names, row, Rf_mkChar(info.name));
+            LOGICAL(defaults)[row] = info.is_default;
+            SET_STRING_ELT(descriptions, row, Rf_mkChar(info.description));
+        }
+    }
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
+    SET_VECTOR_ELT(out, 0, kinds_out);
+    SET_VECTOR_ELT(out, 1, names);
+    SET_VECTOR_ELT(out, 2, defaults);
+    SET_VECTOR_ELT(out, 3, descriptions);
+    UNPROTECT(5);
+    return out;
 }
 
 SEXP facto_r_params(SEXP ptr)
@@ -781,9 +827,11 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_objective", (DL_FUNC)&facto_r_objective, 2},
     {"facto_r_solver_new", (DL_FUNC)&facto_r_solver_new, 2},
     {"facto_r_solver_free", (DL_FUNC)&facto_r_solver_free, 1},
+    {"facto_r_solver_algorithm", (DL_FUNC)&facto_r_solver_algorithm, 1},
     {"facto_r_set", (DL_FUNC)&facto_r_set, 3},
     {"facto_r_get", (DL_FUNC)&facto_r_get, 2},
     {"facto_r_params", (DL_FUNC)&facto_r_params, 1},
+    {"facto_r_algorithms", (DL_FUNC)&facto_r_algorithms, 1},
     {"facto_r_reset", (DL_FUNC)&facto_r_reset, 1},
     {"facto_r_set_iterate", (DL_FUNC)&facto_r_set_iterate, 2},
     {"facto_r_progress", (DL_FUNC)&facto_r_progress, 1},

@@ -13,7 +13,8 @@ module Facto
 using Libdl
 using SparseArrays
 
-export Problem, Solver, FactoError, Progress, simplicial_symnmf, step!, solve!, progress, iterate_matrix,
+export Problem, Solver, FactoError, Progress, algorithms, default_algorithm, problem_kinds, kind, simplicial_symnmf,
+       step!, solve!, progress, iterate_matrix,
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
        communities, averaged_spearman, kmeans,
@@ -89,6 +90,13 @@ struct ParamInfo
     upper_int::Int64
     default_string::Cstring
     choices::Cstring
+end
+
+struct AlgorithmInfo
+    struct_size::UInt32
+    is_default::Int32
+    name::Cstring
+    description::Cstring
 end
 
 empty_progress() = Progress(UInt32(sizeof(Progress)), 0, 0, NaN, NaN, NaN, NaN, 0.0, 0.0)
@@ -399,10 +407,42 @@ function objective(p::Problem, X::AbstractMatrix{<:Real})
     return value[]
 end
 
+"""The problem's kind ("simplicial_symnmf", "nomad", ...)."""
+kind(p::Problem) = unsafe_string(ccall(sym(:facto_problem_kind), Cstring, (Ptr{Cvoid},), live(p)))
+
+# ---- the registry: which algorithms exist for which problem kind ----
+
+"""The problem kinds that have algorithms, from the library's registry."""
+problem_kinds() = [unsafe_string(ccall(sym(:facto_problem_kind_name), Cstring, (Int64,), i))
+                   for i in 0:ccall(sym(:facto_problem_kind_count), Int64, ())-1]
+
+"""
+    algorithms(kind) -> Vector of (name, is_default, description)
+
+The algorithms of a problem kind, its default first, from the library's registry.
+"""
+function algorithms(kind::AbstractString)
+    count = Ref{Int64}(0)
+    check(ccall(sym(:facto_algorithm_count), Int32, (Cstring, Ref{Int64}), kind, count), thread_message)
+    table = []
+    for i in 0:count[]-1
+        info = Ref(AlgorithmInfo(UInt32(sizeof(AlgorithmInfo)), 0, C_NULL, C_NULL))
+        check(ccall(sym(:facto_algorithm_describe), Int32, (Cstring, Int64, Ref{AlgorithmInfo}), kind, i, info),
+              thread_message)
+        a = info[]
+        push!(table, (name = unsafe_string(a.name), is_default = a.is_default != 0,
+                      description = unsafe_string(a.description)))
+    end
+    return table
+end
+
+"""The default algorithm of a problem kind."""
+default_algorithm(kind::AbstractString) = first(a.name for a in algorithms(kind) if a.is_default)
+
 # ---- solvers ----
 
 """
-    Solver(problem, algorithm = "frank_wolfe"; callback = nothing, params...)
+    Solver(problem, algorithm = default_algorithm(kind(problem)); callback = nothing, params...)
 
 One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
 """
@@ -412,7 +452,8 @@ mutable struct Solver
     pending::Any        # exception thrown by the callback, rethrown after step!/solve!
 end
 
-function Solver(problem::Problem, algorithm::AbstractString = "frank_wolfe"; callback = nothing, kwargs...)
+function Solver(problem::Problem, algorithm::AbstractString = default_algorithm(kind(problem)); callback = nothing,
+                kwargs...)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_solver_new), Int32, (Ptr{Cvoid}, Cstring, Ref{Ptr{Cvoid}}), live(problem), algorithm, out)
     check(st, thread_message)
@@ -432,6 +473,9 @@ function Base.close(s::Solver)
 end
 
 live(s::Solver) = s.ptr == C_NULL ? throw(FactoError(-2, "FACTO_ERROR_NULL_POINTER", "the solver is closed")) : s.ptr
+"""The solver's algorithm ("frank_wolfe", ...)."""
+algorithm(s::Solver) = unsafe_string(ccall(sym(:facto_solver_algorithm), Cstring, (Ptr{Cvoid},), live(s)))
+
 message(s::Solver) = () -> unsafe_string(ccall(sym(:facto_solver_last_error), Cstring, (Ptr{Cvoid},), s.ptr))
 
 """The parameter table: a vector of named tuples (name, type, default, lower, upper, choices, description)."""

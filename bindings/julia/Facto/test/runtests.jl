@@ -15,6 +15,18 @@ affinity() = gaussian_affinity(blobs(); bandwidth = 4.0, scaling = :none)
         @test Facto.objective(problem, W) ≈ 0.25 * sum(abs2, P - W * W') rtol = 1e-12
     end
 
+    @testset "the registry: one default per kind, first; a solver runs it" begin
+        for k in problem_kinds()
+            table = algorithms(k)
+            @test [a.is_default for a in table] == [true; fill(false, length(table) - 1)]
+            @test default_algorithm(k) == table[1].name
+        end
+        problem = simplicial_symnmf(affinity(), 3)
+        @test kind(problem) == "simplicial_symnmf"
+        @test Facto.algorithm(Solver(problem)) == default_algorithm("simplicial_symnmf")
+        @test_throws FactoError algorithms("no_such_kind")
+    end
+
     @testset "parameters by name, step, callback, iterate, labels" begin
         s = Solver(simplicial_symnmf(affinity(), 3); tolerance = 1e-9, objective_tolerance = 0)
         @test s["tolerance"] == 1e-9

@@ -21,6 +21,21 @@ test_that("parameters are set and read by name", {
   expect_identical(facto_get(solver, "step_rule"), "auto")
 })
 
+test_that("the registry lists each kind's algorithms with one default first, and a solver runs it", {
+  table <- facto_algorithms()
+  expect_true(all(c("simplicial_symnmf", "nomad") %in% table$kind))
+  for (kind in unique(table$kind)) {
+    rows <- table[table$kind == kind, ]
+    expect_identical(rows$default, c(TRUE, rep(FALSE, nrow(rows) - 1)), info = kind)
+    expect_false(anyDuplicated(rows$name) > 0)
+    expect_identical(facto_algorithms(kind), rows, ignore_attr = TRUE)
+  }
+  problem <- facto_simplicial_symnmf(affinity(), 3)
+  default <- table$name[table$kind == "simplicial_symnmf" & table$default]
+  expect_output(print(facto_solver(problem)), paste0("<facto solver ", default, ": iteration 0"))
+  expect_error(facto_algorithms("no_such_kind"), "simplicial_symnmf", class = "facto_error")
+})
+
 test_that("step once, then solve with a callback that stops early; iterate and labels", {
   solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), objective_tolerance = 0)
   expect_identical(facto_step(solver), "running")

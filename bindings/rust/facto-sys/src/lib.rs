@@ -91,6 +91,15 @@ pub struct facto_param_info {
 }
 
 #[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct facto_algorithm_info {
+    pub struct_size: u32,
+    pub is_default: i32,
+    pub name: *const c_char,
+    pub description: *const c_char,
+}
+
+#[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct facto_progress {
     pub struct_size: u32,
@@ -123,6 +132,11 @@ extern "C" {
     pub fn facto_problem_objective(problem: *const facto_problem, x: *const f64, rows: i64, cols: i64, ld: i64,
                                    layout: i32, value: *mut f64) -> facto_status;
 
+    pub fn facto_problem_kind_count() -> i64;
+    pub fn facto_problem_kind_name(index: i64) -> *const c_char;
+    pub fn facto_algorithm_count(kind: *const c_char, count: *mut i64) -> facto_status;
+    pub fn facto_algorithm_describe(kind: *const c_char, index: i64, info: *mut facto_algorithm_info)
+        -> facto_status;
     pub fn facto_solver_new(problem: *mut facto_problem, algorithm: *const c_char,
                             out: *mut *mut facto_solver) -> facto_status;
     pub fn facto_solver_free(solver: *mut facto_solver);

@@ -269,6 +269,42 @@ pub struct ParamInfo {
     pub choices: Vec<String>,
 }
 
+/// One algorithm of a problem kind, from the library's registry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Algorithm {
+    pub name: String,
+    /// The kind's default (exactly one per kind, listed first).
+    pub is_default: bool,
+    pub description: String,
+}
+
+/// The problem kinds that have algorithms ("simplicial_symnmf", ...), from the library's registry.
+pub fn problem_kinds() -> Vec<String> {
+    let count = unsafe { sys::facto_problem_kind_count() };
+    (0..count).map(|i| text(unsafe { sys::facto_problem_kind_name(i) })).collect()
+}
+
+/// The algorithms of a problem kind, its default first, from the library's registry.
+pub fn algorithms(kind: &str) -> Result<Vec<Algorithm>> {
+    let name = c_string(kind)?;
+    let mut count = 0i64;
+    check(unsafe { sys::facto_algorithm_count(name.as_ptr(), &mut count) }, thread_message)?;
+    let mut table = Vec::with_capacity(count as usize);
+    for index in 0..count {
+        let mut info: sys::facto_algorithm_info = unsafe { std::mem::zeroed() };
+        info.struct_size = std::mem::size_of::<sys::facto_algorithm_info>() as u32;
+        check(unsafe { sys::facto_algorithm_describe(name.as_ptr(), index, &mut info) }, thread_message)?;
+        table.push(Algorithm { name: text(info.name), is_default: info.is_default != 0,
+                               description: text(info.description) });
+    }
+    Ok(table)
+}
+
+/// The default algorithm of a problem kind.
+pub fn default_algorithm(kind: &str) -> Result<String> {
+    Ok(algorithms(kind)?.into_iter().find(|a| a.is_default).map(|a| a.name).unwrap_or_default())
+}
+
 /// An optimization problem: its data are copied in and never change.
 pub struct Problem {
     raw: NonNull<sys::facto_problem>,
@@ -472,6 +508,12 @@ unsafe impl Send for Solver {}
 impl Solver {
     /// A solver running `algorithm` ("frank_wolfe", "projected_gradient", ...) on `problem`. The solver
     /// keeps the problem's data alive: the problem may be dropped first.
+    /// A solver of the problem kind's default algorithm ([`default_algorithm`]).
+    pub fn with_default(problem: &Problem) -> Result<Solver> {
+        Solver::new(problem, &default_algorithm(&problem.kind())?)
+    }
+
+    /// A solver of `algorithm`, one of [`algorithms`] of the problem's kind.
     pub fn new(problem: &Problem, algorithm: &str) -> Result<Solver> {
         let name = c_string(algorithm)?;
         let mut raw = ptr::null_mut();

@@ -45,6 +45,24 @@ fn problem_from_either_layout_has_the_same_objective() {
 }
 
 #[test]
+fn the_registry_lists_each_kinds_algorithms_with_one_default_first() {
+    let kinds = facto::problem_kinds();
+    assert!(kinds.iter().any(|k| k == "nomad"));
+    for kind in &kinds {
+        let table = facto::algorithms(kind).unwrap();
+        let defaults: Vec<bool> = table.iter().map(|a| a.is_default).collect();
+        assert!(!table.is_empty() && defaults[0] && !defaults[1..].contains(&true), "{kind}");
+        assert_eq!(facto::default_algorithm(kind).unwrap(), table[0].name);
+    }
+    let (p, n) = blobs_affinity();
+    let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
+    let solver = Solver::with_default(&problem).unwrap();
+    assert_eq!(solver.algorithm(), facto::default_algorithm("simplicial_symnmf").unwrap());
+    let error = facto::algorithms("no_such_kind").unwrap_err();
+    assert!(error.to_string().contains("simplicial_symnmf"), "{error}");
+}
+
+#[test]
 fn parameters_by_name() {
     let (p, n) = blobs_affinity();
     let problem = Problem::simplicial_symnmf(MatrixRef::new(&p, n, n, Layout::RowMajor).unwrap(), 3).unwrap();
