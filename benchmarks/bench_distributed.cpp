@@ -28,7 +28,7 @@
 // (replicated), so compute is the one-process time / P; communication is Phi's row statistics (3 N values
 // per sweep) and a few sums, counted the same way. Separable Dirichlet data, M = 64, N = 8192, K = 20,
 // lambda by the paper's heuristic.
-// Usage: bench_distributed [graph.mtx r] ... | nomad | merit (that one alone); without arguments: paper 004's TDT2
+// Usage: bench_distributed [graph.mtx r] ... | nomad | merit (that one alone); without arguments: [DAB]'s TDT2
 // similarity (r = 30) when the benchmark data directory holds it (measure.hpp's data_dir), a 2-D lattice of 2^20 nodes (8 neighbours, r = 30: local structure,
 // the halo's best case) and a random graph of 2^18 nodes with 16 neighbours per row (r = 30: none).
 // Environment: FACTO_ALPHA_US (default 2), FACTO_GBYTES_PER_S (default 12: InfiniBand HDR100-class).

@@ -10,7 +10,7 @@
 //               kernel of bandwidth 1, k = 6;
 //     digits:   scikit-learn's 8 x 8 digits (python3-sklearn), features standardized, Gaussian kernel
 //               of bandwidth 64 (the number of features), k = 10;
-//     orl:      paper 004's ORL similarity matrix (symnmf/orl_similarity.csv of the benchmark data
+//     orl:      [DAB]'s ORL similarity matrix (symnmf/orl_similarity.csv of the benchmark data
 //               directory, n = 400), k = 40.
 //   bench_frank_wolfe_variants merit [lambda (-1 = the paper's heuristic)] [seconds per solver] [trace.csv]
 //     MERIT on Table I's setting (M = 80, N = 200, K = 40, 10 dB), mu = 1e-5, from the SPA warm start;

@@ -1,4 +1,4 @@
-// Zhao & Gordon Sec. 5 (Table 1, Figs. 2-3), not part of the tests: on each dataset of Table 1, P the
+// [ZG] Sec. 5 (Table 1, Figs. 2-3), not part of the tests: on each dataset of Table 1, P the
 // Gaussian kernel of bandwidth 1 on features scaled to [-1, 1], the penalty method, projected gradient
 // and Frank-Wolfe (Alg. 1 as printed: vanilla steps with the curvature rule; and facto's open-loop and
 // pairwise variants) from the same start, each stopped by the paper's rule (consecutive objectives

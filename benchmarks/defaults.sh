@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every solver with its default parameters on the five instances users meet first: the demo
 # (satimage), MERIT's Table I (N = 200, M = 80, K = 60, 10 dB), NOMAD's two rings (n = 200, K = 16),
-# SymNMF on TDT2 (paper 004's similarity matrix, r = 30, from the benchmark data directory) and EDM
+# SymNMF on TDT2 ([DAB]'s similarity matrix, r = 30, from the benchmark data directory) and EDM
 # completion on the Helix (n = 2000, 10% of the distances). Prints one Markdown row per run: the stop reason, iterations, solver seconds
 # against the fastest solver of the instance in the same run, the measures the stopping rules test
 # and the job's own quality measure. Not part of the tests.

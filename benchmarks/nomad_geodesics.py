@@ -130,7 +130,7 @@ def plot(rows, path):
             ax.set_ylabel("bullseye score")
             ax.grid(True, alpha=0.3)
     axes[0][0].legend(fontsize=8)
-    fig.suptitle("Geodesic distances kept by each embedding (paper 003, Fig. 10)")
+    fig.suptitle("Geodesic distances kept by each embedding ([TSC], Fig. 10)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -56,7 +56,7 @@ def plot(grid, Q, embedding, path):
         b.scatter([grid[c, 0]], [grid[c, 1]], marker="x", c="k", s=30)
     b.set_title("(b) five columns of Q on the grid (red: Q_ic / max_i Q_ic)")
     b.set_aspect("equal")
-    fig.suptitle("A 2-D grid in 10 dimensions (paper 003, Fig. 8)")
+    fig.suptitle("A 2-D grid in 10 dimensions ([TSC], Fig. 8)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

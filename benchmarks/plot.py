@@ -1,7 +1,7 @@
-"""Plots the traces written by bench_symnmf and bench_edm as PNG (paper 004 Fig. 1 and Fig. 2),
+"""Plots the traces written by bench_symnmf and bench_edm as PNG ([DAB] Fig. 1 and Fig. 2),
 bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST embedding
-(nomad_fashion_embedding.csv) (paper 003), and bench_frank_wolfe_variants' objective against time
-(fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' paper 002
+(nomad_fashion_embedding.csv) ([TSC]), and bench_frank_wolfe_variants' objective against time
+(fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' [NFW]
 results (paper002_memory.csv: peak memory and time against N, Figs. 6-7; paper002_topics.csv: Table II's
 three scores against K, one PNG per dataset, and paper002_table2.md, the trials' means and standard
 deviations beside the paper's Table II, benchmarks/paper002_table2.tsv), and bench_paper000's
@@ -79,7 +79,7 @@ def paper000_plots(source, target):
                     ax.loglog([s for s, _ in points], [f for _, f in points], label=name, color=f"C{index}")
             ax.set_xlabel("seconds")
             ax.set_ylabel("objective f(W)" if figure == 2 else "f(W) - f*, f* the method's final f")
-            ax.set_title(f"{dataset} (Zhao & Gordon, Fig. {figure})")
+            ax.set_title(f"{dataset} ([ZG] Fig. {figure})")
             ax.legend(fontsize=8)
             ax.grid(True, which="both", alpha=0.3)
             fig.tight_layout()
@@ -107,7 +107,7 @@ def paper002_plots(source, target):
             ax.set_xlabel("N (TDT2 vocabulary kept, K = 10)")
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=8)
-        fig.suptitle("paper 002, Figs. 6-7: memory and time against N")
+        fig.suptitle("[NFW], Figs. 6-7: memory and time against N")
         fig.tight_layout()
         fig.savefig(target / "paper002_memory.png", dpi=110)
         plt.close(fig)
@@ -128,7 +128,7 @@ def paper002_plots(source, target):
                 ax.set_title(score.replace("_", " "))
                 ax.grid(True, alpha=0.3)
             axes[0].legend(fontsize=7)
-            fig.suptitle(f"paper 002, Table II on {dataset} (mean over trials)")
+            fig.suptitle(f"[NFW], Table II on {dataset} (mean over trials)")
             fig.tight_layout()
             fig.savefig(target / f"paper002_topics_{dataset}.png", dpi=110)
             plt.close(fig)
@@ -227,7 +227,7 @@ def nomad_plots(source, target):
             ax.loglog(n, t, "o-", label=name)
         ax.set_xlabel("n (two noisy rings, K = 16)")
         ax.set_ylabel("seconds")
-        ax.set_title("NOMAD: time to solve (paper 003, Fig. 15)")
+        ax.set_title("NOMAD: time to solve ([TSC], Fig. 15)")
         ax.legend(fontsize=8)
         ax.grid(True, which="both", alpha=0.3)
         fig.tight_layout()

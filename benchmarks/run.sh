@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmarks (not part of the tests).
 #   bash benchmarks/run.sh [--data DIR] NAME [args]
-# Data that no Debian package holds (paper 004's similarity matrices, paper 002's corpora and graphs) is
+# Data that no Debian package holds ([DAB]'s similarity matrices, [NFW]'s corpora and graphs) is
 # read from the benchmark data directory: --data DIR, else $FACTO_DATA, else benchmarks/data, which
 # `bash benchmarks/fetch_data.sh` fills (benchmarks/README.md lists every file and its source).
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
-#   bash benchmarks/run.sh paper000 [seconds cap per solver] [dataset ...]  (Zhao & Gordon Sec. 5:
+#   bash benchmarks/run.sh paper000 [seconds cap per solver] [dataset ...]  ([ZG] Sec. 5:
 #                                                                            Table 1's data, Figs. 2-3)
-#   bash benchmarks/run.sh symnmf [seconds per solver] [seeds] [datasets]  (paper 004 Fig. 1: 20 starts,
+#   bash benchmarks/run.sh symnmf [seconds per solver] [seeds] [datasets]  ([DAB] Fig. 1: 20 starts,
 #                                                                            the authors' 20/20/10 s;
 #                                                                            datasets e.g. tdt2,orl)
-#   bash benchmarks/run.sh edm [n] [seconds per solver]                    (paper 004 Fig. 2)
-#   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          (paper 002 Table I, Fig. 2,
+#   bash benchmarks/run.sh edm [n] [seconds per solver]                    ([DAB] Fig. 2)
+#   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          ([NFW] Table I, Fig. 2,
 #                                                                            memory and time vs N)
 #   bash benchmarks/run.sh variants [seconds per solver] [seeds]           (away-step and pairwise
 #                                                                            Frank-Wolfe against vanilla
 #                                                                            and projected gradient)
-#   bash benchmarks/run.sh nomad [n_max] [fashion outer iterations]        (paper 003: the peer
+#   bash benchmarks/run.sh nomad [n_max] [fashion outer iterations]        ([TSC]: the peer
 #                                                                            comparison, Fig. 15, the
 #                                                                            Fashion-MNIST scale run,
 #                                                                            Figs. 8 and 10)
@@ -32,7 +32,7 @@
 #                                                                            linear memory on Fashion-MNIST
 #                                                                            against the optimum (n = 1000)
 #                                                                            and two feasible points)
-#   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       (paper 002's real data: Table II on
+#   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       ([NFW]'s real data: Table II on
 #                                                                            TDT2 and Reuters, Tables III-IV
 #                                                                            on DBLP1-5, memory against N;
 #                                                                            FACTO_RESUME=1 adds to the

@@ -185,7 +185,7 @@ FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, in
  * 0.5). lambda >= 0, or negative for the paper's heuristic ||X - X C0||_F / K with C0 the SPA warm start
  * (needs K); lambda = 0 is MERIT(0). mu > 0 (the paper: 1e-5). With K given, SPA and the simplex least
  * squares run here once (the warm start). Solvers: "merit" (Frank-Wolfe, Alg. 1) and, needing K, the
- * baselines "spa", "snpa" (Gillis's successive nonnegative projection, paper 002's "XRAY"), "fast_anchor"
+ * baselines "spa", "snpa" (Gillis's successive nonnegative projection, Nguyen, Fu & Wu's "XRAY"), "fast_anchor"
  * (Arora et al.'s anchor words) and "fast_gradient" (Gillis & Luce's FGNSR: three dense N x N arrays).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld, lambda < 0 without K), DIMENSION (M < 1, N < 2,
  * K outside [0, N]), NOT_FINITE (X, mu or lambda), OUT_OF_RANGE (mu <= 0; mu, lambda or an entry above

@@ -43,7 +43,7 @@ CsrMatrix read_matrix_market(const std::string& path);
 enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };
 CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
 
-// A document-term count matrix weighted for topic modeling as paper 002's authors do (Sec. V-B; Deng
+// A document-term count matrix weighted for topic modeling as the authors of [NFW] do (Sec. V-B; Deng
 // Cai's tfidf): the terms in fewer than `min_df` documents are dropped, each count c > 0 becomes
 // (1 + ln c) ln(D / df) (df counted over the D documents given), and terms in every document (idf = 0)
 // are dropped too. Counts are 0 or at least 1 (Error(OUT_OF_RANGE) naming the entry otherwise).
@@ -54,7 +54,7 @@ struct TfIdf {
 };
 TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df);
 
-// The Helix of Dragomir et al. Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
+// The Helix of [DAB] Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
 Matrix helix_points(int64_t n, uint64_t seed);
 
 // Observed pairs of an EDM completion instance: each pair i < j kept independently with probability
@@ -65,7 +65,7 @@ struct ObservedPairs {
 };
 ObservedPairs sample_pairs(const Matrix& X, double fraction, uint64_t seed);
 
-// Separable data X = W H + V of Nguyen, Fu & Wu Sec. V-A: W (M x K) uniform on (0, 1), H = [I_K, H2]
+// Separable data X = W H + V of [NFW] Sec. V-A: W (M x K) uniform on (0, 1), H = [I_K, H2]
 // with columns on the simplex, noise V at `snr_db` (+inf = none), columns of X randomly permuted;
 // `anchors` lists where the columns of I_K went (increasing). Reproducible from seed.
 struct SeparableData {
@@ -86,7 +86,7 @@ struct LabeledPoints {
     Matrix X;
     std::vector<int64_t> labels;
 };
-// The synthetic manifolds of Tepper et al. (paper 003), all reproducible from seed:
+// The synthetic manifolds of [TSC], all reproducible from seed:
 // two concentric rings: n / 2 points evenly spaced on the unit circle (label 0), the rest on the circle
 // of radius `factor` (label 1), plus Gaussian noise of deviation `noise` (Fig. 4: factor 0.5, no noise);
 LabeledPoints two_rings(int64_t n, double factor, double noise, uint64_t seed);

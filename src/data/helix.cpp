@@ -1,4 +1,4 @@
-// The Helix EDM completion instance of Dragomir et al. Sec. 4.2 (from Mishra et al.'s experiments).
+// The Helix EDM completion instance of [DAB] Sec. 4.2 (from Mishra et al.'s experiments).
 #include <algorithm>
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// The synthetic manifolds of Tepper, Sengupta & Chklovskii (paper 003, Sec. 3, Figs. 1, 4, 5, 9) and
+// The synthetic manifolds of [TSC] (Sec. 3, Figs. 1, 4, 5, 9) and
 // the Gram matrix NOMAD takes as input.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// NOMAD's D (paper 003), symmetric n x n, behind the operations its solvers ask of it, so that no
+// NOMAD's D ([TSC]), symmetric n x n, behind the operations its solvers ask of it, so that no
 // solver branches on the storage. D is kept as one of
 //   - its upper triangle (any symmetric D; n (n + 1) / 2 values; nomad_cgm works on such triangles),
 //   - the full square (the fastest block products, one GEMM),

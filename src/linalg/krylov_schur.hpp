@@ -1,5 +1,5 @@
 // Several extreme eigenpairs of a large symmetric operator given only by its products: the top-K
-// eigenvectors of an adjacency matrix (community detection, paper 002 Sec. V-C) and the leading
+// eigenvectors of an adjacency matrix (community detection, [NFW] Sec. V-C) and the leading
 // singular subspace of a word-word matrix (topic modeling, Sec. V-B). Lanczos with full
 // reorthogonalization, restarted by Krylov-Schur (Stewart 2001): the wanted Ritz vectors are kept and
 // the basis grown from them again, so no single start vector has to carry all K directions.

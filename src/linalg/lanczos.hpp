@@ -1,5 +1,5 @@
 // The smallest algebraic eigenpair of a large symmetric operator given only by its products, for the
-// linear step of conditional gradient methods over the spectraplex (NOMAD, paper 003 Alg. 1-2), whose
+// linear step of conditional gradient methods over the spectraplex (NOMAD, [TSC] Alg. 1-2), whose
 // accuracy may be loose early on. facto's own Lanczos rather than ARPACK: ARPACK's dsaupd keeps its
 // state in Fortran SAVE variables, so two solvers on two threads cannot use it at once.
 #pragma once

@@ -1,4 +1,4 @@
-// Symmetric matrices stored by their upper triangle, for NOMAD (paper 003), whose iterate, multiplier,
+// Symmetric matrices stored by their upper triangle, for NOMAD ([TSC]), whose iterate, multiplier,
 // gradient and data are all n x n and symmetric: the triangle halves both the memory and the bytes
 // each matrix-vector product reads.
 #pragma once

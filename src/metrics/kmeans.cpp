@@ -1,4 +1,4 @@
-// Lloyd's k-means with k-means++ seeding: how paper 002's authors cluster the documents by their
+// Lloyd's k-means with k-means++ seeding: how the authors of [NFW] cluster the documents by their
 // estimated topic weights (Table II's accuracy), and GeoNMF's grouping of candidate pure nodes.
 #include <algorithm>
 #include <limits>

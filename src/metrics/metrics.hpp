@@ -44,13 +44,13 @@ double averaged_spearman(const Matrix& H_hat, const Matrix& H);
 // The `count` largest entries of each row of T (K x N, one topic per row), as column indices by
 // decreasing value, ties by increasing index (count <= N).
 std::vector<std::vector<int64_t>> top_terms(const Matrix& T, std::size_t count);
-// Topic coherence as paper 002 reports it (Mimno et al. 2011, by its authors' code): for each topic
+// Topic coherence as [NFW] reports it (Mimno et al. 2011, by its authors' code): for each topic
 // with top terms w_1, ..., w_L, 2 sum_{n < m} log((D(w_n, w_m) + 0.01) / D(w_n)), D counting the
 // documents that contain all the terms named (every pair counted in both halves of the symmetric
 // score matrix, hence the 2); the mean over topics. `documents` is terms x documents (CSR; a stored
 // entry means the term occurs); every top term must occur somewhere. Higher is better (<= 0).
 double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector<int64_t>>& top);
-// Similarity count of paper 002 (Table II): the sum over pairs of topics of the number of terms their
+// Similarity count of [NFW] (Table II): the sum over pairs of topics of the number of terms their
 // top lists share. Lower is better.
 int64_t similarity_count(const std::vector<std::vector<int64_t>>& top);
 

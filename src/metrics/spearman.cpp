@@ -1,5 +1,5 @@
 // The averaged Spearman rank correlation (SRC) of mixed-membership estimates (Mao, Sarkar &
-// Chakrabarti 2017; Nguyen, Fu & Wu Sec. V-C): Spearman's correlation of every estimated community
+// Chakrabarti 2017; [NFW] Sec. V-C): Spearman's correlation of every estimated community
 // with every true one over the nodes, the matching of communities with the largest total, the mean
 // of the matched correlations.
 #include <algorithm>

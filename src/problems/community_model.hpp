@@ -1,4 +1,4 @@
-// Mixed-membership community detection (Nguyen, Fu & Wu, paper 002 Sec. V-C, in the setting of Mao,
+// Mixed-membership community detection ([NFW] Sec. V-C, in the setting of Mao,
 // Sarkar & Chakrabarti): the self-dictionary problem on the top-K eigenvectors V (N x K) of a network's
 // adjacency matrix, over the nodes that carry a fraction `energy` of the rows' squared norms. Its
 // anchors are pure nodes; every node's memberships follow from them as SPOC's estimator does

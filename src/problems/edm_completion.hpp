@@ -1,4 +1,4 @@
-// Euclidean distance matrix completion (Dragomir, d'Aspremont & Bolte, Sec. 4.2):
+// Euclidean distance matrix completion ([DAB] Sec. 4.2):
 //     min_X f(X) = 1/2 sum_{(i,j) in Omega} (||x_i - x_j||^2 - d_ij)^2,   X n x r, unconstrained,
 // with Omega a list of observed pairs and d_ij their squared distances. f(X) = F(X X^T) with
 // F(Y) = 1/2 ||P_Omega(kappa(Y) - D)||^2 (eq. 15).

@@ -1,4 +1,4 @@
-// NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii, Sec. 1):
+// NOMAD, the nonnegative SDP relaxation of K-means ([TSC] Sec. 1):
 //     max_Q Tr(D Q)   s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,
 // D symmetric n x n: given dense (kept as its upper triangle), or as the paper's Gram matrix of n points
 // (nomad_features in data/data.hpp), kept as the n x d factor and never formed (linalg/gram_operator.hpp).

@@ -1,4 +1,4 @@
-// Self-dictionary separable NMF, SD-MMV (Nguyen, Fu & Wu, eq. 18):
+// Self-dictionary separable NMF, SD-MMV ([NFW] eq. 18):
 //     min_C f(C) = 1/2 ||X - X C||_F^2 + lambda Phi_mu(C)   s.t.  C >= 0,  1^T C = 1^T,
 //     Phi_mu(C) = sum_n mu log((1/N) sum_j exp(C(n, j) / mu))   (a smooth ||C||_{inf,1}, Lemma 2),
 // X is M x N (one data point per column), C is N x N. lambda = 0 is eq. (13), MERIT(0).

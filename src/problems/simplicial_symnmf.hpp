@@ -1,4 +1,4 @@
-// Simplicial symmetric NMF (Zhao & Gordon, eq. 1):
+// Simplicial symmetric NMF ([ZG] eq. 1):
 //     min_W f(W) = 1/4 ||P - W W^T||_F^2   s.t.  W >= 0,  W 1_k = 1_n,
 // P symmetric n x n. Nothing n x n is ever formed besides P itself: the gradient (eq. 7) is
 // W (W^T W) - P W and the objective comes from the trace identity

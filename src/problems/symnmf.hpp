@@ -1,4 +1,4 @@
-// Symmetric NMF (Dragomir, d'Aspremont & Bolte, Sec. 4.1):
+// Symmetric NMF ([DAB] Sec. 4.1):
 //     min_X f(X) = 1/2 ||M - X X^T||_F^2   s.t.  X >= 0,   X n x r,  M symmetric n x n.
 // Objective by App. D.1 eq. (37): ||M||^2 - 2 <M X, X> + ||X^T X||^2; gradient 2 (X (X^T X) - M X).
 // M is dense or sparse (CSR); nothing n x n is formed besides a dense M, and with a sparse M the

@@ -1,4 +1,4 @@
-// Anchor-word topic modeling (Nguyen, Fu & Wu, paper 002 Sec. V-B, after Arora et al. 2013): the
+// Anchor-word topic modeling ([NFW] Sec. V-B, after Arora et al. 2013): the
 // self-dictionary problem on the noise-reduced word-word correlation matrix of a corpus. Its anchors
 // are anchor words, one per topic; the topics, the documents' topic weights and the paper's scores are
 // outputs computed from them. The preprocessing follows the paper's authors' code (docs/architecture.md,

@@ -1,4 +1,4 @@
-// The feasible set of Gillis & Luce's FGNSR (FastGradient, paper 002's convex baseline):
+// The feasible set of Gillis & Luce's FGNSR (FastGradient, [NFW]'s convex baseline):
 //     {X in R^{N x N} : X >= 0, X_ii <= 1, w_i X_ij <= w_j X_ii},
 // each row dominated by its diagonal entry, scaled by the weights w (the data's column 1-norms). It is a
 // product of one polyhedron per row, so the Euclidean projection goes row by row.

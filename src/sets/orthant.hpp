@@ -1,4 +1,4 @@
-// The nonnegative orthant {X : X >= 0}: SymNMF's feasible set (Dragomir et al. Sec. 4.1). Its LMO is
+// The nonnegative orthant {X : X >= 0}: SymNMF's feasible set ([DAB] Sec. 4.1). Its LMO is
 // unbounded, so the solvers on it take projected or Bregman steps (whose closed form, eq. (14) of the
 // paper, clips at 0 inside the universal kernel's own loop).
 #pragma once

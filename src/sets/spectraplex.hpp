@@ -1,4 +1,4 @@
-// The feasible set of NOMAD's conditional gradient method (Tepper et al. Alg. 2), in the shifted
+// The feasible set of NOMAD's conditional gradient method ([TSC] Alg. 2), in the shifted
 // variable P = Q - 1 1^T / n: the spectraplex with an orthogonality vector,
 //     { P psd,  Tr P = K - 1,  P 1 = 0 },
 // whose extreme points are (K - 1) v v^T with ||v|| = 1 and v^T 1 = 0. Its LMO at A is the smallest

@@ -1,4 +1,4 @@
-// NOMAD's Burer-Monteiro heuristic (Tepper et al., Sec. 4 and App. E): the gradient of the augmented
+// NOMAD's Burer-Monteiro heuristic ([TSC] Sec. 4 and App. E): the gradient of the augmented
 // Lagrangian (32) against finite differences, feasibility of its Q, its objective against coinor-csdp's
 // exact optimum, and the paper's observation that r = K gives hard clusterings and r > K soft ones.
 #include <boost/test/unit_test.hpp>

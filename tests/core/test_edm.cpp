@@ -1,4 +1,4 @@
-// EDM completion and the Gram kernel (Dragomir, d'Aspremont & Bolte, Sec. 2.3, 4.2, App. C): the
+// EDM completion and the Gram kernel ([DAB] Sec. 2.3, 4.2, App. C): the
 // objective and gradient against brute force and finite differences, the Bregman distances against
 // their definition, the Gram map's optimality condition (eq. 33), relative smoothness with the
 // paper's constants, and the Helix recovered by both kernels and by gradient descent.

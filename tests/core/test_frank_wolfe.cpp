@@ -1,4 +1,4 @@
-// Frank-Wolfe (Zhao & Gordon Alg. 1 + 2, the vanilla variant): feasibility, the Thm. 2 rate, the descent
+// Frank-Wolfe ([ZG] Alg. 1 + 2, the vanilla variant): feasibility, the Thm. 2 rate, the descent
 // each step rule guarantees, the planted solution, and the incremental P W against a fresh product.
 #include <boost/test/unit_test.hpp>
 

@@ -334,7 +334,7 @@ BOOST_AUTO_TEST_CASE(baselines_recover_noiseless_anchors)
     BOOST_TEST(projected->output("selected").ints == data.anchors, boost::test_tools::per_element());
 }
 
-// Gillis & Luce's midpoint setting (paper 002 Fig. 2): noise pushes the midpoints outside the convex
+// Gillis & Luce's midpoint setting ([NFW] Fig. 2): noise pushes the midpoints outside the convex
 // hull, where the greedy SPA picks them; FastGradient's convex model keeps the true vertices.
 BOOST_AUTO_TEST_CASE(fast_gradient_resists_midpoint_noise_that_misleads_spa)
 {

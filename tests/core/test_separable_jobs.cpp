@@ -1,4 +1,4 @@
-// The jobs built on self-dictionary separable NMF (paper 002 Sec. V-B, V-C): topic modeling from a
+// The jobs built on self-dictionary separable NMF ([NFW] Sec. V-B, V-C): topic modeling from a
 // corpus with planted anchor words, and community detection on a noiseless mixed-membership graph with
 // planted pure nodes. In the noiseless planted cases the anchors, topics, document topics and
 // memberships are known exactly; the word-word reduction is checked against a dense reference.

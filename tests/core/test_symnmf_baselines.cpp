@@ -1,4 +1,4 @@
-// The SymNMF baselines of Dragomir et al. Sec. 4.1: projected gradient with Armijo, beta-SNMF,
+// The SymNMF baselines of [DAB] Sec. 4.1: projected gradient with Armijo, beta-SNMF,
 // coordinate descent (exact quartic per entry), SymHALS and SymANLS. Each decreases f where its theory says it
 // does, reaches a stationary point on a planted instance, and uses sparse and dense M alike.
 #include <boost/test/unit_test.hpp>

@@ -1,4 +1,4 @@
-// The Gram kernel of Dragomir et al. (eq. 10), for unconstrained problems:
+// The Gram kernel of [DAB] (eq. 10), for unconstrained problems:
 //     h_g(X) = alpha/4 ||X||^4 + beta/4 ||X^T X||^2 + sigma/2 ||X||^2,
 //     grad h_g(X) = (alpha ||X||^2 + sigma) X + beta X (X^T X),
 // and its Bregman iteration map (Prop. 2.4, computed as App. C.2 Alg. 3).

@@ -1,4 +1,4 @@
-// Dyn-NoLips (Dragomir et al., App. B Alg. 2) for any problem of the class (P): SymNMF with the
+// Dyn-NoLips ([DAB] App. B Alg. 2) for any problem of the class (P): SymNMF with the
 // universal kernel and projection (eq. 14), EDM completion with the universal kernel (eq. 7) or the
 // Gram kernel (Prop. 2.4, unconstrained problems only).
 //

@@ -1,4 +1,4 @@
-// SymANLS (Zhu, Li, Liu & Li 2018), a baseline of Dragomir et al. Sec. 4.1 and Fig. 1: alternating
+// SymANLS (Zhu, Li, Liu & Li 2018), a baseline of [DAB] Sec. 4.1 and Fig. 1: alternating
 // nonnegative least squares on the penalized nonsymmetric problem
 //     min_{X, Y >= 0} 1/2 ||M - X Y^T||^2 + mu/2 ||X - Y||^2
 // (the paper's (P-NMF) writes mu ||X - Y||^2: its mu is half of this one; the minimizers of both are

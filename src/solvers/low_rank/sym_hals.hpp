@@ -1,4 +1,4 @@
-// SymHALS (Zhu, Li, Liu & Li 2018), a baseline of Dragomir et al. Sec. 4.1: HALS on the penalized
+// SymHALS (Zhu, Li, Liu & Li 2018), a baseline of [DAB] Sec. 4.1: HALS on the penalized
 // nonsymmetric problem  min_{X, Y >= 0} ||M - X Y^T||^2 + mu ||X - Y||^2. Column k of X becomes
 //     x_k := max(0, x_k + ((M Y)_k - X (Y^T Y)_k + mu (y_k - x_k)) / ((Y^T Y)_kk + mu)),
 // the columns in order, then Y likewise with X fixed. Two products with M per iteration (M Y, and the

@@ -1,4 +1,4 @@
-// The universal quartic kernel of Dragomir et al. (eq. 6):  h(X) = alpha/4 ||X||^4 + sigma/2 ||X||^2,
+// The universal quartic kernel of [DAB] (eq. 6):  h(X) = alpha/4 ||X||^4 + sigma/2 ||X||^2,
 // grad h(X) = (alpha ||X||^2 + sigma) X, and its Bregman iteration map (eq. 7, 8; eq. 14 with the
 // projection onto X >= 0).
 #pragma once

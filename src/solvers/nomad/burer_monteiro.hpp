@@ -1,4 +1,4 @@
-// NOMAD by the Burer-Monteiro heuristic of Tepper et al. (paper 003, Sec. 4 and App. E): Q = Y Y^T
+// NOMAD by the Burer-Monteiro heuristic of [TSC] (Sec. 4 and App. E): Q = Y Y^T
 // with Y n x r nonnegative (the paper's Y^T), r >= K, which makes Q psd and nonnegative by
 // construction, and the method of multipliers on the two equality constraints:
 //     L(Y, mu, lambda) = -Tr(D Y Y^T) + sigma/2 ||Y Y^T 1 - 1||^2 - mu^T (Y Y^T 1 - 1)

@@ -1,4 +1,4 @@
-// Multi-layer NOMAD (Tepper et al., Sec. 3.1): layer 1 solves NOMAD on D with K_1, and layer l + 1 on
+// Multi-layer NOMAD ([TSC] Sec. 3.1): layer 1 solves NOMAD on D with K_1, and layer l + 1 on
 // D_{l+1} = Q_l, the previous layer's solution, with K_{l+1} <= K_l.
 #pragma once
 

@@ -1,4 +1,4 @@
-// NOMAD by the conditional gradient augmented Lagrangian of Tepper et al. (paper 003, Alg. 2): with
+// NOMAD by the conditional gradient augmented Lagrangian of [TSC] (Alg. 2): with
 // P = Q - E (E = 1 1^T / n), the method of multipliers on the constraint P + E >= 0 (eq. 13-15), each
 // inner problem min g(P, Gamma) over {P psd, Tr P = K - 1, P 1 = 0} taken by `inner_iterations` steps
 // of Alg. 1, whose linear step is the smallest eigenvector of J grad g J (J = I - E) orthogonal to 1,

@@ -4,7 +4,7 @@
 //              = <D - Gamma, E> + (sum of the K - 1 largest eigenvalues of J (D - Gamma) J on 1-perp)
 // (E = 1 1^T / n, J = I - E; Ky Fan: Q - E has K - 1 eigenvalues' worth of trace in [0, 1] on 1-perp).
 // Dropping Q <= I gives the weaker (K - 1) lambda_max, the bound the method of multipliers' dual
-// function is (paper 003 eq. 14).
+// function is ([TSC] eq. 14).
 //
 // Which evaluation can be trusted: a Krylov method (Lanczos, Krylov-Schur) returns Ritz values with
 // small residuals, each near *some* eigenvalue; when its start vector has almost nothing of the top

@@ -21,7 +21,7 @@ namespace facto {
 FastGradient::FastGradient(std::shared_ptr<const SelfDictionary> problem)
     : SelfDictionarySolver(std::move(problem),
                            {int_param("max_iterations", 500, 0, std::numeric_limits<int64_t>::max(),
-                                      "iteration limit (paper 002 ran 50 on topics, 20 on communities)"),
+                                      "iteration limit ([NFW] ran 50 on topics, 20 on communities)"),
                             real_param("tolerance", 1e-6, 0.0, std::numeric_limits<double>::infinity(),
                                        "CONVERGED when diag(X) changes by at most this, relative, in a step")})
 {

@@ -1,5 +1,5 @@
 // FastGradient (Gillis & Luce 2018, "A fast gradient method for nonnegative sparse regression with
-// self-dictionary", FGNSR), the convex baseline of paper 002 (Tables II and IV, the memory comparison
+// self-dictionary", FGNSR), the convex baseline of [NFW] (Tables II and IV, the memory comparison
 // of Figs. 6 and 7), on the self_dictionary problem:
 //     min_X 1/2 ||M - M X||_F^2 + mu p^T diag(X)
 //     s.t. X >= 0, X_ii <= 1, w_i X_ij <= w_j X_ii   (w: the column 1-norms of M),

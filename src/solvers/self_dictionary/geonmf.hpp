@@ -1,5 +1,5 @@
 // GeoNMF (Mao, Sarkar & Chakrabarti, "On mixed memberships and symmetric nonnegative matrix
-// factorizations", ICML 2017), the community-detection baseline of paper 002's Table IV, on the
+// factorizations", ICML 2017), the community-detection baseline of [NFW]'s Table IV, on the
 // communities problem: pure nodes by the geometry of the degree-scaled eigenvectors, as the authors'
 // code picks them (docs/paper002_real_data.md):
 //   X_o = D^{-1/2} V E^{1/2} (degrees D, the top-K eigenpairs, which must be positive);

@@ -1,5 +1,5 @@
 // What the greedy anchor pickers on the self_dictionary problem share (SPA, SNPA, FastAnchor; the
-// baselines of paper 002): they start from the data alone (no iterate), pick one column per iteration,
+// baselines of [NFW]): they start from the data alone (no iterate), pick one column per iteration,
 // K iterations in all (stationarity = picks left), and then set C(J, :) to the simplex-constrained least
 // squares of X on the picks J, so their outputs read like MERIT's.
 #pragma once

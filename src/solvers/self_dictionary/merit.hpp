@@ -1,4 +1,4 @@
-// MERIT (Nguyen, Fu & Wu, Alg. 1): Frank-Wolfe on SD-MMV (eq. 18) with steps 2 / (t + 2) from t_init
+// MERIT ([NFW] Alg. 1): Frank-Wolfe on SD-MMV (eq. 18) with steps 2 / (t + 2) from t_init
 // (warm-start Frank-Wolfe, Sec. III-A). Each iteration moves every column c_l toward the vertex e_j,
 // j = argmin_n G(n, l) (eq. 21), found by a kernel that computes the gradient in registers and keeps only
 // each column's minimum (merit_sweep, solvers/self_dictionary/merit_sweep.hpp), so memory is X, nnz(C) and O(M x block). Up to N = 4096 the residual R = (X C - X)^T (N x M) is kept

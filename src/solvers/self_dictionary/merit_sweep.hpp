@@ -1,4 +1,4 @@
-// MERIT's fused gradient-and-LMO pass over the self-dictionary problem (Nguyen, Fu & Wu, Alg. 1
+// MERIT's fused gradient-and-LMO pass over the self-dictionary problem ([NFW] Alg. 1
 // lines 9-17): the column simplices' LMO at the gradient X^T (X C - X) + lambda Y, which is N x N and
 // is never formed, not even in blocks. A GEMM-like kernel keeps, per column, only its running minimum
 // (the Frank-Wolfe vertex, eq. 21), and the column's share of the duality gap comes from its O(K)

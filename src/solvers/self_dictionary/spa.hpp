@@ -1,4 +1,4 @@
-// SPA, the successive projection algorithm (the greedy baseline of Nguyen, Fu & Wu, Sec. V) on the
+// SPA, the successive projection algorithm (the greedy baseline of [NFW] Sec. V) on the
 // self_dictionary problem.
 #pragma once
 

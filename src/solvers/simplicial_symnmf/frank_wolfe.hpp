@@ -1,4 +1,4 @@
-// Frank-Wolfe for simplicial SymNMF (Zhao & Gordon, Alg. 1 with the O(nk) LMO of Alg. 2), and its
+// Frank-Wolfe for simplicial SymNMF ([ZG] Alg. 1 with the O(nk) LMO of Alg. 2), and its
 // away-step and pairwise variants (Lacoste-Julien & Jaggi 2015; beyond the paper).
 //
 // Variants (parameter "variant"):

@@ -1,4 +1,4 @@
-// The penalty method for simplicial SymNMF that Zhao & Gordon (Sec. 5) compare Frank-Wolfe with, after
+// The penalty method for simplicial SymNMF that [ZG] (Sec. 5) compare Frank-Wolfe with, after
 // Zhao, Poupart, Zhang & Lysy (2015, Alg. 1): the constraints W 1 = 1 and W >= 0 of (1) become the
 // penalties of
 //     L_t(W) = f(W) + alpha_t/2 ||W 1_k - 1_n||^2 + beta_t/2 ||min(W, 0)||_F^2,

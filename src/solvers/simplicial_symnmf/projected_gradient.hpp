@@ -1,4 +1,4 @@
-// Projected gradient descent for simplicial SymNMF, the baseline of Zhao & Gordon Sec. 5: a gradient
+// Projected gradient descent for simplicial SymNMF, the baseline of [ZG] Sec. 5: a gradient
 // step projected row-wise onto the simplex, with a backtracking (Armijo) search along the projection
 // arc,  f(W(t)) <= f(W) + sigma <grad f(W), W(t) - W>,  t shrunk by beta. Each trial costs one product
 // P W(t); the accepted one is reused for the next gradient. Monotone by construction. Its stationarity
