@@ -5,6 +5,7 @@
 
 #include "../handles.hpp"
 
+#include "solvers/nomad/multilayer_nomad.hpp"
 #include "solvers/registry.hpp"
 
 using facto::capi::copy_versioned;
@@ -78,6 +79,19 @@ facto_status facto_solver_new(facto_problem* problem, const char* algorithm, fac
 }
 
 void facto_solver_free(facto_solver* solver) { delete solver; }
+
+facto_status facto_solver_new_nomad_layer(const facto_solver* previous, int64_t K, facto_solver** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(previous, "previous");
+        auto handle = std::make_unique<facto_solver>();
+        handle->solver = facto::next_nomad_layer(*previous->solver, K);
+        *out = handle.release();
+        return FACTO_OK;
+    });
+}
 
 const char* facto_solver_algorithm(const facto_solver* solver) { return solver ? solver->solver->algorithm() : nullptr; }
 

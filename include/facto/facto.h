@@ -285,10 +285,11 @@ FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, in
 FACTO_API facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                       int32_t layout, int64_t K, facto_problem** out);
 
-/* The next layer of multi-layer NOMAD (Sec. 3.1): a new "nomad" problem whose D is the current iterate
- * Q of `previous` (a solver of a nomad problem that has an iterate, not running on another thread),
- * with 1 <= K <= the previous problem's K. Loop it to stack layers; each layer's solver has its own
- * parameters and callback. `previous` is only read and may be freed afterwards.
+/* The next layer's problem of multi-layer NOMAD (Sec. 3.1): a new "nomad" problem whose D is the current
+ * iterate Q of `previous` (a solver of a nomad problem that has an iterate, not running on another
+ * thread), with 1 <= K <= the previous problem's K. facto_solver_new_nomad_layer also gives it a solver
+ * with the previous one's settings, which is how the layers are run. `previous` is only read and may be
+ * freed afterwards.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (previous is not a nomad solver), BAD_STATE (previous has no
  * iterate yet), OUT_OF_RANGE (K), OUT_OF_MEMORY. On error *out is set to NULL; on success the caller
  * owns *out (facto_problem_free). */
@@ -358,6 +359,16 @@ FACTO_API facto_status facto_algorithm_describe(const char* kind, int64_t index,
  * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind; the message lists those
  * that exist), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_solver_new(facto_problem* problem, const char* algorithm, facto_solver** out);
+
+/* The next layer of multi-layer NOMAD (Sec. 3.1): a new solver running previous's algorithm, with
+ * previous's parameter values (not its callback or iterate), on facto_problem_new_nomad_layer(previous,
+ * K). Multi-layer NOMAD of D for K_1 >= K_2 >= ... >= K_L is this loop, which the CLI (--layers) and
+ * every binding's multilayer_nomad run:
+ *     solver = a solver on facto_problem_new_nomad(D, K_1) (or _points), parameters set; solve it;
+ *     for l = 2..L: next = facto_solver_new_nomad_layer(solver, K_l); free solver; solver = next; solve;
+ * layer l's answer being the l-th solver's iterate Q. Errors: as facto_problem_new_nomad_layer's.
+ * On error *out is set to NULL; on success the caller owns *out (facto_solver_free). */
+FACTO_API facto_status facto_solver_new_nomad_layer(const facto_solver* previous, int64_t K, facto_solver** out);
 
 /* Release a solver; NULL is a no-op. Runs the callback's destroy function, if any; never calls the
  * callback itself. Must not be called from inside the solver's own callback. */

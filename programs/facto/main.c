@@ -74,7 +74,7 @@ static facto_solver* new_solver(facto_problem* problem, const options* o)
     return solver;
 }
 
-/* Solves, and with --layers solves again on each layer's Q ([TSC] Sec. 3.1), the earlier layers' results
+/* Solves, and with --layers solves again on each layer's Q ([TSC] Sec. 3.1, facto.h's loop), the earlier layers' results
  * appended to `layers_json`; *solver becomes the last layer's. 0 after a message. */
 static int solve_layers(facto_solver** solver, const options* o, facto_status* reason, char* layers_json,
                         size_t capacity)
@@ -89,12 +89,11 @@ static int solve_layers(facto_solver** solver, const options* o, facto_status* r
             snprintf(layers_json + used, capacity - used, "%s{\"k\": %lld, \"objective\": %.17g, \"iterations\": %lld}",
                      layer > 1 ? ", " : "", (long long)(layer > 1 ? o->layers[layer - 2] : o->k), p.objective,
                      (long long)p.iteration);
-            facto_problem* next = NULL;
-            const facto_status st = facto_problem_new_nomad_layer(*solver, o->layers[layer - 1], &next);
+            facto_solver* next = NULL; /* the same algorithm and settings (facto_solver_new_nomad_layer) */
+            const facto_status st = facto_solver_new_nomad_layer(*solver, o->layers[layer - 1], &next);
             facto_solver_free(*solver);
-            *solver = NULL;
+            *solver = next;
             if (st < 0) return !fail("layer", st, facto_last_error());
-            if (!(*solver = new_solver(next, o))) return 0;
         }
         if (!o->quiet) facto_solver_set_callback(*solver, on_progress, &state, NULL);
         *reason = facto_solver_solve(*solver);

@@ -55,6 +55,23 @@ void Params::reset()
     for (const auto& load : loaders_) load();
 }
 
+void Params::assign(const Params& other)
+{
+    require(other.specs_.size() == specs_.size(), FACTO_ERROR_INTERNAL, "assigning parameters of another table");
+    for (std::size_t i = 0; i < specs_.size(); ++i)
+        require(std::string_view(other.specs_[i].name) == specs_[i].name && other.specs_[i].type == specs_[i].type,
+                FACTO_ERROR_INTERNAL, "assigning parameters of another table");
+    const std::vector<Value> before = values_;
+    values_ = other.values_;
+    try {
+        if (check_) check_(*this);
+    } catch (...) {
+        values_ = before;
+        throw;
+    }
+    for (const auto& load : loaders_) load();
+}
+
 bool Params::has(std::string_view name) const
 {
     for (const auto& s : specs_)

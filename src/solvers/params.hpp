@@ -67,6 +67,9 @@ public:
     void set_int(std::string_view name, int64_t value);  // also accepted by Double parameters
     void set_string(std::string_view name, std::string_view value);
     void reset();
+    // Every value of `other`, a table of the same specs (another solver of the same algorithm), checked
+    // once as a whole; Error(INTERNAL) when the specs differ.
+    void assign(const Params& other);
 
     double get_double(std::string_view name) const;  // also reads Int parameters
     int64_t get_int(std::string_view name) const;

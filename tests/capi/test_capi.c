@@ -657,7 +657,21 @@ static void test_nomad(void)
     CHECK(layer == NULL && strstr(facto_last_error(), "non-increasing") != NULL);
     CHECK_STATUS(facto_problem_new_nomad_layer(NULL, 1, &layer), FACTO_ERROR_NULL_POINTER, facto_last_error());
     CHECK_STATUS(facto_problem_new_nomad_layer(s, 1, &layer), FACTO_OK, "");
-    facto_solver_free(s);  /* the layer keeps its own copy of D */
+    /* ... and facto_solver_new_nomad_layer gives it a solver of the same algorithm and settings */
+    facto_solver* next = (facto_solver*)1;
+    CHECK_STATUS(facto_solver_new_nomad_layer(s, 3, &next), FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    CHECK(next == NULL);
+    CHECK_STATUS(facto_solver_new_nomad_layer(NULL, 1, &next), FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_solver_set_int(s, "seed", 7), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_set_double(s, "tolerance", 1e-7), FACTO_OK, "");
+    CHECK_STATUS(facto_solver_new_nomad_layer(s, 1, &next), FACTO_OK, facto_last_error());
+    int64_t next_seed = 0;
+    double next_tolerance = 0.0;
+    facto_solver_get_int(next, "seed", &next_seed);
+    facto_solver_get_double(next, "tolerance", &next_tolerance);
+    CHECK(next && !strcmp(facto_solver_algorithm(next), facto_solver_algorithm(s)) && next_seed == 7 &&
+          next_tolerance == 1e-7);
+    facto_solver_free(s);  /* the layers keep their own copy of D */
 
     /* Burer-Monteiro on the same problem: Q = Y Y^T, Y >= 0 n x r (r = 2 K = 4), feasible to the tolerance */
     CHECK_STATUS(facto_solver_new(p, "burer_monteiro", &s), FACTO_OK, "");
@@ -681,12 +695,15 @@ static void test_nomad(void)
     facto_solver_free(s);
     facto_problem_free(p);
 
-    /* the layer: K = 1 makes Q = 1 1^T / n */
+    /* the layer: K = 1 makes Q = 1 1^T / n, by a solver on it and by the next layer's solver */
     CHECK_STATUS(facto_solver_new(layer, "nomad_cgm", &s), FACTO_OK, "");
-    CHECK(facto_solver_solve(s) > 0);
+    CHECK(facto_solver_solve(s) > 0 && facto_solver_solve(next) > 0);
     CHECK_STATUS(facto_solver_copy_iterate(s, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
     CHECK(fabs(Q[3] - 1.0 / NN) < 1e-12);
+    CHECK_STATUS(facto_solver_copy_iterate(next, Q, NN * NN, FACTO_ROW_MAJOR), FACTO_OK, "");
+    CHECK(fabs(Q[3] - 1.0 / NN) < 1e-12);
     facto_solver_free(s);
+    facto_solver_free(next);
     facto_problem_free(layer);
 
     /* the generators and the Gram matrix through the ABI */

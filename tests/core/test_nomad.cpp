@@ -14,6 +14,7 @@
 #include "data/data.hpp"
 #include "metrics/metrics.hpp"
 #include "problems/nomad.hpp"
+#include "problems/simplicial_symnmf.hpp"
 #include "solvers/nomad/multilayer_nomad.hpp"
 #include "solvers/nomad/nomad_cgm.hpp"
 #include "solvers/nomad/nomad_dual_bound.hpp"
@@ -460,33 +461,37 @@ BOOST_AUTO_TEST_CASE(multilayer_nomad_returns_every_layer_feasible)
     const std::vector<int64_t> K = {8, 4, 2};
     const Matrix D = nomad_gram(two_moons(40, 0.05, 5).X);
     for (const char* algorithm : {"nomad_cgm", "burer_monteiro"}) {
-        // nomad_cgm keeps the equalities at every iterate, up to rounding: 100 iterations will do;
-        // burer_monteiro meets them to its feasibility tolerance once it converges (its default budget)
+        // nomad_cgm keeps the equalities at every iterate, up to rounding: 100 iterations will do (set on
+        // the first layer, carried to the next ones); burer_monteiro meets them to its feasibility
+        // tolerance once it converges (its default budget)
         const bool cgm = std::string(algorithm) == "nomad_cgm";
         std::vector<int32_t> reasons;
-        const std::vector<Matrix> layers = multilayer_nomad(D, K, algorithm, [&](Solver& s) {
-            if (cgm) s.mutable_params().set_int("max_iterations", 100);
-            s.set_callback([&](const Progress& p) {
+        std::unique_ptr<Solver> solver = make_solver(std::make_shared<const Nomad>(D, K[0]), algorithm);
+        if (cgm) solver->mutable_params().set_int("max_iterations", 100);
+        const int64_t budget = solver->params().get_int("max_iterations");
+        for (std::size_t l = 0; l < K.size(); ++l) {
+            if (l > 0) solver = next_nomad_layer(*solver, K[l]);
+            BOOST_TEST(solver->params().get_int("max_iterations") == budget);
+            solver->set_callback([&](const Progress& p) {
                 if (p.stop_reason != FACTO_OK) reasons.push_back(p.stop_reason);
                 return false;
             });
-        });
-        BOOST_TEST(layers.size() == 3u);
-        if (!cgm) BOOST_TEST(reasons == std::vector<int32_t>(3, FACTO_CONVERGED), boost::test_tools::per_element());
-        const double tolerance = cgm ? 1e-10 : 1e-5;
-        for (std::size_t l = 0; l < layers.size(); ++l) {
-            const NomadFeasibility f = Nomad::feasibility(PackedSymmetric::from_upper(layers[l]), K[l]);
+            solver->solve();
+            const NomadFeasibility f = Nomad::feasibility(PackedSymmetric::from_upper(solver->iterate()), K[l]);
+            const double tolerance = cgm ? 1e-10 : 1e-5;
             BOOST_TEST_CONTEXT(algorithm << ", layer " << l) {
                 BOOST_TEST(f.row_sum < tolerance);
                 BOOST_TEST(f.trace < tolerance * K[l]);
             }
         }
+        if (!cgm) BOOST_TEST(reasons == std::vector<int32_t>(3, FACTO_CONVERGED), boost::test_tools::per_element());
+        BOOST_CHECK_EXCEPTION(next_nomad_layer(*solver, 3), Error,
+                              [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
     }
-    BOOST_CHECK_EXCEPTION(multilayer_nomad(xt::eye<double>(3), {1, 2}), Error,
-                          [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
-    BOOST_CHECK_THROW(multilayer_nomad(xt::eye<double>(3), {}), Error);
-    BOOST_CHECK_EXCEPTION(multilayer_nomad(xt::eye<double>(3), {1}, "frank_wolfe"), Error,
-                          [](const Error& e) { return e.status() == FACTO_ERROR_UNSUPPORTED; });
+    auto other = make_solver(std::make_shared<const SimplicialSymNMF>(xt::eye<double>(3), 1), "frank_wolfe");
+    other->solve();
+    BOOST_CHECK_EXCEPTION(next_nomad_layer(*other, 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_INVALID_ARGUMENT; });
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)

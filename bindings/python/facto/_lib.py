@@ -119,6 +119,7 @@ _PROTOTYPES = {
     "facto_algorithm_count": (_S, [_STR, c_int64_p]),
     "facto_algorithm_describe": (_S, [_STR, _I, ctypes.POINTER(AlgorithmInfo)]),
     "facto_solver_new": (_S, [_P, _STR, ctypes.POINTER(_P)]),
+    "facto_solver_new_nomad_layer": (_S, [_P, _I, ctypes.POINTER(_P)]),
     "facto_solver_free": (None, [_P]),
     "facto_solver_algorithm": (_STR, [_P]),
     "facto_solver_last_error": (_STR, [_P]),

@@ -365,6 +365,22 @@ class Solver(_Handle):
         if callback is not None:
             self.set_callback(callback)
 
+    @classmethod
+    def _adopt(cls, handle):
+        """A Solver owning a handle the library made."""
+        s = cls.__new__(cls)
+        _Handle.__init__(s, handle)
+        s._callback = s._trampoline = s._pending = None
+        return s
+
+    def next_nomad_layer(self, K):
+        """Multi-layer NOMAD's next layer ([TSC] Sec. 3.1): a new Solver of this one's algorithm and
+        parameter values (not its callback) on NOMAD whose D is this solver's Q, with K no larger than this
+        problem's (facto_solver_new_nomad_layer)."""
+        handle = ctypes.c_void_p()
+        check(lib.facto_solver_new_nomad_layer(self._h, int(K), ctypes.byref(handle)), _lib.last_error)
+        return Solver._adopt(handle.value)
+
     def _error(self):
         return lib.facto_solver_last_error(self._h)
 

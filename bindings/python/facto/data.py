@@ -235,24 +235,36 @@ def nomad_gram(X):
     return _matrix_to_array(handle.value)
 
 
-def nomad(X, K, solver="nomad_cgm", **params):
-    """NOMAD on the points X (rows) by `solver` ("nomad_cgm" or "burer_monteiro"): returns (Q, feasibility),
-    feasibility the RMS and the largest magnitude of Q's negative entries, max_i |(Q 1)_i - 1| and |Tr Q - K|.
-    **params are solver parameters by their facto names (e.g. max_iterations, step_rule, rank)."""
-    return multilayer_nomad(X, [K], solver, **params)[0]
+def nomad(X, K, solver=None, **params):
+    """NOMAD on the points X (rows; Problem.nomad_points keeps D as the points) by `solver` (default: the
+    nomad kind's default, facto.algorithms("nomad")): returns (Q, feasibility), feasibility the RMS and the
+    largest magnitude of Q's negative entries, max_i |(Q 1)_i - 1| and |Tr Q - K|. **params are solver
+    parameters by their facto names (e.g. max_iterations, step_rule, rank)."""
+    from .core import Problem, Solver
+    with Problem.nomad_points(X, K) as problem, Solver(problem, solver, **params) as s:
+        s.solve()
+        return s.output("Q"), s.output("feasibility").ravel()
 
 
-def multilayer_nomad(X, Ks, solver="nomad_cgm", **params):
-    """Multi-layer NOMAD (Sec. 3.1) on the points X (rows): layer 1 is NOMAD on their Gram matrix with Ks[0]
-    (Problem.nomad_points: D kept as the points), layer l + 1 NOMAD on layer l's Q with Ks[l]
-    (non-increasing). Returns [(Q, feasibility)] per layer, each solved by `solver` with **params."""
+def multilayer_nomad(D, Ks, algorithm=None, **params):
+    """Multi-layer NOMAD ([TSC] Sec. 3.1) on the symmetric n x n D (facto.nomad_gram forms the paper's
+    from points): layer 1 is NOMAD on D with Ks[0], layer l + 1 NOMAD on layer l's Q with Ks[l]
+    (non-increasing), each solved by `algorithm` (default: the nomad kind's default) with **params, which
+    every layer keeps. Returns the layers' Q, a list of n x n arrays. This is facto.h's loop over
+    facto_solver_new_nomad_layer, the same in every binding."""
     if len(Ks) == 0:
         raise _lib.FactoValueError(-1, "multilayer_nomad needs at least one K")
     from .core import Problem, Solver
-    layers, problem = [], Problem.nomad_points(X, Ks[0])
-    for next_K in list(Ks[1:]) + [None]:
-        with problem, Solver(problem, solver, **params) as s:
-            s.solve()
-            layers.append((s.output("Q"), s.output("feasibility").ravel()))
-            problem = None if next_K is None else Problem.nomad_layer(s, next_K)
+    with Problem.nomad(D, Ks[0]) as problem:
+        solver = Solver(problem, algorithm, **params)
+    layers = []
+    try:
+        for l, K in enumerate(Ks):
+            if l > 0:
+                solver, previous = solver.next_nomad_layer(K), solver
+                previous.close()
+            solver.solve()
+            layers.append(solver.iterate)
+    finally:
+        solver.close()
     return layers

@@ -376,11 +376,12 @@ def test_burer_monteiro_and_multilayer_nomad():
         with pytest.raises(facto.FactoValueError):
             facto.Problem.nomad_layer(s, 9)  # K must not grow
     # two layers: the second's D is the first's Q
-    layers = facto.multilayer_nomad(X, [8, 4], solver="burer_monteiro")
-    assert len(layers) == 2 and layers[1][0].shape == (100, 100)
-    assert abs(np.trace(layers[1][0]) - 4) < 1e-4 and layers[1][1][2] <= 1e-5
+    layers = facto.multilayer_nomad(facto.nomad_gram(X), [8, 4], "burer_monteiro")
+    assert len(layers) == 2 and layers[1].shape == (100, 100)
+    # the second layer to burer_monteiro's feasibility tolerance (1e-5, kept from the first layer)
+    assert abs(np.trace(layers[1]) - 4) < 1e-4 and np.abs(layers[1].sum(axis=1) - 1).max() <= 1e-5
     with pytest.raises(facto.FactoValueError):
-        facto.multilayer_nomad(X, [4, 8])
+        facto.multilayer_nomad(facto.nomad_gram(X), [4, 8])
 
 
 def _planted_corpus():

@@ -179,19 +179,31 @@ facto_nomad_points <- function(X, K) {
 # NOMAD problem that has an iterate) with K no larger than that problem's.
 facto_nomad_layer <- function(solver, K) problem_of(.Call(C_facto_r_nomad_layer, solver$ptr, whole_number(K)))
 
-# Multi-layer NOMAD: layer 1 is NOMAD on D with K[1], layer l + 1 NOMAD on layer l's Q with K[l + 1]
-# (non-increasing), each solved by `algorithm` with the parameters in `...`. Returns the list of every
-# layer's Q.
-facto_multilayer_nomad <- function(D, K, algorithm = "nomad_cgm", ...) {
-  if (length(K) == 0) stop("facto_multilayer_nomad needs at least one K")
+# Multi-layer NOMAD's next layer: a solver of `solver`'s algorithm and settings (not its callback) on
+# NOMAD whose D is `solver`'s Q, with K no larger than that problem's (facto_solver_new_nomad_layer).
+facto_solver_nomad_layer <- function(solver, K) {
+  structure(class = "facto_solver", list(ptr = checked(.Call(C_facto_r_solver_nomad_layer, solver$ptr,
+                                                             whole_number(K)))))
+}
+
+# Multi-layer NOMAD ([TSC] Sec. 3.1): layer 1 is NOMAD on D with K[1], layer l + 1 NOMAD on layer l's Q
+# with K[l + 1] (non-increasing), each solved by `algorithm` (NULL: the nomad kind's default) with the
+# parameters in `...`, which every layer keeps. Returns the list of every layer's Q: facto.h's loop over
+# facto_solver_new_nomad_layer, the same in every binding.
+facto_multilayer_nomad <- function(D, K, algorithm = NULL, ...) {
+  if (length(K) == 0) argument_error("facto_multilayer_nomad needs at least one K")
   layers <- vector("list", length(K))
-  problem <- facto_nomad(D, K[1])
+  solver <- facto_solver(facto_nomad(D, K[1]), algorithm, ...)
   for (l in seq_along(K)) {
-    solver <- facto_solver(problem, algorithm, ...)
+    if (l > 1) {
+      previous <- solver
+      solver <- facto_solver_nomad_layer(previous, K[l])
+      facto_free(previous)
+    }
     facto_solve(solver)
     layers[[l]] <- facto_iterate(solver)
-    if (l < length(K)) problem <- facto_nomad_layer(solver, K[l + 1])
   }
+  facto_free(solver)
   layers
 }
 

@@ -297,12 +297,9 @@ SEXP facto_r_objective(SEXP ptr, SEXP X)
 
 /* ---- solvers -------------------------------------------------------------------------------- */
 
-SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
+/* An R handle owning a solver the library made (status st); the failure when st < 0. */
+static SEXP wrap_solver(facto_status st, facto_solver* solver)
 {
-    facto_problem* problem = problem_of(problem_ptr);
-    if (!problem) return failure(FACTO_ERROR_NULL_POINTER, "not a live facto problem");
-    facto_solver* solver = NULL;
-    const facto_status st = facto_solver_new(problem, CHAR(STRING_ELT(algorithm, 0)), &solver);
     if (st < 0) return failure(st, facto_last_error());
     solver_box* box = (solver_box*)malloc(sizeof *box);
     if (!box) {
@@ -320,6 +317,24 @@ SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
     R_RegisterCFinalizerEx(ptr, solver_finalizer, TRUE);
     UNPROTECT(1);
     return ptr;
+}
+
+SEXP facto_r_solver_new(SEXP problem_ptr, SEXP algorithm)
+{
+    facto_problem* problem = problem_of(problem_ptr);
+    if (!problem) return failure(FACTO_ERROR_NULL_POINTER, "not a live facto problem");
+    facto_solver* solver = NULL;
+    const facto_status st = facto_solver_new(problem, CHAR(STRING_ELT(algorithm, 0)), &solver);
+    return wrap_solver(st, solver);
+}
+
+/* Multi-layer NOMAD's next layer: a solver of the same algorithm and settings (facto_solver_new_nomad_layer). */
+SEXP facto_r_solver_nomad_layer(SEXP ptr, SEXP K)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    facto_solver* solver = NULL;
+    const facto_status st = facto_solver_new_nomad_layer(box->solver, (int64_t)Rf_asReal(K), &solver);
+    return wrap_solver(st, solver);
 }
 
 SEXP facto_r_solver_free(SEXP ptr)
@@ -828,6 +843,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_solver_new", (DL_FUNC)&facto_r_solver_new, 2},
     {"facto_r_solver_free", (DL_FUNC)&facto_r_solver_free, 1},
     {"facto_r_solver_algorithm", (DL_FUNC)&facto_r_solver_algorithm, 1},
+    {"facto_r_solver_nomad_layer", (DL_FUNC)&facto_r_solver_nomad_layer, 2},
     {"facto_r_set", (DL_FUNC)&facto_r_set, 3},
     {"facto_r_get", (DL_FUNC)&facto_r_get, 2},
     {"facto_r_params", (DL_FUNC)&facto_r_params, 1},

@@ -18,19 +18,11 @@ std::shared_ptr<const Nomad> nomad_layer(const Solver& previous, int64_t K)
     return std::make_shared<const Nomad>(previous.iterate(), K);  // Sec. 3.1: D_{l+1} = Q_l
 }
 
-std::vector<Matrix> multilayer_nomad(const Matrix& D, const std::vector<int64_t>& K, const std::string& algorithm,
-                                     const std::function<void(Solver&)>& configure)
+std::unique_ptr<Solver> next_nomad_layer(const Solver& previous, int64_t K)
 {
-    require(!K.empty(), FACTO_ERROR_INVALID_ARGUMENT, "multi-layer NOMAD needs at least one K");
-    std::vector<Matrix> layers;
-    std::unique_ptr<Solver> solver;
-    for (int64_t k : K) {
-        solver = make_solver(solver ? nomad_layer(*solver, k) : std::make_shared<const Nomad>(D, k), algorithm);
-        if (configure) configure(*solver);
-        solver->solve();
-        layers.push_back(solver->iterate());
-    }
-    return layers;
+    auto next = make_solver(nomad_layer(previous, K), previous.algorithm());
+    next->mutable_params().assign(previous.params());
+    return next;
 }
 
 }  // namespace facto

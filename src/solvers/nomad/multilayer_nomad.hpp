@@ -2,10 +2,7 @@
 // D_{l+1} = Q_l, the previous layer's solution, with K_{l+1} <= K_l.
 #pragma once
 
-#include <functional>
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "problems/nomad.hpp"
 #include "solvers/solver.hpp"
@@ -17,11 +14,10 @@ namespace facto {
 // the solver has an iterate, OUT_OF_RANGE for K larger than the previous one (or below 1).
 std::shared_ptr<const Nomad> nomad_layer(const Solver& previous, int64_t K);
 
-// Every layer's Q for the sequence K (non-increasing, each in [1, n]), each layer solved by `algorithm`
-// ("nomad_cgm" or "burer_monteiro") to its stopping rules; `configure` (if set) sets its parameters
-// first. Error(INVALID_ARGUMENT) for an empty K, OUT_OF_RANGE for an increasing one.
-std::vector<Matrix> multilayer_nomad(const Matrix& D, const std::vector<int64_t>& K,
-                                     const std::string& algorithm = "nomad_cgm",
-                                     const std::function<void(Solver&)>& configure = {});
+// The next layer's solver: `previous`'s algorithm with its parameter values (not its callback or
+// iterate) on nomad_layer(previous, K). Multi-layer NOMAD of D for K_1 >= K_2 >= ... is a solver on
+// Nomad(D, K_1), solved, then for each next K the next layer of the last solver, solved: the loop every
+// front end runs through facto_solver_new_nomad_layer. Errors as nomad_layer's.
+std::unique_ptr<Solver> next_nomad_layer(const Solver& previous, int64_t K);
 
 }  // namespace facto

@@ -18,7 +18,8 @@ export Problem, Solver, FactoError, Progress, algorithms, default_algorithm, pro
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
        communities, averaged_spearman, kmeans,
-       separable_data, output, selected, nomad, nomad_points, nomad_layer, nomad_gram, manifold_points, multilayer_nomad,
+       separable_data, output, selected, nomad, nomad_points, nomad_layer, next_nomad_layer, nomad_gram, manifold_points,
+       multilayer_nomad,
        Collectives, symnmf_distributed, nomad_distributed, self_dictionary_distributed
 
 const ROW_MAJOR = Int32(0)
@@ -648,23 +649,41 @@ function nomad_layer(s::Solver, K::Integer)
 end
 
 """
-    multilayer_nomad(D, Ks; algorithm = "nomad_cgm", params...) -> Vector{Matrix{Float64}}
+    next_nomad_layer(s, K) -> Solver
 
-Multi-layer NOMAD: layer 1 is NOMAD on `D` with `Ks[1]`, layer l + 1 NOMAD on layer l's Q with `Ks[l + 1]`
-(non-increasing), each solved by `algorithm` with the keyword parameters. Returns every layer's Q.
+Multi-layer NOMAD's next layer ([TSC] Sec. 3.1): a solver of `s`'s algorithm and parameter values (not its
+callback) on NOMAD whose D is `s`'s Q, with `K` no larger than that problem's (facto_solver_new_nomad_layer).
 """
-function multilayer_nomad(D::AbstractMatrix{<:Real}, Ks::AbstractVector{<:Integer}; algorithm = "nomad_cgm",
-                          kwargs...)
+function next_nomad_layer(s::Solver, K::Integer)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall(sym(:facto_solver_new_nomad_layer), Int32, (Ptr{Cvoid}, Int64, Ref{Ptr{Cvoid}}), live(s), K, out),
+          thread_message)
+    next = Solver(out[], nothing, nothing)
+    finalizer(close, next)
+    return next
+end
+
+"""
+    multilayer_nomad(D, Ks; algorithm = default_algorithm("nomad"), params...) -> Vector{Matrix{Float64}}
+
+Multi-layer NOMAD ([TSC] Sec. 3.1): layer 1 is NOMAD on `D` with `Ks[1]`, layer l + 1 NOMAD on layer l's Q
+with `Ks[l + 1]` (non-increasing), each solved by `algorithm` with the keyword parameters, which every layer
+keeps. Returns every layer's Q: facto.h's loop over facto_solver_new_nomad_layer, the same in every binding.
+"""
+function multilayer_nomad(D::AbstractMatrix{<:Real}, Ks::AbstractVector{<:Integer};
+                          algorithm = default_algorithm("nomad"), kwargs...)
     isempty(Ks) && throw(ArgumentError("multilayer_nomad needs at least one K"))
     layers = Matrix{Float64}[]
-    problem = nomad(D, Ks[1])
+    s = Solver(nomad(D, Ks[1]), algorithm; kwargs...)
     for l in eachindex(Ks)
-        s = Solver(problem, algorithm; kwargs...)
+        if l > 1
+            previous, s = s, next_nomad_layer(s, Ks[l])
+            close(previous)
+        end
         solve!(s)
         push!(layers, iterate_matrix(s))
-        l < length(Ks) && (problem = nomad_layer(s, Ks[l + 1]))
-        close(s)
     end
+    close(s)
     return layers
 end
 

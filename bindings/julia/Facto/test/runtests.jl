@@ -128,6 +128,6 @@ end
             @test_throws FactoError Facto.nomad_layer(s, 9)  # K must not grow
         end
     end
-    layers = Facto.multilayer_nomad(D, [8, 4]; algorithm = "burer_monteiro")
+    layers = Facto.multilayer_nomad(D, [8, 4]; algorithm = "burer_monteiro", seed = 3)
     @test length(layers) == 2 && abs(sum(layers[2][i, i] for i in 1:100) - 4) < 1e-4
 end

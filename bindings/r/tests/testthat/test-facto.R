@@ -226,6 +226,10 @@ test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers"
   expect_lte(feasibility[3], facto_get(solver, "feasibility_tolerance"))
   expect_lte(facto_progress(solver)$feasibility, facto_get(solver, "feasibility_tolerance"))
   expect_error(facto_nomad_layer(solver, 9), class = "facto_error")  # K must not grow
+  facto_set(solver, "seed", 7)
+  next_layer <- facto_solver_nomad_layer(solver, 4)  # the same algorithm and settings
+  expect_identical(facto_get(next_layer, "seed"), 7L)
+  expect_output(print(next_layer), "<facto solver burer_monteiro")
   layers <- facto_multilayer_nomad(D, c(8, 4), "burer_monteiro")
   expect_length(layers, 2)
   expect_equal(sum(diag(layers[[2]])), 4, tolerance = 1e-5)

@@ -139,6 +139,8 @@ extern "C" {
         -> facto_status;
     pub fn facto_solver_new(problem: *mut facto_problem, algorithm: *const c_char,
                             out: *mut *mut facto_solver) -> facto_status;
+    pub fn facto_solver_new_nomad_layer(previous: *const facto_solver, k: i64, out: *mut *mut facto_solver)
+        -> facto_status;
     pub fn facto_solver_free(solver: *mut facto_solver);
     pub fn facto_solver_algorithm(solver: *const facto_solver) -> *const c_char;
     pub fn facto_solver_last_error(solver: *const facto_solver) -> *const c_char;

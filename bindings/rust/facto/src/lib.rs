@@ -513,6 +513,15 @@ impl Solver {
         Solver::new(problem, &default_algorithm(&problem.kind())?)
     }
 
+    /// Multi-layer NOMAD's next layer ([TSC] Sec. 3.1): a solver of this one's algorithm and parameter
+    /// values (not its callback) on NOMAD whose D is this solver's Q, with `k` no larger than this
+    /// problem's K (facto_solver_new_nomad_layer).
+    pub fn next_nomad_layer(&self, k: usize) -> Result<Solver> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { sys::facto_solver_new_nomad_layer(self.raw.as_ptr(), k as i64, &mut raw) }, thread_message)?;
+        Ok(Solver { raw: NonNull::new(raw).expect("facto returned OK with a NULL solver"), callback: None })
+    }
+
     /// A solver of `algorithm`, one of [`algorithms`] of the problem's kind.
     pub fn new(problem: &Problem, algorithm: &str) -> Result<Solver> {
         let name = c_string(algorithm)?;
@@ -954,26 +963,31 @@ pub fn nomad_gram(x: MatrixRef<'_>) -> Result<Matrix> {
     Ok(take_matrix(raw))
 }
 
-/// Multi-layer NOMAD (Sec. 3.1): layer 1 is NOMAD on D with `ks[0]`, layer l + 1 NOMAD on layer l's Q with
-/// `ks[l]` (non-increasing), each solved by `algorithm` after `configure` has set its parameters. Returns
-/// every layer's Q (row-major).
-pub fn multilayer_nomad<F>(d: MatrixRef<'_>, ks: &[usize], algorithm: &str, mut configure: F) -> Result<Vec<Matrix>>
+/// Multi-layer NOMAD ([TSC] Sec. 3.1): layer 1 is NOMAD on D with `ks[0]`, layer l + 1 NOMAD on layer l's Q
+/// with `ks[l]` (non-increasing), each solved by `algorithm` (None: the nomad kind's default) with the
+/// parameters `configure` sets on the first layer's solver, which every layer keeps. Returns every layer's
+/// Q (row-major): facto.h's loop over facto_solver_new_nomad_layer, the same in every binding.
+pub fn multilayer_nomad<F>(d: MatrixRef<'_>, ks: &[usize], algorithm: Option<&str>, configure: F)
+    -> Result<Vec<Matrix>>
 where
-    F: FnMut(&mut Solver) -> Result<()>,
+    F: FnOnce(&mut Solver) -> Result<()>,
 {
     let first = *ks.first().ok_or_else(|| {
         Error::new(sys::FACTO_ERROR_INVALID_ARGUMENT, "multilayer_nomad needs at least one K".to_string())
     })?;
-    let mut problem = Problem::nomad(d, first)?;
+    let problem = Problem::nomad(d, first)?;
+    let mut solver = match algorithm {
+        Some(name) => Solver::new(&problem, name)?,
+        None => Solver::with_default(&problem)?,
+    };
+    configure(&mut solver)?;
     let mut layers = Vec::with_capacity(ks.len());
-    for l in 0..ks.len() {
-        let mut solver = Solver::new(&problem, algorithm)?;
-        configure(&mut solver)?;
+    for (l, &k) in ks.iter().enumerate() {
+        if l > 0 {
+            solver = solver.next_nomad_layer(k)?;
+        }
         solver.solve()?;
         layers.push(solver.iterate(Layout::RowMajor)?);
-        if l + 1 < ks.len() {
-            problem = Problem::nomad_layer(&solver, ks[l + 1])?;
-        }
     }
     Ok(layers)
 }

@@ -373,11 +373,11 @@ fn nomad_by_both_solvers_and_in_layers() {
             assert!(Problem::nomad_layer(&solver, 9).is_err()); // K must not grow
         }
     }
-    let layers = facto::multilayer_nomad(d.view(), &[8, 4], "burer_monteiro", |_| Ok(())).unwrap();
+    let layers = facto::multilayer_nomad(d.view(), &[8, 4], Some("burer_monteiro"), |s| s.set("seed", 3i64)).unwrap();
     assert_eq!(layers.len(), 2);
     let trace: f64 = (0..100).map(|i| layers[1].get(i, i)).sum();
     assert!((trace - 4.0).abs() < 1e-4);
-    assert!(facto::multilayer_nomad(d.view(), &[4, 8], "nomad_cgm", |_| Ok(())).is_err());
+    assert!(facto::multilayer_nomad(d.view(), &[4, 8], None, |_| Ok(())).is_err());
 }
 
 #[test]
