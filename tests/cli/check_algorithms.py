@@ -7,6 +7,8 @@ the CLI (`facto --list-algorithms`) and fails when anything else disagrees:
 
   docs      docs/algorithms.md's table is the registry's, as this script renders it (--write renders it)
   usage     `facto --help` names every problem and its default as the registry does
+  tests     tests/README.md's index lists every algorithm, with the problem kinds the registry gives it
+            and test files that exist
   names     every algorithm named in code or docs is one the registry lists: a binding's default or
             argument (solver="...", algorithm = "...", Solver(p, "...")), a CLI `--solver NAME`, a
             registry name in backquotes in a document's table of solvers
@@ -102,6 +104,30 @@ def check_usage(cli, table):
     return problems
 
 
+def check_test_index(table):
+    index = ROOT / "tests" / "README.md"
+    listed = {}
+    for line in index.read_text().splitlines():
+        m = re.fullmatch(r"\| `(\w+)` \| ([\w, ]+) \| (.*) \|", line)
+        if m:
+            listed[m.group(1)] = ({k.strip() for k in m.group(2).split(",")}, re.findall(r"`([\w/.]+)`", m.group(3)))
+    problems = []
+    kinds_of = {}
+    for kind, algorithms in table.items():
+        for name, _, _ in algorithms:
+            kinds_of.setdefault(name, set()).add(kind)
+    for name, kinds in kinds_of.items():
+        if name not in listed:
+            problems.append(f"tests/README.md: no tests listed for {name}")
+        elif listed[name][0] != kinds:
+            problems.append(f"tests/README.md: {name} runs on {sorted(kinds)}, the index says {sorted(listed[name][0])}")
+    for name, (_, files) in listed.items():
+        if name not in kinds_of:
+            problems.append(f"tests/README.md: {name} is no algorithm of the registry")
+        problems += [f"tests/README.md: {name}'s {f} does not exist" for f in files if not (ROOT / "tests" / f).exists()]
+    return problems
+
+
 def check_names(table):
     known = {name for algorithms in table.values() for name, _, _ in algorithms}
     problems, seen = [], 0
@@ -123,7 +149,7 @@ def main():
     parser.add_argument("--write", action="store_true", help="rewrite docs/algorithms.md's table")
     args = parser.parse_args()
     table = registry(args.cli)
-    problems = check_doc(table, args.write) + check_usage(args.cli, table)
+    problems = check_doc(table, args.write) + check_usage(args.cli, table) + check_test_index(table)
     name_problems, seen = check_names(table)
     problems += name_problems
     for p in problems:
