@@ -16,35 +16,34 @@ namespace facto {
 
 DistributedNomad::DistributedNomad(const Matrix& X, int64_t n, int64_t first_row, int64_t K,
                                    std::shared_ptr<const Collectives> c)
-    : n_(n), first_row_(first_row), K_(K), collectives_(std::move(c))
+    : blocks_(RowBlocks::agree(
+          std::move(c), first_row, static_cast<int64_t>(X.shape()[0]), n,
+          [&] {
+              require(n >= 1, FACTO_ERROR_DIMENSION, "nomad: n = " + std::to_string(n) + " must be at least 1");
+              require_block(first_row, static_cast<int64_t>(X.shape()[0]), n, "points", "n");
+              require(X.shape()[1] >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one column");
+              require(K >= 1 && K <= n, FACTO_ERROR_DIMENSION,
+                      "K = " + std::to_string(K) + " must satisfy 1 <= K <= n = " + std::to_string(n));
+              require_finite(X, "X");
+          },
+          {{"K", static_cast<double>(K)}, {"d", static_cast<double>(X.shape()[1])}})),
+      K_(K),
+      F_(nomad_features(X, &blocks_.collectives()))  // every process sees the same largest norm: all refuse alike
 {
-    require(collectives_ != nullptr, FACTO_ERROR_NULL_POINTER, "collectives is NULL");
-    const Collectives& comm = *collectives_;
-    const int64_t rows = static_cast<int64_t>(X.shape()[0]), d = static_cast<int64_t>(X.shape()[1]);
-    agree_on_errors(comm, [&] {
-        require(n_ >= 1, FACTO_ERROR_DIMENSION, "nomad: n = " + std::to_string(n_) + " must be at least 1");
-        require_block(first_row_, rows, n_, "points", "n");
-        require(d >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one column");
-        require(K_ >= 1 && K_ <= n_, FACTO_ERROR_DIMENSION,
-                "K = " + std::to_string(K_) + " must satisfy 1 <= K <= n = " + std::to_string(n_));
-        require_finite(X, "X");
-    });
-    starts_ = row_block_starts(comm, first_row_, rows, n_, {{"K", static_cast<double>(K_)}, {"d", static_cast<double>(d)}});
-    F_ = nomad_features(X, &comm);  // every process sees the same largest norm: all refuse alike
 }
 
 double DistributedNomad::objective(const Matrix& Q) const
 {
-    agree_on_errors(*collectives_, [&] { require_shape(Q, rows(), n_, "Q"); });
+    agree_on_errors(blocks_.collectives(), [&] { require_shape(Q, rows(), n(), "Q"); });
     // Tr(D Q) = sum_j f_j . (Q^T F)_j, Q^T F summed over the processes' rows
-    const std::size_t n = static_cast<std::size_t>(n_), d = F_.shape()[1], here = F_.shape()[0];
+    const std::size_t n = static_cast<std::size_t>(this->n()), d = F_.shape()[1], here = F_.shape()[0];
     std::vector<double> QtF(n * d, 0.0);
     if (here > 0) blas::gemm(true, false, n, d, here, 1.0, Q.data(), n, F_.data(), d, 0.0, QtF.data(), d);
-    collectives_->sum(QtF.data(), QtF.size());
+    reduce_sums(QtF.data(), QtF.size());
     double trace = 0.0;
     for (std::size_t i = 0; i < here; ++i)
-        trace += blas::dot(&F_(i, 0), &QtF[(static_cast<std::size_t>(first_row_) + i) * d], d);
-    collectives_->sum(&trace, 1);
+        trace += blas::dot(&F_(i, 0), &QtF[(static_cast<std::size_t>(first_row()) + i) * d], d);
+    reduce_sums(&trace, 1);
     return trace;
 }
 
@@ -74,11 +73,11 @@ Output DistributedNomad::output_of_factor(const std::string& name, const Matrix&
 {
     if (name != "labels" && name != "feasibility")  // refused alike on every process, before the collective
         throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (distributed_nomad has: feasibility, labels)");
-    const Matrix all = gather(U);
+    const Matrix all = blocks_.gather(U.data(), U.shape()[1], "the gathered factor");
     if (name == "labels") {
-        const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(n_);
+        const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(n());
         const std::vector<int64_t> labels = connected_components_of_factor(all, component_threshold * mean_diagonal);
-        const auto first = labels.begin() + first_row_;
+        const auto first = labels.begin() + first_row();
         return Output{output_specs()[1], {}, std::vector<int64_t>(first, first + rows())};
     }
     const NomadFeasibility f = Nomad::feasibility_of_factor(all, K_);
@@ -90,23 +89,15 @@ double DistributedNomad::frobenius_norm() const
     const std::size_t d = F_.shape()[1];
     Matrix FtF({d, d}, 0.0);  // stays 0 on a process without points
     blas::gemm(true, false, 1.0, F_, F_, 0.0, FtF);
-    collectives_->sum(FtF.data(), FtF.size());
+    reduce_sums(FtF.data(), FtF.size());
     return std::sqrt(blas::frobenius_dot(FtF, FtF));
 }
 
-GramRows DistributedNomad::scaled_rows(double c, Matrix& scaled) const
-{
-    scaled = std::sqrt(c) * F_;
-    return factor_rows(scaled, static_cast<std::size_t>(first_row_), static_cast<std::size_t>(n_), collectives_.get());
-}
+void DistributedNomad::scale(double c, ScaledNomad& scaled) const { scaled.points = std::sqrt(c) * F_; }
 
-Matrix DistributedNomad::gather(const Matrix& U) const
+GramRows DistributedNomad::scaled_rows(const ScaledNomad& scaled, std::size_t) const
 {
-    const std::size_t m = U.shape()[1];
-    agree_on_errors(*collectives_, [&] { require_memory(8.0 * double(n_) * double(m), "the gathered factor"); });
-    Matrix all({static_cast<std::size_t>(n_), m});
-    gather_blocks(*collectives_, starts_, U.data(), m, all.data());
-    return all;
+    return factor_rows(scaled.points, static_cast<std::size_t>(first_row()), static_cast<std::size_t>(n()), collectives());
 }
 
 }  // namespace facto

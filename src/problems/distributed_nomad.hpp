@@ -11,11 +11,13 @@
 
 #include "base/collectives.hpp"
 #include "linalg/gram_rows.hpp"
+#include "problems/nomad_problem.hpp"
 #include "problems/problem.hpp"
+#include "problems/row_blocks.hpp"
 
 namespace facto {
 
-class DistributedNomad final : public Problem {
+class DistributedNomad final : public NomadProblem {
 public:
     // Collective. X: this process's points, rows first_row .. first_row + rows - 1 of the n points
     // (finite, d >= 1 columns everywhere, not all 0), blocks consecutive in rank order covering 0 .. n - 1
@@ -24,7 +26,7 @@ public:
 
     const char* kind() const override { return "distributed_nomad"; }
     // This process's rows of Q.
-    std::array<int64_t, 2> iterate_shape() const override { return {rows(), n_}; }
+    std::array<int64_t, 2> iterate_shape() const override { return {rows(), n()}; }
     // Collective: Tr(D Q) at the Q whose rows the processes give (one sum of n d values).
     double objective(const Matrix& Q) const override;
     // Both refuse (UNSUPPORTED): burer_monteiro, the solver of a distributed nomad, starts from kernel
@@ -37,26 +39,23 @@ public:
     Output output(const std::string& name, const Matrix& Q) const override;
     // Collective: the same at Q = U U^T, U's rows distributed as the points (gathered: O(n r) memory on
     // every process, the components found on each).
-    Output output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const;
-    const Collectives* collectives() const override { return collectives_.get(); }
+    Output output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const override;
+    const RowBlocks* row_blocks() const override { return &blocks_; }
 
-    int64_t n() const { return n_; }
-    int64_t K() const { return K_; }
-    int64_t first_row() const { return first_row_; }
-    int64_t rows() const { return static_cast<int64_t>(F_.shape()[0]); }
+    int64_t n() const override { return blocks_.n(); }
+    int64_t K() const override { return K_; }
+    int64_t first_row() const { return blocks_.first(); }
+    int64_t rows() const { return blocks_.rows(); }
     // Collective: ||D||_F = ||F^T F||_F.
-    double frobenius_norm() const;
-    // D's rows here as c D = (sqrt(c) F)(sqrt(c) F)^T, c > 0; the result refers to `scaled`, which must
-    // outlive it.
-    GramRows scaled_rows(double c, Matrix& scaled) const;
-    // Collective: the processes' blocks of U (rows x m), gathered in row order (n x m).
-    Matrix gather(const Matrix& U) const;
+    double frobenius_norm() const override;
+    // c D as the scaled points sqrt(c) F held here, and D's rows here from them.
+    void scale(double c, ScaledNomad& scaled) const override;
+    GramRows scaled_rows(const ScaledNomad& scaled, std::size_t threads) const override;
 
 private:
+    RowBlocks blocks_;
+    int64_t K_;
     Matrix F_;  // this process's rows of the features
-    int64_t n_, first_row_, K_;
-    std::shared_ptr<const Collectives> collectives_;
-    std::vector<int64_t> starts_;  // the blocks' first rows, then n
 };
 
 }  // namespace facto

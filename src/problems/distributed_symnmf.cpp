@@ -42,35 +42,36 @@ std::array<double, 2> asymmetry(const CsrMatrix& rows, int64_t n, int64_t first_
 
 DistributedSymNMF::DistributedSymNMF(CsrMatrix rows, int64_t n, int64_t first_row, int64_t r,
                                      std::shared_ptr<const Collectives> c)
-    : rows_(std::move(rows)), n_(n), first_row_(first_row), r_(r), collectives_(std::move(c))
+    : rows_(std::move(rows)),
+      blocks_(RowBlocks::agree(
+          std::move(c), first_row, rows_.rows, n,
+          [&] {
+              require(rows_.cols == n && n > 0, FACTO_ERROR_DIMENSION,
+                      "this process's rows of M must have n = " + std::to_string(n) + " > 0 columns, got " +
+                          std::to_string(rows_.cols));
+              require_block(first_row, rows_.rows, n, "rows", "an n x n M, n");
+              SymNMF::require_rank_and_memory(n, r);
+          },
+          {{"r", static_cast<double>(r)}})),
+      r_(r)
 {
-    require(collectives_ != nullptr, FACTO_ERROR_NULL_POINTER, "collectives is NULL");
-    const Collectives& comm = *collectives_;
-    agree_on_errors(comm, [&] {
-        require(rows_.cols == n_ && n_ > 0, FACTO_ERROR_DIMENSION,
-                "this process's rows of M must have n = " + std::to_string(n_) + " > 0 columns, got " +
-                    std::to_string(rows_.cols));
-        require_block(first_row_, rows_.rows, n_, "rows", "an n x n M, n");
-        SymNMF::require_rank_and_memory(n_, r_);
-    });
-    const std::vector<int64_t> starts =
-        row_block_starts(comm, first_row_, rows_.rows, n_, {{"r", static_cast<double>(r_)}});
+    const Collectives& comm = blocks_.collectives();
     double sums[2] = {frobenius_norm_squared(rows_), sum_abs(rows_)};
     comm.sum(sums, 2);
     M_norm_ = std::sqrt(sums[0]);
-    mean_abs_ = sums[1] / (static_cast<double>(n_) * static_cast<double>(n_));
-    const std::array<double, 2> a = asymmetry(rows_, n_, first_row_, comm);
+    mean_abs_ = sums[1] / (static_cast<double>(n) * static_cast<double>(n));
+    const std::array<double, 2> a = asymmetry(rows_, n, first_row, comm);
     require(std::sqrt(a[0]) <= 1e-10 * M_norm_ * std::sqrt(a[1]), FACTO_ERROR_NOT_SYMMETRIC,
             "M is not symmetric: ||M u - M^T u|| = " + value_text(std::sqrt(a[0])) + " for a random u of norm " +
                 value_text(std::sqrt(a[1])) + ", ||M||_F = " + value_text(M_norm_));
-    build_halo(starts);
+    build_halo(blocks_.starts());
 }
 
 void DistributedSymNMF::build_halo(const std::vector<int64_t>& starts)
 {
-    const Collectives& comm = *collectives_;
+    const Collectives& comm = blocks_.collectives();
     const std::size_t P = static_cast<std::size_t>(comm.size());
-    const int64_t first = first_row_, last = first_row_ + rows_.rows;
+    const int64_t first = first_row(), last = first_row() + rows_.rows;
     // the distinct columns outside this block, increasing: their holders' ranks increase with them
     std::vector<int64_t> halo(rows_.indices);
     std::sort(halo.begin(), halo.end());
@@ -99,20 +100,20 @@ void DistributedSymNMF::build_halo(const std::vector<int64_t>& starts)
 
 double DistributedSymNMF::objective(const Matrix& X) const
 {
-    agree_on_errors(*collectives_, [&] { require_shape(X, rows_.rows, r_, "X"); });
+    agree_on_errors(blocks_.collectives(), [&] { require_shape(X, rows_.rows, r_, "X"); });
     Evaluation e;
     return evaluate(X, e, 1);
 }
 
 Matrix DistributedSymNMF::random_point(uint64_t seed) const
 {
-    return symnmf_random_point(n_, r_, mean_abs_, seed, first_row_, rows_.rows);
+    return symnmf_random_point(n(), r_, mean_abs_, seed, first_row(), rows_.rows);
 }
 
 Matrix DistributedSymNMF::feasible_point(const Matrix& X) const
 {
     Matrix feasible;
-    agree_on_errors(*collectives_, [&] {
+    agree_on_errors(blocks_.collectives(), [&] {
         require_shape(X, rows_.rows, r_, "iterate");
         feasible = SymNMF::set().feasible_point(X, "symnmf");
     });
@@ -128,7 +129,7 @@ double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t t
     for (std::size_t k = 0; k < send_rows_.size(); ++k)
         std::copy_n(X.data() + send_rows_[k] * r_, r, send.data() + k * r);
     // the halo arrives at the front of e.gathered; the rows above this block then move up past it
-    collectives_->exchange(send.data(), send_counts_, e.gathered.data(), receive_counts_);
+    blocks_.collectives().exchange(send.data(), send_counts_, e.gathered.data(), receive_counts_);
     const auto below = static_cast<std::ptrdiff_t>(below_ * r_), halo = static_cast<std::ptrdiff_t>(e.gathered.size() - X.size());
     std::copy_backward(e.gathered.begin() + below, e.gathered.begin() + halo, e.gathered.end());
     std::copy(X.begin(), X.end(), e.gathered.begin() + below);
@@ -139,7 +140,7 @@ double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t t
     blas::gram(X, e.second, threads);
     std::vector<double> sums(e.second.begin(), e.second.end());
     sums.push_back(blas::frobenius_dot(e.first, X));
-    collectives_->sum(sums.data(), sums.size());
+    reduce_sums(sums.data(), sums.size());
     std::copy(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(r * r), e.second.begin());
     // eq. (37), halved: f = 1/2 (||M||^2 - 2 <MX, X> + ||X^T X||^2)
     return 0.5 * (M_norm_ * M_norm_ - 2.0 * sums[r * r] + blas::frobenius_dot(e.second, e.second));
@@ -148,7 +149,7 @@ double DistributedSymNMF::evaluate(const Matrix& X, Evaluation& e, std::size_t t
 double DistributedSymNMF::gradient(const Matrix& X, const Evaluation& e, Matrix& G, std::size_t threads) const
 {
     double terms = symnmf_gradient_terms(X, e.first, e.second, G, threads);
-    collectives_->sum(&terms, 1);
+    reduce_sums(&terms, 1);
     return std::sqrt(terms);
 }
 

@@ -16,6 +16,7 @@
 #include "base/collectives.hpp"
 #include "linalg/sparse.hpp"
 #include "problems/low_rank_problem.hpp"
+#include "problems/row_blocks.hpp"
 
 namespace facto {
 
@@ -40,10 +41,10 @@ public:
     // "labels" of this process's rows.
     std::vector<OutputSpec> output_specs() const override { return {labels_spec(rows_.rows)}; }
     Output output(const std::string& name, const Matrix& X) const override { return labels_output(name, X); }
-    const Collectives* collectives() const override { return collectives_.get(); }
+    const RowBlocks* row_blocks() const override { return &blocks_; }
 
-    int64_t n() const { return n_; }
-    int64_t first_row() const { return first_row_; }
+    int64_t n() const { return blocks_.n(); }
+    int64_t first_row() const { return blocks_.first(); }
 
     bool nonnegative() const override { return true; }
     // Fills e.gathered = the halo's and this block's rows of X, e.first = this block of M X, e.second =
@@ -61,8 +62,8 @@ private:
     void build_halo(const std::vector<int64_t>& starts);
 
     CsrMatrix rows_;  // after build_halo, columns index e.gathered: halo rows below, this block, halo above
-    int64_t n_, first_row_, r_;
-    std::shared_ptr<const Collectives> collectives_;
+    RowBlocks blocks_;
+    int64_t r_;
     std::vector<int64_t> send_rows_;  // this block's rows the others need, grouped by process in rank order
     std::vector<int64_t> send_counts_, receive_counts_;  // values of X sent to / received from each process
     int64_t below_ = 0;  // halo rows before this block

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 
+#include "problems/nomad_problem.hpp"
 #include "problems/problem.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/gram_operator.hpp"
@@ -32,7 +33,7 @@ struct NomadBound {
     double lambda;      // lambda_max of P (B + 2 D) P on the clusters' complement, Lanczos value + residual
 };
 
-class Nomad final : public Problem {
+class Nomad final : public NomadProblem {
 public:
     // Validates D (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= K <= n;
     // keeps its upper triangle.
@@ -70,13 +71,25 @@ public:
     // so that its answer starts another solver (nomad_admm's polish).
     static constexpr double kStartTolerance = 1e-5;
 
-    int64_t n() const { return static_cast<int64_t>(D_.n()); }
-    int64_t K() const { return K_; }
+    int64_t n() const override { return static_cast<int64_t>(D_.n()); }
+    int64_t K() const override { return K_; }
     const GramOperator& D() const { return D_; }
+    double frobenius_norm() const override { return D_.frobenius_norm(); }
+    // c D with one-GEMM products (GramOperator::with_fast_products), and all of its rows.
+    void scale(double c, ScaledNomad& scaled) const override { scaled.D = D_.with_fast_products(c); }
+    GramRows scaled_rows(const ScaledNomad& scaled, std::size_t threads) const override
+    {
+        return all_rows(*scaled.D, threads);
+    }
+    const Nomad* whole() const override { return this; }
 
     // The same at Q = U U^T (U n x r) without forming Q (but for "Q" itself).
     Output output_of_factor(const std::string& name, const Matrix& U,
-                            double component_threshold = kComponentThreshold) const;
+                            double component_threshold) const override;
+    Output output_of_factor(const std::string& name, const Matrix& U) const
+    {
+        return output_of_factor(name, U, kComponentThreshold);
+    }
 
     // The dual certificate of Iguchi, Mixon, Peterson & Villar (2017, Sec. 3.2) built on a clustering
     // (labels in [0, K'), every cluster nonempty) through products with D (O(n K') memory) or, up to

@@ -9,6 +9,7 @@
 
 #include "base/collectives.hpp"
 #include "linalg/matrix.hpp"
+#include "problems/row_blocks.hpp"
 
 namespace facto {
 
@@ -53,10 +54,17 @@ public:
     // Computes the named output at X; throws Error(UNKNOWN_PARAMETER) for an unknown name.
     virtual Output output(const std::string& name, const Matrix& X) const = 0;
 
-    // The collectives of a problem whose data and iterate are distributed by blocks over processes (each
-    // process's Problem holds its block); none on one process. A solver of such a problem sums
-    // its global quantities through reduce_sums, and every step agrees on its stop (Solver::step).
-    virtual const Collectives* collectives() const { return nullptr; }
+    // The rows held here, when the problem's data and iterate are distributed by blocks of rows over
+    // processes (each process's Problem holds its block: row_blocks.hpp); none on one process. A solver
+    // of such a problem sums its global quantities through reduce_sums, and every step agrees on its stop
+    // (Solver::step).
+    virtual const RowBlocks* row_blocks() const { return nullptr; }
+    // The collectives of the row blocks; none on one process.
+    const Collectives* collectives() const
+    {
+        const RowBlocks* blocks = row_blocks();
+        return blocks ? &blocks->collectives() : nullptr;
+    }
     // values[k] summed over the processes, k < count (nothing to do on one process).
     void reduce_sums(double* values, std::size_t count) const { sum_over(collectives(), values, count); }
 };

@@ -43,13 +43,15 @@ std::vector<int64_t> row_block_starts(const Collectives& c, int64_t first, int64
     return starts;
 }
 
-void gather_blocks(const Collectives& c, const std::vector<int64_t>& starts, const double* mine, std::size_t width,
-                   double* all)
+Matrix RowBlocks::gather(const double* mine, std::size_t width, const std::string& what) const
 {
+    agree_on_errors(*collectives_, [&] { require_memory(8.0 * double(n()) * double(width), what); });
+    Matrix all({static_cast<std::size_t>(n()), width});
     std::vector<int64_t> counts;
-    for (std::size_t p = 0; p + 1 < starts.size(); ++p)
-        counts.push_back((starts[p + 1] - starts[p]) * static_cast<int64_t>(width));
-    c.allgather(mine, all, counts);
+    for (std::size_t p = 0; p + 1 < starts_.size(); ++p)
+        counts.push_back((starts_[p + 1] - starts_[p]) * static_cast<int64_t>(width));
+    collectives_->allgather(mine, all.data(), counts);
+    return all;
 }
 
 }  // namespace facto

@@ -36,7 +36,7 @@ Matrix finite_transpose(const Matrix& X)
 }  // namespace
 
 SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
-    : SelfDictionary(finite_transpose(X), K, lambda, mu, Block{})
+    : SelfDictionary(finite_transpose(X), K, lambda, mu, std::nullopt)
 {
 }
 
@@ -44,31 +44,27 @@ std::shared_ptr<const SelfDictionary> SelfDictionary::distributed(const Matrix& 
                                                                   double lambda, double mu,
                                                                   std::shared_ptr<const Collectives> collectives)
 {
-    require(collectives != nullptr, FACTO_ERROR_NULL_POINTER, "collectives is NULL");
-    const Collectives& c = *collectives;
     const int64_t m = static_cast<int64_t>(X.shape()[0]), columns = static_cast<int64_t>(X.shape()[1]);
-    agree_on_errors(c, [&] {
-        require_block(first, columns, N, "columns", "an M x N X, N");
-        require_finite(X, "X");
-        require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
-                "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
-        require_memory(8.0 * double(N) * double(m), "X, gathered on every process");
-    });
-    const std::vector<int64_t> starts = row_block_starts(
-        c, first, columns, N,
+    RowBlocks blocks = RowBlocks::agree(
+        std::move(collectives), first, columns, N,
+        [&] {
+            require_block(first, columns, N, "columns", "an M x N X, N");
+            require_finite(X, "X");
+            require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
+                    "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
+            require_memory(8.0 * double(N) * double(m), "X, gathered on every process");
+        },
         {{"M", static_cast<double>(m)}, {"K", static_cast<double>(K)}, {"lambda", lambda}, {"mu", mu}}, "columns");
     // X^T whole on every process: each process's points (rows of X^T) in rank order
     const Matrix mine = xt::transpose(X);
-    Matrix Xt({static_cast<std::size_t>(N), static_cast<std::size_t>(m)});
-    gather_blocks(c, starts, mine.data(), static_cast<std::size_t>(m), Xt.data());
-    return std::shared_ptr<const SelfDictionary>(new SelfDictionary(
-        std::move(Xt), K, lambda, mu,
-        Block{static_cast<std::size_t>(first), static_cast<std::size_t>(columns), std::move(collectives)}));
+    Matrix Xt = blocks.gather(mine.data(), static_cast<std::size_t>(m), "X, gathered on every process");
+    return std::shared_ptr<const SelfDictionary>(new SelfDictionary(std::move(Xt), K, lambda, mu, std::move(blocks)));
 }
 
-SelfDictionary::SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, Block block)
-    : Xt_(std::move(Xt)), K_(K), lambda_(lambda), mu_(mu), first_(block.first),
-      columns_(block.collectives ? block.columns : Xt_.shape()[0]), collectives_(std::move(block.collectives))
+SelfDictionary::SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, std::optional<RowBlocks> blocks)
+    : Xt_(std::move(Xt)), K_(K), lambda_(lambda), mu_(mu), blocks_(std::move(blocks)),
+      first_(blocks_ ? static_cast<std::size_t>(blocks_->first()) : 0),
+      columns_(blocks_ ? static_cast<std::size_t>(blocks_->rows()) : Xt_.shape()[0])
 {
     require(N() >= 2 && M() >= 1, FACTO_ERROR_DIMENSION,
             "X must be M x N with M >= 1 and N >= 2, got " + std::to_string(M()) + " x " + std::to_string(N()));
@@ -93,10 +89,10 @@ SelfDictionary::SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, B
         SuccessiveProjection spa(Xt_);
         for (int64_t k = 0; k < K_; ++k) spa.next();
         spa_picks_ = spa.selected();
-        if (collectives_) {  // process 0's picks everywhere (processes whose BLAS kernels differ could tie apart)
+        if (const Collectives* c = collectives()) {  // process 0's picks everywhere (processes whose BLAS kernels differ could tie apart)
             std::vector<double> picks(spa_picks_.size(), 0.0);
-            if (collectives_->rank() == 0) std::copy(spa_picks_.begin(), spa_picks_.end(), picks.begin());
-            collectives_->sum(picks.data(), picks.size());
+            if (c->rank() == 0) std::copy(spa_picks_.begin(), spa_picks_.end(), picks.begin());
+            c->sum(picks.data(), picks.size());
             std::copy(picks.begin(), picks.end(), spa_picks_.begin());
         }
     }
@@ -118,9 +114,9 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t thre
             s.max[i] = std::max(s.max[i], e.value);
             count[i] += 1.0;
         }
-    if (collectives_) {  // every process's columns: the rows' largest entries (>= 0) and counts
-        max_of_nonnegative(*collectives_, s.max.data(), n);
-        collectives_->sum(count.data(), n);
+    if (const Collectives* c = collectives()) {  // every process's columns: the rows' largest entries (>= 0) and counts
+        max_of_nonnegative(*c, s.max.data(), n);
+        c->sum(count.data(), n);
     }
     for (std::size_t i = 0; i < n; ++i)
         if (count[i] > 0.0) s.rows.push_back(static_cast<int64_t>(i));
@@ -150,7 +146,7 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t thre
     std::vector<double> near_sum(n, 0.0);  // each row's near exponentials (every process's)
     for (std::size_t k = 0; k < s.near_rows.size(); ++k)
         near_sum[static_cast<std::size_t>(s.near_rows[k])] += s.near_exp[k];
-    if (collectives_) collectives_->sum(near_sum.data(), n);
+    reduce_sums(near_sum.data(), n);
     for (int64_t r : s.rows) {
         const auto i = static_cast<std::size_t>(r);
         // the N - count zeros of the row, each exp(-max / mu) after the shift, and the near entries
@@ -225,7 +221,7 @@ void SelfDictionary::row_shift(const RowSoftmax& softmax, std::vector<double>& s
 
 double SelfDictionary::objective(const Matrix& C) const
 {
-    agree_on_errors(collectives_.get(), [&] { require_shape(C, N(), columns(), "C"); });
+    agree_on_errors(collectives(), [&] { require_shape(C, N(), columns(), "C"); });
     const SimplexColumns S = SimplexColumns::from_dense(C);
     return 0.5 * residual_squared(S) + lambda_ * row_softmax(S).phi;
 }
@@ -235,7 +231,7 @@ Matrix SelfDictionary::random_point(uint64_t seed) const { return set().random_p
 Matrix SelfDictionary::feasible_point(const Matrix& C) const
 {
     Matrix feasible;
-    agree_on_errors(collectives_.get(), [&] { feasible = set().feasible_point(C, 1e-8); });
+    agree_on_errors(collectives(), [&] { feasible = set().feasible_point(C, 1e-8); });
     return feasible;
 }
 

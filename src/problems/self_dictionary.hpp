@@ -14,9 +14,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "problems/problem.hpp"
+#include "problems/row_blocks.hpp"
 #include "sets/column_simplices.hpp"
 
 namespace facto {
@@ -52,7 +54,7 @@ public:
                                                              double lambda, double mu,
                                                              std::shared_ptr<const Collectives> collectives);
 
-    const char* kind() const override { return collectives_ ? "distributed_self_dictionary" : "self_dictionary"; }
+    const char* kind() const override { return blocks_ ? "distributed_self_dictionary" : "self_dictionary"; }
     // N x the columns held here.
     std::array<int64_t, 2> iterate_shape() const override { return {N(), columns()}; }
     // Collective when distributed: f at the C whose columns the processes give.
@@ -60,7 +62,8 @@ public:
     // Dense, every column a vertex e_j with j drawn from seed (the solvers start without it).
     // The feasible set: the columns of C on the simplex.
     ColumnSimplices set() const { return ColumnSimplices(N(), static_cast<int64_t>(first_), columns()); }
-    const Collectives* collectives() const override { return collectives_.get(); }
+    // The columns of C (data points) held here, when they are spread over processes.
+    const RowBlocks* row_blocks() const override { return blocks_ ? &*blocks_ : nullptr; }
     // The columns of C (data points) held here: first() .. first() + columns() - 1 (all N on one process).
     std::size_t first() const { return first_; }
     int64_t columns() const { return static_cast<int64_t>(columns_); }
@@ -139,19 +142,15 @@ protected:
     std::vector<OutputSpec> specs(int64_t selected) const;
 
 private:
-    // The columns held here and the processes' collectives (none: all N on one process).
-    struct Block {
-        std::size_t first = 0, columns = 0;
-        std::shared_ptr<const Collectives> collectives;
-    };
-    // Xt = X^T, all N points, finite (checked).
-    SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, Block block);
+    // Xt = X^T, all N points, finite (checked); `blocks` the columns held here (none: all N on one
+    // process).
+    SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, std::optional<RowBlocks> blocks);
 
     Matrix Xt_;
     int64_t K_;
     double lambda_, mu_;
-    std::size_t first_ = 0, columns_ = 0;
-    std::shared_ptr<const Collectives> collectives_;
+    std::optional<RowBlocks> blocks_;
+    std::size_t first_ = 0, columns_ = 0;  // blocks_' (all N on one process)
     std::vector<int64_t> spa_picks_;  // SPA's K columns, when K is given
     std::vector<double> x_norm_;  // ||x_l||
     double x_norm_max_ = 0.0;

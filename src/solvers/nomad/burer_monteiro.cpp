@@ -85,17 +85,13 @@ std::vector<ParamSpec> burer_monteiro_params()
 }
 }  // namespace
 
-BurerMonteiro::BurerMonteiro(std::shared_ptr<const Nomad> problem) : BurerMonteiro(problem, problem, nullptr) {}
-
-BurerMonteiro::BurerMonteiro(std::shared_ptr<const DistributedNomad> problem) : BurerMonteiro(problem, nullptr, problem) {}
-
-BurerMonteiro::BurerMonteiro(std::shared_ptr<const Problem> problem, std::shared_ptr<const Nomad> nomad,
-                             std::shared_ptr<const DistributedNomad> distributed)
-    : Solver(std::move(problem), burer_monteiro_params()), nomad_(std::move(nomad)), distributed_(std::move(distributed))
+BurerMonteiro::BurerMonteiro(std::shared_ptr<const NomadProblem> problem)
+    : Solver(problem, burer_monteiro_params()), nomad_(std::move(problem))
 {
-    n_ = static_cast<std::size_t>(nomad_ ? nomad_->n() : distributed_->n());
-    first_ = distributed_ ? static_cast<std::size_t>(distributed_->first_row()) : 0;
-    K_ = nomad_ ? nomad_->K() : distributed_->K();
+    n_ = static_cast<std::size_t>(nomad_->n());
+    const RowBlocks* blocks = nomad_->row_blocks();
+    first_ = blocks ? static_cast<std::size_t>(blocks->first()) : 0;
+    K_ = nomad_->K();
     Params& p = mutable_params();
     p.bind("rank", settings_.rank);
     p.bind("component_threshold", settings_.component_threshold);
@@ -120,7 +116,7 @@ void BurerMonteiro::check_params(const Params& p) const
     require(r == 0 || (r >= K_ && r <= n), FACTO_ERROR_OUT_OF_RANGE,
             "burer_monteiro: rank must be in [K, n] = [" + std::to_string(K_) + ", " + std::to_string(n) + "], got " +
                 std::to_string(r));
-    require(!distributed_ || (p.get_string("inner_method") != "lbfgsb" && p.get_string("start") != "symnmf"),
+    require(!nomad_->row_blocks() || (p.get_string("inner_method") != "lbfgsb" && p.get_string("start") != "symnmf"),
             FACTO_ERROR_UNSUPPORTED,
             "burer_monteiro on a distributed nomad solves (33a) by spg and starts from kernel k-means (inner_method "
             "lbfgsb and start symnmf need all of Y or D on one process)");
@@ -199,22 +195,22 @@ void BurerMonteiro::normalize_start()
 void BurerMonteiro::prepare_data()
 {
     threads_ = resolve_threads(common().threads);
-    if (!D_ && !rows_.left_multiply) {
-        scale_ = nomad_ ? nomad_->D().frobenius_norm() : distributed_->frobenius_norm();
+    if (!rows_.left_multiply) {
+        scale_ = nomad_->frobenius_norm();
         if (!(scale_ > 0.0)) scale_ = 1.0;
-        if (distributed_) rows_ = distributed_->scaled_rows(1.0 / scale_, scaled_);
-        else D_ = nomad_->D().with_fast_products(1.0 / scale_);
+        nomad_->scale(1.0 / scale_, scaled_);
     }
-    if (D_) rows_ = all_rows(*D_, threads_);
+    rows_ = nomad_->scaled_rows(scaled_, threads_);
 }
 
 void BurerMonteiro::start_default(uint64_t seed)
 {
     prepare_data();
+    const Nomad* whole = nomad_->whole();
     const bool symnmf = settings_.start == Start::symnmf ||
-                        (settings_.start == Start::automatic && nomad_ && !nomad_->D().is_factored());
+                        (settings_.start == Start::automatic && whole && !whole->D().is_factored());
     if (symnmf) {
-        Matrix M = nomad_->D().triangle("burer_monteiro's symnmf start")->to_dense();
+        Matrix M = whole->D().triangle("burer_monteiro's symnmf start")->to_dense();
         M /= scale_;
         factor_start(std::move(M), seed);
     } else {
@@ -292,7 +288,7 @@ double BurerMonteiro::iterate_once()
     settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
     const auto L = [this](const double* Y, double* G) { return lagrangian(Y, G); };
-    const bool spg = settings_.inner == Inner::spg || (settings_.inner == Inner::automatic && distributed_);
+    const bool spg = settings_.inner == Inner::spg || (settings_.inner == Inner::automatic && nomad_->row_blocks());
     inner_gradient_ = (spg ? minimize_in_box_spg(y, 0.0, 1.0, L, settings, problem().collectives())
                            : minimize_in_box(y, 0.0, 1.0, L, settings)).projected_gradient;
     double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator
@@ -442,8 +438,9 @@ const Matrix& BurerMonteiro::current() const
         agree_on_errors(problem().collectives(), [&] {  // the blocks differ in size: one process may refuse alone
             require_memory(8.0 * double(Y_.shape()[0]) * double(n_), "burer_monteiro's Q = Y Y^T of order " + std::to_string(n_));
         });
-        const Matrix all = distributed_ ? distributed_->gather(Y_) : Matrix{};
-        const Matrix& Y = distributed_ ? all : Y_;
+        const RowBlocks* blocks = nomad_->row_blocks();
+        const Matrix all = blocks ? blocks->gather(Y_.data(), Y_.shape()[1], "the gathered factor") : Matrix{};
+        const Matrix& Y = blocks ? all : Y_;
         dense_ = Matrix({Y_.shape()[0], n_});
         blas::gemm(false, true, 1.0, Y_, Y, 0.0, dense_);
         dense_valid_ = true;
@@ -454,11 +451,12 @@ const Matrix& BurerMonteiro::current() const
 std::vector<OutputSpec> BurerMonteiro::output_specs() const
 {
     // the rank in use once started; before, the parameter's
-    const int64_t rows = distributed_ ? distributed_->rows() : static_cast<int64_t>(n_);
+    const RowBlocks* blocks = nomad_->row_blocks();
+    const int64_t rows = blocks ? blocks->rows() : static_cast<int64_t>(n_);
     const int64_t columns = started() ? static_cast<int64_t>(Y_.shape()[1]) : static_cast<int64_t>(rank());
     std::vector<OutputSpec> specs = Solver::output_specs();
     specs.push_back({"factor", FACTO_OUTPUT_DOUBLE, rows, columns});
-    if (nomad_) specs.push_back(upper_bound_spec());
+    if (nomad_->whole()) specs.push_back(upper_bound_spec());
     return specs;
 }
 
@@ -469,30 +467,29 @@ Output BurerMonteiro::output(const std::string& name) const
         return Output{{"factor", FACTO_OUTPUT_DOUBLE, static_cast<int64_t>(Y_.shape()[0]), static_cast<int64_t>(Y_.shape()[1])},
                       std::vector<double>(Y_.begin(), Y_.end()), {}};
     }
-    if (name == "upper_bound" && nomad_) {
+    if (const Nomad* whole = nomad_->whole(); name == "upper_bound" && whole) {
         require(started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet (step it, or set one)");
         // the least of the certificates of two clusterings into at most K clusters (O(n K) memory above
         // n = 2000, dense below):
         // kernel k-means on D, and Q's connected components when they are at most K; on points, also
         // the dual bound of a partition (O(n (r + K')) memory)
         const uint64_t seed = static_cast<uint64_t>(common().seed);
-        const std::vector<int64_t> kmeans = kernel_kmeans(*D_, nomad_->K(), seed, 100, threads_);
-        double bound = nomad_->clustering_bound(kmeans, threads_).bound;
+        const std::vector<int64_t> kmeans = kernel_kmeans(*scaled_.D, whole->K(), seed, 100, threads_);
+        double bound = whole->clustering_bound(kmeans, threads_).bound;
         const std::vector<int64_t> components = output("labels").ints;
-        if (*std::max_element(components.begin(), components.end()) < nomad_->K())
-            bound = std::min(bound, nomad_->clustering_bound(components, threads_).bound);
-        if (const Matrix* F = nomad_->D().factor()) {
+        if (*std::max_element(components.begin(), components.end()) < whole->K())
+            bound = std::min(bound, whole->clustering_bound(components, threads_).bound);
+        if (const Matrix* F = whole->D().factor()) {
             PartitionBoundSettings partition;
             partition.parts = settings_.bound_parts;
             partition.iterations = static_cast<int>(settings_.bound_iterations);
             partition.seed = seed;
             partition.threads = threads_;
-            bound = std::min(bound, nomad_partition_bound(*F, nomad_->K(), partition).bound);
+            bound = std::min(bound, nomad_partition_bound(*F, whole->K(), partition).bound);
         }
         return Output{upper_bound_spec(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);
-    if (distributed_) return distributed_->output_of_factor(name, Y_, settings_.component_threshold);
     return nomad_->output_of_factor(name, Y_, settings_.component_threshold);
 }
 

@@ -42,16 +42,16 @@
 #include <vector>
 
 #include "linalg/gram_rows.hpp"
-#include "problems/distributed_nomad.hpp"
 #include "problems/nomad.hpp"
+#include "problems/nomad_problem.hpp"
 #include "solvers/solver.hpp"
 
 namespace facto {
 
 class BurerMonteiro final : public Solver {
 public:
-    explicit BurerMonteiro(std::shared_ptr<const Nomad> problem);
-    explicit BurerMonteiro(std::shared_ptr<const DistributedNomad> problem);
+    // On one process (Nomad) or with the points spread over several (DistributedNomad).
+    explicit BurerMonteiro(std::shared_ptr<const NomadProblem> problem);
     const char* algorithm() const override { return "burer_monteiro"; }
 
     // The factor Y (n x r, this process's rows when distributed), Q = Y Y^T.
@@ -68,8 +68,6 @@ public:
     Output output(const std::string& name) const override;
 
 private:
-    BurerMonteiro(std::shared_ptr<const Problem> problem, std::shared_ptr<const Nomad> nomad,
-                  std::shared_ptr<const DistributedNomad> distributed);
     void start(Matrix Q0) override;
     void start_default(uint64_t seed) override;
     double iterate_once() override;
@@ -115,13 +113,11 @@ private:
     // L-BFGS-B's projected gradient of L at Y_ (one product).
     double projected_gradient();
 
-    std::shared_ptr<const Nomad> nomad_;                   // one process, or
-    std::shared_ptr<const DistributedNomad> distributed_;  // distributed
-    std::size_t n_ = 0, first_ = 0;                        // all points, and the first held here
+    std::shared_ptr<const NomadProblem> nomad_;  // on one process or several (nomad_->whole(): one)
+    std::size_t n_ = 0, first_ = 0;              // all points, and the first held here
     int64_t K_ = 0;
-    std::optional<GramOperator> D_;  // D / ||D||_F (one process)
-    Matrix scaled_;                  // F / sqrt(||D||_F), this process's rows (distributed)
-    GramRows rows_;                  // the rows of D / ||D||_F held here
+    ScaledNomad scaled_;  // D / ||D||_F (the square on one process, the scaled points distributed)
+    GramRows rows_;       // the rows of D / ||D||_F held here
     double scale_ = 1.0;  // ||D||_F
     Matrix Y_, YtD_;  // YtD_ = Y^T D (r x n), D / ||D||_F
     std::vector<double> mu_, row_sums_, u_, w_;
