@@ -40,16 +40,21 @@ Params::Params(std::vector<ParamSpec> specs) : specs_(std::move(specs)), values_
 
 void Params::reset()
 {
-    const std::vector<Value> before = values_;
+    std::vector<Value> before = values_;
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         values_[i].d = specs_[i].default_double;
         values_[i].i = specs_[i].default_int;
         values_[i].s = specs_[i].default_string ? specs_[i].default_string : "";
     }
+    settle(std::move(before));
+}
+
+void Params::settle(std::vector<Value> before)
+{
     try {
         if (check_) check_(*this);
     } catch (...) {
-        values_ = before;
+        values_ = std::move(before);
         throw;
     }
     for (const auto& load : loaders_) load();
@@ -61,15 +66,9 @@ void Params::assign(const Params& other)
     for (std::size_t i = 0; i < specs_.size(); ++i)
         require(std::string_view(other.specs_[i].name) == specs_[i].name && other.specs_[i].type == specs_[i].type,
                 FACTO_ERROR_INTERNAL, "assigning parameters of another table");
-    const std::vector<Value> before = values_;
+    std::vector<Value> before = values_;
     values_ = other.values_;
-    try {
-        if (check_) check_(*this);
-    } catch (...) {
-        values_ = before;
-        throw;
-    }
-    for (const auto& load : loaders_) load();
+    settle(std::move(before));
 }
 
 bool Params::has(std::string_view name) const

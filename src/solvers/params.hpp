@@ -84,6 +84,9 @@ private:
     std::size_t index_of(std::string_view name, ParamType wanted, bool allow_int_as_double) const;
     // values_[i] = value, undone when the check throws; then the bound fields are loaded.
     void commit(std::size_t i, Value value);
+    // The check on the values now set: on failure values_ = before and the error passes on; then the
+    // bound fields are loaded.
+    void settle(std::vector<Value> before);
     // Throws Error(INTERNAL) unless `names` are the choices of String parameter i, each once (any order).
     void require_choices(std::size_t i, std::vector<std::string_view> names) const;
     // Adds a loader of a bound field and runs it once.
