@@ -1,7 +1,8 @@
-/* The facto command line, split by job: options.c (options, usage, the library's tables of algorithms
- * and parameters), readers.c (text inputs: labels, subsets, vocabularies), problems.c (one builder per
- * problem), report.c (progress, output files, the JSON summary) and main.c (one run). group.h says on
- * which processes it runs. Everything goes through the public C ABI only. */
+/* The facto command line, split by job, each file using only those listed before it: common.c (clock,
+ * error messages), readers.c (text inputs: labels, subsets, vocabularies), options.c (options, usage,
+ * the library's tables of algorithms and parameters), problems.c (one builder per problem), report.c
+ * (progress, output files, the JSON summary) and main.c (one run). group.h says on which processes it
+ * runs. Everything goes through the public C ABI only. */
 #pragma once
 
 #include <stdint.h>
@@ -64,22 +65,22 @@ typedef struct summary {
     const int64_t* doc_truth;    /* topics: the documents' labels, or NULL */
 } summary;
 
-/* main.c */
+/* common.c */
 double now_seconds(void);
 int fail(const char* what, facto_status status, const char* message);
+int ends_with(const char* s, const char* suffix);
+
+/* readers.c */
+int64_t* read_labels(const char* path, int64_t n);
+int64_t* read_subset(const char* path, int64_t K, int64_t trial, int64_t* count, int64_t* min_df);
+int64_t* read_document_labels(const char* path, int64_t D, int64_t documents, const int64_t* position);
+char** read_vocabulary(const char* path, int64_t* count);
 
 /* options.c */
 int parse_options(int argc, char** argv, options* o);
 int runs_on_group(const options* o);
 int apply_setting(facto_solver* solver, const char* setting);
 int list_params_of(const options* o);
-
-/* readers.c */
-int ends_with(const char* s, const char* suffix);
-int64_t* read_labels(const char* path, int64_t n);
-int64_t* read_subset(const char* path, int64_t K, int64_t trial, int64_t* count, int64_t* min_df);
-int64_t* read_document_labels(const char* path, int64_t D, int64_t documents, const int64_t* position);
-char** read_vocabulary(const char* path, int64_t* count);
 
 /* problems.c */
 facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,

@@ -19,27 +19,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "group.h"
-
-double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* A failed call's message on stderr (with the rank on several processes); returns 1. */
-int fail(const char* what, facto_status status, const char* message)
-{
-    if (group_size() > 1) fprintf(stderr, "facto[rank %lld]: ", (long long)group_rank());
-    else fprintf(stderr, "facto: ");
-    fprintf(stderr, "%s: %s (%s)\n", what, message, facto_status_string(status));
-    return 1;
-}
 
 /* The options that depend on the problem, checked before it is built; 0 after a message. */
 static int check_problem_options(const options* o)

@@ -29,12 +29,6 @@ int64_t* read_labels(const char* path, int64_t n)
     return labels;
 }
 
-int ends_with(const char* s, const char* suffix)
-{
-    const size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
-}
-
 /* One line of a plain or gzip-compressed text file into *line (grown as needed, NUL-terminated);
  * its length, or -1 at the end of the file. */
 static long read_line(gzFile f, char** line, size_t* capacity)
