@@ -122,6 +122,41 @@ void active_set_column(const double* Q, std::size_t k, const double* b, const do
     for (std::size_t i = 0; i < k; ++i) h[i] /= sum;
 }
 
+// Rows 0 .. width - 1 of Ht (from row `at`) for the right-hand sides B (width x k, row l = W^T x_l):
+// the hyperplane minimizers z_l = u_l - nu_l v with Q u_l = b_l, finished by the active set where one
+// leaves the orthant. v solves Q v = 1; U is work space.
+void solve_rows(const Matrix& Q, const std::vector<double>& v, const double* B, std::size_t width, Matrix& Ht,
+                std::size_t at, std::vector<double>& U, std::vector<double>& factor, std::vector<double>& copy,
+                std::size_t threads)
+{
+    const std::size_t k = Q.shape()[0];
+    std::vector<std::size_t> all(k);
+    for (std::size_t i = 0; i < k; ++i) all[i] = i;
+    U.assign(B, B + width * k);
+    solve_ridged(Q.data(), k, k, all, U.data(), width, factor, copy);
+    parallel_for(width, 64, threads, [&](std::size_t begin, std::size_t end) {
+        ActiveSetWork work;
+        std::vector<double> z(k);
+        for (std::size_t c = begin; c < end; ++c) {
+            if (onto_hyperplane(&U[c * k], v.data(), k, z.data()))
+                std::copy(z.begin(), z.end(), &Ht(at + c, 0));
+            else
+                active_set_column(Q.data(), k, &B[c * k], z.data(), &Ht(at + c, 0), work);
+        }
+    });
+}
+
+// v with Q v = 1.
+std::vector<double> solve_ones(const Matrix& Q, std::vector<double>& factor, std::vector<double>& copy)
+{
+    const std::size_t k = Q.shape()[0];
+    std::vector<std::size_t> all(k);
+    for (std::size_t i = 0; i < k; ++i) all[i] = i;
+    std::vector<double> v(k, 1.0);
+    solve_ridged(Q.data(), k, k, all, v.data(), 1, factor, copy);
+    return v;
+}
+
 }  // namespace
 
 Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads,
@@ -135,31 +170,28 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
         std::copy(&Xt(static_cast<std::size_t>(selected[i]), 0), &Xt(static_cast<std::size_t>(selected[i]), 0) + m, &Wt(i, 0));
     Matrix Q({k, k});
     blas::gemm(false, true, 1.0, Wt, Wt, 0.0, Q);  // W^T W
-    std::vector<std::size_t> all(k);
-    for (std::size_t i = 0; i < k; ++i) all[i] = i;
-    std::vector<double> v(k, 1.0), factor, copy;
-    solve_ridged(Q.data(), k, k, all, v.data(), 1, factor, copy);  // Q v = 1
+    std::vector<double> factor, copy, U;
+    const std::vector<double> v = solve_ones(Q, factor, copy);
     // Chunks of columns, so that B and U take O(chunk K) memory beside H
     constexpr std::size_t kChunk = 4096;
     Matrix B({std::min(n, kChunk), k});
-    std::vector<double> U;
     for (std::size_t c0 = 0; c0 < n; c0 += kChunk) {
         const std::size_t width = std::min(kChunk, n - c0);
-        // row l of B: b_l = W^T x_l; the hyperplane minimizers z_l = u_l - nu_l v with Q u_l = b_l
+        // row l of B: b_l = W^T x_l
         blas::gemm(false, true, width, k, m, 1.0, &Xt(first + c0, 0), m, Wt.data(), m, 0.0, B.data(), k);
-        U.assign(B.data(), B.data() + width * k);
-        solve_ridged(Q.data(), k, k, all, U.data(), width, factor, copy);
-        parallel_for(width, 64, threads, [&](std::size_t begin, std::size_t end) {
-            ActiveSetWork work;
-            std::vector<double> z(k);
-            for (std::size_t c = begin; c < end; ++c) {
-                if (onto_hyperplane(&U[c * k], v.data(), k, z.data()))
-                    std::copy(z.begin(), z.end(), &Ht(c0 + c, 0));
-                else
-                    active_set_column(Q.data(), k, &B(c, 0), z.data(), &Ht(c0 + c, 0), work);
-            }
-        });
+        solve_rows(Q, v, B.data(), width, Ht, c0, U, factor, copy, threads);
     }
+    return Ht;
+}
+
+Matrix simplex_least_squares_gram(const Matrix& Q, const Matrix& B, std::size_t threads)
+{
+    const std::size_t n = B.shape()[0], k = Q.shape()[0];
+    Matrix Ht = xt::ones<double>({n, k}) / static_cast<double>(std::max<std::size_t>(k, 1));
+    if (k == 0 || n == 0) return Ht;
+    std::vector<double> factor, copy, U;
+    const std::vector<double> v = solve_ones(Q, factor, copy);
+    solve_rows(Q, v, B.data(), n, Ht, 0, U, factor, copy, threads);
     return Ht;
 }
 

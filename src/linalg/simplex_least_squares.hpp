@@ -16,4 +16,8 @@ namespace facto {
 Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selected, std::size_t threads = 1,
                              std::size_t first = 0, std::size_t count = static_cast<std::size_t>(-1));
 
+// The same problem for any W, given Q = W^T W (k x k) and B (n x k, row l = W^T x_l): returns H^T
+// (n x k), row l the simplex-constrained minimizer of ||x_l - W h||.
+Matrix simplex_least_squares_gram(const Matrix& Q, const Matrix& B, std::size_t threads = 1);
+
 }  // namespace facto

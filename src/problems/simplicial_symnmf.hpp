@@ -38,6 +38,14 @@ public:
     int64_t n() const { return static_cast<int64_t>(P_.shape()[0]); }
     int64_t k() const { return k_; }
     const Matrix& P() const { return P_; }
+
+    // The fitted factor W (n x k) applied to m new points, given their affinities to the n points it was
+    // fitted on (P_new, m x n, by the rule that made P): row l is the minimizer of ||p_l - W w|| over the
+    // simplex. That is the KKT condition of f in one row of W with the others fixed (grad f's row i is
+    // W^T (W w_i) - W^T p_i, as the least squares'), so at a stationary W the rows of P give back W's
+    // rows (to the solve's tolerance, exactly where W^T W is nonsingular). Error(DIMENSION) when P_new
+    // has not n columns, NOT_FINITE for a NaN or Inf.
+    static Matrix apply(const Matrix& W, const Matrix& P_new, std::size_t threads = 1);
     double P_norm_squared() const { return P_norm_squared_; }
 
     // ||P||_2 by power iteration (an estimate from below, accurate to ~1e-8 relative).

@@ -10,6 +10,7 @@
 #include "base/random.hpp"
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/nonnegative_least_squares.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
@@ -144,6 +145,23 @@ void SymNMF::add_linear_product(const std::vector<MatrixEntry>& D, double scale,
         const std::size_t j = d.index / r, k = d.index % r;
         M_.add_column(j, scale * d.value, k, o, r);
     }
+}
+
+Matrix SymNMF::apply(const Matrix& X, const Matrix& M_new)
+{
+    require(M_new.shape()[1] == X.shape()[0], FACTO_ERROR_DIMENSION,
+            "the new points' similarities must have one column per fitted point (" + std::to_string(X.shape()[0]) +
+                "), got " + std::to_string(M_new.shape()[1]));
+    require_finite(X, "X");
+    require_finite(M_new, "M_new");
+    const std::size_t r = X.shape()[1], m = M_new.shape()[0];
+    Matrix G({r, r});
+    blas::gemm(true, false, 1.0, X, X, 0.0, G);  // X^T X
+    Matrix B({r, m});
+    blas::gemm(true, true, 1.0, X, M_new, 0.0, B);  // column l: X^T m_l
+    Matrix H = xt::zeros<double>({r, m});
+    nonnegative_least_squares_exact(G, B, H);
+    return xt::transpose(H);
 }
 
 }  // namespace facto

@@ -37,6 +37,13 @@ public:
 
     int64_t n() const { return n_; }
     bool sparse() const { return M_.sparse(); }
+
+    // The fitted factor X (n x r) applied to m new points, given their similarities to the n points it
+    // was fitted on (M_new, m x n, by the rule that made M): row l is the minimizer of ||m_l - X h|| over
+    // h >= 0, solved exactly (block principal pivoting). That is the KKT condition of f in one row of X
+    // with the others fixed, so at a stationary X the rows of M give back X's rows. Error(DIMENSION) when
+    // M_new has not n columns, NOT_FINITE for a NaN or Inf.
+    static Matrix apply(const Matrix& X, const Matrix& M_new);
     // M, dense or sparse, with the products the solvers need (M X, a row of M X, M_ii, M's columns).
     const SymmetricOperator& M() const { return M_; }
     int64_t r() const { return r_; }

@@ -1,0 +1,124 @@
+// A fitted factor applied to new points: the rows of new points by the least squares of their affinity
+// rows against the factor (simplex-constrained for simplicial SymNMF, nonnegative for SymNMF). Planted
+// rows are recovered exactly, the rows of the training affinity give back a stationary factor's rows
+// within the distance its Frank-Wolfe gap allows, and bad input is refused by name.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+
+#include "linalg/blas.hpp"
+#include "linalg/simplex_least_squares.hpp"
+#include "problems/simplicial_symnmf.hpp"
+#include "problems/symnmf.hpp"
+#include "solvers/registry.hpp"
+#include "fixtures.hpp"
+
+using namespace facto;
+using namespace facto::test;
+
+namespace {
+
+// Rows on the simplex, uniform in [0, 1] then normalized, every tenth entry 0 (a face, as fits have).
+Matrix simplex_rows(std::size_t m, std::size_t k, uint64_t seed)
+{
+    Matrix H = uniform_matrix(m, k, seed, 0.0, 1.0);
+    for (std::size_t i = 0; i < m; ++i) {
+        if (k > 1) H(i, (i * 7) % k) = 0.0;
+        double sum = 0.0;
+        for (std::size_t j = 0; j < k; ++j) sum += H(i, j);
+        for (std::size_t j = 0; j < k; ++j) H(i, j) /= sum;
+    }
+    return H;
+}
+
+double min_eigenvalue_of_gram(const Matrix& W)
+{
+    Matrix Q({W.shape()[1], W.shape()[1]});
+    blas::gemm(true, false, 1.0, W, W, 0.0, Q);
+    return blas::symmetric_eigenvalues(Q)(0);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(apply)
+
+BOOST_AUTO_TEST_CASE(the_gram_form_gives_the_selected_columns_least_squares)
+{
+    // simplex_least_squares_gram with Q = W^T W, B = X^T W is the same computation as the self-dictionary
+    // form on W = X(:, selected): the same numbers, bit for bit
+    const Matrix Xt = uniform_matrix(300, 20, 3, 0.0, 1.0);  // N = 300 points of dimension 20
+    const std::vector<int64_t> selected = {4, 77, 150, 299, 12};
+    const Matrix H = simplex_least_squares(Xt, selected);
+    Matrix Wt({selected.size(), 20});
+    for (std::size_t i = 0; i < selected.size(); ++i)
+        for (std::size_t j = 0; j < 20; ++j) Wt(i, j) = Xt(static_cast<std::size_t>(selected[i]), j);
+    Matrix Q({selected.size(), selected.size()}), B({300, selected.size()});
+    blas::gemm(false, true, 1.0, Wt, Wt, 0.0, Q);
+    blas::gemm(false, true, 1.0, Xt, Wt, 0.0, B);
+    BOOST_TEST(simplex_least_squares_gram(Q, B, 2) == H);
+}
+
+BOOST_AUTO_TEST_CASE(planted_simplex_rows_are_recovered)
+{
+    // P_new = H W^T with H on the simplex: the residual is 0 at H, the minimizer is unique (W^T W is
+    // nonsingular), so apply returns H up to rounding amplified by cond(W^T W) (1e-9 leaves room for
+    // a condition number near 1e6)
+    const std::size_t n = 80, k = 5, m = 40;
+    const Matrix W = simplex_rows(n, k, 1), H = simplex_rows(m, k, 2);
+    Matrix P_new({m, n});
+    blas::gemm(false, true, 1.0, H, W, 0.0, P_new);
+    const Matrix A = SimplicialSymNMF::apply(W, P_new, 2);
+    BOOST_TEST(xt::amax(xt::abs(A - H))() < 1e-9);
+}
+
+BOOST_AUTO_TEST_CASE(planted_nonnegative_rows_are_recovered)
+{
+    const std::size_t n = 80, r = 6, m = 30;
+    const Matrix X = uniform_matrix(n, r, 4, 0.0, 1.0);
+    Matrix H = uniform_matrix(m, r, 5, 0.0, 2.0);
+    for (std::size_t i = 0; i < m; ++i) H(i, (i * 5) % r) = 0.0;  // on the orthant's faces
+    Matrix M_new({m, n});
+    blas::gemm(false, true, 1.0, H, X, 0.0, M_new);
+    const Matrix A = SymNMF::apply(X, M_new);
+    BOOST_TEST(xt::amin(A)() >= 0.0);
+    BOOST_TEST(xt::amax(xt::abs(A - H))() < 1e-9);
+}
+
+BOOST_AUTO_TEST_CASE(the_training_rows_give_back_a_stationary_factor)
+{
+    // Row i of grad f is W^T W w_i - W^T p_i, the gradient of phi_i(w) = 1/2 ||p_i - W w||^2 at w_i, so
+    // f's Frank-Wolfe gap g is the sum of the rows' gaps, each at least phi_i(w_i) - phi_i(a_i) >=
+    // lambda/2 ||w_i - a_i||^2 (a_i = apply's row, the minimizer; lambda = lambda_min(W^T W)): hence
+    // ||W - A||_F^2 <= 2 g / lambda, and no row of A fits worse than W's
+    const std::size_t n = 90, k = 3;
+    const Matrix P = random_affinity(n, 2, 7, 4.0);
+    auto solver = make_solver(make_problem(P, k), "frank_wolfe");
+    solver->mutable_params().set_double("tolerance", 1e-9);
+    solver->solve();
+    const Matrix W = solver->iterate();
+    const double gap = frank_wolfe_gap(*solver), lambda = min_eigenvalue_of_gram(W);
+    const Matrix A = SimplicialSymNMF::apply(W, P, 1);
+    BOOST_TEST(xt::sum(xt::square(A - W))() <= 2.0 * gap / lambda * (1.0 + 1e-6) + 1e-24);
+    Matrix fitted({n, n}), applied({n, n});
+    blas::gemm(false, true, 1.0, W, W, 0.0, fitted);
+    blas::gemm(false, true, 1.0, A, W, 0.0, applied);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double by_fit = xt::sum(xt::square(xt::row(P, i) - xt::row(fitted, i)))();
+        const double by_apply = xt::sum(xt::square(xt::row(P, i) - xt::row(applied, i)))();
+        BOOST_TEST(by_apply <= by_fit * (1.0 + 1e-12) + 1e-28);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
+{
+    const Matrix W = simplex_rows(10, 2, 1);
+    BOOST_CHECK_EXCEPTION(SimplicialSymNMF::apply(W, Matrix({3, 9}, 0.5)), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+    Matrix bad({3, 10}, 0.5);
+    bad(1, 4) = std::nan("");
+    BOOST_CHECK_EXCEPTION(SymNMF::apply(W, bad), Error, [](const Error& e) {
+        return e.status() == FACTO_ERROR_NOT_FINITE && std::string(e.what()).find("M_new") != std::string::npos;
+    });
+}
+
+BOOST_AUTO_TEST_SUITE_END()
