@@ -23,11 +23,27 @@ void write_csv(const std::string& path, const Matrix& X);
 
 enum class Scaling : int32_t { None = 0, MinMax = 1, ZScore = 2 };
 
-// Columns scaled in place: MinMax to [-1, 1], ZScore to mean 0 / std 1 (constant columns become 0).
+// What a scaling learnt from its columns, so that new rows are scaled as the fitted ones were: per
+// column, MinMax's low and high, ZScore's mean and standard deviation (unused for None).
+struct ColumnScaling {
+    Scaling scaling = Scaling::None;
+    Vector first, second;
+};
+// The statistics of X's columns for `scaling`.
+ColumnScaling column_scaling(const Matrix& X, Scaling scaling);
+// Columns scaled in place by statistics learnt elsewhere: MinMax maps [low, high] to [-1, 1], ZScore
+// (x - mean) / sd; a column that was constant becomes 0. Error(DIMENSION) for another number of columns.
+void scale_columns(Matrix& X, const ColumnScaling& s);
+// Columns scaled in place by their own statistics: MinMax to [-1, 1], ZScore to mean 0 / std 1
+// (constant columns become 0).
 void scale_columns(Matrix& X, Scaling scaling);
 
 // P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows x_i of X (squared distances from one GEMM).
 Matrix gaussian_affinity(const Matrix& X, double bandwidth);
+// The affinities of new rows to fitted ones by the same kernel: m x n, entry (l, j) =
+// exp(-||y_l - x_j||^2 / bandwidth) (y the rows of Y, scaled as X was). Error(DIMENSION) when Y and X
+// differ in columns.
+Matrix gaussian_cross_affinity(const Matrix& Y, const Matrix& X, double bandwidth);
 
 // Matrix Market: "coordinate" (real, integer or pattern; general or symmetric, a symmetric file's
 // mirror entries added) or "array" (real or integer, general). 1-based indices in the file.

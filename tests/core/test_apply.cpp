@@ -6,7 +6,9 @@
 
 #include <cmath>
 
+#include "data/data.hpp"
 #include "linalg/blas.hpp"
+#include "metrics/metrics.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "problems/simplicial_symnmf.hpp"
 #include "problems/symnmf.hpp"
@@ -107,6 +109,53 @@ BOOST_AUTO_TEST_CASE(the_training_rows_give_back_a_stationary_factor)
         const double by_apply = xt::sum(xt::square(xt::row(P, i) - xt::row(applied, i)))();
         BOOST_TEST(by_apply <= by_fit * (1.0 + 1e-12) + 1e-28);
     }
+}
+
+BOOST_AUTO_TEST_CASE(new_rows_are_scaled_and_compared_as_the_fitted_ones)
+{
+    // the statistics learnt on X scale X exactly as scale_columns(X) does, and a new row equal to a
+    // fitted one is scaled to the same numbers; the cross affinity of X with itself is its affinity
+    // (the diagonal's 1 up to the rounding of ||x||^2 + ||x||^2 - 2 <x, x>, about 1e-15 ||x||^2 / bandwidth)
+    const Matrix X = uniform_matrix(50, 4, 8, -3.0, 5.0);
+    for (const Scaling scaling : {Scaling::MinMax, Scaling::ZScore}) {
+        const ColumnScaling s = column_scaling(X, scaling);
+        Matrix by_own = X, by_learnt = X, row = xt::view(X, xt::range(17, 18), xt::all());
+        scale_columns(by_own, scaling);
+        scale_columns(by_learnt, s);
+        scale_columns(row, s);
+        BOOST_TEST(by_learnt == by_own);
+        BOOST_TEST(Matrix(xt::view(by_own, xt::range(17, 18), xt::all())) == row);
+        const Matrix P = gaussian_affinity(by_own, 2.0), cross = gaussian_cross_affinity(by_own, by_own, 2.0);
+        BOOST_TEST(xt::amax(xt::abs(P - cross))() < 1e-12);
+    }
+    Matrix narrow({1, 3}, 0.0);
+    BOOST_CHECK_THROW(scale_columns(narrow, column_scaling(X, Scaling::MinMax)), Error);
+    BOOST_CHECK_THROW(gaussian_cross_affinity(Matrix({2, 3}, 0.0), X, 1.0), Error);
+}
+
+BOOST_AUTO_TEST_CASE(held_out_points_of_separated_blobs_get_their_blob)
+{
+    // fit on 80% of three far blobs, apply to the other 20% through the same kernel: every held-out
+    // point lands in its own blob's cluster (the fit's labels name the clusters)
+    const Matrix centers = {{0.0, 0.0}, {10.0, 0.0}, {0.0, 10.0}};
+    const LabeledPoints blobs = gaussian_blobs(150, centers, 0.7, 11);
+    std::vector<std::size_t> train, test;
+    for (std::size_t i = 0; i < 150; ++i) (i % 5 == 0 ? test : train).push_back(i);
+    const Matrix X_train = xt::view(blobs.X, xt::keep(train), xt::all()), X_test = xt::view(blobs.X, xt::keep(test), xt::all());
+    auto solver = make_solver(make_problem(gaussian_affinity(X_train, 8.0), 3), "frank_wolfe");
+    solver->solve();
+    const Matrix A = SimplicialSymNMF::apply(solver->iterate(), gaussian_cross_affinity(X_test, X_train, 8.0), 1);
+    std::vector<int64_t> fitted, truth_train, applied, truth_test;
+    for (std::size_t i : train) truth_train.push_back(blobs.labels[i]);
+    for (std::size_t i : test) truth_test.push_back(blobs.labels[i]);
+    fitted = row_argmax(solver->iterate());
+    applied = row_argmax(A);
+    BOOST_TEST(clustering_accuracy(fitted, truth_train) == 1.0);
+    // the same cluster names as the fit: the accuracy of (fitted + applied) against the truth is 1
+    std::vector<int64_t> all_labels = fitted, all_truth = truth_train;
+    all_labels.insert(all_labels.end(), applied.begin(), applied.end());
+    all_truth.insert(all_truth.end(), truth_test.begin(), truth_test.end());
+    BOOST_TEST(clustering_accuracy(all_labels, all_truth) == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
