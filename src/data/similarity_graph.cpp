@@ -21,28 +21,29 @@ struct Neighbors {
     std::vector<double> key;     // squared distance (Gaussian) or minus the cosine
 };
 
-// The m most similar other rows of every row: Gram blocks by GEMM, then a partial sort per row by
-// (key, index) so ties break the same way on every machine.
-Neighbors nearest(const Matrix& X, const Vector& norms2, std::size_t m, Similarity kind)
+// The m most similar rows of X to every row of Y (other rows, when Y is X: `self`): Gram blocks by GEMM,
+// then a partial sort per row by (key, index) so ties break the same way on every machine.
+Neighbors nearest(const Matrix& Y, const Vector& y2, const Matrix& X, const Vector& x2, std::size_t m,
+                  Similarity kind, bool self)
 {
-    const std::size_t n = X.shape()[0], block = 256;
-    Neighbors result{std::vector<int64_t>(n * m), std::vector<double>(n * m)};
+    const std::size_t q = Y.shape()[0], n = X.shape()[0], block = 256;
+    Neighbors result{std::vector<int64_t>(q * m), std::vector<double>(q * m)};
     Matrix rows_block, G;
-    for (std::size_t start = 0; start < n; start += block) {
-        const std::size_t b = std::min(block, n - start);
-        rows_block = xt::view(X, xt::range(start, start + b), xt::all());
+    for (std::size_t start = 0; start < q; start += block) {
+        const std::size_t b = std::min(block, q - start);
+        rows_block = xt::view(Y, xt::range(start, start + b), xt::all());
         G = Matrix({b, n});
         blas::gemm(false, true, 1.0, rows_block, X, 0.0, G);
         parallel_for(b, 8, resolve_threads(0), [&](std::size_t begin, std::size_t end) {
-            std::vector<std::pair<double, int64_t>> keyed(n - 1);
+            std::vector<std::pair<double, int64_t>> keyed(self ? n - 1 : n);
             for (std::size_t r = begin; r < end; ++r) {
                 const std::size_t i = start + r;
                 std::size_t c = 0;
                 for (std::size_t j = 0; j < n; ++j) {
-                    if (j == i) continue;
+                    if (self && j == i) continue;
                     const double key = kind == Similarity::Gaussian
-                                           ? std::max(0.0, norms2(i) + norms2(j) - 2.0 * G(r, j))
-                                           : -G(r, j) / std::max(std::sqrt(norms2(i) * norms2(j)), 1e-300);
+                                           ? std::max(0.0, y2(i) + x2(j) - 2.0 * G(r, j))
+                                           : -G(r, j) / std::max(std::sqrt(y2(i) * x2(j)), 1e-300);
                     keyed[c++] = {key, static_cast<int64_t>(j)};
                 }
                 std::partial_sort(keyed.begin(), keyed.begin() + static_cast<std::ptrdiff_t>(m), keyed.end());
@@ -56,9 +57,26 @@ Neighbors nearest(const Matrix& X, const Vector& norms2, std::size_t m, Similari
     return result;
 }
 
+// The similarity of rows y and x (p features, squared norms y2, x2) by the graph's kernel, scales sy, sx.
+double similarity(const double* y, const double* x, std::size_t p, double y2, double x2, double sy, double sx,
+                  Similarity kind)
+{
+    double d2 = 0.0, dot = 0.0;
+    for (std::size_t c = 0; c < p; ++c) {
+        d2 += (y[c] - x[c]) * (y[c] - x[c]);
+        dot += y[c] * x[c];
+    }
+    if (kind == Similarity::Gaussian) {
+        const double s = sy * sx;
+        return s > 0.0 ? std::exp(-d2 / s) : (d2 == 0.0 ? 1.0 : 0.0);
+    }
+    const double norms = std::sqrt(y2 * x2);
+    return norms > 0.0 ? std::max(0.0, dot / norms) : 0.0;
+}
+
 }  // namespace
 
-CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor)
+KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor)
 {
     const auto n = static_cast<int64_t>(X.shape()[0]);
     const std::size_t p = X.shape()[1];
@@ -71,9 +89,10 @@ CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t sc
             "knn_similarity: scale_neighbor = " + std::to_string(scale_neighbor) + " must be in [1, n - 1]");
     const auto m = static_cast<std::size_t>(kind == Similarity::Gaussian ? std::max(k, scale_neighbor) : k);
     Vector norms2 = xt::sum(xt::square(X), {1});
-    const Neighbors nb = nearest(X, norms2, m, kind);
+    const Neighbors nb = nearest(X, norms2, X, norms2, m, kind, true);
     const auto un = static_cast<std::size_t>(n);
-    std::vector<double> scale(un, 1.0);  // s_i: distance to the scale_neighbor-th neighbour
+    KnnGraph graph{{}, kind, k, scale_neighbor, std::vector<double>(un, 1.0), std::vector<double>(un, 0.0)};
+    std::vector<double>& scale = graph.scale;  // s_i: distance to the scale_neighbor-th neighbour
     if (kind == Similarity::Gaussian)
         for (std::size_t i = 0; i < un; ++i) scale[i] = std::sqrt(nb.key[i * m + static_cast<std::size_t>(scale_neighbor) - 1]);
     // The union of the kNN relations, each edge once as (min, max), its value computed from the rows
@@ -87,21 +106,11 @@ CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t sc
         }
     std::sort(edges.begin(), edges.end());
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-    std::vector<double> value(edges.size()), degree(un, 0.0);
+    std::vector<double> value(edges.size());
+    std::vector<double>& degree = graph.degree;
     for (std::size_t e = 0; e < edges.size(); ++e) {
         const auto i = static_cast<std::size_t>(edges[e].first), j = static_cast<std::size_t>(edges[e].second);
-        double d2 = 0.0, dot = 0.0;
-        for (std::size_t c = 0; c < p; ++c) {
-            d2 += (X(i, c) - X(j, c)) * (X(i, c) - X(j, c));
-            dot += X(i, c) * X(j, c);
-        }
-        if (kind == Similarity::Gaussian) {
-            const double s = scale[i] * scale[j];
-            value[e] = s > 0.0 ? std::exp(-d2 / s) : (d2 == 0.0 ? 1.0 : 0.0);
-        } else {
-            const double norms = std::sqrt(norms2(i) * norms2(j));
-            value[e] = norms > 0.0 ? std::max(0.0, dot / norms) : 0.0;
-        }
+        value[e] = similarity(&X(i, 0), &X(j, 0), p, norms2(i), norms2(j), scale[i], scale[j], kind);
         degree[i] += value[e];
         degree[j] += value[e];
     }
@@ -115,7 +124,45 @@ CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t sc
         cols.insert(cols.end(), {edges[e].second, edges[e].first});
         values.insert(values.end(), {v, v});
     }
-    return csr_from_triplets(n, n, rows.data(), cols.data(), values.data(), static_cast<int64_t>(values.size()));
+    graph.S = csr_from_triplets(n, n, rows.data(), cols.data(), values.data(), static_cast<int64_t>(values.size()));
+    return graph;
+}
+
+CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor)
+{
+    return knn_graph(X, k, kind, scale_neighbor).S;
+}
+
+Matrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph)
+{
+    const std::size_t q = Y.shape()[0], n = X.shape()[0], p = X.shape()[1];
+    require(Y.shape()[1] == p, FACTO_ERROR_DIMENSION,
+            "the new points have " + std::to_string(Y.shape()[1]) + " features, the fitted ones " + std::to_string(p));
+    require(graph.scale.size() == n, FACTO_ERROR_DIMENSION,
+            "the graph was built on " + std::to_string(graph.scale.size()) + " points, X has " + std::to_string(n));
+    require_finite(Y, "the new points");
+    const auto m = static_cast<std::size_t>(
+        graph.kind == Similarity::Gaussian ? std::max(graph.k, graph.scale_neighbor) : graph.k);
+    const Vector y2 = xt::sum(xt::square(Y), {1}), x2 = xt::sum(xt::square(X), {1});
+    const Neighbors nb = nearest(Y, y2, X, x2, m, graph.kind, false);
+    Matrix S({q, n}, 0.0);
+    for (std::size_t l = 0; l < q; ++l) {
+        const double sy = graph.kind == Similarity::Gaussian
+                              ? std::sqrt(nb.key[l * m + static_cast<std::size_t>(graph.scale_neighbor) - 1])
+                              : 1.0;
+        double d = 0.0;  // the new point's degree over its k neighbours
+        for (std::size_t t = 0; t < static_cast<std::size_t>(graph.k); ++t) {
+            const auto j = static_cast<std::size_t>(nb.index[l * m + t]);
+            S(l, j) = similarity(&Y(l, 0), &X(j, 0), p, y2(l), x2(j), sy, graph.scale[j], graph.kind);
+            d += S(l, j);
+        }
+        for (std::size_t t = 0; t < static_cast<std::size_t>(graph.k); ++t) {
+            const auto j = static_cast<std::size_t>(nb.index[l * m + t]);
+            const double dj = std::sqrt(d * graph.degree[j]);
+            S(l, j) = dj > 0.0 ? S(l, j) / dj : 0.0;
+        }
+    }
+    return S;
 }
 
 }  // namespace facto

@@ -4,7 +4,10 @@
 // within the distance its Frank-Wolfe gap allows, and bad input is refused by name.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "data/data.hpp"
 #include "linalg/blas.hpp"
@@ -156,6 +159,56 @@ BOOST_AUTO_TEST_CASE(held_out_points_of_separated_blobs_get_their_blob)
     all_labels.insert(all_labels.end(), applied.begin(), applied.end());
     all_truth.insert(all_truth.end(), truth_test.begin(), truth_test.end());
     BOOST_TEST(clustering_accuracy(all_labels, all_truth) == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_new_point_joins_the_knn_graph_by_its_own_neighbours_and_scale)
+{
+    // one new point, its row checked entry by entry against the definition, computed here by brute force
+    const Matrix X = uniform_matrix(40, 3, 12, 0.0, 1.0), Y = uniform_matrix(2, 3, 13, 0.0, 1.0);
+    const KnnGraph graph = knn_graph(X, 5, Similarity::Gaussian, 4);
+    BOOST_TEST(graph.S.nnz() == knn_similarity(X, 5, Similarity::Gaussian, 4).nnz());
+    const Matrix S = knn_cross_similarity(Y, X, graph);
+    for (std::size_t l = 0; l < 2; ++l) {
+        std::vector<std::pair<double, std::size_t>> d2;
+        for (std::size_t j = 0; j < 40; ++j)
+            d2.push_back({xt::sum(xt::square(xt::row(Y, l) - xt::row(X, j)))(), j});
+        std::sort(d2.begin(), d2.end());
+        const double sy = std::sqrt(d2[3].first);  // the 4th nearest
+        double degree = 0.0;
+        std::vector<double> value(40, 0.0);
+        for (std::size_t t = 0; t < 5; ++t) {
+            const std::size_t j = d2[t].second;
+            value[j] = std::exp(-d2[t].first / (sy * graph.scale[j]));
+            degree += value[j];
+        }
+        for (std::size_t j = 0; j < 40; ++j) {
+            const double want = value[j] > 0.0 ? value[j] / std::sqrt(degree * graph.degree[j]) : 0.0;
+            BOOST_TEST(S(l, j) == want, boost::test_tools::tolerance(1e-12));
+        }
+    }
+    BOOST_CHECK_THROW(knn_cross_similarity(Matrix({1, 2}, 0.0), X, graph), Error);
+}
+
+BOOST_AUTO_TEST_CASE(held_out_points_of_separated_blobs_get_their_blob_in_the_graph)
+{
+    // SymNMF on the kNN graph of 80% of three far blobs; the other 20% join the graph and get a row by
+    // apply: every one lands in its own blob's cluster
+    const Matrix centers = {{0.0, 0.0}, {10.0, 0.0}, {0.0, 10.0}};
+    const LabeledPoints blobs = gaussian_blobs(150, centers, 0.7, 11);
+    std::vector<std::size_t> train, test;
+    for (std::size_t i = 0; i < 150; ++i) (i % 5 == 0 ? test : train).push_back(i);
+    const Matrix X_train = xt::view(blobs.X, xt::keep(train), xt::all()), X_test = xt::view(blobs.X, xt::keep(test), xt::all());
+    const KnnGraph graph = knn_graph(X_train, 0, Similarity::Gaussian);
+    auto solver = make_solver(std::make_shared<const SymNMF>(graph.S, 3), "nolips");
+    solver->solve();
+    const Matrix A = SymNMF::apply(solver->iterate(), knn_cross_similarity(X_test, X_train, graph));
+    std::vector<int64_t> labels = row_argmax(solver->iterate()), truth;
+    for (std::size_t i : train) truth.push_back(blobs.labels[i]);
+    BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
+    const std::vector<int64_t> applied = row_argmax(A);
+    labels.insert(labels.end(), applied.begin(), applied.end());
+    for (std::size_t i : test) truth.push_back(blobs.labels[i]);
+    BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
