@@ -79,6 +79,11 @@ public:
     virtual std::vector<OutputSpec> output_specs(const SimplexColumns& C) const;
     virtual Output output(const std::string& name, const SimplexColumns& C) const;
 
+    // The fitted model applied to new data points (the columns of X_new, M x m): their coefficients on
+    // the selected anchors W (M x K, the anchor columns of X), each column of H (K x m) on the simplex
+    // minimizing ||x - W h||, as the fit's own "H" output is computed; returned as H^T (m x K).
+    // Error(DIMENSION) when X_new has not W's M rows, NOT_FINITE for a NaN or Inf.
+    static Matrix apply(const Matrix& W, const Matrix& X_new, std::size_t threads = 1);
     int64_t M() const { return static_cast<int64_t>(Xt_.shape()[1]); }
     int64_t N() const { return static_cast<int64_t>(Xt_.shape()[0]); }
     int64_t K() const { return K_; }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "metrics/metrics.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "problems/simplicial_symnmf.hpp"
+#include "problems/self_dictionary.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
 #include "fixtures.hpp"
@@ -209,6 +211,28 @@ BOOST_AUTO_TEST_CASE(held_out_points_of_separated_blobs_get_their_blob_in_the_gr
     labels.insert(labels.end(), applied.begin(), applied.end());
     for (std::size_t i : test) truth.push_back(blobs.labels[i]);
     BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(new_columns_get_their_coefficients_on_the_anchors)
+{
+    // noiseless separable data X = W [I, H2]: SPA finds the K anchors, the fit's "H" is the simplex least
+    // squares of X on them, and apply gives the same for the fitted columns (to rounding: another GEMM
+    // order) and the exact coefficients of new columns W h
+    const SeparableData data = separable_dirichlet(20, 100, 4, std::numeric_limits<double>::infinity(), 5);
+    auto solver = make_solver(std::make_shared<const SelfDictionary>(data.X, 4, 0.0, 1e-5), "spa");
+    solver->solve();
+    const std::vector<int64_t> selected = solver->output("selected").ints;
+    BOOST_TEST(selected.size() == 4u);
+    const Matrix W = xt::view(data.X, xt::all(), xt::keep(selected));
+    const Output H = solver->output("H");  // K x N
+    const Matrix A = SelfDictionary::apply(W, data.X, 2);  // N x K
+    for (std::size_t l = 0; l < 100; ++l)
+        for (std::size_t k = 0; k < 4; ++k) BOOST_TEST(A(l, k) == H.doubles[k * 100 + l], boost::test_tools::tolerance(1e-10));
+    const Matrix h = simplex_rows(30, 4, 9);  // 30 new columns' coefficients
+    Matrix X_new({20, 30});
+    blas::gemm(false, true, 1.0, W, h, 0.0, X_new);
+    BOOST_TEST(xt::amax(xt::abs(SelfDictionary::apply(W, X_new) - h))() < 1e-9);
+    BOOST_CHECK_THROW(SelfDictionary::apply(W, Matrix({19, 2}, 0.1)), Error);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
