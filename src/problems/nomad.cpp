@@ -392,4 +392,41 @@ NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size
     return result;
 }
 
+std::vector<int64_t> Nomad::apply_labels(const Matrix& X, const std::vector<int64_t>& labels, const Matrix& X_new)
+{
+    const std::size_t n = X.shape()[0], d = X.shape()[1];
+    require(labels.size() == n, FACTO_ERROR_DIMENSION,
+            std::to_string(labels.size()) + " labels for " + std::to_string(n) + " fitted points");
+    require(X_new.shape()[1] == d, FACTO_ERROR_DIMENSION,
+            "the new points have " + std::to_string(X_new.shape()[1]) + " features, the fitted ones " + std::to_string(d));
+    require_finite(X, "X");
+    require_finite(X_new, "X_new");
+    int64_t clusters = 0;
+    for (int64_t l : labels) {
+        require(l >= 0, FACTO_ERROR_INVALID_ARGUMENT, "labels must be >= 0, got " + std::to_string(l));
+        clusters = std::max(clusters, l + 1);
+    }
+    const std::size_t L = static_cast<std::size_t>(clusters);
+    Matrix means({L, d}, 0.0);
+    std::vector<double> count(L, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto c = static_cast<std::size_t>(labels[i]);
+        count[c] += 1.0;
+        for (std::size_t k = 0; k < d; ++k) means(c, k) += X(i, k);
+    }
+    for (std::size_t c = 0; c < L; ++c)
+        for (std::size_t k = 0; k < d && count[c] > 0.0; ++k) means(c, k) /= count[c];
+    std::vector<int64_t> out(X_new.shape()[0], 0);
+    for (std::size_t l = 0; l < out.size(); ++l) {
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t c = 0; c < L; ++c) {
+            if (count[c] == 0.0) continue;
+            double d2 = 0.0;
+            for (std::size_t k = 0; k < d; ++k) d2 += (X_new(l, k) - means(c, k)) * (X_new(l, k) - means(c, k));
+            if (d2 < best) best = d2, out[l] = static_cast<int64_t>(c);
+        }
+    }
+    return out;
+}
+
 }  // namespace facto

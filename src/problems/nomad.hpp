@@ -104,6 +104,15 @@ public:
     // Tr(D X) at that clustering's X (the same checks on labels), by one product with D.
     double clustering_objective(const std::vector<int64_t>& labels, std::size_t threads) const;
 
+    // The fitted clustering applied to new points: the label of the nearest cluster mean, the means of
+    // the fitted points X (rows) by their labels (>= 0; a label no point has is no cluster). On points
+    // NOMAD's D is the Gram matrix of features F = (X - mean) / largest norm, and Tr(D Q) at a
+    // clustering's Q is minus the K-means cost in F up to a constant: so this is the assignment step of
+    // the K-means the SDP relaxes, and F's affine map with one scale leaves the nearest mean unchanged.
+    // Ties go to the smaller label. Error(DIMENSION) for other widths or a labels vector not of X's
+    // rows, INVALID_ARGUMENT for a negative label.
+    static std::vector<int64_t> apply_labels(const Matrix& X, const std::vector<int64_t>& labels, const Matrix& X_new);
+
     static NomadFeasibility feasibility(const PackedSymmetric& Q, int64_t K);
     static NomadFeasibility feasibility_of_factor(const Matrix& U, int64_t K);
 

@@ -15,6 +15,7 @@
 #include "metrics/metrics.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "problems/simplicial_symnmf.hpp"
+#include "problems/nomad.hpp"
 #include "problems/self_dictionary.hpp"
 #include "problems/symnmf.hpp"
 #include "solvers/registry.hpp"
@@ -233,6 +234,24 @@ BOOST_AUTO_TEST_CASE(new_columns_get_their_coefficients_on_the_anchors)
     blas::gemm(false, true, 1.0, W, h, 0.0, X_new);
     BOOST_TEST(xt::amax(xt::abs(SelfDictionary::apply(W, X_new) - h))() < 1e-9);
     BOOST_CHECK_THROW(SelfDictionary::apply(W, Matrix({19, 2}, 0.1)), Error);
+}
+
+BOOST_AUTO_TEST_CASE(new_points_get_the_label_of_the_nearest_cluster_mean_in_nomads_features)
+{
+    // the rule in X equals the rule in NOMAD's features F = (X - mean) / largest norm (computed here with
+    // the fitted points' mean and norm), and new points of three far blobs get their blob's label
+    const Matrix centers = {{0.0, 0.0}, {10.0, 0.0}, {0.0, 10.0}};
+    const LabeledPoints fitted = gaussian_blobs(90, centers, 0.7, 21), fresh = gaussian_blobs(30, centers, 0.7, 22);
+    const std::vector<int64_t> labels = Nomad::apply_labels(fitted.X, fitted.labels, fresh.X);
+    BOOST_TEST(labels == fresh.labels, boost::test_tools::per_element());
+    const Matrix F = nomad_features(fitted.X);
+    const Vector mean = xt::mean(fitted.X, {0});
+    double largest = 0.0;
+    for (std::size_t i = 0; i < 90; ++i) largest = std::max(largest, std::sqrt(xt::sum(xt::square(xt::row(fitted.X, i)))()));
+    const Matrix F_new = (fresh.X - xt::view(mean, xt::newaxis(), xt::all())) / largest;
+    BOOST_TEST(Nomad::apply_labels(F, fitted.labels, F_new) == labels, boost::test_tools::per_element());
+    BOOST_CHECK_THROW(Nomad::apply_labels(fitted.X, {0, 1}, fresh.X), Error);
+    BOOST_CHECK_THROW(Nomad::apply_labels(fitted.X, fitted.labels, Matrix({2, 3}, 0.0)), Error);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
