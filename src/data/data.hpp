@@ -67,11 +67,11 @@ struct KnnGraph {
     std::vector<double> scale, degree;
 };
 KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
-// New points' rows in the graph of X (q x n, dense): each new point y keeps its k nearest fitted points
+// New points' rows in the graph of X (q x n, k stored entries per row): each new point y keeps its k nearest fitted points
 // j, S_yj = exp(-||y - x_j||^2 / (s_y s_j)) with s_y its distance to its scale_neighbor-th nearest fitted
 // point (or the cosine, clipped at 0), divided by sqrt(d_y d_j), d_y the sum of its row and d_j the
 // fitted degree; the fitted graph itself is not changed. Error(DIMENSION) for other features.
-Matrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph);
+CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph);
 
 // A document-term count matrix weighted for topic modeling as the authors of [NFW] do (Sec. V-B; Deng
 // Cai's tfidf): the terms in fewer than `min_df` documents are dropped, each count c > 0 becomes

@@ -133,7 +133,7 @@ CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t sc
     return knn_graph(X, k, kind, scale_neighbor).S;
 }
 
-Matrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph)
+CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph)
 {
     const std::size_t q = Y.shape()[0], n = X.shape()[0], p = X.shape()[1];
     require(Y.shape()[1] == p, FACTO_ERROR_DIMENSION,
@@ -143,26 +143,29 @@ Matrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& gr
     require_finite(Y, "the new points");
     const auto m = static_cast<std::size_t>(
         graph.kind == Similarity::Gaussian ? std::max(graph.k, graph.scale_neighbor) : graph.k);
+    const auto k = static_cast<std::size_t>(graph.k);
     const Vector y2 = xt::sum(xt::square(Y), {1}), x2 = xt::sum(xt::square(X), {1});
     const Neighbors nb = nearest(Y, y2, X, x2, m, graph.kind, false);
-    Matrix S({q, n}, 0.0);
+    std::vector<int64_t> rows(q * k), cols(q * k);
+    std::vector<double> values(q * k);
     for (std::size_t l = 0; l < q; ++l) {
         const double sy = graph.kind == Similarity::Gaussian
                               ? std::sqrt(nb.key[l * m + static_cast<std::size_t>(graph.scale_neighbor) - 1])
                               : 1.0;
         double d = 0.0;  // the new point's degree over its k neighbours
-        for (std::size_t t = 0; t < static_cast<std::size_t>(graph.k); ++t) {
+        for (std::size_t t = 0; t < k; ++t) {
             const auto j = static_cast<std::size_t>(nb.index[l * m + t]);
-            S(l, j) = similarity(&Y(l, 0), &X(j, 0), p, y2(l), x2(j), sy, graph.scale[j], graph.kind);
-            d += S(l, j);
+            rows[l * k + t] = static_cast<int64_t>(l);
+            cols[l * k + t] = static_cast<int64_t>(j);
+            d += values[l * k + t] = similarity(&Y(l, 0), &X(j, 0), p, y2(l), x2(j), sy, graph.scale[j], graph.kind);
         }
-        for (std::size_t t = 0; t < static_cast<std::size_t>(graph.k); ++t) {
-            const auto j = static_cast<std::size_t>(nb.index[l * m + t]);
-            const double dj = std::sqrt(d * graph.degree[j]);
-            S(l, j) = dj > 0.0 ? S(l, j) / dj : 0.0;
+        for (std::size_t t = 0; t < k; ++t) {
+            const double dj = std::sqrt(d * graph.degree[static_cast<std::size_t>(cols[l * k + t])]);
+            values[l * k + t] = dj > 0.0 ? values[l * k + t] / dj : 0.0;
         }
     }
-    return S;
+    return csr_from_triplets(static_cast<int64_t>(q), static_cast<int64_t>(n), rows.data(), cols.data(), values.data(),
+                             static_cast<int64_t>(values.size()));
 }
 
 }  // namespace facto

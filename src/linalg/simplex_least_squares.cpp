@@ -5,9 +5,11 @@
 // where it is nonnegative is done.
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "linalg/simplex_least_squares.hpp"
+#include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 
@@ -193,6 +195,20 @@ Matrix simplex_least_squares_gram(const Matrix& Q, const Matrix& B, std::size_t 
     const std::vector<double> v = solve_ones(Q, factor, copy);
     solve_rows(Q, v, B.data(), n, Ht, 0, U, factor, copy, threads);
     return Ht;
+}
+
+Matrix simplex_coefficients(const Matrix& W, const Matrix& Y, const char* what, std::size_t threads)
+{
+    require(Y.shape()[1] == W.shape()[0], FACTO_ERROR_DIMENSION,
+            std::string(what) + " must have " + std::to_string(W.shape()[0]) + " entries per point, got " +
+                std::to_string(Y.shape()[1]));
+    require_finite(W, "W");
+    require_finite(Y, what);
+    Matrix Q({W.shape()[1], W.shape()[1]});
+    blas::gemm(true, false, 1.0, W, W, 0.0, Q);  // W^T W
+    Matrix B({Y.shape()[0], W.shape()[1]});
+    blas::gemm(false, false, 1.0, Y, W, 0.0, B);  // row l: W^T y_l
+    return simplex_least_squares_gram(Q, B, threads);
 }
 
 }  // namespace facto

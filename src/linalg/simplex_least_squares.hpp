@@ -20,4 +20,9 @@ Matrix simplex_least_squares(const Matrix& Xt, const std::vector<int64_t>& selec
 // (n x k), row l the simplex-constrained minimizer of ||x_l - W h||.
 Matrix simplex_least_squares_gram(const Matrix& Q, const Matrix& B, std::size_t threads = 1);
 
+// The points Y (m x d, one per row) on the columns of W (d x k): row l of the result (m x k) is the h on
+// the simplex minimizing ||y_l - W h||. Error(DIMENSION) when Y's rows are not of W's d, NOT_FINITE for
+// a NaN or Inf (naming `what`, the caller's name for Y).
+Matrix simplex_coefficients(const Matrix& W, const Matrix& Y, const char* what, std::size_t threads = 1);
+
 }  // namespace facto

@@ -318,16 +318,8 @@ Output SelfDictionary::output(const std::string& name, const Matrix& C) const
 
 Matrix SelfDictionary::apply(const Matrix& W, const Matrix& X_new, std::size_t threads)
 {
-    require(X_new.shape()[0] == W.shape()[0], FACTO_ERROR_DIMENSION,
-            "the new data points must have the M = " + std::to_string(W.shape()[0]) + " features of the anchors, got " +
-                std::to_string(X_new.shape()[0]));
-    require_finite(W, "W");
-    require_finite(X_new, "X_new");
-    Matrix Q({W.shape()[1], W.shape()[1]});
-    blas::gemm(true, false, 1.0, W, W, 0.0, Q);  // W^T W
-    Matrix B({X_new.shape()[1], W.shape()[1]});
-    blas::gemm(true, false, 1.0, X_new, W, 0.0, B);  // row l: W^T x_l
-    return simplex_least_squares_gram(Q, B, threads);
+    const Matrix points = xt::transpose(X_new);  // one new data point per row
+    return simplex_coefficients(W, points, "the new data points (X_new)", threads);
 }
 
 }  // namespace facto

@@ -141,16 +141,7 @@ Quartic SimplicialSymNMF::along_row(std::size_t i, const double* w, const double
 
 Matrix SimplicialSymNMF::apply(const Matrix& W, const Matrix& P_new, std::size_t threads)
 {
-    require(P_new.shape()[1] == W.shape()[0], FACTO_ERROR_DIMENSION,
-            "the new points' affinities must have one column per fitted point (" + std::to_string(W.shape()[0]) +
-                "), got " + std::to_string(P_new.shape()[1]));
-    require_finite(W, "W");
-    require_finite(P_new, "P_new");
-    Matrix Q({W.shape()[1], W.shape()[1]});
-    blas::gemm(true, false, 1.0, W, W, 0.0, Q);  // W^T W
-    Matrix B({P_new.shape()[0], W.shape()[1]});
-    blas::gemm(false, false, 1.0, P_new, W, 0.0, B);  // row l: W^T p_l
-    return simplex_least_squares_gram(Q, B, threads);
+    return simplex_coefficients(W, P_new, "the new points' affinities (P_new)", threads);
 }
 
 }  // namespace facto

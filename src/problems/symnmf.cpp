@@ -12,6 +12,7 @@
 #include "linalg/blas.hpp"
 #include "linalg/nonnegative_least_squares.hpp"
 #include "linalg/parallel.hpp"
+#include "linalg/sparse.hpp"
 
 namespace facto {
 
@@ -147,21 +148,46 @@ void SymNMF::add_linear_product(const std::vector<MatrixEntry>& D, double scale,
     }
 }
 
-Matrix SymNMF::apply(const Matrix& X, const Matrix& M_new)
+namespace {
+
+// The rows of new points from MX = M_new X (m x r, row l = X^T m_l): row l minimizes ||m_l - X h||
+// over h >= 0, by block principal pivoting on X^T X.
+Matrix nonnegative_rows(const Matrix& X, const Matrix& MX)
 {
-    require(M_new.shape()[1] == X.shape()[0], FACTO_ERROR_DIMENSION,
-            "the new points' similarities must have one column per fitted point (" + std::to_string(X.shape()[0]) +
-                "), got " + std::to_string(M_new.shape()[1]));
-    require_finite(X, "X");
-    require_finite(M_new, "M_new");
-    const std::size_t r = X.shape()[1], m = M_new.shape()[0];
+    const std::size_t r = X.shape()[1];
     Matrix G({r, r});
     blas::gemm(true, false, 1.0, X, X, 0.0, G);  // X^T X
-    Matrix B({r, m});
-    blas::gemm(true, true, 1.0, X, M_new, 0.0, B);  // column l: X^T m_l
-    Matrix H = xt::zeros<double>({r, m});
+    const Matrix B = xt::transpose(MX);         // column l: X^T m_l
+    Matrix H = xt::zeros<double>({r, MX.shape()[0]});
     nonnegative_least_squares_exact(G, B, H);
     return xt::transpose(H);
+}
+
+void require_new_similarities(const Matrix& X, int64_t columns)
+{
+    require(columns == static_cast<int64_t>(X.shape()[0]), FACTO_ERROR_DIMENSION,
+            "the new points' similarities must have one column per fitted point (" + std::to_string(X.shape()[0]) +
+                "), got " + std::to_string(columns));
+    require_finite(X, "X");
+}
+
+}  // namespace
+
+Matrix SymNMF::apply(const Matrix& X, const Matrix& M_new)
+{
+    require_new_similarities(X, static_cast<int64_t>(M_new.shape()[1]));
+    require_finite(M_new, "M_new");
+    Matrix MX({M_new.shape()[0], X.shape()[1]});
+    blas::gemm(false, false, 1.0, M_new, X, 0.0, MX);
+    return nonnegative_rows(X, MX);
+}
+
+Matrix SymNMF::apply(const Matrix& X, const CsrMatrix& M_new)
+{
+    require_new_similarities(X, M_new.cols);  // M_new's values are finite by construction (csr_from_*)
+    Matrix MX({static_cast<std::size_t>(M_new.rows), X.shape()[1]});
+    spmm(M_new, X, MX, 1);
+    return nonnegative_rows(X, MX);
 }
 
 }  // namespace facto

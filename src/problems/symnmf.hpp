@@ -44,6 +44,8 @@ public:
     // with the others fixed, so at a stationary X the rows of M give back X's rows. Error(DIMENSION) when
     // M_new has not n columns, NOT_FINITE for a NaN or Inf.
     static Matrix apply(const Matrix& X, const Matrix& M_new);
+    // The same for sparse similarities (a kNN graph's rows: knn_cross_similarity), by one sparse product.
+    static Matrix apply(const Matrix& X, const CsrMatrix& M_new);
     // M, dense or sparse, with the products the solvers need (M X, a row of M X, M_ii, M's columns).
     const SymmetricOperator& M() const { return M_; }
     int64_t r() const { return r_; }

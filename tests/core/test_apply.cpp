@@ -170,7 +170,12 @@ BOOST_AUTO_TEST_CASE(a_new_point_joins_the_knn_graph_by_its_own_neighbours_and_s
     const Matrix X = uniform_matrix(40, 3, 12, 0.0, 1.0), Y = uniform_matrix(2, 3, 13, 0.0, 1.0);
     const KnnGraph graph = knn_graph(X, 5, Similarity::Gaussian, 4);
     BOOST_TEST(graph.S.nnz() == knn_similarity(X, 5, Similarity::Gaussian, 4).nnz());
-    const Matrix S = knn_cross_similarity(Y, X, graph);
+    const CsrMatrix cross = knn_cross_similarity(Y, X, graph);
+    BOOST_TEST(cross.nnz() == 2 * 5);  // k stored entries per new point
+    Matrix S({2, 40}, 0.0);
+    for (std::size_t l = 0; l < 2; ++l)
+        for (auto e = cross.indptr[l]; e < cross.indptr[l + 1]; ++e)
+            S(l, static_cast<std::size_t>(cross.indices[static_cast<std::size_t>(e)])) = cross.values[static_cast<std::size_t>(e)];
     for (std::size_t l = 0; l < 2; ++l) {
         std::vector<std::pair<double, std::size_t>> d2;
         for (std::size_t j = 0; j < 40; ++j)
