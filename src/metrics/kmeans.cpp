@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "base/error.hpp"
 #include "base/random.hpp"
@@ -18,6 +19,19 @@ double squared_distance(const double* x, const double* c, std::size_t d)
     double sum = 0.0;
     for (std::size_t j = 0; j < d; ++j) sum += (x[j] - c[j]) * (x[j] - c[j]);
     return sum;
+}
+
+// The row of C nearest to x (first on ties) and its squared distance.
+std::pair<int64_t, double> nearest_center(const double* x, const Matrix& C)
+{
+    const std::size_t d = C.shape()[1];
+    int64_t best = 0;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < C.shape()[0]; ++k) {
+        const double dist = squared_distance(x, &C(k, 0), d);
+        if (dist < nearest) nearest = dist, best = static_cast<int64_t>(k);
+    }
+    return {best, nearest};
 }
 
 // An index drawn with probability proportional to weight[i] (total their sum; the last index when 0).
@@ -56,12 +70,7 @@ double lloyd(const Matrix& X, Matrix& C, std::vector<int64_t>& labels, int max_i
         bool changed = false;
         cost = 0.0;
         for (std::size_t i = 0; i < n; ++i) {
-            int64_t best = 0;
-            double nearest = std::numeric_limits<double>::infinity();
-            for (std::size_t k = 0; k < K; ++k) {
-                const double dist = squared_distance(&X(i, 0), &C(k, 0), d);
-                if (dist < nearest) nearest = dist, best = static_cast<int64_t>(k);
-            }
+            const auto [best, nearest] = nearest_center(&X(i, 0), C);
             changed = changed || labels[i] != best;
             labels[i] = best, distance[i] = nearest, cost += nearest;
         }
@@ -87,6 +96,13 @@ double lloyd(const Matrix& X, Matrix& C, std::vector<int64_t>& labels, int max_i
 }
 
 }  // namespace
+
+std::vector<int64_t> nearest_centers(const Matrix& Y, const Matrix& C)
+{
+    std::vector<int64_t> labels(Y.shape()[0]);
+    for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = nearest_center(&Y(i, 0), C).first;
+    return labels;
+}
 
 std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t seed, int max_iterations)
 {

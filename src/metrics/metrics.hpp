@@ -66,6 +66,9 @@ std::vector<int64_t> connected_components_of_factor(const Matrix& U, double thre
 // each run until no label changes or max_iterations. Labels in [0, K); an emptied cluster takes the
 // point farthest from its center.
 std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t seed, int max_iterations = 300);
+// k-means' assignment step: for each row of Y, the index of the nearest row of the centers C (squared
+// Euclidean distance, ties to the smaller index), the same rule as kmeans' iterations.
+std::vector<int64_t> nearest_centers(const Matrix& Y, const Matrix& C);
 
 // Kernel k-means (Lloyd's iteration in the space whose inner products are D), through products with D
 // alone: one D Z (n x K) per iteration and O(n K) memory whatever D's storage (for D = F F^T, k-means

@@ -406,26 +406,19 @@ std::vector<int64_t> Nomad::apply_labels(const Matrix& X, const std::vector<int6
         require(l >= 0, FACTO_ERROR_INVALID_ARGUMENT, "labels must be >= 0, got " + std::to_string(l));
         clusters = std::max(clusters, l + 1);
     }
-    const std::size_t L = static_cast<std::size_t>(clusters);
-    Matrix means({L, d}, 0.0);
-    std::vector<double> count(L, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto c = static_cast<std::size_t>(labels[i]);
-        count[c] += 1.0;
-        for (std::size_t k = 0; k < d; ++k) means(c, k) += X(i, k);
-    }
-    for (std::size_t c = 0; c < L; ++c)
-        for (std::size_t k = 0; k < d && count[c] > 0.0; ++k) means(c, k) /= count[c];
-    std::vector<int64_t> out(X_new.shape()[0], 0);
-    for (std::size_t l = 0; l < out.size(); ++l) {
-        double best = std::numeric_limits<double>::infinity();
-        for (std::size_t c = 0; c < L; ++c) {
-            if (count[c] == 0.0) continue;
-            double d2 = 0.0;
-            for (std::size_t k = 0; k < d; ++k) d2 += (X_new(l, k) - means(c, k)) * (X_new(l, k) - means(c, k));
-            if (d2 < best) best = d2, out[l] = static_cast<int64_t>(c);
-        }
-    }
+    // the means of the labels some point has, in label order (so that ties go to the smaller label)
+    std::vector<double> count(static_cast<std::size_t>(clusters), 0.0);
+    for (int64_t l : labels) count[static_cast<std::size_t>(l)] += 1.0;
+    std::vector<int64_t> label_of, row_of(count.size(), -1);
+    for (std::size_t c = 0; c < count.size(); ++c)
+        if (count[c] > 0.0) row_of[c] = static_cast<int64_t>(label_of.size()), label_of.push_back(static_cast<int64_t>(c));
+    Matrix means({label_of.size(), d}, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < d; ++k) means(static_cast<std::size_t>(row_of[static_cast<std::size_t>(labels[i])]), k) += X(i, k);
+    for (std::size_t c = 0; c < label_of.size(); ++c)
+        for (std::size_t k = 0; k < d; ++k) means(c, k) /= count[static_cast<std::size_t>(label_of[c])];
+    std::vector<int64_t> out = nearest_centers(X_new, means);  // k-means' assignment step
+    for (int64_t& l : out) l = label_of[static_cast<std::size_t>(l)];
     return out;
 }
 
