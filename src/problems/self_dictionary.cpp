@@ -52,10 +52,10 @@ std::shared_ptr<const SelfDictionary> SelfDictionary::distributed(const Matrix& 
             require_finite(X, "X");
             require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
                     "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
-            require_memory(8.0 * double(N) * double(m), "X, gathered on every process");
         },
         {{"M", static_cast<double>(m)}, {"K", static_cast<double>(K)}, {"lambda", lambda}, {"mu", mu}}, "columns");
-    // X^T whole on every process: each process's points (rows of X^T) in rank order
+    // X^T whole on every process: each process's points (rows of X^T) in rank order (its memory agreed on
+    // by the gather)
     const Matrix mine = xt::transpose(X);
     Matrix Xt = blocks.gather(mine.data(), static_cast<std::size_t>(m), "X, gathered on every process");
     return std::shared_ptr<const SelfDictionary>(new SelfDictionary(std::move(Xt), K, lambda, mu, std::move(blocks)));
