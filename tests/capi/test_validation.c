@@ -43,6 +43,9 @@ static const double doc_count[6] = {1, 2, 1, 3, 1, 1}, doc_fraction[6] = {1, 2, 
 static const int64_t edge_row[4] = {0, 1, 2, 3}, edge_col[4] = {1, 0, 3, 2};
 static const double edge_weight[4] = {1, 1, 2, 2};
 static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0, 0};
+static facto_algorithm_info algorithm_info = {sizeof(facto_algorithm_info), 0, NULL, NULL};
+static facto_algorithm_info small_algorithm_info = {2, 0, NULL, NULL};
+static int64_t count;
 
 /* The message of a case that made and freed its own handles. */
 static char kept[1024];
@@ -366,6 +369,23 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_last_error())                                                                                            \
     X(layer_no_iterate, FACTO_ERROR_BAD_STATE, "no iterate", "", facto_problem_new_nomad_layer(fresh_nomad, 1, &out_problem), facto_last_error()) \
     X(layer_K, FACTO_ERROR_OUT_OF_RANGE, "[1, 2]", "got 3", facto_problem_new_nomad_layer(nomad_solver, 3, &out_problem), facto_last_error())    \
+    X(solver_layer_null, FACTO_ERROR_NULL_POINTER, "previous", "NULL",                                              \
+      facto_solver_new_nomad_layer(NULL, 1, &out_solver), facto_last_error())                                        \
+    X(solver_layer_kind, FACTO_ERROR_INVALID_ARGUMENT, "nomad solver", "simplicial_symnmf",                          \
+      facto_solver_new_nomad_layer(fw, 1, &out_solver), facto_last_error())                                          \
+    X(solver_layer_no_iterate, FACTO_ERROR_BAD_STATE, "no iterate", "",                                              \
+      facto_solver_new_nomad_layer(fresh_nomad, 1, &out_solver), facto_last_error())                                 \
+    X(solver_layer_K, FACTO_ERROR_OUT_OF_RANGE, "[1, 2]", "got 3",                                                   \
+      facto_solver_new_nomad_layer(nomad_solver, 3, &out_solver), facto_last_error())                                \
+    /* the registry */                                                                                               \
+    X(algorithms_kind, FACTO_ERROR_INVALID_ARGUMENT, "'simplicial'", "simplicial_symnmf",                            \
+      facto_algorithm_count("simplicial", &count), facto_last_error())                                              \
+    X(algorithms_null_kind, FACTO_ERROR_NULL_POINTER, "kind", "NULL", facto_algorithm_count(NULL, &count),          \
+      facto_last_error())                                                                                            \
+    X(algorithms_index, FACTO_ERROR_OUT_OF_RANGE, "algorithm index 9", "'nomad'",                                    \
+      facto_algorithm_describe("nomad", 9, &algorithm_info), facto_last_error())                                     \
+    X(algorithms_struct_size, FACTO_ERROR_INVALID_ARGUMENT, "struct_size 2", "too small",                           \
+      facto_algorithm_describe("nomad", 0, &small_algorithm_info), facto_last_error())                               \
     /* problem queries */                                                                                            \
     X(objective_shape, FACTO_ERROR_DIMENSION, "4 x 2", "3 x 2",                                                      \
       facto_problem_objective(simplicial, W_infeasible, 3, 2, 2, FACTO_ROW_MAJOR, buffer),                           \
