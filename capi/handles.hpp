@@ -12,6 +12,7 @@
 #include "base/error.hpp"
 #include "facto/facto.h"
 #include "facto/facto_experimental.h"
+#include "models/model.hpp"
 #include "problems/problem.hpp"
 #include "solvers/solver.hpp"
 #include "linalg/sparse.hpp"
@@ -36,6 +37,11 @@ struct facto_solver {
         destroy = nullptr;
     }
     ~facto_solver() { release_user_data(); }
+};
+
+struct facto_model {
+    facto::Model model;
+    mutable std::string last_error;
 };
 
 struct facto_matrix {

@@ -35,4 +35,18 @@ std::pair<Matrix, Matrix> finite_pair(const double* a, const char* a_name, const
     return pair;
 }
 
+Scaling scaling_in(int32_t scaling)
+{
+    require(scaling >= FACTO_SCALE_NONE && scaling <= FACTO_SCALE_ZSCORE, FACTO_ERROR_INVALID_ARGUMENT,
+            "scaling must be FACTO_SCALE_NONE, _MINMAX or _ZSCORE, got " + std::to_string(scaling));
+    return static_cast<Scaling>(scaling);
+}
+
+Similarity similarity_in(int32_t kind)
+{
+    require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE, FACTO_ERROR_INVALID_ARGUMENT,
+            "kind must be FACTO_SIMILARITY_GAUSSIAN or _COSINE, got " + std::to_string(kind));
+    return static_cast<Similarity>(kind);
+}
+
 }  // namespace facto::capi

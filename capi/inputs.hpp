@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "data/data.hpp"
 #include "handles.hpp"
 
 namespace facto::capi {
@@ -42,5 +43,9 @@ CsrMatrix sparse_in(int32_t format, int64_t rows, int64_t cols, int64_t nnz, con
 // and checked finite.
 std::pair<Matrix, Matrix> finite_pair(const double* a, const char* a_name, const double* b, const char* b_name,
                                       int64_t n, int64_t k, int32_t layout);
+
+// A FACTO_SCALE_* or FACTO_SIMILARITY_* argument as the core's enum (Error(INVALID_ARGUMENT) otherwise).
+Scaling scaling_in(int32_t scaling);
+Similarity similarity_in(int32_t kind);
 
 }  // namespace facto::capi

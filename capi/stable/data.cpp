@@ -71,11 +71,10 @@ facto_status facto_gaussian_affinity(const double* X, int64_t rows, int64_t cols
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
         *out = nullptr;
-        facto::require(scaling >= FACTO_SCALE_NONE && scaling <= FACTO_SCALE_ZSCORE, FACTO_ERROR_INVALID_ARGUMENT,
-                       "scaling must be FACTO_SCALE_NONE, _MINMAX or _ZSCORE, got " + std::to_string(scaling));
+        const facto::Scaling how = facto::capi::scaling_in(scaling);
         facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
         facto::require_finite(features, "X");
-        facto::scale_columns(features, static_cast<facto::Scaling>(scaling));
+        facto::scale_columns(features, how);
         *out = wrap<facto_matrix>(facto::gaussian_affinity(features, bandwidth)).release();
         return FACTO_OK;
     });
@@ -195,12 +194,10 @@ facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, i
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
         *out = nullptr;
-        facto::require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE,
-                       FACTO_ERROR_INVALID_ARGUMENT,
-                       "kind must be FACTO_SIMILARITY_GAUSSIAN or _COSINE, got " + std::to_string(kind));
+        const facto::Similarity similarity = facto::capi::similarity_in(kind);
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
         const facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
-        *out = wrap<facto_sparse>(facto::knn_similarity(features, k, static_cast<facto::Similarity>(kind))).release();
+        *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity)).release();
         return FACTO_OK;
     });
 }

@@ -549,6 +549,100 @@ FACTO_API facto_status facto_solver_copy_output_int64(const facto_solver* solver
                                                       int64_t* out, int64_t capacity, int32_t layout);
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Models: a fit applied to new data                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A fitted model holds what applying a solved problem to new points needs, as named arrays of doubles
+ * (row-major; integers such as labels held exactly), and nothing else: it outlives its problem and
+ * solver, is saved as its arrays and rebuilt from them (facto_model_new, facto_model_set_array).
+ * The arrays of each kind, and what facto_model_apply takes (q new points):
+ *   simplicial_symnmf  "W" (n x k)          affinities to the n fitted points, q x n
+ *   symnmf             "H" (n x r)          similarities to the n fitted points, q x n (dense or sparse)
+ *   edm_completion     "X" (n x r)          squared distances to the n points, q x n (sparse: the observed)
+ *   self_dictionary    "W" (M x K anchors)  new data points as columns, M x q
+ *   topics             "topics" (K x V), "idf" (1 x V, 0 on pruned terms)   counts, q x V
+ *   communities        "basis" (N x K)      edges to the N fitted nodes, q x N (dense or sparse)
+ *   nomad              "labels" (n x 1), "embedding" (n x e), "center_labels" (c x 1) and "within"
+ *                      (c x 1): new rows of D, q x n; or "centers" (c x d): new points, q x d
+ * With a feature rule (facto_model_use_gaussian_affinity / _use_knn_similarity, which add "rbf_*" or
+ * "knn_*" arrays) the two SymNMF kinds take new points' features (q x p) instead. What each job does
+ * with them is in docs/architecture.md, "Applying a fitted model to new points". */
+typedef struct facto_model facto_model;
+
+/* The model of a solver's current iterate (after facto_solver_solve or steps): a new handle in *out the
+ * caller owns (facto_model_free); the solver is not changed. Errors: NULL_POINTER, BAD_STATE (no iterate
+ * yet), UNSUPPORTED (a distributed problem, a NOMAD layer), OUT_OF_MEMORY. On error *out is NULL. */
+FACTO_API facto_status facto_solver_model(const facto_solver* solver, facto_model** out);
+
+/* An empty model of a problem kind, to be filled by facto_model_set_array (a saved model reloaded).
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (a kind without models). On error *out is NULL. */
+FACTO_API facto_status facto_model_new(const char* kind, facto_model** out);
+
+/* Release a model; NULL is a no-op. */
+FACTO_API void facto_model_free(facto_model* model);
+
+/* The model's problem kind (valid while the model lives), NULL for NULL. */
+FACTO_API const char* facto_model_kind(const facto_model* model);
+
+/* Message of the last failed call on this model (empty after a success); for NULL, facto_last_error(). */
+FACTO_API const char* facto_model_last_error(const facto_model* model);
+
+/* The model's arrays: their number, the name of array `index` (in name order; valid until the model is
+ * changed or freed), a named array's shape, and a copy of it (row-major, capacity in elements).
+ * Errors: NULL_POINTER, OUT_OF_RANGE (index), UNKNOWN_PARAMETER (name), BUFFER_TOO_SMALL. */
+FACTO_API facto_status facto_model_array_count(const facto_model* model, int64_t* count);
+FACTO_API facto_status facto_model_array_name(const facto_model* model, int64_t index, const char** name);
+FACTO_API facto_status facto_model_array_shape(const facto_model* model, const char* name, int64_t* rows,
+                                               int64_t* cols);
+FACTO_API facto_status facto_model_copy_array(const facto_model* model, const char* name, double* out,
+                                              int64_t capacity);
+
+/* Set (copy in) one array, row-major rows x cols. Whether the arrays agree with each other is checked
+ * when the model is applied. Errors: NULL_POINTER, UNKNOWN_PARAMETER (a name the kind has not; the
+ * message lists them), DIMENSION (rows or cols < 1), NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_model_set_array(facto_model* model, const char* name, const double* data, int64_t rows,
+                                             int64_t cols);
+
+/* Feature rules. The model then applies to new points' features: for simplicial_symnmf and symnmf models
+ * fitted on the matrix that facto_gaussian_affinity or facto_knn_similarity made from X (n x p, the
+ * same arguments), their affinities to the fitted points are built the same way (the fitted column
+ * scaling and bandwidth; or each new point's k nearest fitted points with the fitted points' self-tuned
+ * scales and degrees, the graph itself unchanged). The kNN rule recomputes the fitted graph's scales:
+ * it costs what facto_knn_similarity does. For nomad models, X (n x d) are the fitted points and new
+ * points take the nearest mean of the fitted points under the model's "labels". X is copied; a rule
+ * replaces the other. Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind, another model kind),
+ * DIMENSION (X not of the fitted points), OUT_OF_RANGE (bandwidth, k), NOT_FINITE, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_model_use_gaussian_affinity(facto_model* model, const double* X, int64_t rows,
+                                                         int64_t cols, int64_t ld, int32_t layout, double bandwidth,
+                                                         int32_t scaling);
+FACTO_API facto_status facto_model_use_knn_similarity(facto_model* model, const double* X, int64_t rows, int64_t cols,
+                                                      int64_t ld, int32_t layout, int64_t k, int32_t kind);
+FACTO_API facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols,
+                                              int64_t ld, int32_t layout);
+
+/* Columns of what facto_model_apply writes per new point: k, r or K (the new rows, proportions or
+ * memberships), r (EDM positions), e (NOMAD's embedding). Errors: NULL_POINTER, BAD_STATE (arrays missing
+ * or disagreeing: the message names them). */
+FACTO_API facto_status facto_model_apply_columns(const facto_model* model, int64_t* cols);
+
+/* Apply the model to q new points given densely (rows x cols in `layout`) or sparse (facto.h's sparse
+ * input formats; unlisted entries 0, or unobserved for EDM distances): writes q rows of
+ * facto_model_apply_columns values into out (row-major, capacity in elements) and, when labels is not
+ * NULL, q labels: the largest entry's column (the fit's rule), NOMAD's cluster, or -1 where there is
+ * none (EDM; a document with no term the model kept; a node with no edge to a fitted node). Dense
+ * EDM distances count as all observed. The model is not changed.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, format), DIMENSION (new data of another width, the
+ * message saying what it should be; an EDM point with fewer than r + 1 distances), NOT_FINITE,
+ * OUT_OF_RANGE (a count in (0, 1), a negative distance), BAD_STATE (arrays missing or disagreeing),
+ * BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
+FACTO_API facto_status facto_model_apply(const facto_model* model, const double* Y, int64_t rows, int64_t cols,
+                                         int64_t ld, int32_t layout, double* out, int64_t capacity, int64_t* labels);
+FACTO_API facto_status facto_model_apply_sparse(const facto_model* model, int32_t format, int64_t rows, int64_t cols,
+                                                int64_t nnz, const int64_t* ptr, const int64_t* idx,
+                                                const double* values, double* out, int64_t capacity,
+                                                int64_t* labels);
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Data helpers                                                                                     */
 /* ---------------------------------------------------------------------------------------------- */
 

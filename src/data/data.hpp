@@ -83,6 +83,10 @@ struct TfIdf {
     std::vector<int64_t> df;     // document frequency of each kept term
 };
 TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df);
+// Counts (D x V, 0 or at least 1) weighted by idf learnt elsewhere: count c of term t becomes
+// (1 + ln c) idf[column[t]] in column column[t] of the result (D x idf.size()); terms with column -1 are
+// dropped. Error(DIMENSION) when column has not V entries, OUT_OF_RANGE naming a bad count.
+CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf);
 
 // The Helix of [DAB] Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
 Matrix helix_points(int64_t n, uint64_t seed);

@@ -13,11 +13,8 @@ TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df)
     std::vector<int64_t> df(V, 0);
     for (std::size_t i = 0; i < D; ++i)
         for (int64_t p = counts.indptr[i]; p < counts.indptr[i + 1]; ++p) {
-            const double c = counts.values[static_cast<std::size_t>(p)];
-            require(c == 0.0 || c >= 1.0, FACTO_ERROR_OUT_OF_RANGE,
-                    "count (" + std::to_string(i) + ", " + std::to_string(counts.indices[static_cast<std::size_t>(p)]) +
-                        ") = " + value_text(c) + ": counts must be 0 or at least 1");
-            if (c > 0.0) ++df[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
+            // a count in (0, 1) is refused by tf_idf_weights below
+            if (counts.values[static_cast<std::size_t>(p)] > 0.0) ++df[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
         }
     TfIdf result;
     std::vector<int64_t> column(V, -1);  // kept position of each term
@@ -27,21 +24,35 @@ TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df)
             result.terms.push_back(static_cast<int64_t>(t));
             result.df.push_back(df[t]);
         }
-    CsrMatrix& F = result.F;
-    F.rows = counts.rows, F.cols = static_cast<int64_t>(result.terms.size());
+    std::vector<double> idf(result.df.size());
+    for (std::size_t j = 0; j < idf.size(); ++j)
+        idf[j] = std::log(static_cast<double>(D) / static_cast<double>(result.df[j]));
+    result.F = tf_idf_weights(counts, column, idf);
+    return result;
+}
+
+CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf)
+{
+    require(column.size() == static_cast<std::size_t>(counts.cols), FACTO_ERROR_DIMENSION,
+            "the counts have " + std::to_string(counts.cols) + " terms, the vocabulary " + std::to_string(column.size()));
+    const auto D = static_cast<std::size_t>(counts.rows);
+    CsrMatrix F;
+    F.rows = counts.rows, F.cols = static_cast<int64_t>(idf.size());
     F.indptr.assign(D + 1, 0);
     for (std::size_t i = 0; i < D; ++i) {
         for (int64_t p = counts.indptr[i]; p < counts.indptr[i + 1]; ++p) {
             const double c = counts.values[static_cast<std::size_t>(p)];
+            require(c == 0.0 || c >= 1.0, FACTO_ERROR_OUT_OF_RANGE,
+                    "count (" + std::to_string(i) + ", " + std::to_string(counts.indices[static_cast<std::size_t>(p)]) +
+                        ") = " + value_text(c) + ": counts must be 0 or at least 1");
             const int64_t j = column[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
             if (c <= 0.0 || j < 0) continue;
             F.indices.push_back(j);
-            F.values.push_back((1.0 + std::log(c)) *
-                               std::log(static_cast<double>(D) / static_cast<double>(result.df[static_cast<std::size_t>(j)])));
+            F.values.push_back((1.0 + std::log(c)) * idf[static_cast<std::size_t>(j)]);
         }
         F.indptr[i + 1] = static_cast<int64_t>(F.values.size());
     }
-    return result;
+    return F;
 }
 
 }  // namespace facto

@@ -104,6 +104,30 @@ std::vector<int64_t> nearest_centers(const Matrix& Y, const Matrix& C)
     return labels;
 }
 
+ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels)
+{
+    const std::size_t n = X.shape()[0], d = X.shape()[1];
+    require(labels.size() == n, FACTO_ERROR_DIMENSION,
+            std::to_string(labels.size()) + " labels for " + std::to_string(n) + " points");
+    int64_t clusters = 0;
+    for (int64_t l : labels) {
+        require(l >= 0, FACTO_ERROR_INVALID_ARGUMENT, "labels must be >= 0, got " + std::to_string(l));
+        clusters = std::max(clusters, l + 1);
+    }
+    std::vector<double> count(static_cast<std::size_t>(clusters), 0.0);
+    for (int64_t l : labels) count[static_cast<std::size_t>(l)] += 1.0;
+    ClusterMeans out;
+    std::vector<int64_t> row_of(count.size(), -1);
+    for (std::size_t c = 0; c < count.size(); ++c)
+        if (count[c] > 0.0) row_of[c] = static_cast<int64_t>(out.labels.size()), out.labels.push_back(static_cast<int64_t>(c));
+    out.means = Matrix({out.labels.size(), d}, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < d; ++k) out.means(static_cast<std::size_t>(row_of[static_cast<std::size_t>(labels[i])]), k) += X(i, k);
+    for (std::size_t c = 0; c < out.labels.size(); ++c)
+        for (std::size_t k = 0; k < d; ++k) out.means(c, k) /= count[static_cast<std::size_t>(out.labels[c])];
+    return out;
+}
+
 std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t seed, int max_iterations)
 {
     const auto n = static_cast<int64_t>(X.shape()[0]);

@@ -69,6 +69,14 @@ std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t
 // k-means' assignment step: for each row of Y, the index of the nearest row of the centers C (squared
 // Euclidean distance, ties to the smaller index), the same rule as kmeans' iterations.
 std::vector<int64_t> nearest_centers(const Matrix& Y, const Matrix& C);
+// The mean of the rows of X (n x d) of each label some row has (labels >= 0, n of them), in label order:
+// means (c x d) and the label of each. Error(DIMENSION) for n labels not of X's rows, INVALID_ARGUMENT for a
+// negative label.
+struct ClusterMeans {
+    Matrix means;
+    std::vector<int64_t> labels;
+};
+ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels);
 
 // Kernel k-means (Lloyd's iteration in the space whose inner products are D), through products with D
 // alone: one D Z (n x K) per iteration and O(n K) memory whatever D's storage (for D = F F^T, k-means

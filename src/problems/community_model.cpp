@@ -6,6 +6,8 @@
 #include <numeric>
 #include <string>
 
+#include <xtensor/xview.hpp>
+
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/krylov_schur.hpp"
@@ -78,9 +80,9 @@ CommunityModel::CommunityModel(Spectral s, int64_t K, double lambda, double mu)
 {
 }
 
-Matrix CommunityModel::memberships(const std::vector<int64_t>& anchors) const
+Matrix CommunityModel::on_pure_nodes(const std::vector<int64_t>& anchors, Matrix rows) const
 {
-    const std::size_t N = V_.shape()[0], K = V_.shape()[1];
+    const std::size_t K = V_.shape()[1], N = rows.shape()[0];
     require(anchors.size() == K, FACTO_ERROR_DIMENSION,
             std::to_string(anchors.size()) + " pure nodes for " + std::to_string(K) + " communities");
     // H^T = V(J, :)^{-T} V^T: the column-major K x K matrix V(J, :) read row-major is its transpose
@@ -91,20 +93,43 @@ Matrix CommunityModel::memberships(const std::vector<int64_t>& anchors) const
     require(sigma(K - 1) > 1e-12 * sigma(0), FACTO_ERROR_NUMERICAL,
             "the pure nodes' eigenvector rows are linearly dependent (condition " +
                 value_text(sigma(0) / sigma(K - 1)) + ")");
-    Matrix H = V_;  // column-major K x N: node i's right-hand side is row i of V, contiguous
-    require(blas::solve_general(pure.data(), K, H.data(), N), FACTO_ERROR_NUMERICAL, "the pure nodes' rows are singular");
-    std::vector<double> mean(K, 0.0);
+    // column-major K x N: node i's right-hand side is its row, contiguous
+    require(blas::solve_general(pure.data(), K, rows.data(), N), FACTO_ERROR_NUMERICAL, "the pure nodes' rows are singular");
+    return rows;
+}
+
+std::vector<bool> CommunityModel::normalize_memberships(Matrix& H)
+{
+    const std::size_t N = H.shape()[0], K = H.shape()[1];
     std::vector<bool> empty(N, false);
     for (std::size_t i = 0; i < N; ++i) {
         double sum = 0.0;
         for (std::size_t k = 0; k < K; ++k) sum += H(i, k) = H(i, k) < 1e-12 ? 0.0 : H(i, k);
         empty[i] = !(sum > 0.0);
-        for (std::size_t k = 0; k < K && !empty[i]; ++k) mean[k] += H(i, k) /= sum;
+        for (std::size_t k = 0; k < K && !empty[i]; ++k) H(i, k) /= sum;
     }
+    return empty;
+}
+
+Matrix CommunityModel::memberships(const std::vector<int64_t>& anchors) const
+{
+    Matrix H = on_pure_nodes(anchors, V_);
+    const std::size_t N = H.shape()[0], K = H.shape()[1];
+    const std::vector<bool> empty = normalize_memberships(H);
+    std::vector<double> mean(K, 0.0);
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t k = 0; k < K && !empty[i]; ++k) mean[k] += H(i, k);
     const auto filled = static_cast<double>(std::count(empty.begin(), empty.end(), false));
     for (std::size_t i = 0; i < N; ++i)
         for (std::size_t k = 0; k < K && empty[i]; ++k) H(i, k) = filled > 0.0 ? mean[k] / filled : 1.0 / static_cast<double>(K);
     return H;
+}
+
+Matrix CommunityModel::membership_basis(const std::vector<int64_t>& anchors) const
+{
+    Matrix B = V_;
+    for (std::size_t k = 0; k < B.shape()[1]; ++k) xt::col(B, static_cast<std::ptrdiff_t>(k)) /= values_(k);
+    return on_pure_nodes(anchors, std::move(B));
 }
 
 std::vector<OutputSpec> CommunityModel::output_specs(const SimplexColumns&) const { return output_specs(); }

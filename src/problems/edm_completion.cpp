@@ -6,6 +6,7 @@
 
 #include "base/random.hpp"
 #include "base/error.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
 
 namespace facto {
@@ -139,6 +140,126 @@ double EdmCompletion::gradient(const Matrix&, const Evaluation& e, Matrix& G, st
         s[0] += copy_and_measure(e.first.data() + begin, G.data() + begin, end - begin);
     });
     return std::sqrt(sum[0]);
+}
+
+namespace {
+// g(y) = 1/2 sum_j (||y - x_j||^2 - d_j)^2 over one new point's observed pairs, its gradient and Hessian.
+struct PointFit {
+    const Matrix& X;
+    const std::vector<std::size_t>& j;
+    const std::vector<double>& d;
+
+    double value(const std::vector<double>& y) const
+    {
+        double g = 0.0;
+        for (std::size_t p = 0; p < j.size(); ++p) {
+            const double res = squared_distance(y, j[p]) - d[p];
+            g += 0.5 * res * res;
+        }
+        return g;
+    }
+    double squared_distance(const std::vector<double>& y, std::size_t row) const
+    {
+        double s = 0.0;
+        for (std::size_t k = 0; k < y.size(); ++k) s += (y[k] - X(row, k)) * (y[k] - X(row, k));
+        return s;
+    }
+    // grad g = 2 sum r_j (y - x_j), Hess g = sum 4 (y - x_j)(y - x_j)^T + 2 r_j I; returns the gradient's
+    // scale 1 + sum_j d_j ||y - x_j|| (for the relative stop).
+    double derivatives(const std::vector<double>& y, std::vector<double>& grad, std::vector<double>& hess) const
+    {
+        const std::size_t r = y.size();
+        std::fill(grad.begin(), grad.end(), 0.0);
+        std::fill(hess.begin(), hess.end(), 0.0);
+        double scale = 1.0;
+        for (std::size_t p = 0; p < j.size(); ++p) {
+            const double res = squared_distance(y, j[p]) - d[p];
+            scale += d[p] * std::sqrt(squared_distance(y, j[p]));
+            for (std::size_t a = 0; a < r; ++a) {
+                const double ua = y[a] - X(j[p], a);
+                grad[a] += 2.0 * res * ua;
+                hess[a * r + a] += 2.0 * res;
+                for (std::size_t b = 0; b < r; ++b) hess[a * r + b] += 4.0 * ua * (y[b] - X(j[p], b));
+            }
+        }
+        return scale;
+    }
+};
+
+// Multilateration: subtracting the mean of ||y||^2 - 2 x_j^T y + ||x_j||^2 = d_j over j leaves the linear
+// -2 (x_j - xbar)^T y = (d_j - dbar) - (||x_j||^2 - mean ||x||^2), solved by its normal equations;
+// the observed points' mean when they are affinely dependent.
+std::vector<double> multilateration(const PointFit& f, std::size_t r)
+{
+    const std::size_t m = f.j.size();
+    std::vector<double> mean(r, 0.0), rhs(r, 0.0), normal(r * r, 0.0), norms(m);
+    double dbar = 0.0, nbar = 0.0;
+    for (std::size_t p = 0; p < m; ++p) {
+        norms[p] = 0.0;
+        for (std::size_t k = 0; k < r; ++k) mean[k] += f.X(f.j[p], k) / static_cast<double>(m), norms[p] += f.X(f.j[p], k) * f.X(f.j[p], k);
+        dbar += f.d[p] / static_cast<double>(m), nbar += norms[p] / static_cast<double>(m);
+    }
+    for (std::size_t p = 0; p < m; ++p) {
+        const double b = (f.d[p] - dbar) - (norms[p] - nbar);
+        for (std::size_t a = 0; a < r; ++a) {
+            const double ua = -2.0 * (f.X(f.j[p], a) - mean[a]);
+            rhs[a] += ua * b;
+            for (std::size_t c = 0; c < r; ++c) normal[a * r + c] += ua * -2.0 * (f.X(f.j[p], c) - mean[c]);
+        }
+    }
+    double trace = 0.0;
+    for (std::size_t a = 0; a < r; ++a) trace += normal[a * r + a];
+    std::vector<double> y = rhs;
+    std::vector<double> factor = normal;
+    bool ok = trace > 0.0 && blas::solve_positive_definite(factor.data(), r, y.data(), 1);
+    for (double v : y) ok = ok && std::isfinite(v);
+    return ok ? y : mean;
+}
+}  // namespace
+
+Matrix EdmCompletion::apply(const Matrix& X, const CsrMatrix& distances)
+{
+    const std::size_t n = X.shape()[0], r = X.shape()[1], q = static_cast<std::size_t>(distances.rows);
+    require(distances.cols == static_cast<int64_t>(n), FACTO_ERROR_DIMENSION,
+            "the new points' distances have " + std::to_string(distances.cols) + " columns, the fitted points are " +
+                std::to_string(n));
+    require_finite(X, "X");
+    Matrix Y = Matrix::from_shape({q, r});
+    std::vector<std::size_t> j;
+    std::vector<double> d, grad(r), hess(r * r), step(r), trial(r);
+    for (std::size_t l = 0; l < q; ++l) {
+        j.clear(), d.clear();
+        for (int64_t p = distances.indptr[l]; p < distances.indptr[l + 1]; ++p) {
+            const double value = distances.values[static_cast<std::size_t>(p)];
+            require(value >= 0.0, FACTO_ERROR_OUT_OF_RANGE,
+                    "new point " + std::to_string(l) + "'s squared distance " + value_text(value) + " is negative");
+            j.push_back(static_cast<std::size_t>(distances.indices[static_cast<std::size_t>(p)]));
+            d.push_back(value);
+        }
+        require(j.size() >= r + 1, FACTO_ERROR_DIMENSION,
+                "new point " + std::to_string(l) + " has " + std::to_string(j.size()) + " observed distances; its " +
+                    std::to_string(r) + " coordinates need at least " + std::to_string(r + 1));
+        const PointFit f{X, j, d};
+        std::vector<double> y = multilateration(f, r);
+        double value = f.value(y);
+        for (int iteration = 0; iteration < 100; ++iteration) {
+            const double scale = f.derivatives(y, grad, hess);
+            const double norm = std::sqrt(blas::dot(grad.data(), grad.data(), r));
+            if (norm <= 1e-12 * scale) break;
+            step = grad;  // Newton's direction where the Hessian is positive definite, else the gradient's
+            if (!blas::solve_positive_definite(hess.data(), r, step.data(), 1)) step = grad;
+            double t = 1.0, next = value;
+            for (int halving = 0; halving < 60; ++halving, t *= 0.5) {
+                for (std::size_t k = 0; k < r; ++k) trial[k] = y[k] - t * step[k];
+                next = f.value(trial);
+                if (next <= value - 1e-4 * t * blas::dot(grad.data(), step.data(), r)) break;
+            }
+            if (!(next < value)) break;  // no decrease left at working precision
+            y = trial, value = next;
+        }
+        for (std::size_t k = 0; k < r; ++k) Y(l, k) = y[k];
+    }
+    return Y;
 }
 
 }  // namespace facto

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "linalg/sparse.hpp"
 #include "problems/low_rank_problem.hpp"
 
 namespace facto {
@@ -40,6 +41,16 @@ public:
     double default_alpha() const override { return 6.0 * 9.0 * static_cast<double>(max_degree_); }
     double default_sigma() const override { return 2.0 * d_norm_; }
     double data_norm() const override { return d_norm_; }
+
+    // The positions of new points (q x r) from their observed squared distances to the fitted points X
+    // (n x r): row l of `distances` (q x n, sparse) holds point l's d_lj. Each new point minimizes f's
+    // terms in it with X fixed, g(y) = 1/2 sum_j (||y - x_j||^2 - d_lj)^2, the fit's objective in one
+    // more row: started at the linear least squares of the differenced equations (multilateration),
+    // then by Newton steps with backtracking (gradient steps where the Hessian is indefinite) until
+    // ||grad g|| <= 1e-12 (1 + sum_j d_lj ||y - x_j||) or 100 steps. At a stationary X a fitted point's
+    // own distances give back a stationary y. Error(DIMENSION) for other columns than n or a point with
+    // fewer than r + 1 distances (its position is not determined), OUT_OF_RANGE for a negative d.
+    static Matrix apply(const Matrix& X, const CsrMatrix& distances);
 
     int64_t n() const { return n_; }
     int64_t r() const { return r_; }

@@ -394,31 +394,14 @@ NomadBound Nomad::clustering_bound(const std::vector<int64_t>& labels, std::size
 
 std::vector<int64_t> Nomad::apply_labels(const Matrix& X, const std::vector<int64_t>& labels, const Matrix& X_new)
 {
-    const std::size_t n = X.shape()[0], d = X.shape()[1];
-    require(labels.size() == n, FACTO_ERROR_DIMENSION,
-            std::to_string(labels.size()) + " labels for " + std::to_string(n) + " fitted points");
-    require(X_new.shape()[1] == d, FACTO_ERROR_DIMENSION,
-            "the new points have " + std::to_string(X_new.shape()[1]) + " features, the fitted ones " + std::to_string(d));
+    require(X_new.shape()[1] == X.shape()[1], FACTO_ERROR_DIMENSION,
+            "the new points have " + std::to_string(X_new.shape()[1]) + " features, the fitted ones " +
+                std::to_string(X.shape()[1]));
     require_finite(X, "X");
     require_finite(X_new, "X_new");
-    int64_t clusters = 0;
-    for (int64_t l : labels) {
-        require(l >= 0, FACTO_ERROR_INVALID_ARGUMENT, "labels must be >= 0, got " + std::to_string(l));
-        clusters = std::max(clusters, l + 1);
-    }
-    // the means of the labels some point has, in label order (so that ties go to the smaller label)
-    std::vector<double> count(static_cast<std::size_t>(clusters), 0.0);
-    for (int64_t l : labels) count[static_cast<std::size_t>(l)] += 1.0;
-    std::vector<int64_t> label_of, row_of(count.size(), -1);
-    for (std::size_t c = 0; c < count.size(); ++c)
-        if (count[c] > 0.0) row_of[c] = static_cast<int64_t>(label_of.size()), label_of.push_back(static_cast<int64_t>(c));
-    Matrix means({label_of.size(), d}, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < d; ++k) means(static_cast<std::size_t>(row_of[static_cast<std::size_t>(labels[i])]), k) += X(i, k);
-    for (std::size_t c = 0; c < label_of.size(); ++c)
-        for (std::size_t k = 0; k < d; ++k) means(c, k) /= count[static_cast<std::size_t>(label_of[c])];
-    std::vector<int64_t> out = nearest_centers(X_new, means);  // k-means' assignment step
-    for (int64_t& l : out) l = label_of[static_cast<std::size_t>(l)];
+    const ClusterMeans fitted = cluster_means(X, labels);  // in label order, so that ties go to the smaller label
+    std::vector<int64_t> out = nearest_centers(X_new, fitted.means);  // k-means' assignment step
+    for (int64_t& l : out) l = fitted.labels[static_cast<std::size_t>(l)];
     return out;
 }
 

@@ -119,13 +119,15 @@ Matrix TopicModel::topics(const std::vector<int64_t>& selected) const
     return H;
 }
 
-Matrix TopicModel::document_topics(const Matrix& T) const
+Matrix TopicModel::document_topics(const Matrix& T) const { return document_topics(tfidf_.F, T); }
+
+Matrix TopicModel::document_topics(const CsrMatrix& F, const Matrix& T)
 {
-    const std::size_t K = T.shape()[0], D = static_cast<std::size_t>(documents());
+    const std::size_t K = T.shape()[0], D = static_cast<std::size_t>(F.rows);
     Matrix G = Matrix::from_shape({K, K});
     blas::gemm(false, true, 1.0, T, T, 0.0, G);
     Matrix FT = Matrix::from_shape({D, K});  // F T^T: row i is T's products with document i
-    spmm(tfidf_.F, xt::eval(xt::transpose(T)), FT, resolve_threads(0));
+    spmm(F, xt::eval(xt::transpose(T)), FT, resolve_threads(0));
     Matrix B = xt::transpose(FT);
     Matrix W = xt::zeros<double>({K, D});  // W^T, started at 0: HALS's first sweep is its own warm start
     nonnegative_least_squares(G, B, W, 1e-10, 500);

@@ -1087,6 +1087,64 @@ static void test_algorithm_table(void)
     }
 }
 
+/* A model from a solver applies the fit's rule: through the Gaussian feature rule the fitted points'
+ * features give the rows their affinity rows give (1e-9: the rounding of two kernel sums through the
+ * simplex solve), the labels of the fit, and a model rebuilt from its arrays applies bit for bit alike. */
+static void test_models(void)
+{
+    double X[N * 2], rows[N * K], again[N * K];
+    int64_t fitted[N], labels[N], relabelled[N];
+    for (int i = 0; i < N; ++i) X[2 * i] = 10.0 * (i % K) + 0.1 * (i / K), X[2 * i + 1] = 0.05 * i;
+    facto_matrix* P = NULL;
+    CHECK_STATUS(facto_gaussian_affinity(X, N, 2, 2, FACTO_ROW_MAJOR, 1.0, FACTO_SCALE_MINMAX, &P), FACTO_OK,
+                 facto_last_error());
+    facto_problem* problem = NULL;
+    CHECK_STATUS(facto_problem_new_simplicial_symnmf(facto_matrix_data(P), N, N, N, FACTO_ROW_MAJOR, K, &problem),
+                 FACTO_OK, facto_last_error());
+    facto_solver* solver = make_solver(problem, "frank_wolfe");
+    CHECK(facto_solver_solve(solver) == FACTO_CONVERGED);
+    CHECK_STATUS(facto_solver_copy_output_int64(solver, "labels", fitted, N, FACTO_ROW_MAJOR), FACTO_OK,
+                 facto_solver_last_error(solver));
+    facto_model* model = NULL;
+    CHECK_STATUS(facto_solver_model(solver, &model), FACTO_OK, facto_solver_last_error(solver));
+    CHECK(strcmp(facto_model_kind(model), "simplicial_symnmf") == 0);
+    int64_t cols = 0, count = 0;
+    CHECK(facto_model_apply_columns(model, &cols) == FACTO_OK && cols == K);
+    CHECK_STATUS(facto_model_apply(model, facto_matrix_data(P), N, N, N, FACTO_ROW_MAJOR, rows, N * K, labels), FACTO_OK,
+                 facto_model_last_error(model));
+    CHECK(memcmp(labels, fitted, sizeof labels) == 0);
+    CHECK_STATUS(facto_model_use_gaussian_affinity(model, X, N, 2, 2, FACTO_ROW_MAJOR, 1.0, FACTO_SCALE_MINMAX), FACTO_OK,
+                 facto_model_last_error(model));
+    CHECK_STATUS(facto_model_apply(model, X, N, 2, 2, FACTO_ROW_MAJOR, again, N * K, relabelled), FACTO_OK,
+                 facto_model_last_error(model));
+    double largest = 0.0;
+    for (int e = 0; e < N * K; ++e) largest = fmax(largest, fabs(rows[e] - again[e]));
+    CHECK(largest < 1e-9);
+    CHECK(memcmp(relabelled, fitted, sizeof labels) == 0);
+    /* rebuilt from its arrays, as a saved model is reloaded */
+    facto_model* copy = NULL;
+    CHECK_STATUS(facto_model_new("simplicial_symnmf", &copy), FACTO_OK, facto_last_error());
+    CHECK(facto_model_array_count(model, &count) == FACTO_OK && count == 4);
+    for (int64_t a = 0; a < count; ++a) {
+        const char* name = NULL;
+        int64_t r = 0, c = 0;
+        CHECK(facto_model_array_name(model, a, &name) == FACTO_OK);
+        CHECK(facto_model_array_shape(model, name, &r, &c) == FACTO_OK);
+        double* values = malloc(sizeof(double) * (size_t)(r * c));
+        CHECK(facto_model_copy_array(model, name, values, r * c) == FACTO_OK);
+        CHECK_STATUS(facto_model_set_array(copy, name, values, r, c), FACTO_OK, facto_model_last_error(copy));
+        free(values);
+    }
+    double reloaded[N * K];
+    CHECK(facto_model_apply(copy, X, N, 2, 2, FACTO_ROW_MAJOR, reloaded, N * K, NULL) == FACTO_OK);
+    CHECK(memcmp(reloaded, again, sizeof again) == 0);
+    facto_model_free(copy);
+    facto_model_free(model);
+    facto_solver_free(solver);
+    facto_problem_free(problem);
+    facto_matrix_free(P);
+}
+
 int main(void)
 {
     test_version();
@@ -1104,6 +1162,7 @@ int main(void)
     test_edm_and_sparse_helpers();
     test_self_dictionary();
     test_nomad();
+    test_models();
     test_out_of_memory();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

@@ -18,6 +18,8 @@ static facto_problem* out_problem;
 static facto_solver* out_solver;
 static facto_matrix* out_matrix;
 static facto_sparse* out_sparse;
+static facto_model* out_model;
+static facto_model *model_fw, *model_nomad; /* the models of fw and nomad_solver */
 
 /* 4 x 4 symmetric data and copies with one bad entry (made in main). */
 static double P[16] = {4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4};
@@ -386,6 +388,46 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_algorithm_describe("nomad", 9, &algorithm_info), facto_last_error())                                     \
     X(algorithms_struct_size, FACTO_ERROR_INVALID_ARGUMENT, "struct_size 2", "too small",                           \
       facto_algorithm_describe("nomad", 0, &small_algorithm_info), facto_last_error())                               \
+    /* models */                                                                                                     \
+    X(model_no_iterate, FACTO_ERROR_BAD_STATE, "no iterate", "", facto_solver_model(fresh_fw, &out_model),          \
+      facto_solver_last_error(fresh_fw))                                                                             \
+    X(model_null_solver, FACTO_ERROR_NULL_POINTER, "solver", "NULL", facto_solver_model(NULL, &out_model),          \
+      facto_last_error())                                                                                            \
+    X(model_kind, FACTO_ERROR_INVALID_ARGUMENT, "'kmeans'", "simplicial_symnmf", facto_model_new("kmeans", &out_model), \
+      facto_last_error())                                                                                            \
+    X(model_array_unknown, FACTO_ERROR_UNKNOWN_PARAMETER, "no array 'Q'", "W",                                      \
+      facto_model_set_array(model_fw, "Q", P, 4, 4), facto_model_last_error(model_fw))                               \
+    X(model_array_not_finite, FACTO_ERROR_NOT_FINITE, "W", "nan",                                                    \
+      facto_model_set_array(model_fw, "W", W_nan, 4, 2), facto_model_last_error(model_fw))                           \
+    X(model_array_missing, FACTO_ERROR_UNKNOWN_PARAMETER, "no array 'H'", "",                                        \
+      facto_model_copy_array(model_fw, "H", buffer, 64), facto_model_last_error(model_fw))                           \
+    X(model_array_index, FACTO_ERROR_OUT_OF_RANGE, "array index 5", "[0, 1)",                                        \
+      facto_model_array_name(model_fw, 5, (const char**)(void*)buffer), facto_model_last_error(model_fw))            \
+    X(model_array_buffer, FACTO_ERROR_BUFFER_TOO_SMALL, "holds 3 elements", "8 (4 x 2)",                             \
+      facto_model_copy_array(model_fw, "W", buffer, 3), facto_model_last_error(model_fw))                            \
+    X(model_apply_width, FACTO_ERROR_DIMENSION, "3 columns", "4 fitted points",                                      \
+      facto_model_apply(model_fw, P, 2, 3, 3, FACTO_ROW_MAJOR, buffer, 64, labels), facto_model_last_error(model_fw)) \
+    X(model_apply_not_finite, FACTO_ERROR_NOT_FINITE, "new data", "nan",                                             \
+      facto_model_apply(model_fw, P_nan, 4, 4, 4, FACTO_ROW_MAJOR, buffer, 64, labels),                              \
+      facto_model_last_error(model_fw))                                                                              \
+    X(model_apply_buffer, FACTO_ERROR_BUFFER_TOO_SMALL, "holds 7 elements", "8 (4 x 2)",                             \
+      facto_model_apply(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, buffer, 7, labels), facto_model_last_error(model_fw))  \
+    X(model_apply_null_out, FACTO_ERROR_NULL_POINTER, "out", "NULL",                                                 \
+      facto_model_apply(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, NULL, 64, labels), facto_model_last_error(model_fw))   \
+    X(model_apply_sparse_format, FACTO_ERROR_INVALID_ARGUMENT, "format", "",                                         \
+      facto_model_apply_sparse(model_fw, 9, 4, 4, 2, coo_row, coo_col, coo_value, buffer, 64, labels),               \
+      facto_model_last_error(model_fw))                                                                              \
+    X(model_rule_kind, FACTO_ERROR_INVALID_ARGUMENT, "Gaussian affinity", "nomad",                                   \
+      facto_model_use_gaussian_affinity(model_nomad, P, 4, 4, 4, FACTO_ROW_MAJOR, 1.0, FACTO_SCALE_NONE),            \
+      facto_model_last_error(model_nomad))                                                                           \
+    X(model_rule_points, FACTO_ERROR_DIMENSION, "features have 3 points", "fitted on 4",                             \
+      facto_model_use_knn_similarity(model_fw, X36, 3, 6, 6, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_GAUSSIAN),         \
+      facto_model_last_error(model_fw))                                                                              \
+    X(model_rule_bandwidth, FACTO_ERROR_OUT_OF_RANGE, "bandwidth", "got -1",                                         \
+      facto_model_use_gaussian_affinity(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, -1.0, FACTO_SCALE_NONE),              \
+      facto_model_last_error(model_fw))                                                                              \
+    X(model_points_count, FACTO_ERROR_DIMENSION, "points are 3", "labels 4",                                         \
+      facto_model_use_points(model_nomad, X36, 3, 6, 6, FACTO_ROW_MAJOR), facto_model_last_error(model_nomad))        \
     /* problem queries */                                                                                            \
     X(objective_shape, FACTO_ERROR_DIMENSION, "4 x 2", "3 x 2",                                                      \
       facto_problem_objective(simplicial, W_infeasible, 3, 2, 2, FACTO_ROW_MAJOR, buffer),                           \
@@ -552,6 +594,7 @@ static void reset_outs(void)
     out_solver = (facto_solver*)(void*)&sentinel;
     out_matrix = (facto_matrix*)(void*)&sentinel;
     out_sparse = (facto_sparse*)(void*)&sentinel;
+    out_model = (facto_model*)(void*)&sentinel;
 }
 
 /* A handle variable the call wrote (named in its text as &name) must be NULL. */
@@ -576,6 +619,7 @@ static void check_case(const char* id, const char* call, facto_status got, facto
     check_out(id, call, "out_solver", out_solver);
     check_out(id, call, "out_matrix", out_matrix);
     check_out(id, call, "out_sparse", out_sparse);
+    check_out(id, call, "out_model", out_model);
 }
 
 #define RUN_CASE(id, want, fragment1, fragment2, call, message)                                     \
@@ -627,8 +671,10 @@ static void make_fixtures(void)
     facto_solver_new(nomad, "nomad_cgm", &nomad_solver);
     facto_solver_step(nomad_solver);
     facto_solver_new(nomad, "nomad_cgm", &fresh_nomad);
+    facto_solver_model(fw, &model_fw);
+    facto_solver_model(nomad_solver, &model_nomad);
     CHECK(simplicial && symnmf && dictionary && dictionary_no_K && nomad && fw && fresh_fw && nomad_solver &&
-          fresh_nomad);
+          fresh_nomad && model_fw && model_nomad);
     const char* texts[][2] = {
         {"facto_validation_word.csv", "1,2\n3,four\n"},
         {"facto_validation_ragged.csv", "1,2\n3,4,5\n"},
@@ -647,6 +693,8 @@ static void make_fixtures(void)
 
 static void free_fixtures(void)
 {
+    facto_model_free(model_fw);
+    facto_model_free(model_nomad);
     facto_solver_free(fw);
     facto_solver_free(fresh_fw);
     facto_solver_free(nomad_solver);

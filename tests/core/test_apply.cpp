@@ -13,6 +13,8 @@
 #include "data/data.hpp"
 #include "linalg/blas.hpp"
 #include "metrics/metrics.hpp"
+#include "models/model.hpp"
+#include "problems/edm_completion.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "problems/simplicial_symnmf.hpp"
 #include "problems/nomad.hpp"
@@ -274,6 +276,204 @@ BOOST_AUTO_TEST_CASE(bad_input_is_refused_by_name)
     BOOST_CHECK_EXCEPTION(SymNMF::apply(W, bad), Error, [](const Error& e) {
         return e.status() == FACTO_ERROR_NOT_FINITE && std::string(e.what()).find("M_new") != std::string::npos;
     });
+}
+
+// ---- models: the same rules through a captured model, its feature rules, and a model rebuilt from its arrays
+
+namespace {
+struct Split {
+    Matrix train, test;
+    std::vector<int64_t> train_truth, test_truth;
+};
+
+// Three far blobs, every fifth point held out.
+Split blob_split(std::size_t n, uint64_t seed)
+{
+    const Matrix centers = {{0.0, 0.0}, {10.0, 0.0}, {0.0, 10.0}};
+    const LabeledPoints blobs = gaussian_blobs(static_cast<int64_t>(n), centers, 0.7, seed);
+    std::vector<std::size_t> train, test;
+    Split s;
+    for (std::size_t i = 0; i < n; ++i) {
+        (i % 5 == 0 ? test : train).push_back(i);
+        (i % 5 == 0 ? s.test_truth : s.train_truth).push_back(blobs.labels[i]);
+    }
+    s.train = xt::view(blobs.X, xt::keep(train), xt::all());
+    s.test = xt::view(blobs.X, xt::keep(test), xt::all());
+    return s;
+}
+
+// The model rebuilt from its arrays, as a saved model is reloaded.
+Model rebuilt(const Model& model)
+{
+    Model copy = empty_model(model.kind);
+    for (const auto& [name, values] : model.arrays) set_array(copy, name, values);
+    return copy;
+}
+
+bool same(const Applied& a, const Applied& b) { return a.rows == b.rows && a.labels == b.labels; }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_simplicial_symnmf_model_applies_the_fits_rule_to_affinities_or_features)
+{
+    // the model's rows are SimplicialSymNMF::apply's; with the Gaussian rule, features give the same rows
+    // as their affinities made by hand with the fitted scaling (to the rounding of the two kernels' sums,
+    // ~1e-15 relative on affinities in [0, 1], amplified by the simplex solve's Gram matrix: 1e-9); a
+    // model rebuilt from its arrays applies bit for bit alike
+    const Split s = blob_split(150, 11);
+    Matrix scaled = s.train;
+    const ColumnScaling scaling = column_scaling(s.train, Scaling::MinMax);
+    scale_columns(scaled, scaling);
+    auto solver = make_solver(make_problem(gaussian_affinity(scaled, 1.0), 3), "frank_wolfe");
+    solver->solve();
+    Model model = capture_model(*solver);
+    BOOST_TEST(model.kind == "simplicial_symnmf");
+    Matrix test = s.test;
+    scale_columns(test, scaling);
+    const Matrix P_new = gaussian_cross_affinity(test, scaled, 1.0);
+    const Applied by_rows = apply_model(model, P_new, 1);
+    BOOST_TEST(by_rows.rows == SimplicialSymNMF::apply(solver->iterate(), P_new, 1));
+    BOOST_TEST(by_rows.labels == row_argmax(by_rows.rows), boost::test_tools::per_element());
+    BOOST_TEST(applied_columns(model) == 3);
+    use_gaussian_affinity(model, s.train, 1.0, Scaling::MinMax);
+    const Applied by_features = apply_model(model, s.test, 1);
+    BOOST_TEST(xt::amax(xt::abs(by_features.rows - by_rows.rows))() < 1e-9);
+    BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), by_features));
+    std::vector<int64_t> labels = row_argmax(solver->iterate()), truth = s.train_truth;
+    labels.insert(labels.end(), by_features.labels.begin(), by_features.labels.end());
+    truth.insert(truth.end(), s.test_truth.begin(), s.test_truth.end());
+    BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_symnmf_model_with_the_knn_rule_joins_new_points_to_the_fitted_graph)
+{
+    // features through the kNN rule give SymNMF::apply of knn_cross_similarity in the fitted graph, exactly
+    const Split s = blob_split(150, 12);
+    const KnnGraph graph = knn_graph(s.train, 0, Similarity::Gaussian);
+    auto solver = make_solver(std::make_shared<const SymNMF>(graph.S, 3), "nolips");
+    solver->solve();
+    Model model = capture_model(*solver);
+    use_knn_similarity(model, s.train, 0, Similarity::Gaussian);
+    const Applied applied = apply_model(model, s.test, 1);
+    BOOST_TEST(applied.rows == SymNMF::apply(solver->iterate(), knn_cross_similarity(s.test, s.train, graph)));
+    BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), applied));
+    // sparse similarity rows without a rule: the same as their dense form (one product either way, to rounding)
+    Model plain = capture_model(*solver);
+    const CsrMatrix cross = knn_cross_similarity(s.test, s.train, graph);
+    const Applied sparse = apply_model(plain, cross, 1);
+    BOOST_TEST(sparse.rows == applied.rows);
+}
+
+BOOST_AUTO_TEST_CASE(edm_positions_of_new_points_are_exact_from_exact_distances)
+{
+    // fitted points in general position; each new point observes 4 (r + 1 = 3 suffice) or all its squared distances:
+    // g(y) has its zero at the true position, which multilateration reaches exactly on exact data and
+    // Newton keeps (1e-9: the distances' rounding through the normal equations of 40 points in [0, 4])
+    const Matrix X = uniform_matrix(40, 2, 31, 0.0, 4.0), Y = uniform_matrix(6, 2, 32, 0.0, 4.0);
+    Model model = empty_model("edm_completion");
+    set_array(model, "X", X);
+    std::vector<int64_t> rows, cols;
+    std::vector<double> values;
+    for (std::size_t l = 0; l < 6; ++l)
+        for (std::size_t j = 0; j < 40; ++j)
+            if (l % 2 == 0 || j % 13 == 0) {  // odd points see 4 distances (j = 0, 13, 26, 39)
+                rows.push_back(static_cast<int64_t>(l)), cols.push_back(static_cast<int64_t>(j));
+                values.push_back(xt::sum(xt::square(xt::row(Y, l) - xt::row(X, j)))());
+            }
+    const CsrMatrix d = csr_from_triplets(6, 40, rows.data(), cols.data(), values.data(), static_cast<int64_t>(values.size()));
+    const Applied applied = apply_model(model, d, 1);
+    BOOST_TEST(xt::amax(xt::abs(applied.rows - Y))() < 1e-9);
+    BOOST_TEST(applied.labels == std::vector<int64_t>(6, -1), boost::test_tools::per_element());
+    // two distances do not place a point in the plane
+    const int64_t few[] = {0, 0}, to[] = {0, 1};
+    const double two[] = {1.0, 2.0};
+    BOOST_CHECK_EXCEPTION(apply_model(model, csr_from_triplets(1, 40, few, to, two, 2), 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+}
+
+BOOST_AUTO_TEST_CASE(a_self_dictionary_model_gives_the_fits_coefficients)
+{
+    const SeparableData data = separable_dirichlet(20, 100, 4, std::numeric_limits<double>::infinity(), 5);
+    auto solver = make_solver(std::make_shared<const SelfDictionary>(data.X, 4, 0.0, 1e-5), "spa");
+    solver->solve();
+    const Model model = capture_model(*solver);
+    const Applied applied = apply_model(model, data.X, 1);  // the fitted columns: the fit's H (see above: 1e-10)
+    const Output H = solver->output("H");
+    double largest = 0.0;
+    for (std::size_t l = 0; l < 100; ++l)
+        for (std::size_t k = 0; k < 4; ++k) largest = std::max(largest, std::abs(applied.rows(l, k) - H.doubles[k * 100 + l]));
+    BOOST_TEST(largest < 1e-10);
+    BOOST_CHECK_EXCEPTION(apply_model(model, Matrix({19, 2}, 0.1), 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+}
+
+BOOST_AUTO_TEST_CASE(a_nomad_model_labels_new_points_by_the_nearest_mean_through_points_or_d)
+{
+    // three far blobs: the fitted labels are the blobs; new points get their blob's label by the means
+    // of the points and by their rows of D (the same rule in D's space: the labels agree), and their
+    // embedding is their cluster's mean embedding
+    const Split s = blob_split(150, 21);
+    const auto problem = Nomad::from_points(s.train, 3);
+    auto solver = make_solver(problem, "burer_monteiro");
+    solver->solve();
+    Model model = capture_model(*solver);
+    const std::vector<int64_t> fitted = solver->output("labels").ints;
+    BOOST_TEST(clustering_accuracy(fitted, s.train_truth) == 1.0);
+    // rows of D for the new points: F_new F^T with F = nomad_features of the fitted points
+    const Matrix F = nomad_features(s.train);
+    const Vector mean = xt::mean(s.train, {0});
+    double largest = 0.0;
+    for (std::size_t i = 0; i < s.train.shape()[0]; ++i)
+        largest = std::max(largest, std::sqrt(xt::sum(xt::square(xt::row(s.train, i)))()));
+    const Matrix F_new = (s.test - xt::view(mean, xt::newaxis(), xt::all())) / largest;
+    Matrix D_new({s.test.shape()[0], s.train.shape()[0]});
+    blas::gemm(false, true, 1.0, F_new, F, 0.0, D_new);
+    const Applied by_d = apply_model(model, D_new, 1);
+    use_points(model, s.train);
+    const Applied by_points = apply_model(model, s.test, 1);
+    BOOST_TEST(by_d.labels == by_points.labels, boost::test_tools::per_element());
+    BOOST_TEST(by_points.labels == Nomad::apply_labels(s.train, fitted, s.test), boost::test_tools::per_element());
+    std::vector<int64_t> labels = fitted, truth = s.train_truth;
+    labels.insert(labels.end(), by_points.labels.begin(), by_points.labels.end());
+    truth.insert(truth.end(), s.test_truth.begin(), s.test_truth.end());
+    BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
+    const Output embedding = solver->output("embedding");
+    const Matrix E = xt::adapt(embedding.doubles, std::vector<std::size_t>{static_cast<std::size_t>(embedding.spec.rows),
+                                                                           static_cast<std::size_t>(embedding.spec.cols)});
+    const ClusterMeans means = cluster_means(E, fitted);
+    for (std::size_t l = 0; l < by_points.labels.size(); ++l) {
+        const auto a = static_cast<std::size_t>(std::find(means.labels.begin(), means.labels.end(), by_points.labels[l]) -
+                                                means.labels.begin());
+        BOOST_TEST(Matrix(xt::view(by_points.rows, xt::range(l, l + 1), xt::all())) ==
+                   Matrix(xt::view(means.means, xt::range(a, a + 1), xt::all())));
+    }
+    BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), by_points));
+}
+
+BOOST_AUTO_TEST_CASE(models_refuse_what_they_cannot_apply)
+{
+    BOOST_CHECK_EXCEPTION(empty_model("nonsense"), Error, [](const Error& e) { return e.status() == FACTO_ERROR_INVALID_ARGUMENT; });
+    Model model = empty_model("symnmf");
+    BOOST_CHECK_EXCEPTION(set_array(model, "W", Matrix({2, 2}, 1.0)), Error, [](const Error& e) {
+        return e.status() == FACTO_ERROR_UNKNOWN_PARAMETER && std::string(e.what()).find("H") != std::string::npos;
+    });
+    BOOST_CHECK_EXCEPTION(apply_model(model, Matrix({1, 2}, 0.0), 1), Error,  // no factor yet
+                          [](const Error& e) { return e.status() == FACTO_ERROR_BAD_STATE; });
+    set_array(model, "H", simplex_rows(10, 2, 3));
+    BOOST_CHECK_EXCEPTION(apply_model(model, Matrix({3, 9}, 0.5), 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+    Matrix nan({3, 10}, 0.5);
+    nan(2, 2) = std::nan("");
+    BOOST_CHECK_EXCEPTION(apply_model(model, nan, 1), Error, [](const Error& e) { return e.status() == FACTO_ERROR_NOT_FINITE; });
+    BOOST_CHECK_EXCEPTION(set_array(model, "H", nan), Error, [](const Error& e) { return e.status() == FACTO_ERROR_NOT_FINITE; });
+    // a rule's features must be of the fitted points; arrays that disagree are named
+    BOOST_CHECK_EXCEPTION(use_gaussian_affinity(model, Matrix({9, 2}, 0.0), 1.0, Scaling::None), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+    set_array(model, "rbf_features", Matrix({9, 2}, 0.0));
+    BOOST_CHECK_EXCEPTION(apply_model(model, Matrix({1, 2}, 0.0), 1), Error, [](const Error& e) {
+        return e.status() == FACTO_ERROR_BAD_STATE && std::string(e.what()).find("rbf_features") != std::string::npos;
+    });
+    Model nomad = empty_model("nomad");
+    BOOST_CHECK_THROW(use_points(nomad, Matrix({3, 2}, 0.0)), Error);  // no labels to take means by
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -16,6 +16,7 @@
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 #include "metrics/metrics.hpp"
+#include "models/model.hpp"
 #include "problems/community_model.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/registry.hpp"
@@ -224,6 +225,49 @@ BOOST_AUTO_TEST_CASE(memberships_refuse_dependent_pure_nodes)
 {
     const CommunityModel model(planted_graph().A, 3, 1.0, 0.0, 1e-5);
     BOOST_TEST(status_of([&] { model.memberships({0, 0, 1}); }) == FACTO_ERROR_NUMERICAL);
+}
+
+// A topics model applied to the fitted counts gives the fit's document topics (the same HALS from the same
+// start on the same TF-IDF rows: 1e-12); a new document of one topic's words gets that topic, one with no
+// kept term gets label -1 and zeros, and counts in (0, 1) are refused.
+BOOST_AUTO_TEST_CASE(a_topics_model_gives_new_documents_their_proportions)
+{
+    const PlantedCorpus c = planted_corpus();
+    const auto problem = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5);
+    const auto solver = solved(problem, "spa");
+    const Model model = capture_model(*solver);
+    const Applied fitted = apply_model(model, c.counts, 1);
+    const Output weights = solver->output("document_topics");
+    for (std::size_t e = 0; e < weights.doubles.size(); ++e) BOOST_TEST(std::abs(fitted.rows.data()[e] - weights.doubles[e]) <= 1e-12);
+    BOOST_TEST(fitted.labels == solver->output("labels").ints, boost::test_tools::per_element());
+    Matrix fresh({2, 9}, 0.0);
+    for (int64_t w : c.words[1]) fresh(0, static_cast<std::size_t>(w)) = 2.0;  // topic 1's words, twice each
+    const Applied applied = apply_model(model, fresh, 1);
+    BOOST_TEST(applied.labels == (std::vector<int64_t>{1, -1}), boost::test_tools::per_element());
+    for (std::size_t k = 0; k < 3; ++k) {
+        BOOST_TEST(std::abs(applied.rows(0, k) - (k == 1)) <= 1e-8);
+        BOOST_TEST(applied.rows(1, k) == 0.0);
+    }
+    fresh(1, 0) = 0.5;
+    BOOST_CHECK_EXCEPTION(apply_model(model, fresh, 1), Error, [](const Error& e) { return e.status() == FACTO_ERROR_OUT_OF_RANGE; });
+    BOOST_CHECK_EXCEPTION(apply_model(model, Matrix({1, 8}, 1.0), 1), Error,
+                          [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+}
+
+// A communities model applied to the fitted adjacency gives the fit's memberships (the Nystrom rows equal
+// V's rows up to the eigensolver's residual, 1e-8 on memberships in [0, 1]); a node with no edge gets -1.
+BOOST_AUTO_TEST_CASE(a_communities_model_gives_new_nodes_their_memberships)
+{
+    const PlantedGraph g = planted_graph();
+    const auto problem = std::make_shared<const CommunityModel>(g.A, 3, 1.0, 1e-6, 1e-5);
+    const auto solver = solved(problem, "spa");
+    const Model model = capture_model(*solver);
+    const Applied fitted = apply_model(model, g.A, 1);
+    const Output H = solver->output("memberships");
+    for (std::size_t e = 0; e < H.doubles.size(); ++e) BOOST_TEST(std::abs(fitted.rows.data()[e] - H.doubles[e]) <= 1e-8);
+    BOOST_TEST(fitted.labels == solver->output("labels").ints, boost::test_tools::per_element());
+    const Applied alone = apply_model(model, Matrix({1, 60}, 0.0), 1);
+    BOOST_TEST(alone.labels[0] == -1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,165 @@
+// The models of the factorizations whose rows are points: simplicial SymNMF ([ZG]) and SymNMF ([DAB]) by
+// least squares of new affinity rows on the fitted factor, EDM completion ([DAB] Sec. 4.2) by the fit's
+// objective in one more row; and the feature rules that rebuild new affinities as the fit's were built.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <xtensor/xview.hpp>
+
+#include "base/error.hpp"
+#include "models/model.hpp"
+#include "problems/edm_completion.hpp"
+#include "problems/simplicial_symnmf.hpp"
+#include "problems/symnmf.hpp"
+#include "sets/row_simplices.hpp"
+
+namespace facto::models {
+
+namespace {
+const char* factor_name(const Model& model)
+{
+    return model.kind == "simplicial_symnmf" ? "W" : model.kind == "symnmf" ? "H" : "X";
+}
+
+// The new points' affinity rows to the fitted ones when a feature rule is set (features in, q x n out,
+// dense for the Gaussian kernel, sparse for the kNN graph), else nothing.
+struct Affinities {
+    Matrix dense;
+    CsrMatrix sparse;
+    bool made = false, is_sparse = false;
+};
+
+Affinities affinities_from_features(const Model& model, const NewData& Y, int64_t n)
+{
+    Affinities out;
+    if (model.has("rbf_features")) {
+        const Matrix& X = require_array(model, "rbf_features", n, -1);
+        const auto p = static_cast<int64_t>(X.shape()[1]);
+        const Matrix& shift = require_array(model, "rbf_scaling", 2, p);
+        const Matrix& settings = require_array(model, "rbf_settings", 1, 2);
+        require_columns(Y, p, "model's affinity is built from the features it was fitted on");
+        require(settings(0, 0) > 0.0 && (settings(0, 1) == 0.0 || settings(0, 1) == 1.0 || settings(0, 1) == 2.0),
+                FACTO_ERROR_BAD_STATE, "the model's rbf_settings are not a bandwidth > 0 and a scaling in {0, 1, 2}");
+        ColumnScaling s{static_cast<Scaling>(static_cast<int32_t>(settings(0, 1))), xt::row(shift, 0), xt::row(shift, 1)};
+        Matrix points = Y.dense();
+        scale_columns(points, s);
+        out.dense = gaussian_cross_affinity(points, X, settings(0, 0));
+        out.made = true;
+    } else if (model.has("knn_features")) {
+        const Matrix& X = require_array(model, "knn_features", n, -1);
+        const Matrix& settings = require_array(model, "knn_settings", 1, 3);
+        require_columns(Y, static_cast<int64_t>(X.shape()[1]), "model's kNN graph is built from the features it was fitted on");
+        require(settings(0, 0) >= 1.0 && (settings(0, 1) == 0.0 || settings(0, 1) == 1.0) && settings(0, 2) >= 1.0,
+                FACTO_ERROR_BAD_STATE, "the model's knn_settings are not k >= 1, a similarity in {0, 1} and a scale neighbour >= 1");
+        KnnGraph graph;
+        graph.kind = static_cast<Similarity>(static_cast<int32_t>(settings(0, 1)));
+        graph.k = static_cast<int64_t>(settings(0, 0)), graph.scale_neighbor = static_cast<int64_t>(settings(0, 2));
+        const Matrix& scale = require_array(model, "knn_scale", n, 1);
+        const Matrix& degree = require_array(model, "knn_degree", n, 1);
+        graph.scale.assign(scale.begin(), scale.end());
+        graph.degree.assign(degree.begin(), degree.end());
+        out.sparse = knn_cross_similarity(Y.dense(), X, graph);
+        out.made = out.is_sparse = true;
+    }
+    return out;
+}
+}  // namespace
+
+void capture_factor(const Solver& solver, Model& model)
+{
+    model.arrays[factor_name(model)] = solver.iterate();
+}
+
+int64_t factor_columns(const Model& model)
+{
+    return static_cast<int64_t>(require_array(model, factor_name(model), -1, -1).shape()[1]);
+}
+
+Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads)
+{
+    const Matrix& F = require_array(model, factor_name(model), -1, -1);
+    const auto n = static_cast<int64_t>(F.shape()[0]);
+    Applied out;
+    if (model.kind == "edm_completion") {
+        require_columns(Y, n, "model's new squared distances are to its " + std::to_string(n) + " points");
+        out.rows = EdmCompletion::apply(F, Y.sparse());
+        out.labels.assign(out.rows.shape()[0], -1);
+        return out;
+    }
+    const Affinities A = affinities_from_features(model, Y, n);
+    if (!A.made) require_columns(Y, n, "model's affinity rows are to its " + std::to_string(n) + " fitted points");
+    if (model.kind == "simplicial_symnmf")  // [ZG]'s factor on the simplex: dense affinity rows
+        out.rows = SimplicialSymNMF::apply(F, A.made ? (A.is_sparse ? NewData(A.sparse).dense() : A.dense) : Y.dense(), threads);
+    else if (A.made)
+        out.rows = A.is_sparse ? SymNMF::apply(F, A.sparse) : SymNMF::apply(F, A.dense);
+    else
+        out.rows = Y.is_sparse() ? SymNMF::apply(F, Y.sparse()) : SymNMF::apply(F, Y.dense());
+    out.labels = row_argmax(out.rows);  // as the fit's "labels"
+    return out;
+}
+
+}  // namespace facto::models
+
+namespace facto {
+
+namespace {
+const Matrix& symnmf_factor(const Model& model, const char* rule)
+{
+    require(model.kind == "simplicial_symnmf" || model.kind == "symnmf", FACTO_ERROR_INVALID_ARGUMENT,
+            std::string("a ") + rule + " rule is for simplicial_symnmf and symnmf models, not " + model.kind);
+    return models::require_array(model, model.kind == "symnmf" ? "H" : "W", -1, -1);
+}
+
+void drop_feature_rules(Model& model)
+{
+    for (const char* name : {"rbf_features", "rbf_scaling", "rbf_settings", "knn_features", "knn_settings", "knn_scale",
+                              "knn_degree"})
+        model.arrays.erase(name);
+}
+
+void require_fitted_points(const Matrix& factor, const Matrix& X)
+{
+    require(X.shape()[0] == factor.shape()[0], FACTO_ERROR_DIMENSION,
+            "the features have " + std::to_string(X.shape()[0]) + " points, the model was fitted on " +
+                std::to_string(factor.shape()[0]));
+    require_finite(X, "X");
+}
+}  // namespace
+
+void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling scaling)
+{
+    require_fitted_points(symnmf_factor(model, "Gaussian affinity"), X);
+    require(std::isfinite(bandwidth) && bandwidth > 0.0, FACTO_ERROR_OUT_OF_RANGE,
+            "bandwidth must be positive and finite, got " + value_text(bandwidth));
+    const ColumnScaling s = column_scaling(X, scaling);
+    scale_columns(X, s);
+    const std::size_t p = X.shape()[1];
+    Matrix shift = Matrix::from_shape({2, p});
+    for (std::size_t j = 0; j < p; ++j) {
+        shift(0, j) = s.first(j);
+        shift(1, j) = s.second(j);
+    }
+    drop_feature_rules(model);
+    model.arrays["rbf_features"] = std::move(X);
+    model.arrays["rbf_scaling"] = std::move(shift);
+    model.arrays["rbf_settings"] = Matrix({{bandwidth, static_cast<double>(static_cast<int32_t>(scaling))}});
+}
+
+void use_knn_similarity(Model& model, const Matrix& X, int64_t k, Similarity kind)
+{
+    require_fitted_points(symnmf_factor(model, "kNN similarity"), X);
+    KnnGraph graph = knn_graph(X, k, kind);
+    drop_feature_rules(model);
+    model.arrays["knn_features"] = X;
+    model.arrays["knn_settings"] = Matrix({{static_cast<double>(graph.k), static_cast<double>(static_cast<int32_t>(kind)),
+                                            static_cast<double>(graph.scale_neighbor)}});
+    const std::size_t n = X.shape()[0];
+    Matrix scale = Matrix::from_shape({n, 1}), degree = Matrix::from_shape({n, 1});
+    std::copy(graph.scale.begin(), graph.scale.end(), scale.begin());
+    std::copy(graph.degree.begin(), graph.degree.end(), degree.begin());
+    model.arrays["knn_scale"] = std::move(scale);
+    model.arrays["knn_degree"] = std::move(degree);
+}
+
+}  // namespace facto

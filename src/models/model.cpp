@@ -1,0 +1,182 @@
+// The model container and the table of kinds: which arrays each kind has and which family applies it.
+#include "models/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "base/error.hpp"
+
+namespace facto {
+
+namespace {
+struct Rule {
+    const char* kind;
+    std::vector<const char*> arrays;
+    void (*capture)(const Solver&, Model&);
+    Applied (*apply)(const Model&, const models::NewData&, std::size_t);
+    int64_t (*columns)(const Model&);
+};
+
+const std::vector<const char*> kFeatureRules = {"rbf_features", "rbf_scaling", "rbf_settings", "knn_features",
+                                                "knn_settings", "knn_scale", "knn_degree"};
+
+const std::vector<Rule>& rules()
+{
+    using namespace models;
+    static const std::vector<Rule> table = {
+        {"simplicial_symnmf", {"W"}, capture_factor, apply_factor, factor_columns},
+        {"symnmf", {"H"}, capture_factor, apply_factor, factor_columns},
+        {"edm_completion", {"X"}, capture_factor, apply_factor, factor_columns},
+        {"self_dictionary", {"W"}, capture_separable, apply_separable, separable_columns},
+        {"topics", {"topics", "idf"}, capture_separable, apply_separable, separable_columns},
+        {"communities", {"basis"}, capture_separable, apply_separable, separable_columns},
+        {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, capture_nomad, apply_nomad, nomad_columns},
+    };
+    return table;
+}
+
+const Rule& rule_of(const std::string& kind)
+{
+    for (const Rule& r : rules())
+        if (kind == r.kind) return r;
+    std::string known;
+    for (const Rule& r : rules()) known += std::string(known.empty() ? "" : ", ") + r.kind;
+    throw Error(FACTO_ERROR_INVALID_ARGUMENT, "no model for problem kind '" + kind + "' (models exist for: " + known + ")");
+}
+
+std::vector<std::string> names_of(const Rule& r)
+{
+    std::vector<std::string> names(r.arrays.begin(), r.arrays.end());
+    if (std::string(r.kind) == "simplicial_symnmf" || std::string(r.kind) == "symnmf")
+        names.insert(names.end(), kFeatureRules.begin(), kFeatureRules.end());
+    return names;
+}
+}  // namespace
+
+const Matrix& Model::array(const std::string& name) const
+{
+    const auto it = arrays.find(name);
+    require(it != arrays.end(), FACTO_ERROR_BAD_STATE, "the " + kind + " model has no array '" + name + "'");
+    return it->second;
+}
+
+Model empty_model(const std::string& kind)
+{
+    rule_of(kind);
+    return Model{kind, {}};
+}
+
+void set_array(Model& model, const std::string& name, Matrix values)
+{
+    const std::vector<std::string> names = names_of(rule_of(model.kind));
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+        std::string known;
+        for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+        throw Error(FACTO_ERROR_UNKNOWN_PARAMETER,
+                    "a " + model.kind + " model has no array '" + name + "' (its arrays: " + known + ")");
+    }
+    require_finite(values, name.c_str());
+    model.arrays[name] = std::move(values);
+}
+
+Model capture_model(const Solver& solver)
+{
+    const Problem& problem = solver.problem();
+    require(problem.row_blocks() == nullptr, FACTO_ERROR_UNSUPPORTED,
+            "a distributed problem's model: each process holds only its rows of the factor");
+    require(solver.started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet: step or solve it first");
+    Model model = empty_model(problem.kind());
+    rule_of(model.kind).capture(solver, model);
+    return model;
+}
+
+int64_t applied_columns(const Model& model) { return rule_of(model.kind).columns(model); }
+
+Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads)
+{
+    require_finite(Y, "the new data");
+    return rule_of(model.kind).apply(model, models::NewData(Y), threads);
+}
+
+Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
+{
+    return rule_of(model.kind).apply(model, models::NewData(Y), threads);
+}
+
+namespace models {
+
+int64_t NewData::rows() const { return sparse_ ? sparse_->rows : static_cast<int64_t>(dense_->shape()[0]); }
+int64_t NewData::cols() const { return sparse_ ? sparse_->cols : static_cast<int64_t>(dense_->shape()[1]); }
+
+const Matrix& NewData::dense() const
+{
+    if (dense_) return *dense_;
+    if (made_dense_.size() == 0) {
+        require_memory(8.0 * static_cast<double>(sparse_->rows) * static_cast<double>(sparse_->cols), "the new data made dense");
+        made_dense_ = Matrix({static_cast<std::size_t>(sparse_->rows), static_cast<std::size_t>(sparse_->cols)}, 0.0);
+        for (std::size_t i = 0; i < static_cast<std::size_t>(sparse_->rows); ++i)
+            for (int64_t p = sparse_->indptr[i]; p < sparse_->indptr[i + 1]; ++p)
+                made_dense_(i, static_cast<std::size_t>(sparse_->indices[static_cast<std::size_t>(p)])) +=
+                    sparse_->values[static_cast<std::size_t>(p)];
+    }
+    return made_dense_;
+}
+
+const CsrMatrix& NewData::sparse() const
+{
+    if (sparse_) return *sparse_;
+    if (made_sparse_.indptr.empty()) {
+        const std::size_t q = dense_->shape()[0], n = dense_->shape()[1];
+        made_sparse_.rows = static_cast<int64_t>(q), made_sparse_.cols = static_cast<int64_t>(n);
+        made_sparse_.indptr.resize(q + 1);
+        made_sparse_.indices.reserve(q * n), made_sparse_.values.reserve(q * n);
+        for (std::size_t i = 0; i < q; ++i) {
+            made_sparse_.indptr[i] = static_cast<int64_t>(i * n);
+            for (std::size_t j = 0; j < n; ++j)
+                made_sparse_.indices.push_back(static_cast<int64_t>(j)), made_sparse_.values.push_back((*dense_)(i, j));
+        }
+        made_sparse_.indptr[q] = static_cast<int64_t>(q * n);
+    }
+    return made_sparse_;
+}
+
+const Matrix& require_array(const Model& model, const std::string& name, int64_t rows, int64_t cols)
+{
+    const Matrix& A = model.array(name);
+    const auto r = static_cast<int64_t>(A.shape()[0]), c = static_cast<int64_t>(A.shape()[1]);
+    require((rows < 0 || r == rows) && (cols < 0 || c == cols), FACTO_ERROR_BAD_STATE,
+            "the " + model.kind + " model's '" + name + "' is " + std::to_string(r) + " x " + std::to_string(c) +
+                " where its other arrays need " + (rows < 0 ? std::string("any") : std::to_string(rows)) + " x " +
+                (cols < 0 ? std::string("any") : std::to_string(cols)));
+    return A;
+}
+
+void require_columns(const NewData& Y, int64_t cols, const std::string& what)
+{
+    require(Y.cols() == cols, FACTO_ERROR_DIMENSION,
+            "the new data have " + std::to_string(Y.cols()) + " columns; this " + what + " (" + std::to_string(cols) + ")");
+}
+
+std::vector<int64_t> integers(const Matrix& column)
+{
+    std::vector<int64_t> out(column.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const double v = column.data()[i];
+        require(v == std::floor(v) && std::abs(v) < 9.0e15, FACTO_ERROR_BAD_STATE,
+                "a model's integer array holds " + value_text(v));
+        out[i] = static_cast<int64_t>(v);
+    }
+    return out;
+}
+
+Matrix column_of(const std::vector<int64_t>& values)
+{
+    Matrix out = Matrix::from_shape({values.size(), 1});
+    for (std::size_t i = 0; i < values.size(); ++i) out(i, 0) = static_cast<double>(values[i]);
+    return out;
+}
+
+}  // namespace models
+
+}  // namespace facto

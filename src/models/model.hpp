@@ -1,0 +1,114 @@
+// A fitted model: what applying a solved problem to new data needs, as named arrays, and the rule of each
+// job that gives new points their rows, labels or positions (docs/architecture.md, "Applying a fitted
+// model to new points"). A model holds numbers only (no problem, no solver), so it outlives both, is
+// saved as its arrays and rebuilt from them.
+//
+// The arrays of each kind (row-major doubles; integers such as labels are held exactly):
+//   simplicial_symnmf  W (n x k)              new rows: affinities to the n fitted points (q x n)
+//   symnmf             H (n x r)              new rows: similarities to the n fitted points (q x n)
+//   edm_completion     X (n x r)              new rows: squared distances to the n points (q x n, sparse: observed ones)
+//   self_dictionary    W (M x K, the anchors)  new data: columns (M x q)
+//   topics             topics (K x V), idf (1 x V, 0 on pruned terms)   new documents: counts (q x V)
+//   communities        basis (N x K)          new nodes: edges to the N fitted nodes (q x N)
+//   nomad              labels (n x 1), embedding (n x e), and within (c x 1) with center_labels (c x 1):
+//                      new rows of D (q x n); or centers (c x d) with center_labels: new points (q x d)
+// and the feature rules of the two SymNMF kinds, which make apply take features instead of affinities:
+//   rbf_features (n x p, scaled), rbf_scaling (2 x p), rbf_settings (1 x 2: bandwidth, scaling)
+//   knn_features (n x p), knn_settings (1 x 3: k, similarity, scale neighbour), knn_scale, knn_degree (n x 1)
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "data/data.hpp"
+#include "linalg/matrix.hpp"
+#include "linalg/sparse.hpp"
+#include "solvers/solver.hpp"
+
+namespace facto {
+
+struct Model {
+    std::string kind;
+    std::map<std::string, Matrix> arrays;
+
+    // The named array; Error(BAD_STATE) naming what is missing.
+    const Matrix& array(const std::string& name) const;
+    bool has(const std::string& name) const { return arrays.count(name) > 0; }
+};
+
+// What applying gives: one row per new point (q x applied_columns) and a label per point (-1 where the job
+// has none: EDM positions, a document with no known term, a node with no edge to a fitted node).
+struct Applied {
+    Matrix rows;
+    std::vector<int64_t> labels;
+};
+
+// An empty model of a problem kind; Error(INVALID_ARGUMENT) for an unknown kind.
+Model empty_model(const std::string& kind);
+// Sets one array after checking that the kind has it (Error(UNKNOWN_PARAMETER) listing the names) and that
+// it is finite; consistency between arrays is checked when the model is applied.
+void set_array(Model& model, const std::string& name, Matrix values);
+// The model of a solved solver's current iterate; Error(BAD_STATE) before it has one, UNSUPPORTED for a
+// distributed problem or a NOMAD layer (apply the first layer's model).
+Model capture_model(const Solver& solver);
+
+// Columns of the rows apply gives (after checking the model's arrays agree).
+int64_t applied_columns(const Model& model);
+// The model applied to new data, dense or sparse, as the table above says; Error(DIMENSION) for data of
+// another width, NOT_FINITE for NaN or Inf, BAD_STATE for a model whose arrays disagree.
+Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads);
+Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads);
+
+// The feature rules: apply then takes new points' features (q x p) and builds their affinities to the
+// fitted points as the fit's were built (gaussian_cross_affinity after the fitted column scaling, or
+// knn_cross_similarity in the fitted graph). X is the n x p feature matrix the fit's matrix was built
+// from. For simplicial_symnmf and symnmf models; either rule replaces the other.
+void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling scaling);
+void use_knn_similarity(Model& model, const Matrix& X, int64_t k, Similarity kind);
+// For nomad models: apply then takes new points' features, labelled by the nearest mean of the fitted
+// points X (n x d) under the model's labels.
+void use_points(Model& model, const Matrix& X);
+
+// Each kind's rule (models/*.cpp).
+namespace models {
+// New data as given, dense or sparse, converted on demand (once) to the form a rule needs.
+class NewData {
+public:
+    explicit NewData(const Matrix& Y) : dense_(&Y) {}
+    explicit NewData(const CsrMatrix& Y) : sparse_(&Y) {}
+    int64_t rows() const;
+    int64_t cols() const;
+    bool is_sparse() const { return sparse_ != nullptr; }
+    // The values as a dense matrix (unlisted entries 0).
+    const Matrix& dense() const;
+    // The values as CSR; from dense data every entry is listed (zeros too), as observed.
+    const CsrMatrix& sparse() const;
+
+private:
+    const Matrix* dense_ = nullptr;
+    const CsrMatrix* sparse_ = nullptr;
+    mutable Matrix made_dense_;
+    mutable CsrMatrix made_sparse_;
+};
+
+void capture_factor(const Solver& solver, Model& model);
+Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads);
+int64_t factor_columns(const Model& model);
+void capture_separable(const Solver& solver, Model& model);
+Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads);
+int64_t separable_columns(const Model& model);
+void capture_nomad(const Solver& solver, Model& model);
+Applied apply_nomad(const Model& model, const NewData& Y, std::size_t threads);
+int64_t nomad_columns(const Model& model);
+// Array `name` of the given shape (-1: any), else Error(BAD_STATE) naming the disagreement.
+const Matrix& require_array(const Model& model, const std::string& name, int64_t rows, int64_t cols);
+// Requires the new data to have `cols` columns (`what`: what the columns are, for the message).
+void require_columns(const NewData& Y, int64_t cols, const std::string& what);
+// The labels held in an n x 1 array, as integers.
+std::vector<int64_t> integers(const Matrix& column);
+Matrix column_of(const std::vector<int64_t>& values);
+}  // namespace models
+
+}  // namespace facto

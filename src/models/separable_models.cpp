@@ -1,0 +1,115 @@
+// The models of self-dictionary separable NMF ([NFW]) and the two jobs built on it: new data points'
+// simplex coefficients on the selected anchors; new documents' topic proportions from the fitted topics,
+// weighted by the fitted TF-IDF; new nodes' memberships from their edges through the fitted eigenvectors
+// and pure nodes.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <xtensor/xview.hpp>
+
+#include "base/error.hpp"
+#include "models/model.hpp"
+#include "problems/community_model.hpp"
+#include "problems/self_dictionary.hpp"
+#include "problems/topic_model.hpp"
+#include "sets/row_simplices.hpp"
+
+namespace facto::models {
+
+namespace {
+std::vector<int64_t> selected_of(const Solver& solver)
+{
+    return solver.output("selected").ints;
+}
+
+// The argmax of each row, -1 for a row of zeros (a point the model knows nothing about).
+std::vector<int64_t> labels_or_unknown(const Matrix& rows)
+{
+    std::vector<int64_t> labels = row_argmax(rows);
+    for (std::size_t i = 0; i < labels.size(); ++i)
+        if (!(rows(i, static_cast<std::size_t>(labels[i])) > 0.0)) labels[i] = -1;
+    return labels;
+}
+
+Applied apply_topics(const Model& model, const NewData& Y)
+{
+    const Matrix& topics = require_array(model, "topics", -1, -1);
+    const auto V = static_cast<int64_t>(topics.shape()[1]);
+    const Matrix& idf = require_array(model, "idf", 1, V);
+    require_columns(Y, V, "model's vocabulary has " + std::to_string(V) + " terms");
+    // the fitted topic-word matrix over the kept terms (idf > 0) and each vocabulary term's kept column
+    std::vector<int64_t> column(static_cast<std::size_t>(V), -1);
+    std::vector<double> kept_idf;
+    for (std::size_t t = 0; t < column.size(); ++t)
+        if (idf(0, t) > 0.0) column[t] = static_cast<int64_t>(kept_idf.size()), kept_idf.push_back(idf(0, t));
+    const std::size_t K = topics.shape()[0];
+    Matrix T = Matrix::from_shape({K, kept_idf.size()});
+    for (std::size_t k = 0; k < K; ++k)
+        for (std::size_t t = 0; t < column.size(); ++t)
+            if (column[t] >= 0) T(k, static_cast<std::size_t>(column[t])) = topics(k, t);
+    Applied out;
+    out.rows = TopicModel::document_topics(tf_idf_weights(Y.sparse(), column, kept_idf), T);
+    out.labels = labels_or_unknown(out.rows);
+    return out;
+}
+}  // namespace
+
+void capture_separable(const Solver& solver, Model& model)
+{
+    if (model.kind == "topics") {
+        const auto& problem = dynamic_cast<const TopicModel&>(solver.problem());
+        const Output topics = solver.output("topics");
+        Matrix T = Matrix::from_shape({static_cast<std::size_t>(topics.spec.rows), static_cast<std::size_t>(topics.spec.cols)});
+        std::copy(topics.doubles.begin(), topics.doubles.end(), T.begin());
+        Matrix idf({1, static_cast<std::size_t>(problem.vocabulary())}, 0.0);
+        const auto D = static_cast<double>(problem.documents());
+        for (std::size_t j = 0; j < problem.terms().size(); ++j)  // as tf_idf weighs the fitted counts
+            idf(0, static_cast<std::size_t>(problem.terms()[j])) = std::log(D / static_cast<double>(problem.tfidf().df[j]));
+        model.arrays["topics"] = std::move(T);
+        model.arrays["idf"] = std::move(idf);
+    } else if (model.kind == "communities") {
+        const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
+        model.arrays["basis"] = problem.membership_basis(selected_of(solver));
+    } else {
+        const auto& problem = dynamic_cast<const SelfDictionary&>(solver.problem());
+        const std::vector<int64_t> selected = selected_of(solver);
+        Matrix W = Matrix::from_shape({static_cast<std::size_t>(problem.M()), selected.size()});
+        for (std::size_t k = 0; k < selected.size(); ++k)
+            xt::col(W, static_cast<std::ptrdiff_t>(k)) = xt::row(problem.Xt(), selected[k]);
+        model.arrays["W"] = std::move(W);
+    }
+}
+
+int64_t separable_columns(const Model& model)
+{
+    if (model.kind == "topics") return static_cast<int64_t>(require_array(model, "topics", -1, -1).shape()[0]);
+    if (model.kind == "communities") return static_cast<int64_t>(require_array(model, "basis", -1, -1).shape()[1]);
+    return static_cast<int64_t>(require_array(model, "W", -1, -1).shape()[1]);
+}
+
+Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads)
+{
+    if (model.kind == "topics") return apply_topics(model, Y);
+    Applied out;
+    if (model.kind == "communities") {
+        const Matrix& B = require_array(model, "basis", -1, -1);
+        require_columns(Y, static_cast<int64_t>(B.shape()[0]), "model's new edges are to its " +
+                                                                  std::to_string(B.shape()[0]) + " fitted nodes");
+        out.rows = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), B.shape()[1]});
+        spmm(Y.sparse(), B, out.rows, threads);
+        CommunityModel::normalize_memberships(out.rows);
+        out.labels = labels_or_unknown(out.rows);
+        return out;
+    }
+    // the data points are columns, as in the fit: X_new is M x q
+    const Matrix& W = require_array(model, "W", -1, -1);
+    require(Y.rows() == static_cast<int64_t>(W.shape()[0]), FACTO_ERROR_DIMENSION,
+            "the new data points (columns) have " + std::to_string(Y.rows()) + " rows; the model's anchors " +
+                std::to_string(W.shape()[0]));
+    out.rows = SelfDictionary::apply(W, Y.dense(), threads);
+    out.labels = row_argmax(out.rows);
+    return out;
+}
+
+}  // namespace facto::models
