@@ -128,6 +128,27 @@ facto_status facto_model_set_array(facto_model* model, const char* name, const d
     });
 }
 
+facto_status facto_model_save(const facto_model* model, const char* directory, const char* settings)
+{
+    return on_model(model, [&](const facto::Model& m) {
+        require_pointer(directory, "directory");
+        facto::save_model(m, directory, settings ? settings : m.settings);
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_model_load(const char* directory, facto_model** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(directory, "directory");
+        return new_model(out, facto::load_model(directory));
+    });
+}
+
+const char* facto_model_settings(const facto_model* model) { return model ? model->model.settings.c_str() : nullptr; }
+
 facto_status facto_model_use_gaussian_affinity(facto_model* model, const double* X, int64_t rows, int64_t cols,
                                                int64_t ld, int32_t layout, double bandwidth, int32_t scaling)
 {

@@ -603,6 +603,23 @@ FACTO_API facto_status facto_model_copy_array(const facto_model* model, const ch
 FACTO_API facto_status facto_model_set_array(facto_model* model, const char* name, const double* data, int64_t rows,
                                              int64_t cols);
 
+/* Save the model as a directory (made if missing; files of the same names replaced): one .npy per array
+ * (numpy.load reads them) and model.json giving the format, the kind, the array names and `settings`,
+ * a JSON object the caller chooses (how the model was fitted, for the record), written verbatim; NULL
+ * keeps the model's own (those it was loaded with, else {}). Errors: NULL_POINTER, INVALID_ARGUMENT
+ * (settings not a JSON object), BAD_STATE (no arrays), IO. */
+FACTO_API facto_status facto_model_save(const facto_model* model, const char* directory, const char* settings);
+
+/* Load a model saved by facto_model_save into a new handle in *out (the caller's; facto_model_free).
+ * Errors: NULL_POINTER, IO (no model.json or array file there), PARSE (not a facto model, a bad array
+ * file), UNSUPPORTED (a newer format), INVALID_ARGUMENT (a kind without models), UNKNOWN_PARAMETER (an
+ * array the kind has not), NOT_FINITE, OUT_OF_MEMORY. On error *out is NULL. */
+FACTO_API facto_status facto_model_load(const char* directory, facto_model** out);
+
+/* The settings saved with the model (a JSON object's text; "{}" for a model not loaded), valid while the
+ * model lives; NULL for NULL. */
+FACTO_API const char* facto_model_settings(const facto_model* model);
+
 /* Feature rules. The model then applies to new points' features: for simplicial_symnmf and symnmf models
  * fitted on the matrix that facto_gaussian_affinity or facto_knn_similarity made from X (n x p, the
  * same arguments), their affinities to the fitted points are built the same way (the fitted column

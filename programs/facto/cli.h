@@ -1,8 +1,8 @@
 /* The facto command line, split by job, each file using only those listed before it: common.c (clock,
  * error messages), readers.c (text inputs: labels, subsets, vocabularies), options.c (options, usage,
  * the library's tables of algorithms and parameters), problems.c (one builder per problem), report.c
- * (progress, output files, the JSON summary) and main.c (one run). group.h says on which processes it
- * runs. Everything goes through the public C ABI only. */
+ * (progress, output files, the JSON summary), model.c (saving and applying fitted models) and main.c
+ * (one run). group.h says on which processes it runs. Everything goes through the public C ABI only. */
 #pragma once
 
 #include <stdint.h>
@@ -41,6 +41,8 @@ typedef struct options {
     const char* vocabulary;
     double energy;
     const char* truth;
+    const char* save_model;  /* --save-model DIR */
+    const char* apply_model; /* --apply DIR: FILE holds new points for the model saved there */
 } options;
 
 typedef struct progress_state {
@@ -69,6 +71,14 @@ typedef struct summary {
 double now_seconds(void);
 int fail(const char* what, facto_status status, const char* message);
 int ends_with(const char* s, const char* suffix);
+/* The CSR arrays of a sparse matrix (copy_csr: 0 after a message when memory runs out, the arrays NULL). */
+typedef struct csr_arrays {
+    int64_t rows, cols, nnz;
+    int64_t *indptr, *indices;
+    double* values;
+} csr_arrays;
+int copy_csr(const facto_sparse* M, csr_arrays* a);
+void free_csr(csr_arrays* a);
 
 /* readers.c */
 int64_t* read_labels(const char* path, int64_t n);
@@ -93,3 +103,8 @@ int32_t on_progress(const facto_solver* solver, const facto_progress* p, void* u
 int write_results(facto_solver* solver, const options* o, int64_t n, int64_t rows, int64_t k, int64_t* labels);
 int64_t* fetch_selected(facto_solver* solver, int64_t k, int64_t* nnz);
 int print_summary(facto_solver* solver, const options* o, const summary* s);
+int write_labels(const char* path, const int64_t* labels, int64_t n);
+
+/* model.c */
+int save_model(const facto_solver* solver, const options* o);
+int apply_saved_model(const options* o);

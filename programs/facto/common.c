@@ -1,4 +1,5 @@
-/* What every part of the command line uses: its clock, its error messages, a string test. */
+/* What every part of the command line uses: its clock, its error messages, a string test, sparse arrays. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -27,4 +28,22 @@ int ends_with(const char* s, const char* suffix)
 {
     const size_t a = strlen(s), b = strlen(suffix);
     return a >= b && !strcmp(s + a - b, suffix);
+}
+
+void free_csr(csr_arrays* a)
+{
+    free(a->indptr), free(a->indices), free(a->values);
+    a->indptr = a->indices = NULL, a->values = NULL;
+}
+
+int copy_csr(const facto_sparse* M, csr_arrays* a)
+{
+    facto_sparse_shape(M, &a->rows, &a->cols, &a->nnz);
+    a->indptr = malloc((size_t)(a->rows + 1) * sizeof *a->indptr);
+    a->indices = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->indices);
+    a->values = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->values);
+    if (a->indptr && a->indices && a->values) return facto_sparse_copy_csr(M, a->indptr, a->indices, a->values) >= 0;
+    free_csr(a);
+    fail("sparse matrix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    return 0;
 }

@@ -13,6 +13,7 @@
  * memberships (--truth), the averaged Spearman correlation.
  * Runs the chosen solver; shows progress on stderr (a live line on a terminal, plain lines
  * otherwise); writes the iterate and labels if asked; prints a JSON summary on stdout.
+ * --save-model DIR keeps the fitted model; --apply DIR FILE applies a saved one to new points (model.c).
  * Exit status: 0 after a solve that ended (whatever its stop reason, which the summary gives), 1 when
  * anything failed (no summary then), 2 for bad options. */
 
@@ -97,6 +98,7 @@ static int run(int argc, char** argv)
         return 1;
     }
     if (o.list_params) return list_params_of(&o) ? 0 : 1;
+    if (o.apply_model) return apply_saved_model(&o) ? 0 : 1;
     if (!check_problem_options(&o)) return 2;
 
     summary s = {.start_seconds = now_seconds()};
@@ -126,6 +128,7 @@ static int run(int argc, char** argv)
     int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
     if (ok && ((clusters && !labels) || !write_results(solver, &o, n, rows, k, labels))) ok = 0;
     int64_t* selected = ok && dictionary ? fetch_selected(solver, o.k, &s.nnz) : NULL;
+    if (ok && o.save_model) ok = save_model(solver, &o);
     if (ok) {
         s.n = n, s.k = k, s.earlier_layers = layers_json, s.truth = truth, s.labels = labels;
         s.truth_points = truth_points, s.selected = selected, s.anchors = anchors, s.doc_truth = doc_truth;

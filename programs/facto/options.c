@@ -90,6 +90,12 @@ static void print_usage(FILE* out)
     "                        communities: the memberships\n"
     "  --output-labels FILE  write the cluster of each point (argmax of its row; nomad: the connected\n"
     "                        component of Q's graph) as CSV\n"
+    "  --save-model DIR      after the solve, save the fitted model in DIR (one .npy per array and\n"
+    "                        model.json); fitted from features, it keeps the rule that makes new points'\n"
+    "                        input from their features\n"
+    "  --apply DIR           no solve: give FILE's new points their rows and labels by the model saved in\n"
+    "                        DIR (features, affinity rows, counts, edges or distances, as the model was\n"
+    "                        fitted; .mtx sparse); writes --output-w and --output-labels, scores --labels\n"
     "  --progress-every N    without a terminal, print a progress line every N iterations (default 10)\n"
     "  --bound               nomad: also print an upper bound of the optimum (the solver's output\n"
     "                        upper_bound; burer_monteiro on points: the partition dual bound)\n"
@@ -249,6 +255,10 @@ int parse_options(int argc, char** argv, options* o)
             if (!next || *end) return fprintf(stderr, "facto: --energy needs a number\n"), 0;
         } else if (!strcmp(a, "--truth")) {
             o->truth = next;
+        } else if (!strcmp(a, "--save-model")) {
+            o->save_model = next;
+        } else if (!strcmp(a, "--apply")) {
+            o->apply_model = next;
         } else if (!strcmp(a, "--progress-every")) {
             o->progress_every = strtoll(next, NULL, 10);
             if (o->progress_every < 1) o->progress_every = 1;
@@ -261,6 +271,14 @@ int parse_options(int argc, char** argv, options* o)
     }
     if (!o->solver) o->solver = default_algorithm(problem_kind(o->problem));
     if (o->list_params) return 1;
+    if (o->apply_model) {
+        if (!o->file) return fprintf(stderr, "facto: --apply DIR needs FILE, the new points\n"), 0;
+        if (o->save_model || o->init || o->helix || o->separable || o->rings)
+            return fprintf(stderr, "facto: --apply solves nothing: it takes none of --save-model, --init, --helix, "
+                                   "--separable, --rings\n"),
+                   0;
+        return 1;
+    }
     if (!o->file && !o->helix && !o->separable && !o->rings)
         return fprintf(stderr, "facto: no input: give FILE, or --helix N, --separable N or --rings N "
                                "(facto --help lists the options)\n"),
@@ -362,10 +380,11 @@ int runs_on_group(const options* o)
     const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
     const int nomad_points = !strcmp(o->problem, "nomad") && !o->affinity && !o->n_layers && !o->bound;
     const int dictionary = !strcmp(o->problem, "self_dictionary");
-    if ((sparse_symnmf || nomad_points || dictionary) && !o->init && !o->list_params) return 1;
+    if ((sparse_symnmf || nomad_points || dictionary) && !o->init && !o->list_params && !o->save_model && !o->apply_model)
+        return 1;
     if (group_rank() == 0)
         fprintf(stderr, "facto-mpi runs --problem symnmf (M from features or a Matrix Market file), --problem nomad "
                         "(points, burer_monteiro, without --layers or --bound) and --problem self_dictionary (merit), "
-                        "without --init or --list-params; facto runs the rest\n");
+                        "without --init, --list-params, --save-model or --apply; facto runs the rest\n");
     return 0;
 }

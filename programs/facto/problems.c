@@ -7,29 +7,6 @@
 #include "cli.h"
 #include "group.h"
 
-/* The CSR arrays of a sparse matrix; 0 (after freeing what it took) when memory runs out. */
-typedef struct csr_arrays {
-    int64_t rows, cols, nnz;
-    int64_t *indptr, *indices;
-    double* values;
-} csr_arrays;
-static void free_csr(csr_arrays* a)
-{
-    free(a->indptr), free(a->indices), free(a->values);
-}
-
-static int copy_csr(const facto_sparse* M, csr_arrays* a)
-{
-    facto_sparse_shape(M, &a->rows, &a->cols, &a->nnz);
-    a->indptr = malloc((size_t)(a->rows + 1) * sizeof *a->indptr);
-    a->indices = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->indices);
-    a->values = malloc((size_t)(a->nnz > 0 ? a->nnz : 1) * sizeof *a->values);
-    if (a->indptr && a->indices && a->values) return facto_sparse_copy_csr(M, a->indptr, a->indices, a->values) >= 0;
-    free_csr(a);
-    fail("sparse matrix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
-    return 0;
-}
-
 /* Takes ownership of a sparse M and makes the symnmf problem from its CSR arrays. */
 static facto_problem* symnmf_from_sparse(facto_sparse* M, int64_t r)
 {

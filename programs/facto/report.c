@@ -62,14 +62,19 @@ int write_results(facto_solver* solver, const options* o, int64_t n, int64_t row
         if (!ok) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
         if (st < 0) return !fail(o->output_w, st, facto_last_error());
     }
-    if (o->output_labels && labels && group_rank() == 0) {
-        double* as_double = malloc((size_t)n * sizeof *as_double);
-        if (!as_double) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
-        for (int64_t i = 0; i < n; ++i) as_double[i] = (double)labels[i];
-        st = facto_write_csv(o->output_labels, as_double, n, 1, 1, FACTO_ROW_MAJOR);
-        free(as_double);
-        if (st < 0) return !fail(o->output_labels, st, facto_last_error());
-    }
+    if (o->output_labels && labels && group_rank() == 0) return write_labels(o->output_labels, labels, n);
+    return 1;
+}
+
+/* Labels as a one-column CSV; 0 after a message. */
+int write_labels(const char* path, const int64_t* labels, int64_t n)
+{
+    double* as_double = malloc((size_t)(n > 0 ? n : 1) * sizeof *as_double);
+    if (!as_double) return !fail("output", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (int64_t i = 0; i < n; ++i) as_double[i] = (double)labels[i];
+    const facto_status st = facto_write_csv(path, as_double, n, 1, 1, FACTO_ROW_MAJOR);
+    free(as_double);
+    if (st < 0) return !fail(path, st, facto_last_error());
     return 1;
 }
 
@@ -178,11 +183,7 @@ static int finish_job(facto_solver* solver, const options* o, const int64_t* doc
     }
     if (ok && o->output_w && (st = facto_write_csv(o->output_w, weights, rows, o->k, o->k, FACTO_ROW_MAJOR)) < 0)
         ok = !fail(o->output_w, st, facto_last_error());
-    if (ok && o->output_labels) {
-        for (int64_t i = 0; i < rows; ++i) weights[i] = (double)labels[i];
-        if ((st = facto_write_csv(o->output_labels, weights, rows, 1, 1, FACTO_ROW_MAJOR)) < 0)
-            ok = !fail(o->output_labels, st, facto_last_error());
-    }
+    if (ok && o->output_labels) ok = write_labels(o->output_labels, labels, rows);
     free(weights), free(labels);
     return ok;
 }

@@ -16,6 +16,8 @@ class Collectives;
 Matrix read_csv(const std::string& path);
 // .npy version 1-3, little-endian <f8, <f4, <i8, <i4, C or Fortran order, 1-D (as a column) or 2-D.
 Matrix read_npy(const std::string& path);
+// X as .npy version 1.0, '<f8', C order (what numpy.save writes for a float64 array). Error(IO).
+void write_npy(const std::string& path, const Matrix& X);
 // By extension: ".npy" -> read_npy, anything else -> read_csv. Rejects NaN/Inf.
 Matrix read_matrix(const std::string& path);
 

@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -120,6 +121,23 @@ Matrix read_npy(const std::string& path)
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j = 0; j < cols; ++j) X(i, j) = fortran ? values[i + j * rows] : values[i * cols + j];
     return X;
+}
+
+void write_npy(const std::string& path, const Matrix& X)
+{
+    std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(X.shape()[0]) + ", " +
+                         std::to_string(X.shape()[1]) + "), }";
+    header.append(63 - (10 + header.size()) % 64, ' ');  // the data start 64-byte aligned, as numpy writes
+    header.push_back('\n');
+    const auto length = static_cast<uint16_t>(header.size());
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    require(f != nullptr, FACTO_ERROR_IO, "cannot open '" + path + "' for writing");
+    const unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<unsigned char>(length & 0xff),
+                                      static_cast<unsigned char>(length >> 8)};
+    bool ok = std::fwrite(prefix, 1, 10, f) == 10 && std::fwrite(header.data(), 1, header.size(), f) == header.size();
+    ok = ok && std::fwrite(X.data(), sizeof(double), X.size(), f) == X.size();  // little-endian hosts only, as read_npy
+    ok = std::fclose(f) == 0 && ok;
+    require(ok, FACTO_ERROR_IO, "error while writing '" + path + "'");
 }
 
 Matrix read_matrix(const std::string& path)

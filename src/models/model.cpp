@@ -64,7 +64,7 @@ const Matrix& Model::array(const std::string& name) const
 Model empty_model(const std::string& kind)
 {
     rule_of(kind);
-    return Model{kind, {}};
+    return Model{kind, {}, "{}"};
 }
 
 void set_array(Model& model, const std::string& name, Matrix values)

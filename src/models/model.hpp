@@ -32,6 +32,7 @@ namespace facto {
 struct Model {
     std::string kind;
     std::map<std::string, Matrix> arrays;
+    std::string settings = "{}";  // the caller's JSON object saved with the model (save_model)
 
     // The named array; Error(BAD_STATE) naming what is missing.
     const Matrix& array(const std::string& name) const;
@@ -70,6 +71,13 @@ void use_knn_similarity(Model& model, const Matrix& X, int64_t k, Similarity kin
 // For nomad models: apply then takes new points' features, labelled by the nearest mean of the fitted
 // points X (n x d) under the model's labels.
 void use_points(Model& model, const Matrix& X);
+
+// The model as directory/model.json and one .npy per array (the directory made if missing), with the
+// caller's `settings` (a JSON object, kept verbatim) in model.json; load_model reads one back. Errors: IO,
+// INVALID_ARGUMENT (settings not an object), PARSE (not a facto model; the array files' errors),
+// UNSUPPORTED (a newer format_version), and set_array's.
+void save_model(const Model& model, const std::string& directory, const std::string& settings);
+Model load_model(const std::string& directory);
 
 // Each kind's rule (models/*.cpp).
 namespace models {

@@ -428,6 +428,12 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_model_last_error(model_fw))                                                                              \
     X(model_points_count, FACTO_ERROR_DIMENSION, "points are 3", "labels 4",                                         \
       facto_model_use_points(model_nomad, X36, 3, 6, 6, FACTO_ROW_MAJOR), facto_model_last_error(model_nomad))        \
+    X(model_save_settings, FACTO_ERROR_INVALID_ARGUMENT, "settings", "JSON object",                                  \
+      facto_model_save(model_fw, "facto_validation_model", "[1]"), facto_model_last_error(model_fw))                 \
+    X(model_load_missing, FACTO_ERROR_IO, "facto_validation_no_model/model.json", "saved model",                    \
+      facto_model_load("facto_validation_no_model", &out_model), facto_last_error())                                 \
+    X(model_load_format, FACTO_ERROR_PARSE, "model.json", "not a facto model",                                       \
+      facto_model_load("facto_validation_bad_model", &out_model), facto_last_error())                                \
     /* problem queries */                                                                                            \
     X(objective_shape, FACTO_ERROR_DIMENSION, "4 x 2", "3 x 2",                                                      \
       facto_problem_objective(simplicial, W_infeasible, 3, 2, 2, FACTO_ROW_MAJOR, buffer),                           \
@@ -689,6 +695,10 @@ static void make_fixtures(void)
     npy[10 + 117] = '\n';
     memset(npy + 128, 0, 16);
     write_file("facto_validation.npy", npy, sizeof npy);
+    /* a model directory whose model.json is of another format */
+    CHECK(facto_model_save(model_fw, "facto_validation_bad_model", NULL) == FACTO_OK);
+    const char* other = "{\"format\": \"other\", \"kind\": \"simplicial_symnmf\", \"arrays\": [\"W\"]}";
+    write_file("facto_validation_bad_model/model.json", other, strlen(other));
 }
 
 static void free_fixtures(void)
@@ -705,7 +715,9 @@ static void free_fixtures(void)
     facto_problem_free(dictionary_no_K);
     facto_problem_free(nomad);
     const char* files[] = {"facto_validation_word.csv", "facto_validation_ragged.csv", "facto_validation.npy",
-                           "facto_validation_complex.mtx", "facto_validation_entry.mtx"};
+                           "facto_validation_complex.mtx", "facto_validation_entry.mtx",
+                           "facto_validation_bad_model/model.json", "facto_validation_bad_model/W.npy",
+                           "facto_validation_bad_model"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) remove(files[f]);
 }
 
