@@ -28,11 +28,13 @@ facto_status new_model(facto_model** out, facto::Model model)
 }
 
 // Writes what apply gave into the caller's buffers.
-facto_status copy_applied(const facto::Applied& applied, double* out, int64_t capacity, int64_t* labels)
+facto_status copy_applied(const facto::Applied& applied, double* out, int64_t capacity, int64_t* labels,
+                          double* residuals)
 {
     facto::copy_out(applied.rows.data(), static_cast<int64_t>(applied.rows.shape()[0]),
                     static_cast<int64_t>(applied.rows.shape()[1]), out, capacity, FACTO_ROW_MAJOR);
     if (labels) std::copy(applied.labels.begin(), applied.labels.end(), labels);
+    if (residuals) std::copy(applied.residuals.begin(), applied.residuals.end(), residuals);
     return FACTO_OK;
 }
 }  // namespace
@@ -189,24 +191,24 @@ facto_status facto_model_apply_columns(const facto_model* model, int64_t* cols)
 }
 
 facto_status facto_model_apply(const facto_model* model, const double* Y, int64_t rows, int64_t cols, int64_t ld,
-                               int32_t layout, double* out, int64_t capacity, int64_t* labels)
+                               int32_t layout, double* out, int64_t capacity, int64_t* labels, double* residuals)
 {
     return on_model(model, [&](const facto::Model& m) {
         require_pointer(out, "out");
         const facto::Matrix data = facto::copy_in(Y, rows, cols, ld, layout, "the new data");
-        return copy_applied(facto::apply_model(m, data, facto::resolve_threads(0)), out, capacity, labels);
+        return copy_applied(facto::apply_model(m, data, facto::resolve_threads(0)), out, capacity, labels, residuals);
     });
 }
 
 facto_status facto_model_apply_sparse(const facto_model* model, int32_t format, int64_t rows, int64_t cols, int64_t nnz,
                                       const int64_t* ptr, const int64_t* idx, const double* values, double* out,
-                                      int64_t capacity, int64_t* labels)
+                                      int64_t capacity, int64_t* labels, double* residuals)
 {
     return on_model(model, [&](const facto::Model& m) {
         require_pointer(out, "out");
         facto::capi::require_sparse_shape(format, rows, cols, nnz);
         const facto::CsrMatrix data = facto::capi::sparse_in(format, rows, cols, nnz, ptr, idx, values);
-        return copy_applied(facto::apply_model(m, data, facto::resolve_threads(0)), out, capacity, labels);
+        return copy_applied(facto::apply_model(m, data, facto::resolve_threads(0)), out, capacity, labels, residuals);
     });
 }
 

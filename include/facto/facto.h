@@ -561,7 +561,8 @@ FACTO_API facto_status facto_solver_copy_output_int64(const facto_solver* solver
  *   edm_completion     "X" (n x r)          squared distances to the n points, q x n (sparse: the observed)
  *   self_dictionary    "W" (M x K anchors)  new data points as columns, M x q
  *   topics             "topics" (K x V), "idf" (1 x V, 0 on pruned terms)   counts, q x V
- *   communities        "basis" (N x K)      edges to the N fitted nodes, q x N (dense or sparse)
+ *   communities        "extension" (N x K: V / eigenvalues), "pure" (K x K: V's pure rows)
+ *                                          edges to the N fitted nodes, q x N (dense or sparse)
  *   nomad              "labels" (n x 1), "embedding" (n x e), "center_labels" (c x 1) and "within"
  *                      (c x 1): new rows of D, q x n; or "centers" (c x d): new points, q x d
  * With a feature rule (facto_model_use_gaussian_affinity / _use_knn_similarity, which add "rbf_*" or
@@ -644,20 +645,25 @@ FACTO_API facto_status facto_model_apply_columns(const facto_model* model, int64
 
 /* Apply the model to q new points given densely (rows x cols in `layout`) or sparse (facto.h's sparse
  * input formats; unlisted entries 0, or unobserved for EDM distances): writes q rows of
- * facto_model_apply_columns values into out (row-major, capacity in elements) and, when labels is not
- * NULL, q labels: the largest entry's column (the fit's rule), NOMAD's cluster, or -1 where there is
- * none (EDM; a document with no term the model kept; a node with no edge to a fitted node). Dense
- * EDM distances count as all observed. The model is not changed.
+ * facto_model_apply_columns values into out (row-major, capacity in elements); when labels is not NULL,
+ * q labels: the largest entry's column (the fit's rule), NOMAD's cluster, or -1 where there is none
+ * (EDM; a document with no term the model kept; a node with no edge to a fitted node); when residuals
+ * is not NULL, q residuals: the squared error of the model's reconstruction of each point's input
+ * (||a - B c||^2 of its affinity row, data column, TF-IDF row or Nystrom eigenvector row; the squared
+ * distance to its cluster's mean for NOMAD, on rows of D up to the point's own D(x, x); the sum of
+ * squared distance errors for EDM), the job's objective at the new point, lower is better explained.
+ * Dense EDM distances count as all observed. The model is not changed.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, format), DIMENSION (new data of another width, the
  * message saying what it should be; an EDM point with fewer than r + 1 distances), NOT_FINITE,
  * OUT_OF_RANGE (a count in (0, 1), a negative distance), BAD_STATE (arrays missing or disagreeing),
  * BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
 FACTO_API facto_status facto_model_apply(const facto_model* model, const double* Y, int64_t rows, int64_t cols,
-                                         int64_t ld, int32_t layout, double* out, int64_t capacity, int64_t* labels);
+                                         int64_t ld, int32_t layout, double* out, int64_t capacity, int64_t* labels,
+                                         double* residuals);
 FACTO_API facto_status facto_model_apply_sparse(const facto_model* model, int32_t format, int64_t rows, int64_t cols,
                                                 int64_t nnz, const int64_t* ptr, const int64_t* idx,
                                                 const double* values, double* out, int64_t capacity,
-                                                int64_t* labels);
+                                                int64_t* labels, double* residuals);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Data helpers                                                                                     */

@@ -82,7 +82,7 @@ int apply_saved_model(const options* o)
     if (st < 0) return !fail(o->apply_model, st, facto_last_error());
     const char* kind = facto_model_kind(model);
     int64_t cols = 0, q = 0, width = 0, nnz = 0;
-    double* rows = NULL;
+    double *rows = NULL, *residuals = NULL;
     int64_t* labels = NULL;
     int ok = 1;
     if ((st = facto_model_apply_columns(model, &cols)) < 0) ok = !fail(o->apply_model, st, facto_model_last_error(model));
@@ -99,22 +99,23 @@ int apply_saved_model(const options* o)
         else facto_matrix_shape(dense, &q, &width);
         rows = malloc((size_t)(q * cols > 0 ? q * cols : 1) * sizeof *rows);
         labels = malloc((size_t)(q > 0 ? q : 1) * sizeof *labels);
-        if (!rows || !labels) ok = !fail("--apply", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
+        residuals = malloc((size_t)(q > 0 ? q : 1) * sizeof *residuals);
+        if (!rows || !labels || !residuals) ok = !fail("--apply", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     const double t_apply = now_seconds();
     if (ok && sparse) {
         csr_arrays a;
         if (!copy_csr(sparse, &a)) ok = 0;
         if (ok && (st = facto_model_apply_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices,
-                                                 a.values, rows, q * cols, labels)) < 0)
+                                                 a.values, rows, q * cols, labels, residuals)) < 0)
             ok = !fail("--apply", st, facto_model_last_error(model));
         if (a.indptr) free_csr(&a);
     } else if (ok) {
         const int by_columns = !strcmp(kind, "self_dictionary"); /* points are rows: the column-major width x q X */
         st = by_columns ? facto_model_apply(model, facto_matrix_data(dense), width, q, width, FACTO_COL_MAJOR, rows,
-                                            q * cols, labels)
+                                            q * cols, labels, residuals)
                         : facto_model_apply(model, facto_matrix_data(dense), q, width, width, FACTO_ROW_MAJOR, rows,
-                                            q * cols, labels);
+                                            q * cols, labels, residuals);
         if (st < 0) ok = !fail("--apply", st, facto_model_last_error(model));
     }
     const double apply_seconds = now_seconds() - t_apply;
@@ -127,19 +128,21 @@ int apply_saved_model(const options* o)
     if (o->labels && !truth) ok = 0;
     if (ok) {
         int64_t unknown = 0;
-        for (int64_t i = 0; i < q; ++i) unknown += labels[i] < 0;
+        double residual = 0.0;
+        for (int64_t i = 0; i < q; ++i) unknown += labels[i] < 0, residual += residuals[i];
         double accuracy = NAN;
         if (truth && facto_clustering_accuracy(labels, truth, q, &accuracy) < 0) accuracy = NAN;
         printf("{\"apply\": \"%s\", \"kind\": \"%s\", \"points\": %lld, \"columns\": %lld, \"unlabelled\": %lld, "
-               "\"read_seconds\": %.6g, \"apply_seconds\": %.6g, \"seconds_per_point\": %.6g",
+               "\"mean_residual\": %.9g, \"read_seconds\": %.6g, \"apply_seconds\": %.6g, \"seconds_per_point\": %.6g",
                o->apply_model, kind, (long long)q, (long long)cols, (long long)(strcmp(kind, "edm_completion") ? unknown : 0),
-               t_apply - t_read, apply_seconds, q > 0 ? apply_seconds / (double)q : 0.0);
+               q > 0 ? residual / (double)q : 0.0, t_apply - t_read, apply_seconds, q > 0 ? apply_seconds / (double)q : 0.0);
         if (truth) printf(", \"accuracy\": %.6f", accuracy);
         printf(", \"seconds\": %.6g, \"fitted_with\": %s}\n", now_seconds() - t0, facto_model_settings(model));
     }
     free(truth);
     free(rows);
     free(labels);
+    free(residuals);
     facto_model_free(model);
     return ok;
 }

@@ -83,19 +83,31 @@ Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads)
     Applied out;
     if (model.kind == "edm_completion") {
         require_columns(Y, n, "model's new squared distances are to its " + std::to_string(n) + " points");
-        out.rows = EdmCompletion::apply(F, Y.sparse());
+        const CsrMatrix& d = Y.sparse();
+        out.rows = EdmCompletion::apply(F, d);
         out.labels.assign(out.rows.shape()[0], -1);
+        for (std::size_t l = 0; l < out.rows.shape()[0]; ++l) {  // sum_j (||y - x_j||^2 - d_j)^2
+            double sum = 0.0;
+            for (int64_t p = d.indptr[l]; p < d.indptr[l + 1]; ++p) {
+                const auto j = static_cast<std::size_t>(d.indices[static_cast<std::size_t>(p)]);
+                const double e = xt::sum(xt::square(xt::row(out.rows, l) - xt::row(F, j)))() - d.values[static_cast<std::size_t>(p)];
+                sum += e * e;
+            }
+            out.residuals.push_back(sum);
+        }
         return out;
     }
     const Affinities A = affinities_from_features(model, Y, n);
     if (!A.made) require_columns(Y, n, "model's affinity rows are to its " + std::to_string(n) + " fitted points");
+    // the new points' affinity rows, as given or as the feature rule made them
+    const NewData made_dense(A.dense), made_sparse(A.sparse);
+    const NewData& rows = A.made ? (A.is_sparse ? made_sparse : made_dense) : Y;
     if (model.kind == "simplicial_symnmf")  // [ZG]'s factor on the simplex: dense affinity rows
-        out.rows = SimplicialSymNMF::apply(F, A.made ? (A.is_sparse ? NewData(A.sparse).dense() : A.dense) : Y.dense(), threads);
-    else if (A.made)
-        out.rows = A.is_sparse ? SymNMF::apply(F, A.sparse) : SymNMF::apply(F, A.dense);
+        out.rows = SimplicialSymNMF::apply(F, rows.dense(), threads);
     else
-        out.rows = Y.is_sparse() ? SymNMF::apply(F, Y.sparse()) : SymNMF::apply(F, Y.dense());
+        out.rows = rows.is_sparse() ? SymNMF::apply(F, rows.sparse()) : SymNMF::apply(F, rows.dense());
     out.labels = row_argmax(out.rows);  // as the fit's "labels"
+    out.residuals = residuals(rows, F, out.rows, threads);
     return out;
 }
 

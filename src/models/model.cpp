@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/error.hpp"
+#include "linalg/blas.hpp"
 
 namespace facto {
 
@@ -30,7 +31,7 @@ const std::vector<Rule>& rules()
         {"edm_completion", {"X"}, capture_factor, apply_factor, factor_columns},
         {"self_dictionary", {"W"}, capture_separable, apply_separable, separable_columns},
         {"topics", {"topics", "idf"}, capture_separable, apply_separable, separable_columns},
-        {"communities", {"basis"}, capture_separable, apply_separable, separable_columns},
+        {"communities", {"extension", "pure"}, capture_separable, apply_separable, separable_columns},
         {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, capture_nomad, apply_nomad, nomad_columns},
     };
     return table;
@@ -156,6 +157,31 @@ void require_columns(const NewData& Y, int64_t cols, const std::string& what)
 {
     require(Y.cols() == cols, FACTO_ERROR_DIMENSION,
             "the new data have " + std::to_string(Y.cols()) + " columns; this " + what + " (" + std::to_string(cols) + ")");
+}
+
+std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C, std::size_t threads)
+{
+    const std::size_t q = C.shape()[0], c = C.shape()[1];
+    Matrix AB = Matrix::from_shape({q, c}), G = Matrix::from_shape({c, c});
+    std::vector<double> norms(q, 0.0);
+    if (A.is_sparse()) {
+        const CsrMatrix& S = A.sparse();
+        spmm(S, B, AB, threads);
+        for (std::size_t l = 0; l < q; ++l)
+            for (int64_t p = S.indptr[l]; p < S.indptr[l + 1]; ++p)
+                norms[l] += S.values[static_cast<std::size_t>(p)] * S.values[static_cast<std::size_t>(p)];
+    } else {
+        const Matrix& D = A.dense();
+        blas::gemm(false, false, 1.0, D, B, 0.0, AB);
+        for (std::size_t l = 0; l < q; ++l) norms[l] = blas::dot(&D(l, 0), &D(l, 0), D.shape()[1]);
+    }
+    blas::gemm(true, false, 1.0, B, B, 0.0, G);
+    std::vector<double> out(q), Gc(c);
+    for (std::size_t l = 0; l < q; ++l) {
+        for (std::size_t a = 0; a < c; ++a) Gc[a] = blas::dot(&G(a, 0), &C(l, 0), c);
+        out[l] = std::max(0.0, norms[l] - 2.0 * blas::dot(&C(l, 0), &AB(l, 0), c) + blas::dot(&C(l, 0), Gc.data(), c));
+    }
+    return out;
 }
 
 std::vector<int64_t> integers(const Matrix& column)

@@ -9,7 +9,7 @@
 //   edm_completion     X (n x r)              new rows: squared distances to the n points (q x n, sparse: observed ones)
 //   self_dictionary    W (M x K, the anchors)  new data: columns (M x q)
 //   topics             topics (K x V), idf (1 x V, 0 on pruned terms)   new documents: counts (q x V)
-//   communities        basis (N x K)          new nodes: edges to the N fitted nodes (q x N)
+//   communities        extension (N x K), pure (K x K)   new nodes: edges to the N fitted nodes (q x N)
 //   nomad              labels (n x 1), embedding (n x e), and within (c x 1) with center_labels (c x 1):
 //                      new rows of D (q x n); or centers (c x d) with center_labels: new points (q x d)
 // and the feature rules of the two SymNMF kinds, which make apply take features instead of affinities:
@@ -39,11 +39,17 @@ struct Model {
     bool has(const std::string& name) const { return arrays.count(name) > 0; }
 };
 
-// What applying gives: one row per new point (q x applied_columns) and a label per point (-1 where the job
-// has none: EDM positions, a document with no known term, a node with no edge to a fitted node).
+// What applying gives: one row per new point (q x applied_columns), a label per point (-1 where the job
+// has none: EDM positions, a document with no known term, a node with no edge to a fitted node) and its
+// residual, the squared error of the model's reconstruction of the point's input: ||a - B^T c||^2 for the
+// factorizations (a the point's affinity row, data column, TF-IDF row or Nystrom eigenvector row, c its
+// row: topic weights before their scaling to sum 1, memberships after it), the squared distance to its cluster's mean for NOMAD (on
+// rows of D, up to the point's own D(x, x), the same for every cluster), sum_j (||y - x_j||^2 - d_j)^2
+// for EDM positions.
 struct Applied {
     Matrix rows;
     std::vector<int64_t> labels;
+    std::vector<double> residuals;
 };
 
 // An empty model of a problem kind; Error(INVALID_ARGUMENT) for an unknown kind.
@@ -114,6 +120,9 @@ int64_t nomad_columns(const Model& model);
 const Matrix& require_array(const Model& model, const std::string& name, int64_t rows, int64_t cols);
 // Requires the new data to have `cols` columns (`what`: what the columns are, for the message).
 void require_columns(const NewData& Y, int64_t cols, const std::string& what);
+// ||a_l - B^T c_l||^2 for each row l of A (q x n, dense or sparse), B (n x c), C (q x c): ||a_l||^2 -
+// 2 c_l . (A B)_l + c_l^T (B^T B) c_l, clipped at 0 (rounding).
+std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C, std::size_t threads);
 // The labels held in an n x 1 array, as integers.
 std::vector<int64_t> integers(const Matrix& column);
 Matrix column_of(const std::vector<int64_t>& values);

@@ -83,10 +83,14 @@ Applied apply_nomad(const Model& model, const NewData& Y, std::size_t)
     require(integers(require_array(model, "center_labels", c, 1)) == embedding.labels, FACTO_ERROR_BAD_STATE,
             "the nomad model's center_labels are not the clusters of its labels");
     std::vector<int64_t> nearest;  // row of each new point's cluster in embedding.labels' order
+    std::vector<double> distance;   // to its cluster's mean (in D's space, up to the point's D(x, x))
     if (model.has("centers")) {
         const Matrix& centers = require_array(model, "centers", c, -1);
         require_columns(Y, static_cast<int64_t>(centers.shape()[1]), "model's points have as many features");
-        nearest = nearest_centers(Y.dense(), centers);
+        const Matrix& points = Y.dense();
+        nearest = nearest_centers(points, centers);
+        for (std::size_t l = 0; l < nearest.size(); ++l)
+            distance.push_back(xt::sum(xt::square(xt::row(points, l) - xt::row(centers, static_cast<std::size_t>(nearest[l]))))());
     } else {
         const Matrix& within = require_array(model, "within", c, 1);
         require_columns(Y, n, "model's new rows of D are inner products with its " + std::to_string(n) + " fitted points");
@@ -102,10 +106,13 @@ Applied apply_nomad(const Model& model, const NewData& Y, std::size_t)
         for (std::size_t l = 0; l < rows.shape()[0]; ++l) {
             for (std::size_t a = 0; a < score.size(); ++a) score[a] = within(a, 0);
             for (std::size_t i = 0; i < labels.size(); ++i) score[row_of[i]] -= 2.0 * rows(l, i) / size[row_of[i]];
-            nearest.push_back(static_cast<int64_t>(std::min_element(score.begin(), score.end()) - score.begin()));
+            const auto best = std::min_element(score.begin(), score.end());
+            nearest.push_back(static_cast<int64_t>(best - score.begin()));
+            distance.push_back(*best);
         }
     }
     Applied out;
+    out.residuals = std::move(distance);
     out.rows = Matrix::from_shape({nearest.size(), embedding.means.shape()[1]});
     for (std::size_t l = 0; l < nearest.size(); ++l) {
         const auto a = static_cast<std::size_t>(nearest[l]);

@@ -9,6 +9,7 @@
 #include <xtensor/xview.hpp>
 
 #include "base/error.hpp"
+#include "linalg/blas.hpp"
 #include "models/model.hpp"
 #include "problems/community_model.hpp"
 #include "problems/self_dictionary.hpp"
@@ -32,7 +33,7 @@ std::vector<int64_t> labels_or_unknown(const Matrix& rows)
     return labels;
 }
 
-Applied apply_topics(const Model& model, const NewData& Y)
+Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
 {
     const Matrix& topics = require_array(model, "topics", -1, -1);
     const auto V = static_cast<int64_t>(topics.shape()[1]);
@@ -44,12 +45,15 @@ Applied apply_topics(const Model& model, const NewData& Y)
     for (std::size_t t = 0; t < column.size(); ++t)
         if (idf(0, t) > 0.0) column[t] = static_cast<int64_t>(kept_idf.size()), kept_idf.push_back(idf(0, t));
     const std::size_t K = topics.shape()[0];
-    Matrix T = Matrix::from_shape({K, kept_idf.size()});
+    Matrix Tt = Matrix::from_shape({kept_idf.size(), K});  // T^T
     for (std::size_t k = 0; k < K; ++k)
         for (std::size_t t = 0; t < column.size(); ++t)
-            if (column[t] >= 0) T(k, static_cast<std::size_t>(column[t])) = topics(k, t);
+            if (column[t] >= 0) Tt(static_cast<std::size_t>(column[t]), k) = topics(k, t);
+    const CsrMatrix F = tf_idf_weights(Y.sparse(), column, kept_idf);
     Applied out;
-    out.rows = TopicModel::document_topics(tf_idf_weights(Y.sparse(), column, kept_idf), T);
+    out.rows = TopicModel::document_weights(F, xt::transpose(Tt));
+    out.residuals = residuals(NewData(F), Tt, out.rows, threads);
+    scale_rows_to_one(out.rows);
     out.labels = labels_or_unknown(out.rows);
     return out;
 }
@@ -70,7 +74,8 @@ void capture_separable(const Solver& solver, Model& model)
         model.arrays["idf"] = std::move(idf);
     } else if (model.kind == "communities") {
         const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
-        model.arrays["basis"] = problem.membership_basis(selected_of(solver));
+        model.arrays["extension"] = problem.eigenvector_extension();
+        model.arrays["pure"] = problem.pure_rows(selected_of(solver));
     } else {
         const auto& problem = dynamic_cast<const SelfDictionary&>(solver.problem());
         const std::vector<int64_t> selected = selected_of(solver);
@@ -84,21 +89,27 @@ void capture_separable(const Solver& solver, Model& model)
 int64_t separable_columns(const Model& model)
 {
     if (model.kind == "topics") return static_cast<int64_t>(require_array(model, "topics", -1, -1).shape()[0]);
-    if (model.kind == "communities") return static_cast<int64_t>(require_array(model, "basis", -1, -1).shape()[1]);
+    if (model.kind == "communities") return static_cast<int64_t>(require_array(model, "extension", -1, -1).shape()[1]);
     return static_cast<int64_t>(require_array(model, "W", -1, -1).shape()[1]);
 }
 
 Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads)
 {
-    if (model.kind == "topics") return apply_topics(model, Y);
+    if (model.kind == "topics") return apply_topics(model, Y, threads);
     Applied out;
     if (model.kind == "communities") {
-        const Matrix& B = require_array(model, "basis", -1, -1);
-        require_columns(Y, static_cast<int64_t>(B.shape()[0]), "model's new edges are to its " +
-                                                                  std::to_string(B.shape()[0]) + " fitted nodes");
-        out.rows = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), B.shape()[1]});
-        spmm(Y.sparse(), B, out.rows, threads);
-        CommunityModel::normalize_memberships(out.rows);
+        const Matrix& E = require_array(model, "extension", -1, -1);
+        const std::size_t K = E.shape()[1];
+        const Matrix& pure = require_array(model, "pure", static_cast<int64_t>(K), static_cast<int64_t>(K));
+        require_columns(Y, static_cast<int64_t>(E.shape()[0]),
+                        "model's new edges are to its " + std::to_string(E.shape()[0]) + " fitted nodes");
+        Matrix v = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), K});  // Nystrom eigenvector rows
+        spmm(Y.sparse(), E, v, threads);
+        out.rows = CommunityModel::on_pure_nodes(pure, v);
+        const std::vector<bool> empty = CommunityModel::normalize_memberships(out.rows);
+        out.residuals = residuals(NewData(v), xt::transpose(pure), out.rows, threads);  // v ~ h V(J, :)
+        for (std::size_t l = 0; l < empty.size(); ++l)
+            if (empty[l]) out.residuals[l] = blas::dot(&v(l, 0), &v(l, 0), K);
         out.labels = labels_or_unknown(out.rows);
         return out;
     }
@@ -109,6 +120,7 @@ Applied apply_separable(const Model& model, const NewData& Y, std::size_t thread
                 std::to_string(W.shape()[0]));
     out.rows = SelfDictionary::apply(W, Y.dense(), threads);
     out.labels = row_argmax(out.rows);
+    out.residuals = residuals(NewData(Matrix(xt::transpose(Y.dense()))), W, out.rows, threads);  // x ~ W h
     return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
+#include "sets/row_simplices.hpp"
 #include "linalg/krylov_schur.hpp"
 
 namespace facto {
@@ -80,40 +81,39 @@ CommunityModel::CommunityModel(Spectral s, int64_t K, double lambda, double mu)
 {
 }
 
-Matrix CommunityModel::on_pure_nodes(const std::vector<int64_t>& anchors, Matrix rows) const
+Matrix CommunityModel::pure_rows(const std::vector<int64_t>& anchors) const
 {
-    const std::size_t K = V_.shape()[1], N = rows.shape()[0];
+    const std::size_t K = V_.shape()[1];
     require(anchors.size() == K, FACTO_ERROR_DIMENSION,
             std::to_string(anchors.size()) + " pure nodes for " + std::to_string(K) + " communities");
-    // H^T = V(J, :)^{-T} V^T: the column-major K x K matrix V(J, :) read row-major is its transpose
     Matrix pure = Matrix::from_shape({K, K});
     for (std::size_t a = 0; a < K; ++a)
         for (std::size_t k = 0; k < K; ++k) pure(a, k) = V_(static_cast<std::size_t>(anchors[a]), k);
+    return pure;
+}
+
+Matrix CommunityModel::on_pure_nodes(Matrix pure, Matrix rows)
+{
+    const std::size_t K = pure.shape()[0], N = rows.shape()[0];
     const Vector sigma = blas::singular_values(pure);
     require(sigma(K - 1) > 1e-12 * sigma(0), FACTO_ERROR_NUMERICAL,
             "the pure nodes' eigenvector rows are linearly dependent (condition " +
                 value_text(sigma(0) / sigma(K - 1)) + ")");
-    // column-major K x N: node i's right-hand side is its row, contiguous
+    // H^T = V(J, :)^{-T} V^T: the column-major K x K V(J, :) read row-major is its transpose, and the
+    // row-major N x K rows are column-major K x N, node i's right-hand side contiguous
     require(blas::solve_general(pure.data(), K, rows.data(), N), FACTO_ERROR_NUMERICAL, "the pure nodes' rows are singular");
     return rows;
 }
 
 std::vector<bool> CommunityModel::normalize_memberships(Matrix& H)
 {
-    const std::size_t N = H.shape()[0], K = H.shape()[1];
-    std::vector<bool> empty(N, false);
-    for (std::size_t i = 0; i < N; ++i) {
-        double sum = 0.0;
-        for (std::size_t k = 0; k < K; ++k) sum += H(i, k) = H(i, k) < 1e-12 ? 0.0 : H(i, k);
-        empty[i] = !(sum > 0.0);
-        for (std::size_t k = 0; k < K && !empty[i]; ++k) H(i, k) /= sum;
-    }
-    return empty;
+    for (double& h : H) h = h < 1e-12 ? 0.0 : h;
+    return scale_rows_to_one(H);
 }
 
 Matrix CommunityModel::memberships(const std::vector<int64_t>& anchors) const
 {
-    Matrix H = on_pure_nodes(anchors, V_);
+    Matrix H = on_pure_nodes(pure_rows(anchors), V_);
     const std::size_t N = H.shape()[0], K = H.shape()[1];
     const std::vector<bool> empty = normalize_memberships(H);
     std::vector<double> mean(K, 0.0);
@@ -125,11 +125,11 @@ Matrix CommunityModel::memberships(const std::vector<int64_t>& anchors) const
     return H;
 }
 
-Matrix CommunityModel::membership_basis(const std::vector<int64_t>& anchors) const
+Matrix CommunityModel::eigenvector_extension() const
 {
-    Matrix B = V_;
-    for (std::size_t k = 0; k < B.shape()[1]; ++k) xt::col(B, static_cast<std::ptrdiff_t>(k)) /= values_(k);
-    return on_pure_nodes(anchors, std::move(B));
+    Matrix E = V_;
+    for (std::size_t k = 0; k < E.shape()[1]; ++k) xt::col(E, static_cast<std::ptrdiff_t>(k)) /= values_(k);
+    return E;
 }
 
 std::vector<OutputSpec> CommunityModel::output_specs(const SimplexColumns&) const { return output_specs(); }

@@ -40,17 +40,19 @@ public:
     // entries below 1e-12 set to 0, rows scaled to sum 1 (a row of zeros takes the mean of the others).
     // Error(NUMERICAL) when V(anchors, :) is singular to working precision (condition above 1e12).
     Matrix memberships(const std::vector<int64_t>& anchors) const;
-    // B = V diag(1/eigenvalues) V(anchors, :)^{-1} (N x K): a node with edges a (1 x N) to the fitted
-    // nodes has eigenvector row a^T V diag(1/eigenvalues) (the Nystrom extension of A V = V diag(values)),
-    // so its raw memberships are a^T B; on a fitted node's own row of A they are its row of V V(J, :)^{-1}.
-    Matrix membership_basis(const std::vector<int64_t>& anchors) const;
+    // What new nodes need: E = V diag(1/eigenvalues) (N x K), so that a node with edges a (1 x N) to the
+    // fitted nodes has the eigenvector row v = a^T E (the Nystrom extension of A V = V diag(values): on a
+    // fitted node's own row of A, its row of V), and the pure nodes' rows V(anchors, :) (K x K).
+    Matrix eigenvector_extension() const;
+    Matrix pure_rows(const std::vector<int64_t>& anchors) const;
+    // Raw memberships of eigenvector rows (N' x K): rows V(J, :)^{-1}; Error(NUMERICAL) when the pure rows
+    // are singular to working precision (condition above 1e12).
+    static Matrix on_pure_nodes(Matrix pure, Matrix rows);
     // Raw memberships clipped at 1e-12 and each row scaled to sum 1; returns which rows were all zero
     // (left zero).
     static std::vector<bool> normalize_memberships(Matrix& H);
 
 private:
-    // rows (N' x K) times V(anchors, :)^{-1}; Error(NUMERICAL) when that is singular to working precision.
-    Matrix on_pure_nodes(const std::vector<int64_t>& anchors, Matrix rows) const;
     struct Spectral;
     CommunityModel(Spectral spectral, int64_t K, double lambda, double mu);
     static Spectral spectral(const CsrMatrix& A, int64_t K, double energy);

@@ -12,6 +12,7 @@
 #include "linalg/parallel.hpp"
 #include <xtensor/xview.hpp>
 #include "metrics/metrics.hpp"
+#include "sets/row_simplices.hpp"
 
 namespace facto {
 
@@ -119,9 +120,14 @@ Matrix TopicModel::topics(const std::vector<int64_t>& selected) const
     return H;
 }
 
-Matrix TopicModel::document_topics(const Matrix& T) const { return document_topics(tfidf_.F, T); }
+Matrix TopicModel::document_topics(const Matrix& T) const
+{
+    Matrix W = document_weights(tfidf_.F, T);
+    scale_rows_to_one(W);
+    return W;
+}
 
-Matrix TopicModel::document_topics(const CsrMatrix& F, const Matrix& T)
+Matrix TopicModel::document_weights(const CsrMatrix& F, const Matrix& T)
 {
     const std::size_t K = T.shape()[0], D = static_cast<std::size_t>(F.rows);
     Matrix G = Matrix::from_shape({K, K});
@@ -131,13 +137,7 @@ Matrix TopicModel::document_topics(const CsrMatrix& F, const Matrix& T)
     Matrix B = xt::transpose(FT);
     Matrix W = xt::zeros<double>({K, D});  // W^T, started at 0: HALS's first sweep is its own warm start
     nonnegative_least_squares(G, B, W, 1e-10, 500);
-    Matrix result = xt::transpose(W);
-    for (std::size_t i = 0; i < D; ++i) {
-        double sum = 0.0;
-        for (std::size_t k = 0; k < K; ++k) sum += result(i, k);
-        for (std::size_t k = 0; k < K && sum > 0.0; ++k) result(i, k) /= sum;
-    }
-    return result;
+    return xt::transpose(W);
 }
 
 Matrix TopicModel::anchor_search_points(int64_t rows, uint64_t seed) const

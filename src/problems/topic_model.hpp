@@ -61,9 +61,10 @@ public:
     // Each document's weights on the topics T (K x N): min_{W >= 0} ||F - W T||_F by HALS, rows scaled
     // to sum 1 (D x K).
     Matrix document_topics(const Matrix& T) const;
-    // The same for any documents' TF-IDF rows F (D' x N, weighted as the fit's: tf_idf_weights): how
-    // a fitted model gives new documents their proportions. A document with no kept term gets a row of zeros.
-    static Matrix document_topics(const CsrMatrix& F, const Matrix& T);
+    // The weights before that scaling for any documents' TF-IDF rows F (D' x N, weighted as the fit's:
+    // tf_idf_weights): how a fitted model gives new documents theirs. A document with no kept term gets a
+    // row of zeros.
+    static Matrix document_weights(const CsrMatrix& F, const Matrix& T);
 
 private:
     struct Reduced;

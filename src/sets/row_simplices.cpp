@@ -60,6 +60,19 @@ std::vector<int64_t> row_argmax(const Matrix& X)
     return labels;
 }
 
+std::vector<bool> scale_rows_to_one(Matrix& X)
+{
+    const std::size_t n = X.shape()[0], k = X.shape()[1];
+    std::vector<bool> zero(n, false);
+    for (std::size_t i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < k; ++j) sum += X(i, j);
+        zero[i] = !(sum > 0.0);
+        for (std::size_t j = 0; j < k && !zero[i]; ++j) X(i, j) /= sum;
+    }
+    return zero;
+}
+
 Matrix RowSimplices::feasible_point(const Matrix& X, double tolerance) const
 {
     require_shape(X, rows_, cols_, "iterate");

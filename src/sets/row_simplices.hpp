@@ -43,5 +43,8 @@ private:
 
 // Index of the largest entry of each row (first one on ties): each row's nearest vertex.
 std::vector<int64_t> row_argmax(const Matrix& X);
+// Each row of nonnegative entries with a positive sum divided by it (onto the simplex); returns which
+// rows summed to zero (left unchanged).
+std::vector<bool> scale_rows_to_one(Matrix& X);
 
 }  // namespace facto

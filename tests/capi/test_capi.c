@@ -1110,12 +1110,12 @@ static void test_models(void)
     CHECK(strcmp(facto_model_kind(model), "simplicial_symnmf") == 0);
     int64_t cols = 0, count = 0;
     CHECK(facto_model_apply_columns(model, &cols) == FACTO_OK && cols == K);
-    CHECK_STATUS(facto_model_apply(model, facto_matrix_data(P), N, N, N, FACTO_ROW_MAJOR, rows, N * K, labels), FACTO_OK,
+    CHECK_STATUS(facto_model_apply(model, facto_matrix_data(P), N, N, N, FACTO_ROW_MAJOR, rows, N * K, labels, NULL), FACTO_OK,
                  facto_model_last_error(model));
     CHECK(memcmp(labels, fitted, sizeof labels) == 0);
     CHECK_STATUS(facto_model_use_gaussian_affinity(model, X, N, 2, 2, FACTO_ROW_MAJOR, 1.0, FACTO_SCALE_MINMAX), FACTO_OK,
                  facto_model_last_error(model));
-    CHECK_STATUS(facto_model_apply(model, X, N, 2, 2, FACTO_ROW_MAJOR, again, N * K, relabelled), FACTO_OK,
+    CHECK_STATUS(facto_model_apply(model, X, N, 2, 2, FACTO_ROW_MAJOR, again, N * K, relabelled, NULL), FACTO_OK,
                  facto_model_last_error(model));
     double largest = 0.0;
     for (int e = 0; e < N * K; ++e) largest = fmax(largest, fabs(rows[e] - again[e]));
@@ -1136,7 +1136,7 @@ static void test_models(void)
         free(values);
     }
     double reloaded[N * K];
-    CHECK(facto_model_apply(copy, X, N, 2, 2, FACTO_ROW_MAJOR, reloaded, N * K, NULL) == FACTO_OK);
+    CHECK(facto_model_apply(copy, X, N, 2, 2, FACTO_ROW_MAJOR, reloaded, N * K, NULL, NULL) == FACTO_OK);
     CHECK(memcmp(reloaded, again, sizeof again) == 0);
     facto_model_free(copy);
     facto_model_free(model);

@@ -406,16 +406,16 @@ static void write_file(const char* path, const char* text, size_t size)
     X(model_array_buffer, FACTO_ERROR_BUFFER_TOO_SMALL, "holds 3 elements", "8 (4 x 2)",                             \
       facto_model_copy_array(model_fw, "W", buffer, 3), facto_model_last_error(model_fw))                            \
     X(model_apply_width, FACTO_ERROR_DIMENSION, "3 columns", "4 fitted points",                                      \
-      facto_model_apply(model_fw, P, 2, 3, 3, FACTO_ROW_MAJOR, buffer, 64, labels), facto_model_last_error(model_fw)) \
+      facto_model_apply(model_fw, P, 2, 3, 3, FACTO_ROW_MAJOR, buffer, 64, labels, NULL), facto_model_last_error(model_fw)) \
     X(model_apply_not_finite, FACTO_ERROR_NOT_FINITE, "new data", "nan",                                             \
-      facto_model_apply(model_fw, P_nan, 4, 4, 4, FACTO_ROW_MAJOR, buffer, 64, labels),                              \
+      facto_model_apply(model_fw, P_nan, 4, 4, 4, FACTO_ROW_MAJOR, buffer, 64, labels, NULL),                              \
       facto_model_last_error(model_fw))                                                                              \
     X(model_apply_buffer, FACTO_ERROR_BUFFER_TOO_SMALL, "holds 7 elements", "8 (4 x 2)",                             \
-      facto_model_apply(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, buffer, 7, labels), facto_model_last_error(model_fw))  \
+      facto_model_apply(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, buffer, 7, labels, NULL), facto_model_last_error(model_fw))  \
     X(model_apply_null_out, FACTO_ERROR_NULL_POINTER, "out", "NULL",                                                 \
-      facto_model_apply(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, NULL, 64, labels), facto_model_last_error(model_fw))   \
+      facto_model_apply(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, NULL, 64, labels, NULL), facto_model_last_error(model_fw))   \
     X(model_apply_sparse_format, FACTO_ERROR_INVALID_ARGUMENT, "format", "",                                         \
-      facto_model_apply_sparse(model_fw, 9, 4, 4, 2, coo_row, coo_col, coo_value, buffer, 64, labels),               \
+      facto_model_apply_sparse(model_fw, 9, 4, 4, 2, coo_row, coo_col, coo_value, buffer, 64, labels, NULL),               \
       facto_model_last_error(model_fw))                                                                              \
     X(model_rule_kind, FACTO_ERROR_INVALID_ARGUMENT, "Gaussian affinity", "nomad",                                   \
       facto_model_use_gaussian_affinity(model_nomad, P, 4, 4, 4, FACTO_ROW_MAJOR, 1.0, FACTO_SCALE_NONE),            \

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include <xtensor-blas/xlinalg.hpp>
+
 #include "data/data.hpp"
 #include "linalg/blas.hpp"
 #include "metrics/metrics.hpp"
@@ -312,7 +314,10 @@ Model rebuilt(const Model& model)
     return copy;
 }
 
-bool same(const Applied& a, const Applied& b) { return a.rows == b.rows && a.labels == b.labels; }
+bool same(const Applied& a, const Applied& b)
+{
+    return a.rows == b.rows && a.labels == b.labels && a.residuals == b.residuals;
+}
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_simplicial_symnmf_model_applies_the_fits_rule_to_affinities_or_features)
@@ -336,6 +341,13 @@ BOOST_AUTO_TEST_CASE(a_simplicial_symnmf_model_applies_the_fits_rule_to_affiniti
     BOOST_TEST(by_rows.rows == SimplicialSymNMF::apply(solver->iterate(), P_new, 1));
     BOOST_TEST(by_rows.labels == row_argmax(by_rows.rows), boost::test_tools::per_element());
     BOOST_TEST(applied_columns(model) == 3);
+    // residuals: ||p_l - W w_l||^2 computed directly (the expanded form loses ~eps ||p_l||^2 to cancellation)
+    Matrix reconstruction({P_new.shape()[0], P_new.shape()[1]});
+    blas::gemm(false, true, 1.0, by_rows.rows, solver->iterate(), 0.0, reconstruction);
+    for (std::size_t l = 0; l < P_new.shape()[0]; ++l) {
+        const double direct = xt::sum(xt::square(xt::row(P_new, l) - xt::row(reconstruction, l)))();
+        BOOST_TEST(std::abs(by_rows.residuals[l] - direct) <= 1e-12 * xt::sum(xt::square(xt::row(P_new, l)))());
+    }
     use_gaussian_affinity(model, s.train, 1.0, Scaling::MinMax);
     const Applied by_features = apply_model(model, s.test, 1);
     BOOST_TEST(xt::amax(xt::abs(by_features.rows - by_rows.rows))() < 1e-9);
@@ -385,6 +397,7 @@ BOOST_AUTO_TEST_CASE(edm_positions_of_new_points_are_exact_from_exact_distances)
     const Applied applied = apply_model(model, d, 1);
     BOOST_TEST(xt::amax(xt::abs(applied.rows - Y))() < 1e-9);
     BOOST_TEST(applied.labels == std::vector<int64_t>(6, -1), boost::test_tools::per_element());
+    for (double r : applied.residuals) BOOST_TEST(r < 1e-12);  // exact distances: g's zero
     // two distances do not place a point in the plane
     const int64_t few[] = {0, 0}, to[] = {0, 1};
     const double two[] = {1.0, 2.0};
@@ -406,6 +419,19 @@ BOOST_AUTO_TEST_CASE(a_self_dictionary_model_gives_the_fits_coefficients)
     BOOST_TEST(largest < 1e-10);
     BOOST_CHECK_EXCEPTION(apply_model(model, Matrix({19, 2}, 0.1), 1), Error,
                           [](const Error& e) { return e.status() == FACTO_ERROR_DIMENSION; });
+    // residuals: 0 (to rounding) for columns in the anchors' hull, ||x - W h||^2 for one outside it
+    const Matrix& W = model.array("W");
+    const Matrix h = simplex_rows(5, 4, 13);
+    Matrix X_new({20, 6});
+    xt::view(X_new, xt::all(), xt::range(0, 5)) = xt::linalg::dot(W, xt::transpose(h));
+    xt::view(X_new, xt::all(), 5) = 2.0 * xt::col(W, 0) - xt::col(W, 1);  // outside the simplex's hull
+    const Applied coefficients = apply_model(model, X_new, 1);
+    const double scale = xt::sum(xt::square(W))();
+    for (std::size_t l = 0; l < 5; ++l) BOOST_TEST(coefficients.residuals[l] <= 1e-12 * scale);
+    const Matrix fitted = xt::linalg::dot(W, xt::transpose(xt::view(coefficients.rows, xt::range(5, 6), xt::all())));
+    const double direct = xt::sum(xt::square(xt::col(X_new, 5) - xt::col(fitted, 0)))();
+    BOOST_TEST(direct > 0.0);
+    BOOST_TEST(std::abs(coefficients.residuals[5] - direct) <= 1e-10 * scale);
 }
 
 BOOST_AUTO_TEST_CASE(a_nomad_model_labels_new_points_by_the_nearest_mean_through_points_or_d)
@@ -449,6 +475,14 @@ BOOST_AUTO_TEST_CASE(a_nomad_model_labels_new_points_by_the_nearest_mean_through
                    Matrix(xt::view(means.means, xt::range(a, a + 1), xt::all())));
     }
     BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), by_points));
+    // residuals on points: the squared distance to the cluster's mean of the fitted points (k-means' cost)
+    const ClusterMeans centers = cluster_means(s.train, fitted);
+    for (std::size_t l = 0; l < by_points.labels.size(); ++l) {
+        const auto a = static_cast<std::size_t>(std::find(centers.labels.begin(), centers.labels.end(), by_points.labels[l]) -
+                                                centers.labels.begin());
+        const double direct = xt::sum(xt::square(xt::row(s.test, l) - xt::row(centers.means, a)))();
+        BOOST_TEST(std::abs(by_points.residuals[l] - direct) <= 1e-12 * (1.0 + direct));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(models_refuse_what_they_cannot_apply)
