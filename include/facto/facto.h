@@ -244,8 +244,9 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * for D n x n, symmetric (to 1e-10 of its largest entry; symmetrized exactly) and finite, typically the
  * Gram matrix of centered data (the paper divides the points by their largest norm first). D is
  * copied (kept as its upper triangle, n (n + 1) / 2 values). 1 <= K <= n. The iterate is Q (n x n);
- * the reported objective is Tr(D Q), to be maximized. Outputs: "Q", "embedding" (n x 2: the two leading
- * eigenvectors of Q - 1 1^T / n scaled by the square roots of their eigenvalues), "feasibility"
+ * the reported objective is Tr(D Q), to be maximized. Outputs: "Q", "embedding" (n x max(1, K - 1):
+ * the K - 1 leading eigenvectors of Q - 1 1^T / n, the clusters' space, scaled by the square roots of
+ * their eigenvalues; n x 2 before 0.3.0), "feasibility"
  * (1 x 4: RMS of Q's negative entries, the largest of them in absolute value, max_i |(Q 1)_i - 1|,
  * |Tr Q - K|) and "labels" (int64, n x 1: the hard assignment of the paper's Sec. 3, the connected
  * components of Q's graph with an edge wherever Q_ij > component_threshold K / n, a parameter of each

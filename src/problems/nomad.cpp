@@ -193,7 +193,7 @@ NomadFeasibility Nomad::feasibility(const PackedSymmetric& Q, int64_t K)
 std::vector<OutputSpec> Nomad::output_specs() const
 {
     return {{"Q", FACTO_OUTPUT_DOUBLE, n(), n()},
-            {"embedding", FACTO_OUTPUT_DOUBLE, n(), 2},
+            {"embedding", FACTO_OUTPUT_DOUBLE, n(), embedding_columns()},
             {"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4},
             labels_spec(n())};
 }
@@ -221,7 +221,8 @@ Output Nomad::output(const std::string& name, const PackedSymmetric& S, double c
     }
     if (name == "embedding") {
         const std::size_t threads = resolve_threads(0);
-        return Output{specs[1], embedding(S.n, [&](const double* x, double* y) { multiply(S, x, y, threads); }), {}};
+        return Output{specs[1], embedding(S.n, static_cast<std::size_t>(embedding_columns()),
+                                                     [&](const double* x, double* y) { multiply(S, x, y, threads); }), {}};
     }
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels)");
 }
@@ -247,7 +248,7 @@ Output Nomad::output_of_factor(const std::string& name, const Matrix& U, double 
     if (name == "embedding") {
         std::vector<double> Utx(r);
         return Output{specs[1],
-                      embedding(size,
+                      embedding(size, static_cast<std::size_t>(embedding_columns()),
                                 [&](const double* x, double* y) {
                                     blas::gemm(true, false, r, 1, size, 1.0, U.data(), r, x, 1, 0.0, Utx.data(), 1);
                                     blas::gemm(false, false, size, 1, r, 1.0, U.data(), r, Utx.data(), 1, 0.0, y, 1);
@@ -280,31 +281,36 @@ NomadFeasibility Nomad::feasibility_of_factor(const Matrix& U, int64_t K)
     return f;
 }
 
-std::vector<double> Nomad::embedding(std::size_t size, const std::function<void(const double*, double*)>& Q_times)
+std::vector<double> Nomad::embedding(std::size_t size, std::size_t m,
+                                     const std::function<void(const double*, double*)>& Q_times)
 {
-    // the two leading eigenpairs of P = Q - E (Q's own, without the constant eigenvector), as the
-    // smallest of -P and then of -P + lambda_1 v_1 v_1^T (lambda_1 the first's eigenvalue of -P)
-    std::vector<double> first, embedding(2 * size, 0.0);
-    double first_value = 0.0;
-    for (std::size_t k = 0; k < std::min<std::size_t>(2, size); ++k) {
+    // the m leading eigenpairs of P = Q - E (Q's own, without the constant eigenvector), one at a time as
+    // the smallest of -P deflated by those found: -P + sum_j lambda_j v_j v_j^T (lambda_j their eigenvalues
+    // of -P)
+    std::vector<std::vector<double>> found;
+    std::vector<double> values, embedding(m * size, 0.0), along;
+    for (std::size_t k = 0; k < std::min(m, size); ++k) {
         std::vector<double> v(size);
         for (std::size_t i = 0; i < size; ++i) v[i] = std::cos(static_cast<double>((i + 1) * (k + 1)));
         const Eigenpair pair = smallest_eigenpair(
             size,
             [&](const double* x, double* y) {
                 Q_times(x, y);
-                double mean = 0.0, along = 0.0;
+                double mean = 0.0;
                 for (std::size_t i = 0; i < size; ++i) mean += x[i];
                 mean /= static_cast<double>(size);
-                for (std::size_t i = 0; i < first.size(); ++i) along += first[i] * x[i];
-                for (std::size_t i = 0; i < size; ++i)
-                    y[i] = mean - y[i] - (first.empty() ? 0.0 : first_value * along * first[i]);
+                along.assign(found.size(), 0.0);
+                for (std::size_t j = 0; j < found.size(); ++j) along[j] = blas::dot(found[j].data(), x, size);
+                for (std::size_t i = 0; i < size; ++i) {
+                    y[i] = mean - y[i];
+                    for (std::size_t j = 0; j < found.size(); ++j) y[i] -= values[j] * along[j] * found[j][i];
+                }
             },
             v, 1e-10);
         const double scale = std::sqrt(std::max(0.0, -pair.value));
-        for (std::size_t i = 0; i < size; ++i) embedding[2 * i + k] = scale * v[i];
-        first = v;
-        first_value = pair.value;
+        for (std::size_t i = 0; i < size; ++i) embedding[m * i + k] = scale * v[i];
+        found.push_back(v);
+        values.push_back(pair.value);
     }
     return embedding;
 }

@@ -52,8 +52,8 @@ public:
     // Checks the shape, finiteness and symmetry of Q, and max_i |(Q 1)_i - 1| and |Tr Q - K| / K at most
     // kStartTolerance; returns Q with its upper triangle mirrored.
     Matrix feasible_point(const Matrix& Q) const override;
-    // "Q" (n x n), "embedding" (n x 2: the eigenvectors of Q for its two largest eigenvalues below
-    // the constant one, scaled by the square roots of those eigenvalues), "feasibility" (1 x 4:
+    // "Q" (n x n), "embedding" (n x embedding_columns(): the eigenvectors of Q for its K - 1 largest
+    // eigenvalues below the constant one, scaled by the square roots of those eigenvalues), "feasibility" (1 x 4:
     // NomadFeasibility in order), "labels" (n x 1, int64: the hard assignment of Sec. 3, the connected
     // components of Q's graph with an edge wherever Q_ij > component_threshold K / n, K / n being the
     // mean of Q's diagonal; numbered by each component's smallest point).
@@ -127,8 +127,11 @@ private:
     };
     ClusterSums cluster_sums(const std::vector<int64_t>& labels, std::size_t threads) const;
     static void check_K(int64_t K, int64_t n);
-    // Q's "embedding" (n x 2, row-major) from products with Q.
-    static std::vector<double> embedding(std::size_t size, const std::function<void(const double*, double*)>& Q_times);
+    // Q's "embedding" (n x m, row-major) from products with Q.
+    static std::vector<double> embedding(std::size_t size, std::size_t m,
+                                         const std::function<void(const double*, double*)>& Q_times);
+    // The embedding's columns: K - 1 (at least 1, at most n - 1), the dimension of the clusters' space.
+    int64_t embedding_columns() const { return std::max<int64_t>(1, std::min(K_ - 1, n() - 1)); }
 
     GramOperator D_;
     int64_t K_;

@@ -3,6 +3,7 @@ import collections
 import contextlib
 import ctypes
 import enum
+import json
 import os
 import signal
 import threading
@@ -239,7 +240,7 @@ class Problem(_Handle):
         """NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
         symmetric n x n D (facto.nomad_gram forms the paper's from points). Solvers "nomad_cgm" (the
         conditional gradient method) and "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution;
-        extra output "factor"); outputs "Q", "embedding" (n x 2), "feasibility" (RMS and max of Q's
+        extra output "factor"); outputs "Q", "embedding" (n x (K - 1)), "feasibility" (RMS and max of Q's
         negative part, row-sum and trace errors) and "labels" (the connected components of Q's graph, edges
         where Q_ij > component_threshold K / n, a solver parameter)."""
         a, ptr, rows, cols, ld, layout = _as_matrix(D, "D")
@@ -502,6 +503,135 @@ class Solver(_Handle):
     @property
     def labels(self):
         return self.output("labels")
+
+
+Applied = namedtuple("Applied", "rows labels residuals")
+Applied.__doc__ = ("What a Model gives new points: their rows (q x columns: memberships, coefficients, topic "
+                   "proportions, positions or NOMAD's embedding), labels (-1 where the job has none) and "
+                   "residuals (the squared error of the model's reconstruction of each point's input).")
+
+
+class Model(_Handle):
+    """A fitted model: what applying a solved problem to new data needs, as named arrays (facto.h,
+    "Models"). Made from a solved Solver (Model.from_solver), from arrays (Model(kind, arrays), as a
+    saved model is rebuilt) or from a directory (Model.load); `apply` gives new points their rows,
+    labels and residuals by the job's rule."""
+    _free = lib.facto_model_free
+
+    def __init__(self, kind, arrays=None):
+        handle = ctypes.c_void_p()
+        check(lib.facto_model_new(str(kind).encode(), ctypes.byref(handle)), _lib.last_error)
+        super().__init__(handle.value)
+        for name, values in (arrays or {}).items():
+            self.set_array(name, values)
+
+    @classmethod
+    def _adopt(cls, handle):
+        m = cls.__new__(cls)
+        _Handle.__init__(m, handle)
+        return m
+
+    @classmethod
+    def from_solver(cls, solver):
+        """The model of a solver's current iterate."""
+        handle = ctypes.c_void_p()
+        check(lib.facto_solver_model(solver._h, ctypes.byref(handle)), solver._error)
+        return cls._adopt(handle.value)
+
+    @classmethod
+    def load(cls, directory):
+        """A model saved by save() (or the command line's --save-model)."""
+        handle = ctypes.c_void_p()
+        check(lib.facto_model_load(os.fspath(directory).encode(), ctypes.byref(handle)), _lib.last_error)
+        return cls._adopt(handle.value)
+
+    def _error(self):
+        return lib.facto_model_last_error(self._h)
+
+    @property
+    def kind(self):
+        return lib.facto_model_kind(self._h).decode()
+
+    @property
+    def settings(self):
+        """The JSON text saved with the model ("{}" unless loaded)."""
+        return lib.facto_model_settings(self._h).decode()
+
+    @property
+    def arrays(self):
+        """{name: array} copies of the model's arrays."""
+        count = ctypes.c_int64()
+        check(lib.facto_model_array_count(self._h, ctypes.byref(count)), self._error)
+        out = {}
+        for i in range(count.value):
+            name = ctypes.c_char_p()
+            check(lib.facto_model_array_name(self._h, i, ctypes.byref(name)), self._error)
+            rows, cols = ctypes.c_int64(), ctypes.c_int64()
+            check(lib.facto_model_array_shape(self._h, name.value, ctypes.byref(rows), ctypes.byref(cols)), self._error)
+            values = np.empty((rows.value, cols.value))
+            check(lib.facto_model_copy_array(self._h, name.value, values.ctypes.data_as(_lib.c_double_p), values.size),
+                  self._error)
+            out[name.value.decode()] = values
+        return out
+
+    def set_array(self, name, values):
+        a = np.ascontiguousarray(values, dtype=np.float64)
+        a = a.reshape(-1, 1) if a.ndim == 1 else a
+        check(lib.facto_model_set_array(self._h, str(name).encode(), a.ctypes.data_as(_lib.c_double_p), a.shape[0],
+                                        a.shape[1] if a.ndim == 2 else 0), self._error)
+
+    def save(self, directory, settings=None):
+        """Writes the model as a directory of .npy files and model.json, with `settings` (a dict, or JSON
+        text) for the record."""
+        text = None if settings is None else (settings if isinstance(settings, str) else json.dumps(settings))
+        check(lib.facto_model_save(self._h, os.fspath(directory).encode(), None if text is None else text.encode()),
+              self._error)
+
+    def use_gaussian_affinity(self, X, bandwidth=1.0, scaling="minmax"):
+        """apply then takes features: new points' Gaussian affinities to the fitted points X, scaled as X was."""
+        if scaling not in _lib.SCALINGS:
+            raise _lib.FactoValueError(-1, f"scaling must be one of {sorted(_lib.SCALINGS)}, got {scaling!r}")
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        check(lib.facto_model_use_gaussian_affinity(self._h, ptr, rows, cols, ld, layout, float(bandwidth),
+                                                    _lib.SCALINGS[scaling]), self._error)
+
+    def use_knn_similarity(self, X, k=0, kind="gaussian"):
+        """apply then takes features: new points join the kNN graph of the fitted points X."""
+        if kind not in _lib.SIMILARITIES:
+            raise _lib.FactoValueError(-4, f"kind must be one of {sorted(_lib.SIMILARITIES)}, got {kind!r}")
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        check(lib.facto_model_use_knn_similarity(self._h, ptr, rows, cols, ld, layout, int(k),
+                                                 _lib.SIMILARITIES[kind]), self._error)
+
+    def use_points(self, X):
+        """(NOMAD) apply then takes points: labelled by the nearest mean of the fitted points X."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        check(lib.facto_model_use_points(self._h, ptr, rows, cols, ld, layout), self._error)
+
+    def apply(self, Y):
+        """Applied(rows, labels, residuals) of new points Y: a dense array, a facto.CsrMatrix or scipy.sparse
+        (self_dictionary: one point per column, as the problem's X)."""
+        cols = ctypes.c_int64()
+        check(lib.facto_model_apply_columns(self._h, ctypes.byref(cols)), self._error)
+        sparse = isinstance(Y, CsrMatrix) or hasattr(Y, "tocsr")
+        if sparse:
+            q, n, indptr, indices, values = Problem._csr(Y, "Y")
+        else:
+            a, ptr, q, n, ld, layout = _as_matrix(Y, "Y")
+        points = n if self.kind == "self_dictionary" else q
+        rows = np.empty((points, cols.value))
+        labels = np.empty(points, dtype=np.int64)
+        residuals = np.empty(points)
+        out = (rows.ctypes.data_as(_lib.c_double_p), rows.size, labels.ctypes.data_as(_lib.c_int64_p),
+               residuals.ctypes.data_as(_lib.c_double_p))
+        if sparse:
+            check(lib.facto_model_apply_sparse(self._h, _lib.SPARSE_CSR, q, n, values.size,
+                                               indptr.ctypes.data_as(_lib.c_int64_p),
+                                               indices.ctypes.data_as(_lib.c_int64_p),
+                                               values.ctypes.data_as(_lib.c_double_p), *out), self._error)
+        else:
+            check(lib.facto_model_apply(self._h, ptr, q, n, ld, layout, *out), self._error)
+        return Applied(rows, labels, residuals)
 
 
 class _Params:

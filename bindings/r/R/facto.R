@@ -159,7 +159,7 @@ facto_kmeans <- function(X, K, replicates = 10, seed = 0) {
 # NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a symmetric
 # n x n D (facto_nomad_gram forms the paper's from points). Solvers "nomad_cgm" (conditional gradient) and
 # "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output "factor"); the iterate is Q;
-# outputs "embedding" (n x 2), "feasibility" (RMS and max of Q's negative part, row-sum and trace errors) and
+# outputs "embedding" (n x (K - 1)), "feasibility" (RMS and max of Q's negative part, row-sum and trace errors) and
 # "labels" (the connected components of Q's graph, edges where Q_ij > component_threshold K / n).
 facto_nomad <- function(D, K) {
   D <- numeric_matrix(D)

@@ -369,7 +369,7 @@ end
 NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q ≥ 0, for a symmetric
 n×n `D` (`nomad_gram` forms the paper's from points). Solvers "nomad_cgm" (conditional gradient) and
 "burer_monteiro" (Q = Y Y' with Y ≥ 0 n×r, a local solution; extra output "factor"); the iterate is Q;
-outputs "embedding" (n×2) and "feasibility" (RMS and max of Q's negative part, row-sum and trace errors).
+outputs "embedding" (n×(K-1)) and "feasibility" (RMS and max of Q's negative part, row-sum and trace errors).
 """
 function nomad(D::AbstractMatrix{<:Real}, K::Integer)
     A = Matrix{Float64}(D)

@@ -407,7 +407,7 @@ impl Problem {
     /// NOMAD (Tepper, Sengupta & Chklovskii): max Tr(D Q) s.t. Q 1 = 1, Tr Q = K, Q psd, Q >= 0, for a
     /// symmetric n x n D ([`nomad_gram`] forms the paper's from points). Solvers "nomad_cgm" (conditional
     /// gradient) and "burer_monteiro" (Q = Y Y^T with Y >= 0 n x r, a local solution; extra output
-    /// "factor"); the iterate is Q; outputs "embedding" (n x 2) and "feasibility" (RMS and max of Q's
+    /// "factor"); the iterate is Q; outputs "embedding" (n x (K - 1)) and "feasibility" (RMS and max of Q's
     /// negative part, row-sum and trace errors).
     pub fn nomad(d: MatrixRef<'_>, k: usize) -> Result<Problem> {
         let mut raw = ptr::null_mut();
