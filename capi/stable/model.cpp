@@ -181,6 +181,15 @@ facto_status facto_model_use_points(facto_model* model, const double* X, int64_t
     });
 }
 
+facto_status facto_model_use_gram(facto_model* model, const double* D, int64_t rows, int64_t cols, int64_t ld,
+                                  int32_t layout)
+{
+    return on_model(model, [&](facto::Model& m) {
+        facto::use_gram(m, facto::copy_in(D, rows, cols, ld, layout, "D"));
+        return FACTO_OK;
+    });
+}
+
 facto_status facto_model_apply_columns(const facto_model* model, int64_t* cols)
 {
     return on_model(model, [&](const facto::Model& m) {

@@ -628,9 +628,11 @@ FACTO_API const char* facto_model_settings(const facto_model* model);
  * scaling and bandwidth; or each new point's k nearest fitted points with the fitted points' self-tuned
  * scales and degrees, the graph itself unchanged). The kNN rule recomputes the fitted graph's scales:
  * it costs what facto_knn_similarity does. For nomad models, X (n x d) are the fitted points and new
- * points take the nearest mean of the fitted points under the model's "labels". X is copied; a rule
- * replaces the other. Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind, another model kind),
- * DIMENSION (X not of the fitted points), OUT_OF_RANGE (bandwidth, k), NOT_FINITE, OUT_OF_MEMORY. */
+ * points take the nearest mean of the fitted points under the model's "labels"; with _use_gram, D
+ * (n x n, symmetric: the fit's D) gives each cluster's "within" for new rows of D, as facto_solver_model
+ * does with the solved problem's D (for labels set since). X and D are copied; a rule replaces the other. Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind, another model kind),
+ * DIMENSION (X not of the fitted points), OUT_OF_RANGE (bandwidth, k), NOT_FINITE, NOT_SYMMETRIC,
+ * OUT_OF_MEMORY. */
 FACTO_API facto_status facto_model_use_gaussian_affinity(facto_model* model, const double* X, int64_t rows,
                                                          int64_t cols, int64_t ld, int32_t layout, double bandwidth,
                                                          int32_t scaling);
@@ -638,6 +640,8 @@ FACTO_API facto_status facto_model_use_knn_similarity(facto_model* model, const 
                                                       int64_t ld, int32_t layout, int64_t k, int32_t kind);
 FACTO_API facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols,
                                               int64_t ld, int32_t layout);
+FACTO_API facto_status facto_model_use_gram(facto_model* model, const double* D, int64_t rows, int64_t cols,
+                                            int64_t ld, int32_t layout);
 
 /* Columns of what facto_model_apply writes per new point: k, r or K (the new rows, proportions or
  * memberships), r (EDM positions), e (NOMAD's embedding). Errors: NULL_POINTER, BAD_STATE (arrays missing
@@ -760,11 +764,12 @@ FACTO_API facto_status facto_sparse_copy_csr(const facto_sparse* matrix, int64_t
 FACTO_API facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int64_t* col, double* values);
 
 /* Similarities for facto_knn_similarity. */
-#define FACTO_SIMILARITY_GAUSSIAN 0 /* exp(-||x_i - x_j||^2 / (s_i s_j)), s_i = distance to the 7th neighbour */
+#define FACTO_SIMILARITY_GAUSSIAN 0 /* exp(-||x_i - x_j||^2 / (s_i s_j)), s_i = distance to the 7th neighbour
+                                      (the farthest when n <= 7) */
 #define FACTO_SIMILARITY_COSINE 1   /* <x_i, x_j> / (||x_i|| ||x_j||), negative values clipped to 0 (text) */
 
 /* The sparse similarity graph of Kuang, Yun & Park 2015, Sec. 7.1, for the rows of X (n x p): each
- * point keeps its k most similar others (k = 0: floor(log2 n) + 1), the graph is symmetrized (union)
+ * point keeps its k most similar others (k = 0: floor(log2 n) + 1, at most n - 1), the graph is symmetrized (union)
  * and normalized as S_ij / sqrt(d_i d_j), d the row sums. The result is symmetric with an empty
  * diagonal, ready for SymNMF. Costs O(n^2 p) in GEMMs on blocks of rows; memory O(n (k + 256)).
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind), DIMENSION (n < 2), OUT_OF_RANGE (k >= n),

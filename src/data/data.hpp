@@ -53,9 +53,9 @@ CsrMatrix read_matrix_market(const std::string& path);
 
 // The similarity graph of Kuang, Yun & Park 2015, Sec. 7.1, for the rows of a feature matrix:
 // Gaussian:  S_ij = exp(-||x_i - x_j||^2 / (s_i s_j)), s_i the distance from x_i to its `scale_neighbor`-th
-//            nearest neighbour (self-tuning, 7 in the paper);
+//            nearest neighbour (self-tuning, 7 in the paper; the farthest other point when n <= 7);
 // Cosine:    S_ij = <x_i, x_j> / (||x_i|| ||x_j||) (text; negative values clipped to 0).
-// Each row keeps its k most similar other points (k = 0: floor(log2 n) + 1); the graph is the union
+// Each row keeps its k most similar other points (k = 0: floor(log2 n) + 1, at most n - 1); the graph is the union
 // of both directions; finally S_ij / sqrt(d_i d_j) with d the row sums. Distances come from GEMMs on
 // blocks of rows, so memory stays O(n (block + k)).
 enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };

@@ -82,11 +82,13 @@ KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_ne
     const std::size_t p = X.shape()[1];
     require(n >= 2, FACTO_ERROR_DIMENSION, "knn_similarity: need at least 2 points");
     require_finite(X, "features");
-    if (k == 0) k = static_cast<int64_t>(std::floor(std::log2(static_cast<double>(n)))) + 1;
+    // the defaults, floor(log2 n) + 1 neighbours and the scale at the 7th, are at most the n - 1 others
+    if (k == 0) k = std::min<int64_t>(static_cast<int64_t>(std::floor(std::log2(static_cast<double>(n)))) + 1, n - 1);
+    scale_neighbor = std::min(scale_neighbor, n - 1);
     require(k >= 1 && k < n, FACTO_ERROR_OUT_OF_RANGE,
             "knn_similarity: k = " + std::to_string(k) + " must be in [1, n - 1] = [1, " + std::to_string(n - 1) + "]");
-    require(kind == Similarity::Cosine || (scale_neighbor >= 1 && scale_neighbor < n), FACTO_ERROR_OUT_OF_RANGE,
-            "knn_similarity: scale_neighbor = " + std::to_string(scale_neighbor) + " must be in [1, n - 1]");
+    require(kind == Similarity::Cosine || scale_neighbor >= 1, FACTO_ERROR_OUT_OF_RANGE,
+            "knn_similarity: scale_neighbor = " + std::to_string(scale_neighbor) + " must be at least 1");
     const auto m = static_cast<std::size_t>(kind == Similarity::Gaussian ? std::max(k, scale_neighbor) : k);
     Vector norms2 = xt::sum(xt::square(X), {1});
     const Neighbors nb = nearest(X, norms2, X, norms2, m, kind, true);

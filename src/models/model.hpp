@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "data/data.hpp"
+#include "linalg/gram_operator.hpp"
 #include "linalg/matrix.hpp"
 #include "linalg/sparse.hpp"
 #include "solvers/solver.hpp"
@@ -77,6 +78,9 @@ void use_knn_similarity(Model& model, const Matrix& X, int64_t k, Similarity kin
 // For nomad models: apply then takes new points' features, labelled by the nearest mean of the fitted
 // points X (n x d) under the model's labels.
 void use_points(Model& model, const Matrix& X);
+// For nomad models: apply then takes new rows of D, labelled by the nearest cluster mean in D's space
+// under the model's labels (what capture_model does with the solved problem's D). D is n x n, symmetric.
+void use_gram(Model& model, Matrix D);
 
 // The model as directory/model.json and one .npy per array (the directory made if missing), with the
 // caller's `settings` (a JSON object, kept verbatim) in model.json; load_model reads one back. Errors: IO,
@@ -116,6 +120,9 @@ int64_t separable_columns(const Model& model);
 void capture_nomad(const Solver& solver, Model& model);
 Applied apply_nomad(const Model& model, const NewData& Y, std::size_t threads);
 int64_t nomad_columns(const Model& model);
+// mean_{i, j in c} D_ij of each cluster c of `labels`, in the order of `clusters` (increasing labels).
+Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, const std::vector<int64_t>& clusters,
+                    std::size_t threads);
 // Array `name` of the given shape (-1: any), else Error(BAD_STATE) naming the disagreement.
 const Matrix& require_array(const Model& model, const std::string& name, int64_t rows, int64_t cols);
 // Requires the new data to have `cols` columns (`what`: what the columns are, for the message).

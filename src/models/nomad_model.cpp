@@ -34,6 +34,8 @@ Matrix matrix_of(const Output& output)
     return M;
 }
 
+}  // namespace
+
 // Each cluster's mean of D over its block, mean_{i, j in c} D_ij, in the order of cluster_means' labels.
 Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, const std::vector<int64_t>& clusters,
                     std::size_t threads)
@@ -53,7 +55,6 @@ Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, c
     for (std::size_t i = 0; i < n; ++i) within(row[i], 0) += C(row[i], i) / size[row[i]];
     return within;
 }
-}  // namespace
 
 void capture_nomad(const Solver& solver, Model& model)
 {
@@ -126,6 +127,22 @@ Applied apply_nomad(const Model& model, const NewData& Y, std::size_t)
 
 namespace facto {
 
+void use_gram(Model& model, Matrix D)
+{
+    require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "a Gram matrix is for nomad models, not " + model.kind);
+    const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1));
+    require(D.shape()[0] == labels.size() && D.shape()[1] == labels.size(), FACTO_ERROR_DIMENSION,
+            "D is " + std::to_string(D.shape()[0]) + " x " + std::to_string(D.shape()[1]) + ", the model's labels " +
+                std::to_string(labels.size()));
+    require_finite(D, "D");
+    require_symmetric(D, "D");
+    const ClusterMeans clusters = cluster_means(models::require_array(model, "embedding", static_cast<int64_t>(labels.size()), -1), labels);
+    model.arrays["center_labels"] = models::column_of(clusters.labels);
+    model.arrays["within"] =
+        models::within_means(GramOperator(PackedSymmetric::from_upper(D)), labels, clusters.labels, resolve_threads(0));
+    model.arrays.erase("centers");
+}
+
 void use_points(Model& model, const Matrix& X)
 {
     require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "points are for nomad models, not " + model.kind);
@@ -136,6 +153,7 @@ void use_points(Model& model, const Matrix& X)
     const ClusterMeans means = cluster_means(X, labels);
     model.arrays["centers"] = means.means;
     model.arrays["center_labels"] = models::column_of(means.labels);
+    model.arrays.erase("within");
 }
 
 }  // namespace facto

@@ -428,6 +428,8 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_model_last_error(model_fw))                                                                              \
     X(model_points_count, FACTO_ERROR_DIMENSION, "points are 3", "labels 4",                                         \
       facto_model_use_points(model_nomad, X36, 3, 6, 6, FACTO_ROW_MAJOR), facto_model_last_error(model_nomad))        \
+    X(model_gram_shape, FACTO_ERROR_DIMENSION, "D is 4 x 2", "labels 4",                                             \
+      facto_model_use_gram(model_nomad, P, 4, 2, 2, FACTO_ROW_MAJOR), facto_model_last_error(model_nomad))            \
     X(model_save_settings, FACTO_ERROR_INVALID_ARGUMENT, "settings", "JSON object",                                  \
       facto_model_save(model_fw, "facto_validation_model", "[1]"), facto_model_last_error(model_fw))                 \
     X(model_load_missing, FACTO_ERROR_IO, "facto_validation_no_model/model.json", "saved model",                    \

@@ -456,6 +456,16 @@ BOOST_AUTO_TEST_CASE(a_nomad_model_labels_new_points_by_the_nearest_mean_through
     Matrix D_new({s.test.shape()[0], s.train.shape()[0]});
     blas::gemm(false, true, 1.0, F_new, F, 0.0, D_new);
     const Applied by_d = apply_model(model, D_new, 1);
+    // the same rule through use_gram on the dense D = F F^T: the same labels and distances (to rounding)
+    Model from_gram = empty_model("nomad");
+    set_array(from_gram, "labels", model.array("labels"));
+    set_array(from_gram, "embedding", model.array("embedding"));
+    Matrix D({F.shape()[0], F.shape()[0]});
+    blas::gemm(false, true, 1.0, F, F, 0.0, D);
+    use_gram(from_gram, D);
+    const Applied by_gram = apply_model(from_gram, D_new, 1);
+    BOOST_TEST(by_gram.labels == by_d.labels, boost::test_tools::per_element());
+    for (std::size_t l = 0; l < by_d.labels.size(); ++l) BOOST_TEST(std::abs(by_gram.residuals[l] - by_d.residuals[l]) <= 1e-12);
     use_points(model, s.train);
     const Applied by_points = apply_model(model, s.test, 1);
     BOOST_TEST(by_d.labels == by_points.labels, boost::test_tools::per_element());

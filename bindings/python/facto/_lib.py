@@ -196,6 +196,7 @@ _PROTOTYPES = {
     "facto_model_use_gaussian_affinity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_int32]),
     "facto_model_use_knn_similarity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32]),
     "facto_model_use_points": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
+    "facto_model_use_gram": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
     "facto_model_apply_columns": (_S, [_P, c_int64_p]),
     "facto_model_apply": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, c_double_p, _I, c_int64_p, c_double_p]),
     "facto_model_apply_sparse": (_S, [_P, ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, c_double_p, _I,

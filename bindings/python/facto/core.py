@@ -608,6 +608,11 @@ class Model(_Handle):
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
         check(lib.facto_model_use_points(self._h, ptr, rows, cols, ld, layout), self._error)
 
+    def use_gram(self, D):
+        """(NOMAD) apply then takes new rows of D: labelled by the nearest cluster mean in D's space."""
+        a, ptr, rows, cols, ld, layout = _as_matrix(D, "D")
+        check(lib.facto_model_use_gram(self._h, ptr, rows, cols, ld, layout), self._error)
+
     def apply(self, Y):
         """Applied(rows, labels, residuals) of new points Y: a dense array, a facto.CsrMatrix or scipy.sparse
         (self_dictionary: one point per column, as the problem's X)."""
