@@ -80,6 +80,27 @@ facto_status facto_gaussian_affinity(const double* X, int64_t rows, int64_t cols
     });
 }
 
+facto_status facto_consensus(const int64_t* labels, int64_t runs, int64_t n, double* consensus, double* cophenetic,
+                             double* dispersion)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(labels, "labels");
+        require_pointer(cophenetic, "cophenetic");
+        require_pointer(dispersion, "dispersion");
+        facto::require(runs >= 1 && n >= 2, FACTO_ERROR_DIMENSION,
+                       "consensus: runs must be at least 1 and n at least 2, got " + std::to_string(runs) + " and " +
+                           std::to_string(n));
+        std::vector<std::vector<int64_t>> clusterings(static_cast<std::size_t>(runs));
+        for (int64_t r = 0; r < runs; ++r) clusterings[static_cast<std::size_t>(r)].assign(labels + r * n, labels + (r + 1) * n);
+        const facto::Matrix C = facto::consensus_matrix(clusterings);
+        const facto::ConsensusScores scores = facto::consensus_scores(C);
+        if (consensus) std::copy(C.begin(), C.end(), consensus);
+        *cophenetic = scores.cophenetic;
+        *dispersion = scores.dispersion;
+        return FACTO_OK;
+    });
+}
+
 facto_status facto_clustering_accuracy(const int64_t* predicted, const int64_t* truth, int64_t n, double* accuracy)
 {
     return guarded(nullptr, [&] {

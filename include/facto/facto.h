@@ -208,7 +208,8 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
  * document without a kept term), "labels" (int64 D x 1, the largest proportion, -1 for such a
  * document), "coherence" and "similarity_count" (1 x 1, the paper's Table II scores over the top 20
- * terms; the count is int64). Solvers: those of self_dictionary ("fast_anchor" searches the word-word
+ * terms, the coherence as its authors' code counts it, each pair of terms twice; the count is int64),
+ * "umass_coherence" (1 x 1, Mimno et al.'s definition, each pair once: half of "coherence"). Solvers: those of self_dictionary ("fast_anchor" searches the word-word
  * matrix's normalized rows, not X). Memory O(nnz + N (rank + 60)).
  * Errors: as facto_problem_new_symnmf_sparse (no symmetry needed), OUT_OF_RANGE (a count in (0, 1),
  * min_df < 1), DIMENSION (D < 2; K, rank out of range; fewer than max(K, 2) terms kept), NUMERICAL
@@ -736,6 +737,17 @@ FACTO_API facto_status facto_averaged_spearman(const double* estimated, const do
  * OUT_OF_RANGE (replicates < 1), NOT_FINITE. */
 FACTO_API facto_status facto_kmeans(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                     int64_t K, int32_t replicates, uint64_t seed, int64_t* labels);
+
+/* Choosing the number of clusters from restarts: the consensus matrix of `runs` clusterings of the same
+ * n points (labels: runs x n, row-major; a negative label shares with nothing), C_ij the fraction of
+ * runs in which i and j share a label, written to consensus (n x n, row-major) unless NULL; and its
+ * stability scores, both 1 when every run agrees: the cophenetic correlation (Brunet et al. 2004:
+ * Pearson's correlation of 1 - C_ij with the height at which the average-linkage tree of 1 - C joins i
+ * and j) and the dispersion (Kim & Park 2007: (1 / n^2) sum_ij 4 (C_ij - 1/2)^2). O(n^2) time and
+ * memory. Errors: NULL_POINTER (labels, cophenetic, dispersion), DIMENSION (runs < 1, n < 2),
+ * OUT_OF_MEMORY. */
+FACTO_API facto_status facto_consensus(const int64_t* labels, int64_t runs, int64_t n, double* consensus,
+                                       double* cophenetic, double* dispersion);
 
 /* Sparse matrices made by the data helpers below, in compressed sparse row form. Pass them to
  * facto_problem_new_symnmf_sparse (CSR) or facto_problem_new_edm_completion (COO) through the copy

@@ -44,12 +44,12 @@ double averaged_spearman(const Matrix& H_hat, const Matrix& H);
 // The `count` largest entries of each row of T (K x N, one topic per row), as column indices by
 // decreasing value, ties by increasing index (count <= N).
 std::vector<std::vector<int64_t>> top_terms(const Matrix& T, std::size_t count);
-// Topic coherence as [NFW] reports it (Mimno et al. 2011, by its authors' code): for each topic
-// with top terms w_1, ..., w_L, 2 sum_{n < m} log((D(w_n, w_m) + 0.01) / D(w_n)), D counting the
-// documents that contain all the terms named (every pair counted in both halves of the symmetric
-// score matrix, hence the 2); the mean over topics. `documents` is terms x documents (CSR; a stored
+// Topic coherence (Mimno et al. 2011, "UMass"): for each topic with top terms w_1, ..., w_L,
+// sum_{n < m} log((D(w_n, w_m) + 0.01) / D(w_n)), D counting the documents that contain all the terms
+// named; the mean over topics. With both_halves, twice that, as [NFW] reports it (its authors' code
+// sums both halves of the symmetric score matrix). `documents` is terms x documents (CSR; a stored
 // entry means the term occurs); every top term must occur somewhere. Higher is better (<= 0).
-double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector<int64_t>>& top);
+double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector<int64_t>>& top, bool both_halves);
 // Similarity count of [NFW] (Table II): the sum over pairs of topics of the number of terms their
 // top lists share. Lower is better.
 int64_t similarity_count(const std::vector<std::vector<int64_t>>& top);
@@ -77,6 +77,19 @@ struct ClusterMeans {
     std::vector<int64_t> labels;
 };
 ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels);
+
+// The consensus matrix of several clusterings of the same n points (Monti et al. 2003): C_ij the fraction
+// of the clusterings in which i and j share a label (a negative label shares with nothing). n x n.
+Matrix consensus_matrix(const std::vector<std::vector<int64_t>>& runs);
+// Its stability scores, both 1 when every clustering agrees: the cophenetic correlation (Brunet et al.
+// 2004), Pearson's correlation over the pairs i < j of 1 - C_ij with the height at which the
+// average-linkage tree of the distances 1 - C first joins i and j (1 when the distances are all equal);
+// and the dispersion (Kim & Park 2007), (1 / n^2) sum_ij 4 (C_ij - 1/2)^2, in [0, 1]. O(n^2) time and
+// memory.
+struct ConsensusScores {
+    double cophenetic, dispersion;
+};
+ConsensusScores consensus_scores(const Matrix& C);
 
 // Kernel k-means (Lloyd's iteration in the space whose inner products are D), through products with D
 // alone: one D Z (n x K) per iteration and O(n K) memory whatever D's storage (for D = F F^T, k-means

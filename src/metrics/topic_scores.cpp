@@ -28,7 +28,7 @@ std::vector<std::vector<int64_t>> top_terms(const Matrix& T, std::size_t count)
     return top;
 }
 
-double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector<int64_t>>& top)
+double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector<int64_t>>& top, bool both_halves)
 {
     require(!top.empty(), FACTO_ERROR_DIMENSION, "topic_coherence: no topics");
     auto occurrences = [&](int64_t term) {
@@ -53,7 +53,7 @@ double topic_coherence(const CsrMatrix& documents, const std::vector<std::vector
                     else if (*b < *a) ++b;
                     else ++both, ++a, ++b;
                 }
-                score += 2.0 * std::log((static_cast<double>(both) + 0.01) / alone);
+                score += (both_halves ? 2.0 : 1.0) * std::log((static_cast<double>(both) + 0.01) / alone);
             }
         }
         total += score;

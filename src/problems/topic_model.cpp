@@ -172,6 +172,7 @@ std::vector<OutputSpec> TopicModel::output_specs() const
     specs.push_back({"document_topics", FACTO_OUTPUT_DOUBLE, documents(), K()});
     specs.push_back({"labels", FACTO_OUTPUT_INT64, documents(), 1});
     specs.push_back({"coherence", FACTO_OUTPUT_DOUBLE, 1, 1});
+    specs.push_back({"umass_coherence", FACTO_OUTPUT_DOUBLE, 1, 1});
     specs.push_back({"similarity_count", FACTO_OUTPUT_INT64, 1, 1});
     return specs;
 }
@@ -199,7 +200,9 @@ Output TopicModel::output(const std::string& name, const SimplexColumns& C) cons
         for (const auto& words : top)
             for (int64_t j : words) out.ints.push_back(terms()[static_cast<std::size_t>(j)]);
     } else if (name == "coherence") {
-        out.doubles = {topic_coherence(Ft_, top)};
+        out.doubles = {topic_coherence(Ft_, top, true)};
+    } else if (name == "umass_coherence") {
+        out.doubles = {topic_coherence(Ft_, top, false)};
     } else if (name == "similarity_count") {
         out.ints = {similarity_count(top)};
     } else {

@@ -34,7 +34,8 @@ public:
     // topic's distribution over the whole vocabulary, zero on pruned terms), "top_terms" (int64,
     // K x min(20, N): vocabulary columns by decreasing weight), "document_topics" (D x K, each
     // document's topic proportions, a row of zeros when none of its terms was kept), "labels" (int64,
-    // D x 1, the largest proportion, -1 for such documents), "coherence" and "similarity_count" (1 x 1,
+    // D x 1, the largest proportion, -1 for such documents), "coherence" (as [NFW] reports it, each pair
+    // of top terms counted twice), "umass_coherence" (Mimno et al.'s, each pair once) and "similarity_count" (1 x 1,
     // metrics/metrics.hpp; int64 for the count).
     std::vector<OutputSpec> output_specs() const override;
     std::vector<OutputSpec> output_specs(const SimplexColumns& C) const override;

@@ -526,6 +526,10 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_gaussian_affinity(P, 4, 4, 4, FACTO_ROW_MAJOR, 0.0, FACTO_SCALE_NONE, &out_matrix), facto_last_error())  \
     X(affinity_scaling, FACTO_ERROR_INVALID_ARGUMENT, "scaling", "got 9",                                            \
       facto_gaussian_affinity(P, 4, 4, 4, FACTO_ROW_MAJOR, 1.0, 9, &out_matrix), facto_last_error())                 \
+    X(consensus_runs, FACTO_ERROR_DIMENSION, "runs must be at least 1", "got 0 and 3",                              \
+      facto_consensus(assigned, 0, 3, NULL, buffer, buffer + 1), facto_last_error())                               \
+    X(consensus_null, FACTO_ERROR_NULL_POINTER, "cophenetic", "NULL",                                                \
+      facto_consensus(assigned, 1, 3, NULL, NULL, buffer), facto_last_error())                                      \
     X(accuracy_n, FACTO_ERROR_DIMENSION, "n must be at least 1", "got 0",                                            \
       facto_clustering_accuracy(assigned, assigned, 0, buffer), facto_last_error())                                  \
     X(spearman_size, FACTO_ERROR_DIMENSION, "n must be at least 2", "1 x 2",                                        \

@@ -326,7 +326,8 @@ BOOST_AUTO_TEST_CASE(topic_scores_match_hand_computed_values)
     const std::vector<std::vector<int64_t>> top = {{0, 1, 2}, {2, 0}};
     // topic 1: 2 [log(2.01/3) + log(2.01/3) + log(2.01/3)]; topic 2: 2 log(2.01/3) (D(c) = 3)
     const double expected = (6.0 * std::log(2.01 / 3.0) + 2.0 * std::log(2.01 / 3.0)) / 2.0;
-    BOOST_TEST(std::abs(topic_coherence(occurs, top) - expected) <= 1e-14);
+    BOOST_TEST(std::abs(topic_coherence(occurs, top, true) - expected) <= 1e-14);
+    BOOST_TEST(std::abs(topic_coherence(occurs, top, false) - expected / 2.0) <= 1e-14);  // each pair once
     BOOST_TEST(similarity_count(top) == 2);
     BOOST_TEST(similarity_count({{0, 1}, {1, 2}, {1, 0}}) == 4);
     const Matrix T = {{0.1, 0.5, 0.5, 0.2}, {0.3, 0.0, 0.3, 0.4}};
@@ -362,6 +363,57 @@ BOOST_AUTO_TEST_CASE(gzip_files_read_like_plain_ones)
     BOOST_TEST(b.rows == 3);
     std::remove(plain.c_str());
     std::remove((plain + ".gz").c_str());
+}
+
+// Consensus of restarts: identical clusterings score 1 and 1; the cophenetic correlation equals the one
+// computed from the definition of average linkage (cluster distance = the mean of the original distances
+// between members, the closest pair merged each step, here without ties) on a random consensus matrix.
+BOOST_AUTO_TEST_CASE(consensus_scores_of_restarts_follow_their_definitions)
+{
+    const std::vector<int64_t> labels = {0, 0, 1, 1, 2, 2, 2};
+    const Matrix same = consensus_matrix({labels, labels, labels});
+    const ConsensusScores stable = consensus_scores(same);
+    BOOST_TEST(stable.cophenetic == 1.0, boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(stable.dispersion == 1.0, boost::test_tools::tolerance(1e-12));
+    // two runs that disagree on one point: C_ij in {0, 1/2, 1}; dispersion counts 4 (C - 1/2)^2
+    const Matrix C2 = consensus_matrix({{0, 0, 1, 1}, {0, 0, 0, 1}});
+    BOOST_TEST(C2(0, 2) == 0.5);
+    BOOST_TEST(C2(2, 3) == 0.5);
+    BOOST_TEST(consensus_scores(C2).dispersion == (16.0 - 6.0) / 16.0, boost::test_tools::tolerance(1e-12));
+    const Matrix U = uniform_matrix(9, 9, 17, 0.0, 1.0);
+    Matrix C = 0.5 * (U + xt::transpose(U));
+    for (std::size_t i = 0; i < 9; ++i) C(i, i) = 1.0;
+    // average linkage from its definition, O(n^4)
+    std::vector<std::vector<std::size_t>> clusters;
+    for (std::size_t i = 0; i < 9; ++i) clusters.push_back({i});
+    Matrix height({9, 9}, 0.0);
+    const auto mean_distance = [&](const std::vector<std::size_t>& A, const std::vector<std::size_t>& B) {
+        double sum = 0.0;
+        for (std::size_t a : A)
+            for (std::size_t b : B) sum += 1.0 - C(a, b);
+        return sum / static_cast<double>(A.size() * B.size());
+    };
+    while (clusters.size() > 1) {
+        std::size_t p = 0, q = 1;
+        for (std::size_t a = 0; a < clusters.size(); ++a)
+            for (std::size_t b = a + 1; b < clusters.size(); ++b)
+                if (mean_distance(clusters[a], clusters[b]) < mean_distance(clusters[p], clusters[q])) p = a, q = b;
+        const double h = mean_distance(clusters[p], clusters[q]);
+        for (std::size_t a : clusters[p])
+            for (std::size_t b : clusters[q]) height(a, b) = height(b, a) = h;
+        clusters[p].insert(clusters[p].end(), clusters[q].begin(), clusters[q].end());
+        clusters.erase(clusters.begin() + static_cast<std::ptrdiff_t>(q));
+    }
+    std::vector<double> x, y;
+    for (std::size_t i = 0; i < 9; ++i)
+        for (std::size_t j = i + 1; j < 9; ++j) x.push_back(1.0 - C(i, j)), y.push_back(height(i, j));
+    const double mx = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+    const double my = std::accumulate(y.begin(), y.end(), 0.0) / static_cast<double>(y.size());
+    double cxy = 0.0, cxx = 0.0, cyy = 0.0;
+    for (std::size_t e = 0; e < x.size(); ++e)
+        cxy += (x[e] - mx) * (y[e] - my), cxx += (x[e] - mx) * (x[e] - mx), cyy += (y[e] - my) * (y[e] - my);
+    BOOST_TEST(consensus_scores(C).cophenetic == cxy / std::sqrt(cxx * cyy), boost::test_tools::tolerance(1e-12));
+    BOOST_CHECK_THROW(consensus_matrix({{0, 1}, {0, 1, 2}}), Error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -18,8 +18,9 @@ from ._lib import (FactoError, FactoIOError, FactoKeyError, FactoMemoryError, Fa
 from .cluster import NOMADClustering, SimplicialSymNMF, SymNMFClustering
 from .decomposition import AnchorTopicModel, SeparableNMF
 from .manifold import EDMCompletion
-from .core import (Algorithm, CsrMatrix, ParamInfo, Problem, Progress, Solver, StopReason, algorithms, default_algorithm,
-                   problem_kinds)
+from ._base import InvalidParameterError, NotFittedError
+from .core import (Algorithm, Applied, CsrMatrix, Model, ParamInfo, Problem, Progress, Solver, StopReason, algorithms,
+                   default_algorithm, problem_kinds)
 from .data import (Communities, TopicModel, averaged_spearman, clustering_accuracy, detect_communities,
                    distance_nrmse, gaussian_affinity, helix, kmeans, knn_similarity, manifold_points, multilayer_nomad,
                    nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors, separable_data,
@@ -29,9 +30,9 @@ from ._lib import lib as _lib_handle
 __version__ = "0.2.0"
 library_version = _lib_handle.facto_version().decode()
 
-__all__ = ["Algorithm", "AnchorTopicModel", "Communities", "CsrMatrix", "EDMCompletion", "FactoError", "FactoIOError",
+__all__ = ["Algorithm", "Applied", "AnchorTopicModel", "Communities", "CsrMatrix", "EDMCompletion", "FactoError", "FactoIOError",
            "FactoKeyError", "FactoMemoryError", "FactoStateError", "FactoTypeError", "FactoValueError",
-           "NOMADClustering", "ParamInfo", "Problem", "Progress", "SeparableNMF", "SimplicialSymNMF", "Solver",
+           "InvalidParameterError", "Model", "NOMADClustering", "NotFittedError", "ParamInfo", "Problem", "Progress", "SeparableNMF", "SimplicialSymNMF", "Solver",
            "StopReason", "SymNMFClustering", "TopicModel", "algorithms", "averaged_spearman", "clustering_accuracy",
            "default_algorithm", "detect_communities", "distance_nrmse", "gaussian_affinity", "helix", "kmeans",
            "knn_similarity", "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram",

@@ -1,17 +1,50 @@
 """scikit-learn style clustering by facto's problems: simplicial SymNMF, SymNMF and NOMAD.
 
-Each fits on features (n_samples x n_features) or, with affinity="precomputed", on an n x n matrix
-(dense, or scipy.sparse where the problem is sparse). They are transductive, like SpectralClustering:
-fit, fit_predict and fit_transform, no predict or transform of new points.
+Each fits on features (n_samples x n_features; scipy.sparse ones are made dense) or, with
+affinity="precomputed", on an n x n matrix (dense, or scipy.sparse where the problem is sparse). A fitted
+clusterer applies to new data (facto.Model): predict gives new points' clusters, transform their rows
+(memberships, or NOMAD's embedding), score the negative sum of their residuals (the job's objective at
+the new points, as KMeans.score is minus its inertia: higher is better, and it favours larger
+n_clusters, so compare it at one n_clusters or use an external score such as adjusted_rand_score).
+New data are features, or with affinity="precomputed" their affinity rows to the n fitted points
+(q x n; for NOMAD rows of D).
 """
 import numpy as np
 
-from ._base import ClusterMixin, FactoEstimator, precomputed_tags, symmetric_input, validate
-from .core import Problem
+from ._base import (ClusterMixin, FactoEstimator, Flag, Integer, Options, Real, dense_features, precomputed_tags,
+                    solvers_of, symmetric_input, validate)
+from ._lib import SCALINGS, SIMILARITIES
+from .core import Model, Problem
 from .data import gaussian_affinity, kmeans, knn_similarity
 
 
-class SimplicialSymNMF(ClusterMixin, FactoEstimator):
+class _Clusterer(ClusterMixin, FactoEstimator):
+    """predict, transform and score through the fitted model."""
+
+    def _new_data(self, X):
+        if self.affinity == "precomputed":
+            return validate(self, X, accept_sparse=("csr", "csc", "coo"), reset=False, min_samples=1)
+        return dense_features(self, X, reset=False, min_samples=1)
+
+    def predict(self, X):
+        """The clusters of new samples (features, or affinity rows with affinity="precomputed")."""
+        return self._applied(self._new_data(X)).labels
+
+    def transform(self, X):
+        """The rows of new samples: their memberships (NOMAD: their embedding)."""
+        return self._applied(self._new_data(X)).rows
+
+    def score(self, X, y=None):
+        """Minus the sum of the new samples' residuals: higher is better (see the module's note)."""
+        return -float(np.sum(self._applied(self._new_data(X)).residuals))
+
+    _transform_differs = None  # why transform(X) of the fitted X is not fit_transform's, where it is not
+
+    def _more_tags(self):
+        return precomputed_tags(self.affinity == "precomputed", self._transform_differs)
+
+
+class SimplicialSymNMF(_Clusterer):
     """Probabilistic clustering by simplicial symmetric NMF (Zhao & Gordon):
     min 1/4 ||P - W W^T||^2 over W >= 0 with rows on the simplex; labels_ = the argmax of each row.
 
@@ -22,14 +55,19 @@ class SimplicialSymNMF(ClusterMixin, FactoEstimator):
         `scaling`) or "precomputed" (X is P, n x n; a sparse P is made dense).
     bandwidth : float, default 1.0.  scaling : "minmax" (default, each feature to [-1, 1]), "zscore", "none".
     solver : "frank_wolfe" (default), "projected_gradient" or "penalty_method".
-    max_iter, tol, random_state, solver_params : see facto's estimators (None: the solver's defaults).
+    max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: labels_, membership_ (W, n x k), gap_ (the Frank-Wolfe gap), n_iter_, objective_,
-    stationarity_, stop_reason_, n_features_in_.
+    stationarity_, stop_reason_, interrupted_, n_features_in_.
+    New samples (predict, transform): their rows are the simplex least squares of their affinities to the
+    fitted points on W (P ~ W W^T gives p(x) ~ W w(x)), the affinities built as the fit's.
     """
 
+    _constraints = {"n_clusters": Integer(1), "affinity": Options(["rbf", "precomputed"]), "bandwidth": Real(0.0, False),
+                    "scaling": Options(SCALINGS), "solver": Options(solvers_of("simplicial_symnmf"))}
+
     def __init__(self, n_clusters=2, *, affinity="rbf", bandwidth=1.0, scaling="minmax", solver="frank_wolfe",
-                 max_iter=None, tol=None, random_state=None, solver_params=None):
+                 max_iter=None, tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.bandwidth = bandwidth
@@ -37,34 +75,37 @@ class SimplicialSymNMF(ClusterMixin, FactoEstimator):
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
+        self.n_init = n_init
         self.random_state = random_state
+        self.verbose = verbose
         self.solver_params = solver_params
-
-    def _more_tags(self):
-        return precomputed_tags(self.affinity == "precomputed")
 
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
+        self._validate_params()
+        rule = None
         if self.affinity == "precomputed":
             P = symmetric_input(self, X, accept_sparse=True)
             P = P.toarray() if hasattr(P, "toarray") else P
-        elif self.affinity == "rbf":
-            P = gaussian_affinity(validate(self, X), self.bandwidth, self.scaling)
         else:
-            raise ValueError(f"affinity must be 'rbf' or 'precomputed', got {self.affinity!r}")
-        out = self._solve(Problem.simplicial_symnmf(P, self.n_clusters), self.solver, callback,
-                          outputs=("labels", "gaps"), iterate=True)
+            X = dense_features(self, X)
+            P = gaussian_affinity(X, self.bandwidth, self.scaling)
+            rule = lambda model: model.use_gaussian_affinity(X, self.bandwidth, self.scaling)  # noqa: E731
+        self._solve(Problem.simplicial_symnmf(P, self.n_clusters), self.solver, callback, outputs=("labels", "gaps"),
+                    iterate=True, model_rule=rule, on_result=self._fitted)
+        return self
+
+    def _fitted(self, out):
         self.membership_ = out["iterate"]
         self.labels_ = out["labels"]
         self.gap_ = float(out["gaps"][0, 0])
-        return self
 
     def fit_transform(self, X, y=None, callback=None):
         """Fits and returns membership_ (n x k, rows on the simplex)."""
         return self.fit(X, y, callback).membership_
 
 
-class SymNMFClustering(ClusterMixin, FactoEstimator):
+class SymNMFClustering(_Clusterer):
     """Clustering by symmetric NMF, min 1/2 ||M - H H^T||^2 over H >= 0 (n x k), labels_ the argmax of
     each row of H (Kuang, Yun & Park), solved by Dyn-NoLips (Dragomir et al.) or a baseline.
 
@@ -76,14 +117,22 @@ class SymNMFClustering(ClusterMixin, FactoEstimator):
     n_neighbors : int, default 0 (floor(log2 n) + 1).  similarity : "gaussian" (self-tuning) or "cosine",
         for the kNN graph.  bandwidth, scaling : of the rbf affinity.
     solver : "nolips" (default), "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls".
-    max_iter, tol, random_state, solver_params : see facto's estimators.
+    max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
-    Attributes: labels_, embedding_ (H), n_iter_, objective_, stationarity_, stop_reason_, n_features_in_.
+    Attributes: labels_, embedding_ (H), n_iter_, objective_, stationarity_, stop_reason_, interrupted_,
+    n_features_in_.
+    New samples (predict, transform): each joins the fitted kNN graph (its k nearest fitted points, its
+    own self-tuned scale, the fitted points' scales and degrees; the graph is unchanged) or gets its rbf
+    affinities, and its row is the nonnegative least squares of those on H.
     """
 
+    _constraints = {"n_clusters": Integer(1), "affinity": Options(["nearest_neighbors", "rbf", "precomputed"]),
+                    "n_neighbors": Integer(0), "similarity": Options(SIMILARITIES), "bandwidth": Real(0.0, False),
+                    "scaling": Options(SCALINGS), "solver": Options(solvers_of("symnmf"))}
+
     def __init__(self, n_clusters=2, *, affinity="nearest_neighbors", n_neighbors=0, similarity="gaussian",
-                 bandwidth=1.0, scaling="minmax", solver="nolips", max_iter=None, tol=None, random_state=None,
-                 solver_params=None):
+                 bandwidth=1.0, scaling="minmax", solver="nolips", max_iter=None, tol=None, n_init=1,
+                 random_state=None, verbose=0, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.n_neighbors = n_neighbors
@@ -93,36 +142,46 @@ class SymNMFClustering(ClusterMixin, FactoEstimator):
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
+        self.n_init = n_init
         self.random_state = random_state
+        self.verbose = verbose
         self.solver_params = solver_params
 
-    def _more_tags(self):
-        return precomputed_tags(self.affinity == "precomputed")
-
-    def _affinity(self, X):
-        if self.affinity == "precomputed":
-            return symmetric_input(self, X, accept_sparse=True)
-        X = validate(self, X)
+    @property
+    def _transform_differs(self):
         if self.affinity == "nearest_neighbors":
-            return knn_similarity(X, self.n_neighbors, self.similarity)
-        if self.affinity == "rbf":
-            return gaussian_affinity(X, self.bandwidth, self.scaling)
-        raise ValueError(f"affinity must be 'nearest_neighbors', 'rbf' or 'precomputed', got {self.affinity!r}")
+            return ("a fitted point given to transform joins the kNN graph as a new point, one of its own "
+                    "neighbours, so its row is not its fitted row of H (fit_transform's)")
+        return None
 
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
-        problem = Problem.symnmf(self._affinity(X), self.n_clusters)
-        out = self._solve(problem, self.solver, callback, outputs=("labels",), iterate=True)
+        self._validate_params()
+        rule = None
+        if self.affinity == "precomputed":
+            M = symmetric_input(self, X, accept_sparse=True)
+        else:
+            X = dense_features(self, X)
+            if self.affinity == "nearest_neighbors":
+                M = knn_similarity(X, self.n_neighbors, self.similarity)
+                rule = lambda model: model.use_knn_similarity(X, self.n_neighbors, self.similarity)  # noqa: E731
+            else:
+                M = gaussian_affinity(X, self.bandwidth, self.scaling)
+                rule = lambda model: model.use_gaussian_affinity(X, self.bandwidth, self.scaling)  # noqa: E731
+        self._solve(Problem.symnmf(M, self.n_clusters), self.solver, callback, outputs=("labels",), iterate=True,
+                    model_rule=rule, on_result=self._fitted)
+        return self
+
+    def _fitted(self, out):
         self.embedding_ = out["iterate"]
         self.labels_ = out["labels"]
-        return self
 
     def fit_transform(self, X, y=None, callback=None):
         """Fits and returns embedding_ (H, n x k)."""
         return self.fit(X, y, callback).embedding_
 
 
-class NOMADClustering(ClusterMixin, FactoEstimator):
+class NOMADClustering(_Clusterer):
     """K-means clustering through its nonnegative SDP relaxation (NOMAD, Tepper, Sengupta & Chklovskii):
     max Tr(D Q) over Q psd, Q >= 0, Q 1 = 1, Tr Q = K, D the centred Gram matrix of the points.
 
@@ -140,18 +199,32 @@ class NOMADClustering(ClusterMixin, FactoEstimator):
         Q_ij > component_threshold K / n; may give more than K labels).
     certify : bool, default True. Compute upper_bound_ (for burer_monteiro: k-means and certificates, about
         half a solve's time at n = 70,000; False leaves it NaN).
-    max_iter, tol, random_state, solver_params : see facto's estimators.
+    max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators (n_init keeps the
+        start of largest Tr(D Q)).
 
-    Attributes: labels_, embedding_ (n x 2, from Q), feasibility_ (the RMS and largest of Q's negative
-    part, the row-sum and trace errors), upper_bound_ (a bound on the SDP's optimum: certified up to
-    n = 2000, and above it by burer_monteiro's partition bound on points; the other bounds above n = 2000
-    rest on a Krylov eigenvalue estimate),
-    factor_ (burer_monteiro) or Q_ (the others), solver_, n_iter_, objective_ (Tr(D Q)), stationarity_,
-    stop_reason_, n_features_in_.
+    Attributes: labels_, cluster_centers_ (affinity="points": the mean of each cluster's points, in label
+    order; the labels some point has), embedding_ (n x (K - 1): Q's leading eigenvectors below the
+    constant one, scaled by the square roots of their eigenvalues), feasibility_ (the RMS and largest of
+    Q's negative part, the row-sum and trace errors), upper_bound_ (a bound on the SDP's optimum:
+    certified up to n = 2000, and above it by burer_monteiro's partition bound on points; the other
+    bounds above n = 2000 rest on a Krylov eigenvalue estimate), factor_ (burer_monteiro) or Q_ (the
+    others), solver_, n_iter_, objective_ (Tr(D Q)), stationarity_, stop_reason_, interrupted_,
+    n_features_in_.
+    New samples (predict, transform, score): the label of the nearest cluster mean (K-means' assignment
+    step, what the SDP relaxes; in D's space for affinity="precomputed", from new rows of D), their
+    embedding the mean of their cluster's (the Nystrom extension of Q with the cluster's mean row), their
+    residual the squared distance to that mean (score is minus KMeans' inertia).
     """
 
+    _constraints = {"n_clusters": Integer(1), "affinity": Options(["points", "precomputed"]),
+                    "solver": Options(solvers_of("nomad", "auto")), "assign_labels": Options(["kmeans", "components"]),
+                    "certify": Flag()}
+    _maximize = True
+    _transform_differs = ("transform gives a point its cluster's mean embedding (the Nystrom extension), "
+                          "fit_transform the fitted points' own embedding_")
+
     def __init__(self, n_clusters=2, *, affinity="points", solver="auto", assign_labels="kmeans", certify=True,
-                 max_iter=None, tol=None, random_state=None, solver_params=None):
+                 max_iter=None, tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.solver = solver
@@ -159,28 +232,30 @@ class NOMADClustering(ClusterMixin, FactoEstimator):
         self.certify = certify
         self.max_iter = max_iter
         self.tol = tol
+        self.n_init = n_init
         self.random_state = random_state
+        self.verbose = verbose
         self.solver_params = solver_params
-
-    def _more_tags(self):
-        return precomputed_tags(self.affinity == "precomputed")
 
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
-        if self.assign_labels not in ("kmeans", "components"):
-            raise ValueError(f"assign_labels must be 'kmeans' or 'components', got {self.assign_labels!r}")
+        self._validate_params()
         if self.affinity == "points":
-            problem = Problem.nomad_points(validate(self, X), self.n_clusters)
-        elif self.affinity == "precomputed":
-            problem = Problem.nomad(symmetric_input(self, X, accept_sparse=False), self.n_clusters)
+            X = dense_features(self, X)
+            problem = Problem.nomad_points(X, self.n_clusters)
         else:
-            raise ValueError(f"affinity must be 'points' or 'precomputed', got {self.affinity!r}")
+            X = symmetric_input(self, X, accept_sparse=False)
+            problem = Problem.nomad(X, self.n_clusters)
         self.solver_ = self.solver if self.solver != "auto" else (
             "burer_monteiro" if self.affinity == "points" else "nomad_cgm")
         kept = "factor" if self.solver_ == "burer_monteiro" else "Q"
         outputs = ("labels", "embedding", "feasibility", kept) + (("upper_bound",) if self.certify else ())
-        out = self._solve(problem, self.solver_, callback, outputs=outputs)
-        for stale in ("Q_", "factor_"):  # a refit with another solver
+        self._solve(problem, self.solver_, callback, outputs=outputs, model_rule=False,
+                    on_result=lambda out: self._fitted(out, kept, X))
+        return self
+
+    def _fitted(self, out, kept, X):
+        for stale in ("Q_", "factor_", "cluster_centers_"):  # a refit with another solver or affinity
             self.__dict__.pop(stale, None)
         setattr(self, kept + "_", out[kept])
         self.embedding_ = out["embedding"]
@@ -190,8 +265,17 @@ class NOMADClustering(ClusterMixin, FactoEstimator):
             self.labels_ = out["labels"]
         else:
             self.labels_ = kmeans(out[kept], self.n_clusters, seed=self._seed() or 0)
-        return self
+        # the model of these labels: their means (points) or each cluster's mean of D (precomputed)
+        with Model("nomad", {"labels": self.labels_, "embedding": self.embedding_}) as model:
+            if self.affinity == "points":
+                model.use_points(X)
+                arrays = model.arrays
+                order = np.ravel(arrays["center_labels"]).astype(np.int64)
+                self.cluster_centers_ = arrays["centers"][np.argsort(order)]
+            else:
+                model.use_gram(X)
+            self._model = (model.kind, model.arrays)
 
     def fit_transform(self, X, y=None, callback=None):
-        """Fits and returns embedding_ (n x 2)."""
+        """Fits and returns embedding_ (n x (K - 1))."""
         return self.fit(X, y, callback).embedding_

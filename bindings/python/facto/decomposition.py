@@ -1,12 +1,14 @@
 """scikit-learn style separable NMF and anchor-word topic models (Nguyen, Fu & Wu: MERIT, with SPA and
-the other anchor pickers as solvers). Both are transductive: fit and fit_transform."""
+the other anchor pickers as solvers). Both apply to new data once fitted (facto.Model): transform gives
+new samples' coefficients on the anchors (new documents' topic proportions), inverse_transform maps
+coefficients back through components_, score is minus the sum of the new samples' residuals."""
 import numpy as np
 
-from ._base import FactoEstimator, validate
+from ._base import FactoEstimator, Integer, Options, Real, TransformerMixin, solvers_of, validate
 from .core import Problem
 
 
-class SeparableNMF(FactoEstimator):
+class SeparableNMF(TransformerMixin, FactoEstimator):
     """Separable NMF by self-dictionary: every sample (row of X) is a convex combination of n_components
     anchor samples, X ~ H^T X[anchors_], picked by MERIT (min 1/2 ||X^T - X^T C||^2 + lam Phi_mu(C), the
     columns of C on the simplex) or SPA.
@@ -17,37 +19,57 @@ class SeparableNMF(FactoEstimator):
     solver : "merit" (default), "spa", "snpa", "fast_anchor" or "fast_gradient".
     lam : float or None (default: the paper's heuristic ||X - X C0||_F / K; 0 is MERIT(0)).  mu : the
         smoothing of Phi_mu, default 1e-5.
-    max_iter, tol, random_state, solver_params : see facto's estimators.
+    max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: anchors_ (the anchor samples' indices, increasing), components_ (X[anchors_]),
     weights_ (n_samples x K, rows on the simplex: the least squares of each sample on the anchors),
-    n_iter_, objective_, stationarity_, stop_reason_, n_features_in_.
+    n_iter_, objective_, stationarity_, stop_reason_, interrupted_, n_features_in_.
     """
 
-    def __init__(self, n_components=2, *, solver="merit", lam=None, mu=1e-5, max_iter=None, tol=None,
-                 random_state=None, solver_params=None):
+    _constraints = {"n_components": Integer(1), "solver": Options(solvers_of("self_dictionary")),
+                    "lam": Real(0.0, optional=True), "mu": Real(0.0, False)}
+
+    def __init__(self, n_components=2, *, solver="merit", lam=None, mu=1e-5, max_iter=None, tol=None, n_init=1,
+                 random_state=None, verbose=0, solver_params=None):
         self.n_components = n_components
         self.solver = solver
         self.lam = lam
         self.mu = mu
         self.max_iter = max_iter
         self.tol = tol
+        self.n_init = n_init
         self.random_state = random_state
+        self.verbose = verbose
         self.solver_params = solver_params
 
     def fit(self, X, y=None, callback=None):
         """Fits on X (n_samples x n_features); `callback(progress) -> stop?` is called every iteration."""
+        self._validate_params()
         X = validate(self, X)
         problem = Problem.self_dictionary(X.T, self.n_components, self.lam, self.mu)
-        out = self._solve(problem, self.solver, callback, outputs=("selected", "H"))
+        self._solve(problem, self.solver, callback, outputs=("selected", "H"), on_result=lambda out: self._fitted(out, X))
+        return self
+
+    def _fitted(self, out, X):
         self.anchors_ = out["selected"]
         self.components_ = X[self.anchors_]
         self.weights_ = np.atleast_2d(out["H"]).T.copy()
-        return self
 
     def fit_transform(self, X, y=None, callback=None):
         """Fits and returns weights_ (n_samples x K)."""
         return self.fit(X, y, callback).weights_
+
+    def transform(self, X):
+        """New samples' coefficients on the anchors (n_new x K, rows on the simplex)."""
+        return self._applied(validate(self, X, reset=False, min_samples=1).T).rows
+
+    def inverse_transform(self, W):
+        """Samples from coefficients: W components_ (n x n_features)."""
+        return np.asarray(W, dtype=np.float64) @ self.components_
+
+    def score(self, X, y=None):
+        """Minus the sum over new samples of ||x - components_^T w||^2 (higher is better)."""
+        return -float(np.sum(self._applied(validate(self, X, reset=False, min_samples=1).T).residuals))
 
 
 # scikit-learn's checks that fit AnchorTopicModel on fractional data
@@ -57,10 +79,12 @@ _FRACTIONAL_DATA_CHECKS = ("check_estimators_dtypes", "check_fit_score_takes_y",
                            "check_estimators_pickle", "check_methods_sample_order_invariance",
                            "check_methods_subset_invariance", "check_fit2d_1feature", "check_dict_unchanged",
                            "check_dont_overwrite_parameters", "check_fit_idempotent", "check_fit_check_is_fitted",
-                           "check_n_features_in", "check_fit2d_predict1d")
+                           "check_n_features_in", "check_fit2d_predict1d", "check_transformer_general",
+                           "check_transformer_data_not_an_array", "check_transformer_preserve_dtypes",
+                           "check_transformer_n_iter")
 
 
-class AnchorTopicModel(FactoEstimator):
+class AnchorTopicModel(TransformerMixin, FactoEstimator):
     """Anchor-word topics of a documents x terms count matrix (Nguyen, Fu & Wu Sec. V-B): terms in fewer
     than min_df documents (or in all) dropped, TF-IDF, the word-word correlation reduced to `rank`
     dimensions, then anchor words by `solver`. Takes counts as from CountVectorizer (scipy.sparse or dense).
@@ -70,15 +94,24 @@ class AnchorTopicModel(FactoEstimator):
     n_components : int, default 10. The number of topics K.
     min_df : int, default 2.  rank : int, default 0 (2 K).  lam, mu : MERIT's, defaults 5e-7 and 1e-5.
     solver : "merit" (default), "spa", "snpa", "fast_anchor" or "fast_gradient".
-    max_iter, tol, random_state, solver_params : see facto's estimators.
+    max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: anchors_ (the anchor words' term indices), components_ (K x n_terms, each topic's term
-    distribution), top_terms_ (K x 10 term indices), labels_ (each document's main topic), coherence_,
-    n_iter_, objective_, stationarity_, stop_reason_, n_features_in_.
+    distribution), top_terms_ (K x 20 term indices by decreasing weight, the paper's 20), labels_ (each
+    document's main topic, -1 for a document with no kept term), coherence_ (Mimno et al.'s UMass
+    coherence over the top 20 terms, each pair once, the mean over topics; the paper's tables and the
+    command line count each pair twice: twice this), n_iter_, objective_, stationarity_, stop_reason_,
+    interrupted_, n_features_in_.
+    New documents (transform): their topic proportions from components_ by the fit's rule (the fit's
+    vocabulary pruning and TF-IDF weights, nonnegative least squares, rows scaled to sum 1); a document
+    with no kept term gets a row of zeros (predict: -1).
     """
 
+    _constraints = {"n_components": Integer(1), "min_df": Integer(1), "rank": Integer(0), "lam": Real(0.0),
+                    "mu": Real(0.0, False), "solver": Options(solvers_of("topics"))}
+
     def __init__(self, n_components=10, *, min_df=2, rank=0, lam=5e-7, mu=1e-5, solver="merit", max_iter=None,
-                 tol=None, random_state=None, solver_params=None):
+                 tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_components = n_components
         self.min_df = min_df
         self.rank = rank
@@ -87,7 +120,9 @@ class AnchorTopicModel(FactoEstimator):
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
+        self.n_init = n_init
         self.random_state = random_state
+        self.verbose = verbose
         self.solver_params = solver_params
 
     def _more_tags(self):
@@ -95,22 +130,46 @@ class AnchorTopicModel(FactoEstimator):
         return {"requires_positive_X": True, "X_types": ["2darray", "sparse"],
                 "_xfail_checks": {check: reason for check in _FRACTIONAL_DATA_CHECKS}}
 
-    def fit(self, X, y=None, callback=None):
-        """Fits on the counts X (n_documents x n_terms, nonnegative)."""
-        X = validate(self, X, accept_sparse="csr")
+    def _counts(self, X, reset):
+        X = validate(self, X, accept_sparse="csr", reset=reset, min_samples=2 if reset else 1)
         if (X.data if hasattr(X, "tocsr") else X).min(initial=0.0) < 0:
             raise ValueError("Negative values in data passed to AnchorTopicModel: counts must be nonnegative")
+        return X
+
+    def fit(self, X, y=None, callback=None):
+        """Fits on the counts X (n_documents x n_terms, nonnegative)."""
+        self._validate_params()
+        X = self._counts(X, reset=True)
         problem = Problem.topics(X, self.n_components, self.min_df, self.rank, self.lam, self.mu)
-        out = self._solve(problem, self.solver, callback,
-                          outputs=("selected", "topics", "top_terms", "document_topics", "labels", "coherence"))
+        self._solve(problem, self.solver, callback,
+                    outputs=("selected", "topics", "top_terms", "document_topics", "labels", "umass_coherence"),
+                    on_result=self._fitted)
+        return self
+
+    def _fitted(self, out):
         self.anchors_ = out["selected"]
         self.components_ = out["topics"]
         self.top_terms_ = out["top_terms"]
         self.labels_ = out["labels"]
-        self.coherence_ = out["coherence"]
+        self.coherence_ = float(np.ravel(out["umass_coherence"])[0])
         self._document_topics = out["document_topics"]
-        return self
 
     def fit_transform(self, X, y=None, callback=None):
         """Fits and returns each document's topic proportions (n_documents x K)."""
         return self.fit(X, y, callback)._document_topics
+
+    def transform(self, X):
+        """New documents' topic proportions (n_new x K; zeros for a document with no kept term)."""
+        return self._applied(self._counts(X, reset=False)).rows
+
+    def predict(self, X):
+        """New documents' main topic (-1 for a document with no kept term)."""
+        return self._applied(self._counts(X, reset=False)).labels
+
+    def inverse_transform(self, W):
+        """Term distributions from topic proportions: W components_ (n x n_terms)."""
+        return np.asarray(W, dtype=np.float64) @ self.components_
+
+    def score(self, X, y=None):
+        """Minus the sum over new documents of the residual of their TF-IDF rows on the topics."""
+        return -float(np.sum(self._applied(self._counts(X, reset=False)).residuals))
