@@ -8,7 +8,9 @@
 
 Estimators (scikit-learn conventions; scikit-learn itself is optional): SimplicialSymNMF,
 SymNMFClustering and NOMADClustering (facto.cluster), SeparableNMF and AnchorTopicModel
-(facto.decomposition), EDMCompletion (facto.manifold).
+(facto.decomposition), EDMCompletion (facto.manifold); fitted, they apply to new data (predict,
+transform, score; facto.Model underneath, which also saves and loads models), and select_k chooses k
+from restarts (consensus, cophenetic correlation, dispersion).
 
 The shared library is found through FACTO_LIBRARY, then the copy built into the package by
 `pip install`, then the loader's path (libfacto.so.0).
@@ -25,16 +27,18 @@ from .data import (Communities, TopicModel, averaged_spearman, clustering_accura
                    distance_nrmse, gaussian_affinity, helix, kmeans, knn_similarity, manifold_points, multilayer_nomad,
                    nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors, separable_data,
                    topic_model, write_csv)
+from .selection import KSelection, consensus, select_k
 from ._lib import lib as _lib_handle
 
 __version__ = "0.2.0"
 library_version = _lib_handle.facto_version().decode()
 
-__all__ = ["Algorithm", "Applied", "AnchorTopicModel", "Communities", "CsrMatrix", "EDMCompletion", "FactoError", "FactoIOError",
-           "FactoKeyError", "FactoMemoryError", "FactoStateError", "FactoTypeError", "FactoValueError",
-           "InvalidParameterError", "Model", "NOMADClustering", "NotFittedError", "ParamInfo", "Problem", "Progress", "SeparableNMF", "SimplicialSymNMF", "Solver",
-           "StopReason", "SymNMFClustering", "TopicModel", "algorithms", "averaged_spearman", "clustering_accuracy",
+__all__ = ["Algorithm", "AnchorTopicModel", "Applied", "Communities", "CsrMatrix", "EDMCompletion", "FactoError",
+           "FactoIOError", "FactoKeyError", "FactoMemoryError", "FactoStateError", "FactoTypeError",
+           "FactoValueError", "InvalidParameterError", "KSelection", "Model", "NOMADClustering", "NotFittedError",
+           "ParamInfo", "Problem", "Progress", "SeparableNMF", "SimplicialSymNMF", "Solver", "StopReason",
+           "SymNMFClustering", "TopicModel", "algorithms", "averaged_spearman", "clustering_accuracy", "consensus",
            "default_algorithm", "detect_communities", "distance_nrmse", "gaussian_affinity", "helix", "kmeans",
            "knn_similarity", "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram",
-           "problem_kinds", "read_matrix", "read_matrix_market", "sample_pairs", "select_anchors", "separable_data",
-           "topic_model", "write_csv"]
+           "problem_kinds", "read_matrix", "read_matrix_market", "sample_pairs", "select_anchors", "select_k",
+           "separable_data", "topic_model", "write_csv"]

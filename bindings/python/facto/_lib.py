@@ -153,6 +153,7 @@ _PROTOTYPES = {
     "facto_gaussian_affinity": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_int32,
                                      ctypes.POINTER(_P)]),
     "facto_clustering_accuracy": (_S, [c_int64_p, c_int64_p, _I, c_double_p]),
+    "facto_consensus": (_S, [c_int64_p, _I, _I, c_double_p, c_double_p, c_double_p]),
     "facto_problem_new_symnmf": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.POINTER(_P)]),
     "facto_problem_new_symnmf_sparse": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
                                              ctypes.POINTER(_P)]),
