@@ -55,8 +55,7 @@ stage() {
 }
 
 packages=(ccache python3-numpy python3-pytest python3-venv python3-scipy python3-sklearn python3-matplotlib cargo rustc
-          r-base-core
-          r-base-dev r-cran-testthat r-cran-matrix coinor-csdp valgrind libopenmpi-dev openmpi-bin)
+          r-base-core r-base-dev r-cran-testthat r-cran-matrix coinor-csdp valgrind libopenmpi-dev openmpi-bin)
 [ "$quick" = 1 ] || packages+=(abi-dumper abi-compliance-checker clang libclang-rt-14-dev)
 stage deps bash cmake/install-deps.sh "${packages[@]}"
 

@@ -48,7 +48,7 @@ class KSelection:
 
     def best(self, criterion="dispersion"):
         """A k read off one criterion, by the rules its authors use: for "cophenetic" and "dispersion"
-        the k just before the score's largest drop (Brunet et al.: where it begins to fall), None when it
+        the k just before the score first drops (Brunet et al.: where it begins to fall), None when it
         never drops (every k equally stable: no evidence); for "objective" the k that ends its largest
         improvement (the elbow); for "coherence" the largest."""
         ks, values = self.table["k"], np.asarray(self.table[criterion], dtype=float)
@@ -58,10 +58,8 @@ class KSelection:
         if criterion == "objective":
             gains = steps if self._maximize else -steps
             return int(ks[int(np.argmax(gains)) + 1])
-        drops = -steps
-        if drops.size == 0 or not np.max(drops) > 1e-9:
-            return None
-        return int(ks[int(np.argmax(drops))])
+        falls = np.flatnonzero(-steps > 1e-9)
+        return int(ks[falls[0]]) if falls.size else None
 
     def __repr__(self):
         names = [c for c in ("k", "objective", "cophenetic", "dispersion", "coherence") if c in self.table]

@@ -42,6 +42,9 @@ numeric_matrix <- function(x, name = deparse(substitute(x))) {
     if (length(bad)) argument_error(name, " has columns that are not numeric: ", paste(bad, collapse = ", "))
   }
   if (inherits(x, "Matrix") || is.data.frame(x)) x <- as.matrix(x)
+  if (is.null(dim(x)) && (is.numeric(x) || is.logical(x)))
+    argument_error(name, " must be a matrix (one point per row), got a vector of length ", length(x),
+                   ": matrix(", name, ") makes it ", length(x), " points of one feature")
   if (!is.matrix(x) || !(is.numeric(x) || is.logical(x)))
     argument_error(name, " must be a numeric matrix, got ", paste(class(x), collapse = "/"))
   storage.mode(x) <- "double"

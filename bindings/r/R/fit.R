@@ -3,38 +3,84 @@
 # 1-based, and the run's record) with print and summary methods. The handle API underneath
 # (facto_solver, facto_step, ...) stays available for stepping and warm starts.
 
-# Solves `problem` with `algorithm`, the solver parameters `params` (a named list) and `callback`, reads the
-# outputs named in `outputs` ("iterate" is the iterate), frees both handles, and returns make(values, run),
-# the fit. Ctrl-C ends the solve at the end of an iteration and raises the interrupt condition with the
-# partial fit in its $fit.
-solve_and_read <- function(problem, algorithm, params, callback, outputs, make) {
+# Solves `problem` with `algorithm`, the solver parameters `params` (a named list) and `callback` from
+# n_init starts (seeds seed, seed + 1, ...; the default seed when params has none), keeps the best
+# objective (the largest when maximize), reads the outputs named in `outputs` ("iterate" is the iterate)
+# and the model (list(kind, arrays), with `rule` applied to it when given), frees the handles, and
+# returns make(values, run, model), the fit; run$trace is the kept start's objective by iteration. Ctrl-C
+# ends the solve at the end of an iteration and raises the interrupt condition with the best fit so far,
+# the partial one included, in its $fit.
+solve_and_read <- function(problem, algorithm, params, callback, outputs, make, n_init = 1, maximize = FALSE,
+                           rule = NULL) {
   force(problem)  # before on.exit: a problem that fails to build is not built again there
   on.exit(facto_free(problem))
-  solver <- do.call(facto_solver, c(list(problem, algorithm), params, list(callback = callback)))
-  on.exit(facto_free(solver), add = TRUE)
-  read <- function() {
-    p <- facto_progress(solver)
-    table <- facto_params(solver)
-    run <- list(algorithm = algorithm, stop_reason = p$stop_reason, iterations = as.integer(p$iteration),
-                objective = p$objective, stationarity = p$stationarity, feasibility = p$feasibility,
-                seconds = p$elapsed_seconds,
-                parameters = stats::setNames(lapply(table$name, function(n) facto_get(solver, n)), table$name),
-                defaults = stats::setNames(table$default, table$name))
-    values <- lapply(stats::setNames(outputs, outputs),
-                     function(o) if (o == "iterate") facto_iterate(solver) else facto_output(solver, o))
-    make(values, run)
+  n_init <- whole_number(n_init)
+  if (n_init < 1) argument_error("n_init must be at least 1, got ", n_init)
+  best <- NULL
+  for (start in seq_len(n_init) - 1) {
+    trace <- list()
+    recorder <- function(p) {
+      trace[[length(trace) + 1L]] <<- c(p$iteration, p$objective)
+      if (is.null(callback)) FALSE else callback(p)
+    }
+    solver <- do.call(facto_solver, c(list(problem, algorithm), params, list(callback = recorder)))
+    seeded <- "seed" %in% facto_params(solver)$name
+    if (seeded && start > 0) facto_set(solver, "seed", facto_get(solver, "seed") + start)
+    read <- function() {
+      p <- facto_progress(solver)
+      table <- facto_params(solver)
+      steps <- do.call(rbind, trace)
+      run <- list(algorithm = algorithm, stop_reason = p$stop_reason, iterations = as.integer(p$iteration),
+                  objective = p$objective, stationarity = p$stationarity, feasibility = p$feasibility,
+                  seconds = p$elapsed_seconds,
+                  parameters = stats::setNames(lapply(table$name, function(n) facto_get(solver, n)), table$name),
+                  defaults = stats::setNames(table$default, table$name),
+                  trace = data.frame(iteration = if (is.null(steps)) integer() else as.integer(steps[, 1]),
+                                     objective = if (is.null(steps)) numeric() else steps[, 2]))
+      values <- lapply(stats::setNames(outputs, outputs),
+                       function(o) if (o == "iterate") facto_iterate(solver) else facto_output(solver, o))
+      model <- checked(.Call(C_facto_r_solver_model, solver$ptr))[c("kind", "arrays")]
+      list(values = values, run = run, model = if (is.null(rule)) model else rule(model))
+    }
+    better <- function(o) is.null(best) || (if (maximize) o > best$run$objective else o < best$run$objective)
+    interrupted <- tryCatch({
+      facto_solve(solver)
+      NULL
+    }, facto_interrupt = function(e) e)
+    if (better(facto_progress(solver)$objective)) best <- read()
+    facto_free(solver)
+    if (!is.null(interrupted)) {
+      interrupted$fit <- make(best$values, best$run, best$model)
+      interrupted$message <- sprintf("facto: interrupted at iteration %d; the partial fit is the condition's $fit",
+                                     interrupted$fit$run$iterations)
+      stop(interrupted)
+    }
+    if (!seeded) break
   }
-  tryCatch(facto_solve(solver), facto_interrupt = function(e) {
-    e$fit <- read()
-    e$message <- sprintf("facto: interrupted at iteration %d; the partial fit is the condition's $fit",
-                         e$fit$run$iterations)
-    stop(e)
-  })
-  read()
+  make(best$values, best$run, best$model)
 }
 
-new_fit <- function(class, values, run, call)
-  structure(c(values, list(run = run, call = call)), class = c(class, "facto_fit"))
+# A fitted model applied to new data: list(rows, labels (1-based; NA where the job has none), residuals).
+# newdata: a dense matrix (by_columns: its columns are the points) or a sparse one (Matrix, facto_sparse).
+apply_model <- function(model, newdata) {
+  if (inherits(newdata, c("facto_sparse", "sparseMatrix"))) {
+    t <- as_triplets(newdata, "newdata")
+    out <- checked(.Call(C_facto_r_model_apply, model, NULL, as.double(t$i), as.double(t$j), t$x, as.double(t$rows),
+                         as.double(t$cols)))
+  } else {
+    if (is.null(dim(newdata)) && is.numeric(newdata))
+      argument_error("newdata must be a matrix, one new point per row (per column for separable_nmf); got a ",
+                     "vector of length ", length(newdata), ": use matrix(newdata, nrow = 1) for one point")
+    out <- checked(.Call(C_facto_r_model_apply, model, numeric_matrix(newdata, "newdata"), NULL, NULL, NULL, NULL,
+                         NULL))
+  }
+  labels <- as.integer(out[[2]]) + 1L
+  labels[labels == 0L] <- NA_integer_
+  list(rows = out[[1]], labels = labels, residuals = out[[3]])
+}
+
+new_fit <- function(class, values, run, call, model = NULL, residuals = NULL)
+  structure(c(values, list(run = run, call = call, model = model, residuals = residuals)), class = c(class, "facto_fit"))
 
 # 1-based labels from facto's 0-based ones.
 one_based <- function(labels) as.integer(labels) + 1L
@@ -49,38 +95,56 @@ named_rows <- function(m, names) {
 }
 
 # The fit of a factorization whose rows are the points (W of simplicial SymNMF, X of SymNMF): the factor,
-# named `factor`, and each row's largest column as its label.
-row_factor_fit <- function(class, factor, problem, points, algorithm, params, callback, call)
-  solve_and_read(problem, algorithm, params, callback, c("iterate", "labels"), function(v, run)
+# named `factor`, each row's largest column as its label, the model and the residuals of the fitted rows.
+row_factor_fit <- function(class, factor, problem, data, points, algorithm, params, callback, call, n_init)
+  solve_and_read(problem, algorithm, params, callback, c("iterate", "labels"), function(v, run, model)
     new_fit(class, stats::setNames(list(named_rows(v$iterate, points), stats::setNames(one_based(v$labels), points)),
-                                   c(factor, "labels")), run, call))
+                                   c(factor, "labels")), run, call, model,
+            stats::setNames(apply_model(model, data)$residuals, points)), n_init = n_init)
 
-simplicial_symnmf <- function(P, k, algorithm = "frank_wolfe", ..., callback = NULL) {
+simplicial_symnmf <- function(P, k, algorithm = "frank_wolfe", ..., n_init = 1, callback = NULL) {
   call <- match.call()  # here: a promise of it would be evaluated in another frame
-  row_factor_fit("facto_simplicial_symnmf", "W", facto_simplicial_symnmf(P, k), point_names(P), algorithm, list(...),
-                 callback, call)
+  row_factor_fit("facto_simplicial_symnmf", "W", facto_simplicial_symnmf(P, k), P, point_names(P), algorithm,
+                 list(...), callback, call, n_init)
 }
 
-symnmf <- function(M, r, algorithm = "nolips", ..., callback = NULL) {
+symnmf <- function(M, r, algorithm = "nolips", ..., n_init = 1, callback = NULL) {
   call <- match.call()
-  row_factor_fit("facto_symnmf", "X", facto_symnmf(M, r), point_names(M), algorithm, list(...), callback, call)
+  row_factor_fit("facto_symnmf", "X", facto_symnmf(M, r), M, point_names(M), algorithm, list(...), callback, call,
+                 n_init)
 }
 
-separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, ..., callback = NULL) {
+# The fit of a simplicial_symnmf or symnmf made from the affinity that facto_gaussian_affinity (affinity =
+# "rbf") or facto_knn_similarity ("knn") built from the features X: predict then takes new points' features.
+facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = 1,
+                               scaling = c("minmax", "zscore", "none"), k = 0, similarity = c("gaussian", "cosine")) {
+  if (!inherits(fit, c("facto_simplicial_symnmf", "facto_symnmf")))
+    argument_error("facto_use_features is for simplicial_symnmf and symnmf fits, not ", class(fit)[1])
+  affinity <- match.arg(affinity)
+  X <- numeric_matrix(X)
+  fit$model <- if (affinity == "rbf")
+    checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, as.double(bandwidth), SCALINGS[[match.arg(scaling)]]))
+  else checked(.Call(C_facto_r_model_rule, fit$model, "knn", X, whole_number(k),
+                     match(match.arg(similarity), c("gaussian", "cosine")) - 1L))
+  fit$model <- fit$model[c("kind", "arrays")]
+  fit
+}
+
+separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, ..., n_init = 1, callback = NULL) {
   call <- match.call()
   X <- numeric_matrix(X)
   solve_and_read(facto_self_dictionary(X, K, lambda, mu), algorithm, list(...), callback, c("selected", "H"),
-                 function(v, run) {
+                 function(v, run, model) {
                    anchors <- one_based(v$selected)
                    H <- v$H
                    dimnames(H) <- list(colnames(X)[anchors], colnames(X))
                    new_fit("facto_separable_nmf", list(anchors = anchors, W = X[, anchors, drop = FALSE], H = H),
-                           run, call)
-                 })
+                           run, call, model, stats::setNames(apply_model(model, X)$residuals, colnames(X)))
+                 }, n_init = n_init)
 }
 
 nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmeans", "components"), certify = TRUE,
-                  ..., callback = NULL) {
+                  ..., n_init = 1, callback = NULL) {
   call <- match.call()
   assign_labels <- match.arg(assign_labels)
   points <- point_names(x)
@@ -91,16 +155,21 @@ nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmean
   kept <- if (algorithm == "burer_monteiro") "factor" else "Q"
   problem <- if (gram) facto_nomad(x, K) else facto_nomad_points(x, K)
   outputs <- c(kept, "labels", "embedding", "feasibility", if (certify) "upper_bound")
-  solve_and_read(problem, algorithm, list(...), callback, outputs, function(v, run) {
+  solve_and_read(problem, algorithm, list(...), callback, outputs, function(v, run, model) {
     labels <- if (assign_labels == "components") one_based(v$labels)
               else facto_kmeans(v[[kept]], K, seed = run$parameters$seed)
+    # the model of these labels: their means (points) or each cluster's mean of D (gram)
+    model <- checked(.Call(C_facto_r_model_rule, list(kind = "nomad", arrays = list(labels = labels - 1,
+                                                                                    embedding = v$embedding)),
+                           if (gram) "gram" else "points", x, NULL, NULL))[c("kind", "arrays")]
     values <- list(labels = stats::setNames(labels, points), embedding = named_rows(v$embedding, points),
                    feasibility = stats::setNames(as.numeric(v$feasibility), c("rms_negative", "max_negative",
                                                                                "row_sums", "trace")),
-                   upper_bound = if (certify) as.numeric(v$upper_bound) else NA_real_)
+                   upper_bound = if (certify) as.numeric(v$upper_bound) else NA_real_,
+                   centers = if (gram) NULL else model$arrays$centers)
     values[[kept]] <- named_rows(v[[kept]], points)
-    new_fit("facto_nomad", values, run, call)
-  })
+    new_fit("facto_nomad", values, run, call, model, stats::setNames(apply_model(model, x)$residuals, points))
+  }, n_init = n_init, maximize = TRUE)
 }
 
 # The observed pairs i < j of a dissimilarity matrix: a dense matrix whose NA entries are unobserved, or a
@@ -132,26 +201,33 @@ observed_pairs <- function(x) {
   list(n = t$rows, i = i[unique_], j = j[unique_], d = d[unique_], names = names)
 }
 
-edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., callback = NULL) {
+edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., n_init = 1, callback = NULL) {
   call <- match.call()
   p <- observed_pairs(x)
   d <- if (squared) p$d else p$d^2
   solve_and_read(facto_edm_completion(p$n, r, p$i, p$j, d), algorithm, list(...), callback, "iterate",
-                 function(v, run)
-                   new_fit("facto_edm_completion", list(X = named_rows(v$iterate, p$names), pairs = length(p$i)),
-                           run, call))
+                 function(v, run, model) {
+                   X <- v$iterate  # each point's sum of squared errors over its observed pairs
+                   e2 <- (rowSums((X[p$i, , drop = FALSE] - X[p$j, , drop = FALSE])^2) - d)^2
+                   residuals <- as.vector(tapply(c(e2, e2), factor(c(p$i, p$j), levels = seq_len(p$n)), sum,
+                                                 default = 0))
+                   new_fit("facto_edm_completion", list(X = named_rows(X, p$names), pairs = length(p$i),
+                                                        squared = squared),
+                           run, call, model, stats::setNames(residuals, p$names))
+                 }, n_init = n_init)
 }
 
 topic_model <- function(counts, K, algorithm = "merit", vocabulary = NULL, min_df = 2, rank = 0, lambda = 5e-7,
-                        mu = 1e-5, ..., callback = NULL) {
+                        mu = 1e-5, ..., n_init = 1, callback = NULL) {
   call <- match.call()
   if (is.null(vocabulary) && !inherits(counts, "facto_sparse")) vocabulary <- colnames(counts)
   terms <- if (inherits(counts, "facto_sparse")) counts$ncol else ncol(counts)
   if (!is.null(vocabulary) && length(vocabulary) != terms)
     argument_error("vocabulary has ", length(vocabulary), " words for ", terms, " terms (columns of counts)")
-  outputs <- c("selected", "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count")
+  outputs <- c("selected", "topics", "top_terms", "document_topics", "labels", "coherence", "umass_coherence",
+               "similarity_count")
   solve_and_read(facto_topics(counts, K, min_df, rank, lambda, mu), algorithm, list(...), callback, outputs,
-                 function(v, run) {
+                 function(v, run, model) {
                    name <- function(columns) if (is.null(vocabulary)) columns
                                              else matrix(vocabulary[columns], nrow(columns))
                    anchors <- one_based(v$selected)
@@ -162,20 +238,21 @@ topic_model <- function(counts, K, algorithm = "merit", vocabulary = NULL, min_d
                    values <- list(anchors = if (is.null(vocabulary)) anchors else vocabulary[anchors], topics = topics,
                                   top_terms = name(matrix(one_based(v$top_terms), nrow = K)),
                                   document_topics = v$document_topics, labels = labels,
-                                  coherence = as.numeric(v$coherence), similarity_count = as.numeric(v$similarity_count))
-                   new_fit("facto_topic_model", values, run, call)
-                 })
+                                  coherence = as.numeric(v$coherence), umass_coherence = as.numeric(v$umass_coherence),
+                                  similarity_count = as.numeric(v$similarity_count))
+                   new_fit("facto_topic_model", values, run, call, model, apply_model(model, counts)$residuals)
+                 }, n_init = n_init)
 }
 
 detect_communities <- function(A, K, algorithm = "merit", energy = 0.99, lambda = 5e-7, mu = 1e-5, ...,
-                               callback = NULL) {
+                               n_init = 1, callback = NULL) {
   call <- match.call()
   solve_and_read(facto_communities(A, K, energy, lambda, mu), algorithm, list(...), callback,
                  c("selected", "memberships", "labels", "nodes"),
-                 function(v, run)
+                 function(v, run, model)
                    new_fit("facto_communities", list(pure_nodes = one_based(v$selected), memberships = v$memberships,
                                                      labels = one_based(v$labels), nodes_kept = one_based(v$nodes)),
-                           run, call))
+                           run, call, model, apply_model(model, A)$residuals), n_init = n_init)
 }
 
 # "n x m" for a matrix, "length n" for a vector, the value for a scalar.
@@ -192,7 +269,7 @@ print.facto_fit <- function(x, ...) {
   cat(sprintf("facto %s fit by %s: %s after %d iterations (%.3g s)\n", fit_kind(x), r$algorithm, r$stop_reason,
               r$iterations, r$seconds))
   cat(sprintf("objective %.8g, stationarity %.3g\n", r$objective, r$stationarity))
-  parts <- setdiff(names(x), c("run", "call"))
+  parts <- setdiff(names(x), c("run", "call", "model"))
   for (n in parts) cat(sprintf("  $%s: %s\n", n, shape(x[[n]])))
   invisible(x)
 }
@@ -239,5 +316,158 @@ print.summary.facto_fit <- function(x, ...) {
   changed <- x$parameters[x$parameters$changed, c("name", "value", "default")]
   cat("\nParameters set (", nrow(changed), " of ", nrow(x$parameters), " differ from the defaults):\n", sep = "")
   if (nrow(changed)) print(changed, row.names = FALSE)
+  invisible(x)
+}
+
+# ---- the fitted model on new data, and the usual accessors
+
+# New points through the fit's model: their cluster (type "class", 1-based; NA where the job has none),
+# their rows ("rows": memberships, coefficients, topic proportions, positions or NOMAD's embedding) or
+# residuals. newdata is what the fit took, for new points: affinity rows to the fitted points
+# (simplicial_symnmf, symnmf; features after facto_use_features), points (nomad; new rows of D with gram =
+# TRUE), data columns (separable_nmf), counts (topic_model), edges to the fitted nodes (detect_communities),
+# squared distances to the fitted points (edm_completion; NA or unstored where unobserved).
+predict.facto_fit <- function(object, newdata, type = c("class", "rows", "residuals"), ...) {
+  type <- match.arg(type)
+  if (missing(newdata)) argument_error("predict needs newdata, the new points (fitted(object) gives the fitted ones)")
+  if (is.null(object$model)) argument_error("this fit has no model (it was made by an older facto)")
+  if (inherits(object, "facto_edm_completion") && !inherits(newdata, c("facto_sparse", "sparseMatrix"))) {
+    newdata <- numeric_matrix(newdata, "newdata")
+    if (!isTRUE(object$squared)) newdata <- newdata^2
+    at <- which(!is.na(newdata), arr.ind = TRUE)
+    newdata <- facto_sparse(at[, 1], at[, 2], newdata[at], nrow(newdata), ncol(newdata))
+  }
+  applied <- apply_model(object$model, newdata)
+  switch(type, class = applied$labels, rows = applied$rows, residuals = applied$residuals)
+}
+
+# The fitted points' rows: W, X, t(H), the document topics, the memberships, NOMAD's embedding, EDM's X.
+fitted.facto_fit <- function(object, ...) {
+  switch(fit_kind(object), simplicial_symnmf = object$W, symnmf = object$X, separable_nmf = t(object$H),
+         topic_model = object$document_topics, communities = object$memberships, nomad = object$embedding,
+         edm_completion = object$X)
+}
+
+# The model's parameters: the factor (W, X), the anchors' columns (separable_nmf), the topics, NOMAD's
+# cluster centers (points; NULL on a Gram matrix), EDM's positions; memberships for communities.
+coef.facto_fit <- function(object, ...) {
+  switch(fit_kind(object), simplicial_symnmf = object$W, symnmf = object$X, separable_nmf = object$W,
+         topic_model = object$topics, communities = object$memberships, nomad = object$centers,
+         edm_completion = object$X)
+}
+
+# One row per fitted point: its label (where the job has labels), its row of fitted() and its residual.
+as.data.frame.facto_fit <- function(x, row.names = NULL, optional = FALSE, ...) {
+  rows <- fitted(x)
+  if (is.null(colnames(rows))) colnames(rows) <- paste0(if (fit_kind(x) == "edm_completion") "x" else "v",
+                                                        seq_len(ncol(rows)))
+  out <- data.frame(rows, check.names = !optional)
+  if (!is.null(x$labels)) out <- cbind(label = as.vector(x$labels), out)
+  if (!is.null(x$residuals)) out$residual <- as.vector(x$residuals)
+  if (!is.null(row.names)) rownames(out) <- row.names
+  out
+}
+
+# The objective by iteration (the kept start's), and the fit itself: rows of fitted() as an image
+# (memberships, coefficients), or the embedding's first two columns coloured by label (nomad, edm).
+plot.facto_fit <- function(x, which = c("objective", "fit"), ...) {
+  which <- match.arg(which, several.ok = TRUE)
+  old <- graphics::par(mfrow = c(1, length(which)))
+  on.exit(graphics::par(old))
+  if ("objective" %in% which) {
+    t <- x$run$trace
+    if (nrow(t)) graphics::plot(t$iteration, t$objective, type = "l", xlab = "iteration", ylab = "objective",
+                                main = paste(fit_kind(x), x$run$algorithm))
+    else graphics::plot.new()
+  }
+  if ("fit" %in% which) {
+    rows <- fitted(x)
+    if (fit_kind(x) %in% c("nomad", "edm_completion")) {
+      second <- if (ncol(rows) > 1) rows[, 2] else rep(0, nrow(rows))
+      colour <- if (is.null(x$labels)) 1 else as.integer(factor(x$labels))
+      graphics::plot(rows[, 1], second, col = colour, pch = 19, xlab = "1", ylab = "2", main = "embedding")
+    } else {
+      order <- if (is.null(x$labels)) seq_len(nrow(rows)) else order(x$labels)
+      graphics::image(seq_len(ncol(rows)), seq_len(nrow(rows)), t(rows[order, , drop = FALSE]), xlab = "component",
+                      ylab = "point (by label)", main = "fitted rows")
+    }
+  }
+  invisible(x)
+}
+
+# The fit's model saved as the command line's --save-model does (facto --apply reads it), and read back as
+# a "facto_model" that predict() takes (saveRDS(fit) keeps it too).
+facto_save_model <- function(fit, directory) {
+  settings <- sprintf('{"fit": "%s", "algorithm": "%s"}', fit_kind(fit), fit$run$algorithm)
+  checked(.Call(C_facto_r_model_save, fit$model, path.expand(directory), settings))
+  invisible(directory)
+}
+
+facto_load_model <- function(directory) {
+  m <- checked(.Call(C_facto_r_model_load, path.expand(directory)))
+  structure(class = "facto_model", m)
+}
+
+predict.facto_model <- function(object, newdata, type = c("class", "rows", "residuals"), ...) {
+  type <- match.arg(type)
+  applied <- apply_model(unclass(object)[c("kind", "arrays")], newdata)
+  switch(type, class = applied$labels, rows = applied$rows, residuals = applied$residuals)
+}
+
+print.facto_model <- function(x, ...) {
+  cat(sprintf("facto %s model: %s\n", x$kind, paste(names(x$arrays), collapse = ", ")))
+  invisible(x)
+}
+
+# ---- choosing k
+
+# The consensus of clusterings of the same points (one per row; NA labels share with nothing): its
+# matrix and stability scores (cophenetic correlation, dispersion; both 1 when every clustering agrees).
+facto_consensus <- function(labels) {
+  labels <- as.matrix(labels)
+  labels[is.na(labels)] <- 0
+  out <- checked(.Call(C_facto_r_consensus, labels - 1))
+  list(consensus = out[[1]], cophenetic = out[[2]], dispersion = out[[3]])
+}
+
+# fit(x, k, seed = ...) for each k in ks, n_init times (seeds seed, seed + 1, ...): the best objective, the
+# consensus's cophenetic correlation and dispersion, and the best run's coherence for topic models. fit is
+# one of the fitting functions (simplicial_symnmf, symnmf, nomad, topic_model, ...); `...` go to it.
+# Read with plot() and best_k(): stability criteria favour the k before they first drop (Brunet et al.),
+# the objective its elbow; see docs/architecture.md, "Choosing k", for when each misleads.
+facto_select_k <- function(fit, x, ks, n_init = 10, seed = 0, ...) {
+  fit <- match.fun(fit)
+  rows <- lapply(ks, function(k) {
+    runs <- lapply(seq_len(n_init) - 1, function(r) fit(x, k, seed = seed + r, ...))
+    labels <- do.call(rbind, lapply(runs, function(f) as.vector(f$labels)))
+    objectives <- vapply(runs, function(f) f$run$objective, 0)
+    best <- if (inherits(runs[[1]], "facto_nomad")) which.max(objectives) else which.min(objectives)
+    scores <- facto_consensus(labels)
+    data.frame(k = k, objective = objectives[best], cophenetic = scores$cophenetic, dispersion = scores$dispersion,
+               coherence = if (is.null(runs[[best]]$umass_coherence)) NA_real_ else runs[[best]]$umass_coherence)
+  })
+  table <- do.call(rbind, rows)
+  if (all(is.na(table$coherence))) table$coherence <- NULL
+  structure(table, class = c("facto_select_k", "data.frame"),
+            maximize = identical(match.fun(fit), nomad))
+}
+
+best_k <- function(x, criterion = c("dispersion", "cophenetic", "objective", "coherence")) {
+  criterion <- match.arg(criterion)
+  v <- x[[criterion]]
+  if (criterion == "coherence") return(x$k[which.max(v)])
+  steps <- diff(v)
+  if (criterion == "objective") return(x$k[which.max(if (isTRUE(attr(x, "maximize"))) steps else -steps) + 1])
+  falls <- which(-steps > 1e-9)
+  if (!length(falls)) return(NA_integer_)
+  x$k[falls[1]]
+}
+
+plot.facto_select_k <- function(x, ...) {
+  criteria <- intersect(c("objective", "cophenetic", "dispersion", "coherence"), names(x))
+  old <- graphics::par(mfrow = c(1, length(criteria)))
+  on.exit(graphics::par(old))
+  for (criterion in criteria) graphics::plot(x$k, x[[criterion]], type = "b", xlab = "k", ylab = criterion,
+                                             main = criterion)
   invisible(x)
 }

@@ -825,6 +825,186 @@ SEXP facto_r_version(void)
     return out;
 }
 
+/* ---- models: an R list(kind, arrays = named list of matrices) rebuilt into a facto_model per call ---- */
+
+/* The facto_model of list(kind, arrays), or NULL with *failed set to the failure. R matrices are
+ * column-major and facto_model_set_array takes row-major: transposed here. */
+static facto_model* model_of(SEXP model, SEXP* failed)
+{
+    SEXP kind = VECTOR_ELT(model, 0), arrays = VECTOR_ELT(model, 1), names = Rf_getAttrib(arrays, R_NamesSymbol);
+    facto_model* m = NULL;
+    facto_status st = facto_model_new(CHAR(STRING_ELT(kind, 0)), &m);
+    if (st < 0) return *failed = failure(st, facto_last_error()), NULL;
+    for (R_xlen_t a = 0; a < Rf_xlength(arrays); ++a) {
+        SEXP values = PROTECT(Rf_coerceVector(VECTOR_ELT(arrays, a), REALSXP));
+        const int rows = Rf_isMatrix(values) ? Rf_nrows(values) : (int)Rf_xlength(values);
+        const int cols = Rf_isMatrix(values) ? Rf_ncols(values) : 1;
+        double* row_major = (double*)R_alloc((size_t)(rows * cols > 0 ? rows * cols : 1), sizeof(double));
+        for (int i = 0; i < rows; ++i)
+            for (int j = 0; j < cols; ++j) row_major[(size_t)i * cols + j] = REAL(values)[i + (size_t)j * rows];
+        st = facto_model_set_array(m, CHAR(STRING_ELT(names, a)), row_major, rows, cols);
+        UNPROTECT(1);
+        if (st < 0) {
+            *failed = failure(st, facto_model_last_error(m));
+            facto_model_free(m);
+            return NULL;
+        }
+    }
+    return m;
+}
+
+/* list(kind, arrays, settings) of a facto_model, which is freed. */
+static SEXP list_of_model(facto_model* m)
+{
+    int64_t count = 0;
+    facto_model_array_count(m, &count);
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3)), arrays = PROTECT(Rf_allocVector(VECSXP, count));
+    SEXP names = PROTECT(Rf_allocVector(STRSXP, count)), labels = PROTECT(Rf_allocVector(STRSXP, 3));
+    for (int64_t a = 0; a < count; ++a) {
+        const char* name = NULL;
+        int64_t rows = 0, cols = 0;
+        facto_model_array_name(m, a, &name);
+        facto_model_array_shape(m, name, &rows, &cols);
+        double* row_major = (double*)R_alloc((size_t)(rows * cols > 0 ? rows * cols : 1), sizeof(double));
+        facto_model_copy_array(m, name, row_major, rows * cols);
+        SEXP values = PROTECT(Rf_allocMatrix(REALSXP, (int)rows, (int)cols));
+        for (int64_t i = 0; i < rows; ++i)
+            for (int64_t j = 0; j < cols; ++j) REAL(values)[i + j * rows] = row_major[i * cols + j];
+        SET_VECTOR_ELT(arrays, a, values);
+        SET_STRING_ELT(names, a, Rf_mkChar(name));
+        UNPROTECT(1);
+    }
+    Rf_setAttrib(arrays, R_NamesSymbol, names);
+    SET_VECTOR_ELT(out, 0, Rf_mkString(facto_model_kind(m)));
+    SET_VECTOR_ELT(out, 1, arrays);
+    SET_VECTOR_ELT(out, 2, Rf_mkString(facto_model_settings(m)));
+    SET_STRING_ELT(labels, 0, Rf_mkChar("kind"));
+    SET_STRING_ELT(labels, 1, Rf_mkChar("arrays"));
+    SET_STRING_ELT(labels, 2, Rf_mkChar("settings"));
+    Rf_setAttrib(out, R_NamesSymbol, labels);
+    facto_model_free(m);
+    UNPROTECT(4);
+    return out;
+}
+
+SEXP facto_r_solver_model(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    facto_model* m = NULL;
+    const facto_status st = facto_solver_model(box->solver, &m);
+    return st < 0 ? solver_failure(box, st) : list_of_model(m);
+}
+
+/* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b), "points"
+ * (X) or "gram" (X is D). */
+SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b)
+{
+    SEXP failed = R_NilValue;
+    facto_model* m = model_of(model, &failed);
+    if (!m) return failed;
+    const char* rule = CHAR(STRING_ELT(rule_sexp, 0));
+    const int64_t rows = Rf_nrows(X), cols = Rf_ncols(X), ld = rows > 0 ? rows : 1;
+    facto_status st;
+    if (!strcmp(rule, "rbf"))
+        st = facto_model_use_gaussian_affinity(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, Rf_asReal(a), Rf_asInteger(b));
+    else if (!strcmp(rule, "knn"))
+        st = facto_model_use_knn_similarity(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, (int64_t)Rf_asReal(a),
+                                            Rf_asInteger(b));
+    else if (!strcmp(rule, "points"))
+        st = facto_model_use_points(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
+    else
+        st = facto_model_use_gram(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
+    if (st < 0) {
+        failed = failure(st, facto_model_last_error(m));
+        facto_model_free(m);
+        return failed;
+    }
+    return list_of_model(m);
+}
+
+/* list(rows, labels (0-based), residuals) of new data: a dense matrix (by_columns: its columns are the
+ * points, for self-dictionary models) or, when X is NULL, 1-based triplets i, j, x of a rows x cols matrix. */
+SEXP facto_r_model_apply(SEXP model, SEXP X, SEXP i, SEXP j, SEXP x, SEXP rows_sexp, SEXP cols_sexp)
+{
+    SEXP failed = R_NilValue;
+    facto_model* m = model_of(model, &failed);
+    if (!m) return failed;
+    int64_t columns = 0;
+    facto_status st = facto_model_apply_columns(m, &columns);
+    const int64_t rows = X == R_NilValue ? (int64_t)Rf_asReal(rows_sexp) : Rf_nrows(X);
+    const int64_t cols = X == R_NilValue ? (int64_t)Rf_asReal(cols_sexp) : Rf_ncols(X);
+    const int64_t q = !strcmp(facto_model_kind(m), "self_dictionary") ? cols : rows;
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
+    SEXP values = PROTECT(Rf_allocMatrix(REALSXP, (int)q, (int)columns));
+    SEXP labels = PROTECT(Rf_allocVector(REALSXP, q)), residuals = PROTECT(Rf_allocVector(REALSXP, q));
+    double* row_major = (double*)R_alloc((size_t)(q * columns > 0 ? q * columns : 1), sizeof(double));
+    int64_t* label = (int64_t*)R_alloc((size_t)(q > 0 ? q : 1), sizeof(int64_t));
+    if (st >= 0 && X != R_NilValue) {
+        st = facto_model_apply(m, REAL(X), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR, row_major, q * columns,
+                               label, REAL(residuals));
+    } else if (st >= 0) {
+        const int64_t nnz = Rf_xlength(x);
+        st = facto_model_apply_sparse(m, FACTO_SPARSE_COO, rows, cols, nnz, zero_based(i), zero_based(j), REAL(x),
+                                      row_major, q * columns, label, REAL(residuals));
+    }
+    if (st < 0) {
+        failed = failure(st, facto_model_last_error(m));
+        facto_model_free(m);
+        UNPROTECT(4);
+        return failed;
+    }
+    for (int64_t r = 0; r < q; ++r) {
+        REAL(labels)[r] = (double)label[r];
+        for (int64_t c = 0; c < columns; ++c) REAL(values)[r + c * q] = row_major[r * columns + c];
+    }
+    SET_VECTOR_ELT(out, 0, values);
+    SET_VECTOR_ELT(out, 1, labels);
+    SET_VECTOR_ELT(out, 2, residuals);
+    facto_model_free(m);
+    UNPROTECT(4);
+    return out;
+}
+
+SEXP facto_r_model_save(SEXP model, SEXP directory, SEXP settings)
+{
+    SEXP failed = R_NilValue;
+    facto_model* m = model_of(model, &failed);
+    if (!m) return failed;
+    const facto_status st = facto_model_save(m, CHAR(STRING_ELT(directory, 0)), CHAR(STRING_ELT(settings, 0)));
+    failed = st < 0 ? failure(st, facto_model_last_error(m)) : R_NilValue;
+    facto_model_free(m);
+    return failed;
+}
+
+SEXP facto_r_model_load(SEXP directory)
+{
+    facto_model* m = NULL;
+    const facto_status st = facto_model_load(CHAR(STRING_ELT(directory, 0)), &m);
+    return st < 0 ? failure(st, facto_last_error()) : list_of_model(m);
+}
+
+/* list(consensus, cophenetic, dispersion) of clusterings: an R matrix with one run per row. */
+SEXP facto_r_consensus(SEXP labels)
+{
+    SEXP real = PROTECT(Rf_coerceVector(labels, REALSXP));
+    const int64_t runs = Rf_nrows(labels), n = Rf_ncols(labels);
+    int64_t* row_major = (int64_t*)R_alloc((size_t)(runs * n > 0 ? runs * n : 1), sizeof(int64_t));
+    for (int64_t r = 0; r < runs; ++r)
+        for (int64_t i = 0; i < n; ++i) row_major[r * n + i] = (int64_t)REAL(real)[r + i * runs];
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 3)), C = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)n));
+    double cophenetic = 0.0, dispersion = 0.0;
+    const facto_status st = facto_consensus(row_major, runs, n, REAL(C), &cophenetic, &dispersion);
+    if (st < 0) {
+        UNPROTECT(3);
+        return failure(st, facto_last_error());
+    }
+    SET_VECTOR_ELT(out, 0, C);  /* symmetric: its row-major copy is its column-major one */
+    SET_VECTOR_ELT(out, 1, Rf_ScalarReal(cophenetic));
+    SET_VECTOR_ELT(out, 2, Rf_ScalarReal(dispersion));
+    UNPROTECT(3);
+    return out;
+}
+
 /* ---- registration --------------------------------------------------------------------------- */
 
 static const R_CallMethodDef methods[] = {
@@ -869,6 +1049,12 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_spearman", (DL_FUNC)&facto_r_spearman, 2},
     {"facto_r_kmeans", (DL_FUNC)&facto_r_kmeans, 4},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
+    {"facto_r_solver_model", (DL_FUNC)&facto_r_solver_model, 1},
+    {"facto_r_model_rule", (DL_FUNC)&facto_r_model_rule, 5},
+    {"facto_r_model_apply", (DL_FUNC)&facto_r_model_apply, 7},
+    {"facto_r_model_save", (DL_FUNC)&facto_r_model_save, 3},
+    {"facto_r_model_load", (DL_FUNC)&facto_r_model_load, 1},
+    {"facto_r_consensus", (DL_FUNC)&facto_r_consensus, 1},
     {NULL, NULL, 0}};
 
 void R_init_facto(DllInfo* dll)
