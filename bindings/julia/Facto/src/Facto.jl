@@ -19,7 +19,7 @@ export Problem, Solver, FactoError, Progress, algorithms, default_algorithm, pro
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
        communities, averaged_spearman, kmeans,
        separable_data, output, selected, nomad, nomad_points, nomad_layer, next_nomad_layer, nomad_gram, manifold_points,
-       multilayer_nomad,
+       multilayer_nomad, Model, apply_model, save_model, load_model, use_features!, consensus,
        Collectives, symnmf_distributed, nomad_distributed, self_dictionary_distributed
 
 const ROW_MAJOR = Int32(0)
@@ -836,6 +836,120 @@ function distance_nrmse(X::AbstractMatrix{<:Real}, Xtrue::AbstractMatrix{<:Real}
                A, B, size(A, 1), size(A, 2), COL_MAJOR, max_pairs, seed, value)
     check(st, thread_message)
     return value[]
+end
+
+# ---- models: a fit applied to new data (facto.h, "Models") ----
+
+"""A fitted model: what applying a solved problem to new points needs, as named arrays."""
+mutable struct Model
+    ptr::Ptr{Cvoid}
+    function Model(ptr::Ptr{Cvoid})
+        m = new(ptr)
+        finalizer(close, m)
+        return m
+    end
+end
+
+function Base.close(m::Model)
+    m.ptr == C_NULL || ccall(sym(:facto_model_free), Cvoid, (Ptr{Cvoid},), m.ptr)
+    m.ptr = C_NULL
+    return nothing
+end
+
+live(m::Model) = m.ptr == C_NULL ? throw(FactoError(-2, "FACTO_ERROR_NULL_POINTER", "the model is closed")) : m.ptr
+message(m::Model) = () -> unsafe_string(ccall(sym(:facto_model_last_error), Cstring, (Ptr{Cvoid},), m.ptr))
+kind(m::Model) = unsafe_string(ccall(sym(:facto_model_kind), Cstring, (Ptr{Cvoid},), live(m)))
+
+"""    Model(solver) -> Model   (the model of a solver's current iterate)"""
+function Model(s::Solver)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall(sym(:facto_solver_model), Int32, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}), live(s), out), message(s))
+    return Model(out[])
+end
+
+"""    load_model(directory) -> Model   (saved by save_model or the command line's --save-model)"""
+function load_model(directory::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(ccall(sym(:facto_model_load), Int32, (Cstring, Ref{Ptr{Cvoid}}), directory, out), thread_message)
+    return Model(out[])
+end
+
+"""    save_model(m, directory; settings = "{}")   (one .npy per array and model.json)"""
+function save_model(m::Model, directory::AbstractString; settings::AbstractString = "{}")
+    check(ccall(sym(:facto_model_save), Int32, (Ptr{Cvoid}, Cstring, Cstring), live(m), directory, settings), message(m))
+    return nothing
+end
+
+"""
+    use_features!(m, X; affinity = :rbf, bandwidth = 1.0, scaling = :minmax, k = 0, kind = :gaussian)
+
+The model of a fit on the affinity built from the features `X` (n×p) takes new points' features:
+`affinity = :rbf` (as `gaussian_affinity`), `:knn` (as `knn_similarity`), or `:points` (NOMAD's means).
+"""
+function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :rbf, bandwidth::Real = 1.0,
+                       scaling::Symbol = :minmax, k::Integer = 0, kind::Symbol = :gaussian)
+    A = Matrix{Float64}(X)
+    n, p, ld = size(A, 1), size(A, 2), max(size(A, 1), 1)
+    st = if affinity === :rbf
+        ccall(sym(:facto_model_use_gaussian_affinity), Int32,
+              (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, Int32),
+              live(m), A, n, p, ld, COL_MAJOR, bandwidth, SCALINGS[scaling])
+    elseif affinity === :knn
+        ccall(sym(:facto_model_use_knn_similarity), Int32,
+              (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32),
+              live(m), A, n, p, ld, COL_MAJOR, k, Int32(kind === :cosine ? 1 : 0))
+    else
+        ccall(sym(:facto_model_use_points), Int32, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32),
+              live(m), A, n, p, ld, COL_MAJOR)
+    end
+    check(st, message(m))
+    return m
+end
+
+"""
+    apply_model(m, Y) -> (rows, labels, residuals)
+
+New points through the model: their rows (one per point), labels (1-based; 0 where the job has none) and
+residuals. `Y` is dense (self_dictionary: one point per column) or a SparseMatrixCSC.
+"""
+function apply_model(m::Model, Y::AbstractMatrix{<:Real})
+    cols = Ref{Int64}(0)
+    check(ccall(sym(:facto_model_apply_columns), Int32, (Ptr{Cvoid}, Ref{Int64}), live(m), cols), message(m))
+    q = kind(m) == "self_dictionary" ? size(Y, 2) : size(Y, 1)
+    rows = Matrix{Float64}(undef, cols[], q)  # row-major q x cols, read as its transpose
+    labels, residuals = Vector{Int64}(undef, q), Vector{Float64}(undef, q)
+    if Y isa SparseMatrixCSC
+        I, J, V = findnz(Y)
+        st = ccall(sym(:facto_model_apply_sparse), Int32,
+                   (Ptr{Cvoid}, Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Ptr{Float64}, Int64,
+                    Ptr{Int64}, Ptr{Float64}),
+                   live(m), Int32(2), size(Y, 1), size(Y, 2), length(V), Vector{Int64}(I .- 1), Vector{Int64}(J .- 1),
+                   Vector{Float64}(V), rows, length(rows), labels, residuals)
+    else
+        A = Matrix{Float64}(Y)
+        st = ccall(sym(:facto_model_apply), Int32,
+                   (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Ptr{Float64}, Int64, Ptr{Int64}, Ptr{Float64}),
+                   live(m), A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, rows, length(rows), labels,
+                   residuals)
+    end
+    check(st, message(m))
+    return permutedims(rows), labels .+ 1, residuals
+end
+
+"""
+    consensus(labels) -> (C, cophenetic, dispersion)
+
+The consensus of clusterings of the same points (`labels`: runs×n, 1-based; 0 shares with nothing) and its
+stability scores (cophenetic correlation, dispersion; both 1 when every run agrees).
+"""
+function consensus(labels::AbstractMatrix{<:Integer})
+    runs, n = size(labels)
+    L = Vector{Int64}(vec(permutedims(labels) .- 1))  # row-major runs x n, 0-based
+    C = Matrix{Float64}(undef, n, n)
+    cophenetic, dispersion = Ref{Float64}(0.0), Ref{Float64}(0.0)
+    check(ccall(sym(:facto_consensus), Int32, (Ptr{Int64}, Int64, Int64, Ptr{Float64}, Ref{Float64}, Ref{Float64}),
+                L, runs, n, C, cophenetic, dispersion), thread_message)
+    return C, cophenetic[], dispersion[]
 end
 
 end

@@ -131,3 +131,19 @@ end
     layers = Facto.multilayer_nomad(D, [8, 4]; algorithm = "burer_monteiro", seed = 3)
     @test length(layers) == 2 && abs(sum(layers[2][i, i] for i in 1:100) - 4) < 1e-4
 end
+
+@testset "a fitted model labels new points and survives a save" begin
+    X = [i % 3 == 0 ? 10.0 + 0.01i : (i % 3 == 1 ? 0.01i : -10.0 - 0.01i) for i in 1:60, j in 1:2]
+    s = Solver(Facto.nomad_points(X, 3), "burer_monteiro")
+    solve!(s)
+    m = Model(s)
+    use_features!(m, X; affinity = :points)
+    rows, labels, residuals = apply_model(m, X)
+    @test clustering_accuracy(labels, [i % 3 for i in 1:60]) == 1.0
+    @test all(residuals .>= 0)
+    dir = mktempdir()
+    save_model(m, dir; settings = "{\"by\": \"julia\"}")
+    @test apply_model(load_model(dir), X)[2] == labels
+    C, cophenetic, dispersion = consensus(vcat(labels', labels'))
+    @test cophenetic ≈ 1 && dispersion ≈ 1
+end

@@ -72,6 +72,10 @@ pub struct facto_matrix {
 pub struct facto_sparse {
     _private: [u8; 0],
 }
+#[repr(C)]
+pub struct facto_model {
+    _private: [u8; 0],
+}
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -242,4 +246,38 @@ extern "C" {
     pub fn facto_manifold_points(kind: i32, n: i64, parameter: f64, noise: f64, seed: u64, x: *mut f64,
                                  capacity: i64, layout: i32, labels: *mut i64, labels_capacity: i64)
         -> facto_status;
+
+    pub fn facto_solver_model(solver: *const facto_solver, out: *mut *mut facto_model) -> facto_status;
+    pub fn facto_model_new(kind: *const c_char, out: *mut *mut facto_model) -> facto_status;
+    pub fn facto_model_free(model: *mut facto_model);
+    pub fn facto_model_kind(model: *const facto_model) -> *const c_char;
+    pub fn facto_model_last_error(model: *const facto_model) -> *const c_char;
+    pub fn facto_model_array_count(model: *const facto_model, count: *mut i64) -> facto_status;
+    pub fn facto_model_array_name(model: *const facto_model, index: i64, name: *mut *const c_char) -> facto_status;
+    pub fn facto_model_array_shape(model: *const facto_model, name: *const c_char, rows: *mut i64, cols: *mut i64)
+        -> facto_status;
+    pub fn facto_model_copy_array(model: *const facto_model, name: *const c_char, out: *mut f64, capacity: i64)
+        -> facto_status;
+    pub fn facto_model_set_array(model: *mut facto_model, name: *const c_char, data: *const f64, rows: i64, cols: i64)
+        -> facto_status;
+    pub fn facto_model_save(model: *const facto_model, directory: *const c_char, settings: *const c_char)
+        -> facto_status;
+    pub fn facto_model_load(directory: *const c_char, out: *mut *mut facto_model) -> facto_status;
+    pub fn facto_model_settings(model: *const facto_model) -> *const c_char;
+    pub fn facto_model_use_gaussian_affinity(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
+                                             layout: i32, bandwidth: f64, scaling: i32) -> facto_status;
+    pub fn facto_model_use_knn_similarity(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
+                                          layout: i32, k: i64, kind: i32) -> facto_status;
+    pub fn facto_model_use_points(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
+        -> facto_status;
+    pub fn facto_model_use_gram(model: *mut facto_model, d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
+        -> facto_status;
+    pub fn facto_model_apply_columns(model: *const facto_model, cols: *mut i64) -> facto_status;
+    pub fn facto_model_apply(model: *const facto_model, y: *const f64, rows: i64, cols: i64, ld: i64, layout: i32,
+                             out: *mut f64, capacity: i64, labels: *mut i64, residuals: *mut f64) -> facto_status;
+    pub fn facto_model_apply_sparse(model: *const facto_model, format: i32, rows: i64, cols: i64, nnz: i64,
+                                    ptr: *const i64, idx: *const i64, values: *const f64, out: *mut f64,
+                                    capacity: i64, labels: *mut i64, residuals: *mut f64) -> facto_status;
+    pub fn facto_consensus(labels: *const i64, runs: i64, n: i64, consensus: *mut f64, cophenetic: *mut f64,
+                           dispersion: *mut f64) -> facto_status;
 }

@@ -732,6 +732,14 @@ pub enum Scaling {
     ZScore,
 }
 
+fn scaling_code(scaling: Scaling) -> i32 {
+    match scaling {
+        Scaling::None => sys::FACTO_SCALE_NONE,
+        Scaling::MinMax => sys::FACTO_SCALE_MINMAX,
+        Scaling::ZScore => sys::FACTO_SCALE_ZSCORE,
+    }
+}
+
 fn take_matrix(raw: *mut sys::facto_matrix) -> Matrix {
     let (mut rows, mut cols) = (0i64, 0i64);
     let data = unsafe {
@@ -745,11 +753,7 @@ fn take_matrix(raw: *mut sys::facto_matrix) -> Matrix {
 
 /// P_ij = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X, after scaling its columns.
 pub fn gaussian_affinity(x: MatrixRef<'_>, bandwidth: f64, scaling: Scaling) -> Result<Matrix> {
-    let scaling = match scaling {
-        Scaling::None => sys::FACTO_SCALE_NONE,
-        Scaling::MinMax => sys::FACTO_SCALE_MINMAX,
-        Scaling::ZScore => sys::FACTO_SCALE_ZSCORE,
-    };
+    let scaling = scaling_code(scaling);
     let mut raw = ptr::null_mut();
     check(unsafe {
         sys::facto_gaussian_affinity(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), bandwidth,
@@ -839,13 +843,17 @@ pub enum Similarity {
     Cosine,
 }
 
+fn similarity_code(kind: Similarity) -> i32 {
+    match kind {
+        Similarity::Gaussian => sys::FACTO_SIMILARITY_GAUSSIAN,
+        Similarity::Cosine => sys::FACTO_SIMILARITY_COSINE,
+    }
+}
+
 /// The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (k = 0:
 /// floor(log2 n) + 1).
 pub fn knn_similarity(x: MatrixRef<'_>, k: usize, kind: Similarity) -> Result<CsrMatrix> {
-    let kind = match kind {
-        Similarity::Gaussian => sys::FACTO_SIMILARITY_GAUSSIAN,
-        Similarity::Cosine => sys::FACTO_SIMILARITY_COSINE,
-    };
+    let kind = similarity_code(kind);
     let mut raw = ptr::null_mut();
     check(unsafe {
         sys::facto_knn_similarity(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), k as i64,
@@ -990,4 +998,187 @@ where
         layers.push(solver.iterate(Layout::RowMajor)?);
     }
     Ok(layers)
+}
+
+/// What a [`Model`] gives new points: their rows (row-major, one per point), labels (-1 where the job has
+/// none) and residuals (the squared error of the model's reconstruction of each point's input).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub rows: Matrix,
+    pub labels: Vec<i64>,
+    pub residuals: Vec<f64>,
+}
+
+/// A fitted model: what applying a solved problem to new data needs, as named arrays (facto.h,
+/// "Models"). It outlives its problem and solver; [`Model::save`] and [`Model::load`] keep it on disk.
+pub struct Model {
+    raw: NonNull<sys::facto_model>,
+}
+
+// Like a problem: it may move between threads, and calls record their message on it.
+unsafe impl Send for Model {}
+
+impl Model {
+    /// The model of a solver's current iterate.
+    pub fn from_solver(solver: &Solver) -> Result<Model> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { sys::facto_solver_model(solver.raw.as_ptr(), &mut raw) }, || solver.message())?;
+        Ok(Model { raw: NonNull::new(raw).expect("facto returned OK with a NULL model") })
+    }
+
+    /// An empty model of a problem kind, to be filled by [`Model::set_array`].
+    pub fn new(kind: &str) -> Result<Model> {
+        let name = c_string(kind)?;
+        let mut raw = ptr::null_mut();
+        check(unsafe { sys::facto_model_new(name.as_ptr(), &mut raw) }, thread_message)?;
+        Ok(Model { raw: NonNull::new(raw).expect("facto returned OK with a NULL model") })
+    }
+
+    /// A model saved by [`Model::save`] or the command line's `--save-model`.
+    pub fn load(directory: &str) -> Result<Model> {
+        let path = c_string(directory)?;
+        let mut raw = ptr::null_mut();
+        check(unsafe { sys::facto_model_load(path.as_ptr(), &mut raw) }, thread_message)?;
+        Ok(Model { raw: NonNull::new(raw).expect("facto returned OK with a NULL model") })
+    }
+
+    fn message(&self) -> *const c_char {
+        unsafe { sys::facto_model_last_error(self.raw.as_ptr()) }
+    }
+
+    pub fn kind(&self) -> String {
+        text(unsafe { sys::facto_model_kind(self.raw.as_ptr()) })
+    }
+
+    /// The JSON settings saved with the model ("{}" unless loaded).
+    pub fn settings(&self) -> String {
+        text(unsafe { sys::facto_model_settings(self.raw.as_ptr()) })
+    }
+
+    /// The names of the model's arrays, in name order.
+    pub fn array_names(&self) -> Result<Vec<String>> {
+        let mut count = 0i64;
+        check(unsafe { sys::facto_model_array_count(self.raw.as_ptr(), &mut count) }, || self.message())?;
+        (0..count).map(|i| {
+            let mut name = ptr::null();
+            check(unsafe { sys::facto_model_array_name(self.raw.as_ptr(), i, &mut name) }, || self.message())?;
+            Ok(text(name))
+        }).collect()
+    }
+
+    /// A copy of a named array (row-major).
+    pub fn array(&self, name: &str) -> Result<Matrix> {
+        let c_name = c_string(name)?;
+        let (mut rows, mut cols) = (0i64, 0i64);
+        check(unsafe { sys::facto_model_array_shape(self.raw.as_ptr(), c_name.as_ptr(), &mut rows, &mut cols) },
+              || self.message())?;
+        let mut data = vec![0.0; (rows * cols) as usize];
+        check(unsafe { sys::facto_model_copy_array(self.raw.as_ptr(), c_name.as_ptr(), data.as_mut_ptr(), rows * cols) },
+              || self.message())?;
+        Ok(Matrix { data, rows: rows as usize, cols: cols as usize, layout: Layout::RowMajor })
+    }
+
+    /// Sets one array (row-major `rows x cols` values).
+    pub fn set_array(&mut self, name: &str, data: &[f64], rows: usize, cols: usize) -> Result<()> {
+        if data.len() != rows * cols {
+            return Err(Error::new(sys::FACTO_ERROR_DIMENSION,
+                                  format!("{} values for a {} x {} array", data.len(), rows, cols)));
+        }
+        let c_name = c_string(name)?;
+        check(unsafe { sys::facto_model_set_array(self.raw.as_ptr(), c_name.as_ptr(), data.as_ptr(), rows as i64,
+                                                  cols as i64) }, || self.message())?;
+        Ok(())
+    }
+
+    /// Writes the model as a directory of .npy arrays and model.json (with `settings`, a JSON object).
+    pub fn save(&self, directory: &str, settings: Option<&str>) -> Result<()> {
+        let path = c_string(directory)?;
+        let settings = settings.map(c_string).transpose()?;
+        check(unsafe {
+            sys::facto_model_save(self.raw.as_ptr(), path.as_ptr(), settings.as_ref().map_or(ptr::null(), |s| s.as_ptr()))
+        }, || self.message())?;
+        Ok(())
+    }
+
+    /// The Gaussian feature rule: apply then takes features, their affinities built as facto's
+    /// [`gaussian_affinity`] built the fitted points' from `x`.
+    pub fn use_gaussian_affinity(&mut self, x: MatrixRef<'_>, bandwidth: f64, scaling: Scaling) -> Result<()> {
+        check(unsafe {
+            sys::facto_model_use_gaussian_affinity(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64,
+                                                   x.ld(), x.layout.raw(), bandwidth, scaling_code(scaling))
+        }, || self.message())?;
+        Ok(())
+    }
+
+    /// The kNN feature rule: new points join the fitted points' [`knn_similarity`] graph.
+    pub fn use_knn_similarity(&mut self, x: MatrixRef<'_>, k: usize, kind: Similarity) -> Result<()> {
+        check(unsafe {
+            sys::facto_model_use_knn_similarity(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64,
+                                                x.ld(), x.layout.raw(), k as i64, similarity_code(kind))
+        }, || self.message())?;
+        Ok(())
+    }
+
+    /// NOMAD: new points take the nearest mean of the fitted points `x` under the model's labels.
+    pub fn use_points(&mut self, x: MatrixRef<'_>) -> Result<()> {
+        check(unsafe {
+            sys::facto_model_use_points(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
+                                        x.layout.raw())
+        }, || self.message())?;
+        Ok(())
+    }
+
+    fn applied(&self, points: usize) -> Result<(Matrix, Vec<i64>, Vec<f64>)> {
+        let mut cols = 0i64;
+        check(unsafe { sys::facto_model_apply_columns(self.raw.as_ptr(), &mut cols) }, || self.message())?;
+        let rows = Matrix { data: vec![0.0; points * cols as usize], rows: points, cols: cols as usize,
+                            layout: Layout::RowMajor };
+        Ok((rows, vec![0; points], vec![0.0; points]))
+    }
+
+    /// New points, dense (self_dictionary: one point per column, as the problem's X).
+    pub fn apply(&self, y: MatrixRef<'_>) -> Result<Applied> {
+        let points = if self.kind() == "self_dictionary" { y.cols } else { y.rows };
+        let (mut rows, mut labels, mut residuals) = self.applied(points)?;
+        check(unsafe {
+            sys::facto_model_apply(self.raw.as_ptr(), y.data.as_ptr(), y.rows as i64, y.cols as i64, y.ld(),
+                                   y.layout.raw(), rows.data.as_mut_ptr(), rows.data.len() as i64, labels.as_mut_ptr(),
+                                   residuals.as_mut_ptr())
+        }, || self.message())?;
+        Ok(Applied { rows, labels, residuals })
+    }
+
+    /// New points, sparse (their affinity rows, counts, edges or observed squared distances).
+    pub fn apply_sparse(&self, y: &CsrMatrix) -> Result<Applied> {
+        let (mut rows, mut labels, mut residuals) = self.applied(y.rows)?;
+        check(unsafe {
+            sys::facto_model_apply_sparse(self.raw.as_ptr(), sys::FACTO_SPARSE_CSR, y.rows as i64, y.cols as i64,
+                                          y.values.len() as i64, y.indptr.as_ptr(), y.indices.as_ptr(),
+                                          y.values.as_ptr(), rows.data.as_mut_ptr(), rows.data.len() as i64,
+                                          labels.as_mut_ptr(), residuals.as_mut_ptr())
+        }, || self.message())?;
+        Ok(Applied { rows, labels, residuals })
+    }
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        unsafe { sys::facto_model_free(self.raw.as_ptr()) }
+    }
+}
+
+/// The consensus of clusterings of the same `n` points (`labels`: one run after another, row-major;
+/// negative labels share with nothing): the n x n consensus matrix, its cophenetic correlation and its
+/// dispersion (facto_consensus).
+pub fn consensus(labels: &[i64], n: usize) -> Result<(Matrix, f64, f64)> {
+    let runs = if n == 0 { 0 } else { labels.len() / n };
+    if runs * n != labels.len() {
+        return Err(Error::new(sys::FACTO_ERROR_DIMENSION, format!("{} labels are not runs of {} points", labels.len(), n)));
+    }
+    let mut c = vec![0.0; n * n];
+    let (mut cophenetic, mut dispersion) = (0.0, 0.0);
+    check(unsafe {
+        sys::facto_consensus(labels.as_ptr(), runs as i64, n as i64, c.as_mut_ptr(), &mut cophenetic, &mut dispersion)
+    }, thread_message)?;
+    Ok((Matrix { data: c, rows: n, cols: n, layout: Layout::RowMajor }, cophenetic, dispersion))
 }

@@ -424,3 +424,34 @@ fn topics_and_communities_recover_planted_structure() {
     assert_eq!(labels.len(), n);
     assert!(Problem::communities(&graph, 3, 0.0, 1e-6, 1e-5).is_err());
 }
+
+#[test]
+fn a_fitted_model_labels_new_points_and_survives_a_save() {
+    // SymNMF on the blobs' kNN graph; its model with the kNN rule gives every blob point the fit's label
+    // (each finds its blob's points as neighbours), and a saved and loaded model applies identically
+    let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
+    let (truth, _, _) = read_csv(data_dir().join("blobs_labels.csv"), false);
+    let truth: Vec<i64> = truth.iter().map(|&v| v as i64).collect();
+    let features = MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap();
+    let graph = facto::knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    let problem = Problem::symnmf_sparse(&graph, 3).unwrap();
+    let mut solver = Solver::with_default(&problem).unwrap();
+    assert_eq!(solver.solve().unwrap(), StopReason::Converged);
+    let mut model = facto::Model::from_solver(&solver).unwrap();
+    assert_eq!(model.kind(), "symnmf");
+    model.use_knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    let applied = model.apply(features).unwrap();
+    assert_eq!(facto::clustering_accuracy(&applied.labels, &truth).unwrap(), 1.0);
+    assert!(applied.residuals.iter().all(|&r| r >= 0.0));
+    let directory = std::env::temp_dir().join(format!("facto_rust_model_{}", std::process::id()));
+    model.save(directory.to_str().unwrap(), Some("{\"by\": \"rust\"}")).unwrap();
+    let loaded = facto::Model::load(directory.to_str().unwrap()).unwrap();
+    assert_eq!(loaded.settings(), "{\"by\": \"rust\"}");
+    assert_eq!(loaded.apply(features).unwrap(), applied);
+    std::fs::remove_dir_all(&directory).unwrap();
+    let wrong = MatrixRef::new(&x[..2 * (d - 1)], 2, d - 1, Layout::RowMajor).unwrap();
+    let error = model.apply(wrong).unwrap_err();
+    assert_eq!(error.status_name(), "FACTO_ERROR_DIMENSION");
+    let (_, cophenetic, dispersion) = facto::consensus(&[applied.labels.clone(), applied.labels].concat(), n).unwrap();
+    assert!((cophenetic - 1.0).abs() < 1e-12 && (dispersion - 1.0).abs() < 1e-12);
+}
