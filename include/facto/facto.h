@@ -66,7 +66,7 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------- */
 
 #define FACTO_VERSION_MAJOR 0
-#define FACTO_VERSION_MINOR 2
+#define FACTO_VERSION_MINOR 3
 #define FACTO_VERSION_PATCH 0
 /* FACTO_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define FACTO_VERSION_NUMBER (FACTO_VERSION_MAJOR * 10000 + FACTO_VERSION_MINOR * 100 + FACTO_VERSION_PATCH)

@@ -1,4 +1,4 @@
-//! Raw declarations of facto's C ABI, kept in step with `include/facto/facto.h` (version 0.1).
+//! Raw declarations of facto's C ABI, kept in step with `include/facto/facto.h` (version 0.3).
 //! Every function is `unsafe`; the `facto` crate is the safe layer. See facto.h for the contract of
 //! each call (ownership, errors, threads).
 #![allow(non_camel_case_types)]
