@@ -37,6 +37,10 @@
 #                                                                            on DBLP1-5, memory against N;
 #                                                                            FACTO_RESUME=1 adds to the
 #                                                                            last run's Table II trials)
+#   bash benchmarks/run.sh holdout [holdout|select_k]                      (fit on 80%, apply to 20%:
+#                                                                            held-out accuracy against a
+#                                                                            refit and scikit-learn, time
+#                                                                            per sample; choosing k)
 #   bash benchmarks/run.sh distributed [graph.mtx r ... | nomad]         (distributed SymNMF per rank
 #                                                                            on P = 1 .. 1024, compute measured,
 #                                                                            communication modelled for three
@@ -125,6 +129,12 @@ case "$which" in
         "$results/paper002_topics.csv"
     done
     ./build/benchmarks/bench_separable_jobs memory "$results/paper002_memory.csv" ;;
+  holdout)
+    bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn dataset-fashion-mnist
+    cmake --build build -j"$(nproc)" --target facto >/dev/null
+    for part in ${1:-holdout select_k}; do
+      FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/holdout.py "$results" "$part"
+    done ;;
   distributed)
     cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
     ./build/benchmarks/bench_distributed "$@"
@@ -140,6 +150,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -4,7 +4,7 @@
 # Usage: check_floors.sh [source root]
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/../../src" && pwd)}
-floors="base linalg sets data metrics problems solvers"
+floors="base linalg sets data metrics problems solvers models"
 bad=0
 for dir in "$src"/*/; do
   floor=$(basename "$dir")

@@ -221,7 +221,7 @@ def test_sparse_features_are_accepted_where_the_affinity_is_built_from_them(blob
 @pytest.mark.parametrize("estimator", [
     facto.SimplicialSymNMF(n_clusters=2.7), facto.SimplicialSymNMF(n_clusters="3"),
     facto.SymNMFClustering(random_state=2**70), facto.SymNMFClustering(random_state="abc"),
-    facto.NOMADClustering(None), facto.SymNMFClustering(similarity="bogus"), facto.SymNMFClustering(solver="newton"),
+    facto.NOMADClustering(None), facto.SymNMFClustering(similarity="bogus"), facto.SymNMFClustering(solver="no_such_algorithm"),
     facto.SimplicialSymNMF(n_init=0), facto.SeparableNMF(n_components=True), facto.EDMCompletion(metric="cosine"),
 ])
 def test_bad_parameters_are_refused_by_name(blobs, estimator):
