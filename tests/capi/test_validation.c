@@ -59,6 +59,16 @@ static const char* keep(const char* message)
 
 /* Cases that need more than one call: each returns the status of the call under test, its message in
  * `kept`. */
+static facto_status empty_model_columns(void)
+{
+    facto_model* model = NULL;
+    facto_model_new("symnmf", &model);
+    const facto_status st = facto_model_apply_columns(model, &count);
+    keep(facto_model_last_error(model));
+    facto_model_free(model);
+    return st;
+}
+
 static facto_status with_budget(const char* mib)
 {
     setenv("FACTO_MEMORY_LIMIT_MB", mib, 1);
@@ -428,6 +438,9 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_model_last_error(model_fw))                                                                              \
     X(model_points_count, FACTO_ERROR_DIMENSION, "points are 3", "labels 4",                                         \
       facto_model_use_points(model_nomad, X36, 3, 6, 6, FACTO_ROW_MAJOR), facto_model_last_error(model_nomad))        \
+    X(model_null, FACTO_ERROR_NULL_POINTER, "model", "NULL", facto_model_array_count(NULL, &count),                 \
+      facto_last_error())                                                                                            \
+    X(model_arrays_missing, FACTO_ERROR_BAD_STATE, "symnmf model has no array 'H'", "", empty_model_columns(), kept) \
     X(model_gram_shape, FACTO_ERROR_DIMENSION, "D is 4 x 2", "labels 4",                                             \
       facto_model_use_gram(model_nomad, P, 4, 2, 2, FACTO_ROW_MAJOR), facto_model_last_error(model_nomad))            \
     X(model_save_settings, FACTO_ERROR_INVALID_ARGUMENT, "settings", "JSON object",                                  \
