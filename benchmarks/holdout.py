@@ -66,7 +66,12 @@ def timed(f):
     return value, time.perf_counter() - start
 
 
+ROWS = []  # the holdout table's rows, for its figure
+
+
 def row(cells, widths):
+    if not isinstance(cells[1], str):
+        ROWS.append(cells)
     print("  ".join(f"{c:>{w}}" if not isinstance(c, float) else f"{c:>{w}.4f}" for c, w in zip(cells, widths)),
           flush=True)
 
@@ -170,6 +175,40 @@ def holdout():
     if os.path.exists(os.path.join(DATA, "merit/tdt2_doc_term.mtx.gz")):
         topics()
         communities()
+    plot_holdout(ROWS, os.path.join(RESULTS, "holdout.png"))
+
+
+def plot_holdout(rows, path):
+    """Held-out against refit accuracy, and the per-sample ratio (log scale), one bar pair per method."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [r[0] for r in rows]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 0.45 * len(rows) + 1.2), sharey=True)
+    y = np.arange(len(rows))
+    left.barh(y - 0.2, [r[3] for r in rows], 0.4, label="held-out (apply)")
+    left.barh(y + 0.2, [r[4] for r in rows], 0.4, label="refit on 100%")
+    left.set_yticks(y, names, fontsize=8)
+    left.invert_yaxis()
+    left.set_xlabel("accuracy (SRC for DBLP)")
+    left.legend(fontsize=8)
+    right.barh(y, [r[7] for r in rows], 0.5, color="gray")
+    right.axvline(100, color="red", linestyle=":")
+    right.set_xscale("log")
+    right.set_xlabel("fit s per fitted sample / apply s per new sample")
+    figure.tight_layout()
+    figure.savefig(path, dpi=90)
+    print(f"wrote {path}")
+
+
+def replot(log):
+    """plot_holdout from the table a holdout run printed."""
+    rows = []
+    for line in open(log):
+        parts = line.split()
+        if len(parts) >= 9 and parts[-7].isdigit():
+            rows.append((" ".join(parts[:-7]), int(parts[-7]), int(parts[-6]), *map(float, parts[-5:])))
+    plot_holdout(rows, os.path.join(RESULTS, "holdout.png"))
 
 
 def select_k():
@@ -216,4 +255,7 @@ def select_k():
 if __name__ == "__main__":
     os.makedirs(RESULTS, exist_ok=True)
     which = sys.argv[2] if len(sys.argv) > 2 else "holdout"
-    {"holdout": holdout, "select_k": select_k}[which]()
+    if which == "replot":  # holdout.py RESULTS replot LOG: the figure of an earlier run's printed table
+        replot(sys.argv[3])
+    else:
+        {"holdout": holdout, "select_k": select_k}[which]()

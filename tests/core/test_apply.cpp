@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -314,6 +315,23 @@ Model rebuilt(const Model& model)
     return copy;
 }
 
+// SymNMF on the kNN graph of the fitted points, solved, and its model with the kNN rule.
+struct KnnFit {
+    KnnGraph graph;
+    std::unique_ptr<Solver> solver;
+    Model model;
+};
+
+KnnFit knn_fit(const Matrix& X)
+{
+    KnnFit fit{knn_graph(X, 0, Similarity::Gaussian), nullptr, {}};
+    fit.solver = make_solver(std::make_shared<const SymNMF>(fit.graph.S, 3), "nolips");
+    fit.solver->solve();
+    fit.model = capture_model(*fit.solver);
+    use_knn_similarity(fit.model, X, 0, Similarity::Gaussian);
+    return fit;
+}
+
 bool same(const Applied& a, const Applied& b)
 {
     return a.rows == b.rows && a.labels == b.labels && a.residuals == b.residuals;
@@ -362,17 +380,13 @@ BOOST_AUTO_TEST_CASE(a_symnmf_model_with_the_knn_rule_joins_new_points_to_the_fi
 {
     // features through the kNN rule give SymNMF::apply of knn_cross_similarity in the fitted graph, exactly
     const Split s = blob_split(150, 12);
-    const KnnGraph graph = knn_graph(s.train, 0, Similarity::Gaussian);
-    auto solver = make_solver(std::make_shared<const SymNMF>(graph.S, 3), "nolips");
-    solver->solve();
-    Model model = capture_model(*solver);
-    use_knn_similarity(model, s.train, 0, Similarity::Gaussian);
-    const Applied applied = apply_model(model, s.test, 1);
-    BOOST_TEST(applied.rows == SymNMF::apply(solver->iterate(), knn_cross_similarity(s.test, s.train, graph)));
-    BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), applied));
+    const KnnFit fit = knn_fit(s.train);
+    const Applied applied = apply_model(fit.model, s.test, 1);
+    BOOST_TEST(applied.rows == SymNMF::apply(fit.solver->iterate(), knn_cross_similarity(s.test, s.train, fit.graph)));
+    BOOST_TEST(same(apply_model(rebuilt(fit.model), s.test, 1), applied));
     // sparse similarity rows without a rule: the same as their dense form (one product either way, to rounding)
-    Model plain = capture_model(*solver);
-    const CsrMatrix cross = knn_cross_similarity(s.test, s.train, graph);
+    Model plain = capture_model(*fit.solver);
+    const CsrMatrix cross = knn_cross_similarity(s.test, s.train, fit.graph);
     const Applied sparse = apply_model(plain, cross, 1);
     BOOST_TEST(sparse.rows == applied.rows);
 }
@@ -527,11 +541,7 @@ BOOST_AUTO_TEST_CASE(a_saved_model_loads_back_and_applies_identically)
     // every array through .npy and back is the same bits, so the reloaded model applies bit for bit alike;
     // the settings come back verbatim; what is not a saved model is refused by name
     const Split s = blob_split(60, 41);
-    const KnnGraph graph = knn_graph(s.train, 0, Similarity::Gaussian);
-    auto solver = make_solver(std::make_shared<const SymNMF>(graph.S, 3), "nolips");
-    solver->solve();
-    Model model = capture_model(*solver);
-    use_knn_similarity(model, s.train, 0, Similarity::Gaussian);
+    const Model model = knn_fit(s.train).model;
     const std::string directory = "facto_test_model_dir";
     save_model(model, directory, "{\"solver\": \"nolips\", \"k\": 3}");
     const Model loaded = load_model(directory);
