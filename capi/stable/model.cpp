@@ -37,6 +37,13 @@ facto_status copy_applied(const facto::Applied& applied, double* out, int64_t ca
     if (residuals) std::copy(applied.residuals.begin(), applied.residuals.end(), residuals);
     return FACTO_OK;
 }
+// The named array, or Error(UNKNOWN_PARAMETER) naming what the model lacks.
+const facto::Matrix& named(const facto::Model& m, const char* name)
+{
+    require_pointer(name, "name");
+    facto::require(m.has(name), FACTO_ERROR_UNKNOWN_PARAMETER, "the " + m.kind + " model has no array '" + name + "'");
+    return m.array(name);
+}
 }  // namespace
 
 extern "C" {
@@ -89,15 +96,6 @@ facto_status facto_model_array_name(const facto_model* model, int64_t index, con
         return FACTO_OK;
     });
 }
-
-namespace {
-const facto::Matrix& named(const facto::Model& m, const char* name)
-{
-    require_pointer(name, "name");
-    facto::require(m.has(name), FACTO_ERROR_UNKNOWN_PARAMETER, "the " + m.kind + " model has no array '" + name + "'");
-    return m.array(name);
-}
-}  // namespace
 
 facto_status facto_model_array_shape(const facto_model* model, const char* name, int64_t* rows, int64_t* cols)
 {
