@@ -633,7 +633,7 @@ FACTO_API const char* facto_model_settings(const facto_model* model);
  * (n x n, symmetric: the fit's D) gives each cluster's "within" for new rows of D, as facto_solver_model
  * does with the solved problem's D (for labels set since). X and D are copied; a rule replaces the other. Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind, another model kind),
  * DIMENSION (X not of the fitted points), OUT_OF_RANGE (bandwidth, k), NOT_FINITE, NOT_SYMMETRIC,
- * OUT_OF_MEMORY. */
+ * BAD_STATE (the factor, or NOMAD's labels and embedding, not set yet), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_model_use_gaussian_affinity(facto_model* model, const double* X, int64_t rows,
                                                          int64_t cols, int64_t ld, int32_t layout, double bandwidth,
                                                          int32_t scaling);
