@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib, check
-from .core import CsrMatrix, _as_matrix
+from .core import CsrMatrix, Model, _as_matrix
 
 
 def _matrix_to_array(handle):
@@ -173,10 +173,12 @@ def kmeans(X, K, replicates=10, seed=0):
     return labels
 
 
-TopicModel = namedtuple("TopicModel", "anchors topics top_terms document_topics labels coherence similarity_count")
+TopicModel = namedtuple("TopicModel",
+                        "anchors topics top_terms document_topics labels coherence similarity_count model")
 TopicModel.__doc__ = ("Topics of a corpus: anchor words (vocabulary columns, or words), the K x V topic-word "
-                      "matrix, each topic's top terms, the documents' topic proportions and labels, and paper "
-                      "002's coherence and similarity count.")
+                      "matrix, each topic's top terms, the documents' topic proportions and labels, paper "
+                      "002's coherence and similarity count, and the fitted facto.Model (model.apply(counts) "
+                      "gives new documents their proportions).")
 
 
 def topic_model(counts, K, solver="merit", vocabulary=None, min_df=2, rank=0, lam=5e-7, mu=1e-5, **params):
@@ -191,11 +193,14 @@ def topic_model(counts, K, solver="merit", vocabulary=None, min_df=2, rank=0, la
             anchors = [vocabulary[j] for j in anchors]
             top = [[vocabulary[j] for j in row] for row in top]
         return TopicModel(anchors, s.output("topics"), top, s.output("document_topics"), s.output("labels").ravel(),
-                          float(s.output("coherence").ravel()[0]), int(s.output("similarity_count").ravel()[0]))
+                          float(s.output("coherence").ravel()[0]), int(s.output("similarity_count").ravel()[0]),
+                          Model.from_solver(s))
 
 
-Communities = namedtuple("Communities", "pure_nodes memberships labels nodes_kept")
-Communities.__doc__ = "Mixed memberships: the pure nodes, every node's memberships (N x K), labels, the nodes kept."
+Communities = namedtuple("Communities", "pure_nodes memberships labels nodes_kept model")
+Communities.__doc__ = ("Mixed memberships: the pure nodes, every node's memberships (N x K), labels, the nodes kept, "
+                       "and the fitted facto.Model (model.apply(edges) gives new nodes their memberships from "
+                       "their edges to the N fitted nodes).")
 
 
 def detect_communities(A, K, solver="merit", energy=0.99, lam=5e-7, mu=1e-5, **params):
@@ -205,7 +210,7 @@ def detect_communities(A, K, solver="merit", energy=0.99, lam=5e-7, mu=1e-5, **p
     with Problem.communities(A, K, energy, lam, mu) as problem, Solver(problem, solver, **params) as s:
         s.solve()
         return Communities(s.output("selected"), s.output("memberships"), s.output("labels").ravel(),
-                           s.output("nodes").ravel())
+                           s.output("nodes").ravel(), Model.from_solver(s))
 
 
 _MANIFOLDS = {"two_rings": 0, "trefoil": 1, "two_moons": 2, "blobs": 3}

@@ -232,3 +232,15 @@ def test_bad_parameters_are_refused_by_name(blobs, estimator):
 def test_two_points_fit_without_naming_an_unset_k(blobs):
     estimator = facto.SymNMFClustering(2).fit(blobs[0][:2])
     assert estimator.labels_.shape == (2,)
+
+
+def test_communities_and_topics_functions_carry_their_model():
+    A = facto.read_matrix_market(DATA / "planted_graph.mtx.gz")
+    found = facto.detect_communities(A, 3, solver="spa", energy=1.0)
+    with found.model as model:
+        applied = model.apply(A)
+    np.testing.assert_array_equal(applied.labels, found.labels)
+    np.testing.assert_allclose(applied.rows, found.memberships, atol=1e-8)  # the Nystrom rows: V's up to its residual
+    counts, _ = _planted_corpus()
+    topics = facto.topic_model(counts, 3, solver="spa", min_df=1)
+    np.testing.assert_array_equal(topics.model.apply(counts).labels, topics.labels)
