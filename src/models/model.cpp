@@ -184,6 +184,16 @@ std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C
     return out;
 }
 
+Matrix matrix_of(const Output& output)
+{
+    Matrix M = Matrix::from_shape({static_cast<std::size_t>(output.spec.rows), static_cast<std::size_t>(output.spec.cols)});
+    if (output.spec.type == FACTO_OUTPUT_INT64)
+        std::transform(output.ints.begin(), output.ints.end(), M.begin(), [](int64_t v) { return static_cast<double>(v); });
+    else
+        std::copy(output.doubles.begin(), output.doubles.end(), M.begin());
+    return M;
+}
+
 std::vector<int64_t> integers(const Matrix& column)
 {
     std::vector<int64_t> out(column.size());

@@ -130,6 +130,8 @@ void require_columns(const NewData& Y, int64_t cols, const std::string& what);
 // ||a_l - B^T c_l||^2 for each row l of A (q x n, dense or sparse), B (n x c), C (q x c): ||a_l||^2 -
 // 2 c_l . (A B)_l + c_l^T (B^T B) c_l, clipped at 0 (rounding).
 std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C, std::size_t threads);
+// A solver's output as a matrix of its shape (int64 values held exactly).
+Matrix matrix_of(const Output& output);
 // The labels held in an n x 1 array, as integers.
 std::vector<int64_t> integers(const Matrix& column);
 Matrix column_of(const std::vector<int64_t>& values);

@@ -23,19 +23,6 @@
 
 namespace facto::models {
 
-namespace {
-Matrix matrix_of(const Output& output)
-{
-    Matrix M = Matrix::from_shape({static_cast<std::size_t>(output.spec.rows), static_cast<std::size_t>(output.spec.cols)});
-    if (output.spec.type == FACTO_OUTPUT_INT64)
-        std::transform(output.ints.begin(), output.ints.end(), M.begin(), [](int64_t v) { return static_cast<double>(v); });
-    else
-        std::copy(output.doubles.begin(), output.doubles.end(), M.begin());
-    return M;
-}
-
-}  // namespace
-
 // Each cluster's mean of D over its block, mean_{i, j in c} D_ij, in the order of cluster_means' labels.
 Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, const std::vector<int64_t>& clusters,
                     std::size_t threads)

@@ -63,14 +63,11 @@ void capture_separable(const Solver& solver, Model& model)
 {
     if (model.kind == "topics") {
         const auto& problem = dynamic_cast<const TopicModel&>(solver.problem());
-        const Output topics = solver.output("topics");
-        Matrix T = Matrix::from_shape({static_cast<std::size_t>(topics.spec.rows), static_cast<std::size_t>(topics.spec.cols)});
-        std::copy(topics.doubles.begin(), topics.doubles.end(), T.begin());
         Matrix idf({1, static_cast<std::size_t>(problem.vocabulary())}, 0.0);
         const auto D = static_cast<double>(problem.documents());
         for (std::size_t j = 0; j < problem.terms().size(); ++j)  // as tf_idf weighs the fitted counts
             idf(0, static_cast<std::size_t>(problem.terms()[j])) = std::log(D / static_cast<double>(problem.tfidf().df[j]));
-        model.arrays["topics"] = std::move(T);
+        model.arrays["topics"] = matrix_of(solver.output("topics"));
         model.arrays["idf"] = std::move(idf);
     } else if (model.kind == "communities") {
         const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
@@ -104,7 +101,10 @@ Applied apply_separable(const Model& model, const NewData& Y, std::size_t thread
         require_columns(Y, static_cast<int64_t>(E.shape()[0]),
                         "model's new edges are to its " + std::to_string(E.shape()[0]) + " fitted nodes");
         Matrix v = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), K});  // Nystrom eigenvector rows
-        spmm(Y.sparse(), E, v, threads);
+        if (Y.is_sparse())
+            spmm(Y.sparse(), E, v, threads);
+        else
+            blas::gemm(false, false, 1.0, Y.dense(), E, 0.0, v);
         out.rows = CommunityModel::on_pure_nodes(pure, v);
         const std::vector<bool> empty = CommunityModel::normalize_memberships(out.rows);
         out.residuals = residuals(NewData(v), xt::transpose(pure), out.rows, threads);  // v ~ h V(J, :)
