@@ -16,11 +16,13 @@ struct LbfgsbSettings {
     double factr = 1e7;            // stop when the relative decrease of f is below factr * eps
     double pgtol = 1e-8;           // ... or the projected gradient's largest entry is below this
     std::function<bool()> interrupted;  // if set, checked at each new iterate: true stops there
+    double step = 0.0;  // SPG only: the first Barzilai-Borwein length (0: 1 / the projected gradient)
 };
 
 struct LbfgsbResult {
     int iterations = 0;
     double projected_gradient = 0.0;  // the largest entry of the projected gradient at the final x
+    double step = 0.0;  // SPG only: the Barzilai-Borwein length for a next call to start from
     std::string message;  // the library's final task string (CONVERGENCE: ..., or the limit)
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -391,6 +392,65 @@ BOOST_AUTO_TEST_CASE(spectral_projected_gradient_meets_the_box_kkt_conditions)
     std::vector<double> x(n, 0.5);
     BOOST_TEST(minimize_in_box_spg(x, 0.0, 1.0, f, settings).iterations == 0);
     BOOST_TEST(evaluations == 1);
+}
+
+BOOST_AUTO_TEST_CASE(spg_on_the_nonnegative_sphere_finds_the_perron_vector)
+{
+    // The projection: radius [x]_+ / ||[x]_+||, and the constant vector where no entry is positive
+    const std::vector<double> v{3.0, -1.0, 4.0, 0.0};
+    std::vector<double> p(4);
+    constexpr double none = std::numeric_limits<double>::infinity();  // no upper bound
+    project_to_nonnegative_sphere(v.data(), 4, 1, 2.0, none, p.data());
+    BOOST_TEST(p[0] == 1.2, boost::test_tools::tolerance(1e-15));
+    BOOST_TEST(p[1] == 0.0);
+    BOOST_TEST(p[2] == 1.6, boost::test_tools::tolerance(1e-15));
+    const std::vector<double> negative{-1.0, -2.0, -3.0, -4.0};
+    project_to_nonnegative_sphere(negative.data(), 4, 1, 2.0, none, p.data());
+    for (double value : p) BOOST_TEST(value == 1.0);
+    // rows of norm at most 1 (one column: entries): min(c [v]_+, 1) with c = 1 has norm 1.5 (1 + 1 + 0.25)
+    const std::vector<double> w{3.0, -1.0, 4.0, 0.0, 0.5};
+    std::vector<double> capped(5);
+    project_to_nonnegative_sphere(w.data(), 5, 1, 1.5, 1.0, capped.data());
+    const std::vector<double> expected{1.0, 0.0, 1.0, 0.0, 0.5};
+    for (std::size_t k = 0; k < 5; ++k) BOOST_TEST(capped[k] == expected[k], boost::test_tools::tolerance(1e-15));
+    // min -x^T A x over x >= 0, ||x|| = 2, A entrywise positive: the answer is 2 v, v A's Perron vector
+    // (positive, unique); from a start with zeros, which the arc search must leave
+    const std::size_t n = 30;
+    Matrix A({n, n});
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) A(i, j) = 1.0 + 0.5 * std::cos(static_cast<double>(i * j + i + j));
+    A = 0.5 * (A + xt::transpose(A));
+    Vector values;
+    Matrix vectors = A;
+    blas::symmetric_eigen(vectors, values);
+    std::vector<double> perron(n);
+    const double sign = vectors(n - 1, 0) > 0.0 ? 1.0 : -1.0;
+    for (std::size_t i = 0; i < n; ++i) perron[i] = 2.0 * sign * vectors(n - 1, i);  // P's rows
+    const auto f = [&](const double* x, double* g) {
+        double value = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            g[i] = 0.0;
+            for (std::size_t j = 0; j < n; ++j) g[i] -= 2.0 * A(i, j) * x[j];
+            value += 0.5 * x[i] * g[i];
+        }
+        return value;
+    };
+    LbfgsbSettings settings;
+    settings.pgtol = 1e-10;
+    settings.factr = 0.0;
+    settings.max_iterations = 10000;
+    std::vector<double> x(n, 0.0);
+    x[0] = x[1] = 1.0;
+    const LbfgsbResult result = minimize_on_nonnegative_sphere_spg(x, 1, 2.0, none, f, settings);
+    BOOST_TEST(result.projected_gradient <= 1e-10);
+    BOOST_TEST(result.step > 0.0);
+    // the one stationary point with a zero entry j would need (A x)_j <= 0, impossible for A > 0: 2 v is the
+    // only one, and A's eigengap (its top eigenvalue near n, the others near 0.5 n at most) keeps a point
+    // stationary to 1e-10 within 1e-8 of it
+    for (std::size_t i = 0; i < n; ++i) BOOST_TEST(std::fabs(x[i] - perron[i]) <= 1e-8);
+    std::vector<double> g(n);
+    f(x.data(), g.data());
+    BOOST_TEST(sphere_projected_gradient(x.data(), g.data(), n, 1, 2.0, none) <= 1e-10);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
