@@ -88,8 +88,8 @@ static void print_usage(FILE* out)
     "  --init FILE           starting iterate (n x k, feasible) instead of a seeded random one\n"
     "  --output-w FILE       write the iterate (W or X) as CSV; topics: the document-topic proportions;\n"
     "                        communities: the memberships\n"
-    "  --output-labels FILE  write the cluster of each point (argmax of its row; nomad: the connected\n"
-    "                        component of Q's graph) as CSV\n"
+    "  --output-labels FILE  write the cluster of each point (argmax of its row; nomad: by the solver's\n"
+    "                        label_rule, Q's connected components or k-means) as CSV\n"
     "  --save-model DIR      after the solve, save the fitted model in DIR (one .npy per array and\n"
     "                        model.json); fitted from features, it keeps the rule that makes new points'\n"
     "                        input from their features\n"
@@ -368,6 +368,8 @@ int list_params_of(const options* o)
     const facto_status st = facto_solver_new(tiny, o->solver, &s);
     facto_problem_free(tiny);
     if (st < 0) return !fail("solver", st, facto_last_error());
+    if (strcmp(facto_solver_algorithm(s), o->solver)) /* a rule that makes another solver by the problem's size */
+        printf("%s makes its solver by the problem (--list-solvers); on the smallest problems:\n", o->solver);
     list_params(s);
     facto_solver_free(s);
     return 1;

@@ -197,6 +197,8 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
     int ok = 1;
     double feasibility[4]; /* nomad: Q's feasibility (collective on several processes) */
     const int feasible_known = nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0;
+    int64_t label_rule = -1; /* nomad: which rule made the labels (the solver's parameter label_rule; collective) */
+    if (nomad) facto_solver_copy_output_int64(solver, "label_rule", &label_rule, 1, FACTO_ROW_MAJOR);
     double gaps[3]; /* Frank-Wolfe solvers: the Frank-Wolfe, away and pairwise gaps (absolute; collective) */
     const int gaps_known = facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0;
     if (group_rank() == 0) {
@@ -241,6 +243,7 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
             printf(", \"negative_rmse\": %.6e, \"negative_max\": %.6e, \"row_sum_error\": %.6e, "
                    "\"relative_trace_error\": %.6e",
                    feasibility[0], feasibility[1], feasibility[2], feasibility[3] / K);
+        if (label_rule >= 0) printf(", \"label_rule\": \"%s\"", label_rule == 0 ? "components" : "kmeans");
         double bound = NAN; /* --bound: every feasible point's objective is at most this */
         if (o->bound && facto_solver_copy_output_double(solver, "upper_bound", &bound, 1, FACTO_ROW_MAJOR) >= 0)
             printf(", \"upper_bound\": %.9e", bound);

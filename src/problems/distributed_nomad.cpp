@@ -59,24 +59,28 @@ Matrix DistributedNomad::feasible_point(const Matrix&) const
 
 std::vector<OutputSpec> DistributedNomad::output_specs() const
 {
-    return {{"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4}, labels_spec(rows())};
+    return {{"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4}, labels_spec(rows()), {"label_rule", FACTO_OUTPUT_INT64, 1, 1}};
 }
 
 Output DistributedNomad::output(const std::string& name, const Matrix&) const
 {
-    if (name == "labels" || name == "feasibility")
+    if (name == "labels" || name == "label_rule" || name == "feasibility")
         throw Error(FACTO_ERROR_UNSUPPORTED, "a distributed nomad's output '" + name + "' comes from burer_monteiro's factor");
-    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (distributed_nomad has: feasibility, labels)");
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (distributed_nomad has: feasibility, labels, label_rule)");
 }
 
-Output DistributedNomad::output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const
+Output DistributedNomad::output_of_factor(const std::string& name, const Matrix& U, const LabelRule& rule) const
 {
-    if (name != "labels" && name != "feasibility")  // refused alike on every process, before the collective
-        throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (distributed_nomad has: feasibility, labels)");
+    if (name != "labels" && name != "label_rule" && name != "feasibility")  // refused alike on every process, before the collective
+        throw Error(FACTO_ERROR_UNKNOWN_PARAMETER,
+                    "unknown output '" + name + "' (distributed_nomad has: feasibility, labels, label_rule)");
     const Matrix all = blocks_.gather(U.data(), U.shape()[1], "the gathered factor");
-    if (name == "labels") {
+    if (name == "labels" || name == "label_rule") {  // every process the same, from all the rows
         const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(n());
-        const std::vector<int64_t> labels = connected_components_of_factor(all, component_threshold * mean_diagonal);
+        const auto [labels, which] = nomad_labels(
+            [&] { return connected_components_of_factor(all, rule.component_threshold * mean_diagonal); },
+            [&] { return all; }, K_, rule);
+        if (name == "label_rule") return Output{output_specs()[2], {}, {which}};
         const auto first = labels.begin() + first_row();
         return Output{output_specs()[1], {}, std::vector<int64_t>(first, first + rows())};
     }

@@ -33,13 +33,13 @@ public:
     // k-means, and its rows of Q would be dense.
     Matrix random_point(uint64_t seed) const override;
     Matrix feasible_point(const Matrix& Q) const override;
-    // "feasibility" (1 x 4, as nomad's) and "labels" (this process's rows, as nomad's).
+    // "feasibility" (1 x 4, as nomad's), "labels" (this process's rows, as nomad's) and "label_rule".
     std::vector<OutputSpec> output_specs() const override;
     // Refuses (UNSUPPORTED): both come from a factor (output_of_factor), as burer_monteiro gives them.
     Output output(const std::string& name, const Matrix& Q) const override;
     // Collective: the same at Q = U U^T, U's rows distributed as the points (gathered: O(n r) memory on
     // every process, the components found on each).
-    Output output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const override;
+    Output output_of_factor(const std::string& name, const Matrix& U, const LabelRule& rule) const override;
     const RowBlocks* row_blocks() const override { return &blocks_; }
 
     int64_t n() const override { return blocks_.n(); }

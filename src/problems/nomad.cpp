@@ -195,7 +195,20 @@ std::vector<OutputSpec> Nomad::output_specs() const
     return {{"Q", FACTO_OUTPUT_DOUBLE, n(), n()},
             {"embedding", FACTO_OUTPUT_DOUBLE, n(), embedding_columns()},
             {"feasibility", FACTO_OUTPUT_DOUBLE, 1, 4},
-            labels_spec(n())};
+            labels_spec(n()),
+            {"label_rule", FACTO_OUTPUT_INT64, 1, 1}};
+}
+
+std::pair<std::vector<int64_t>, int64_t> nomad_labels(const std::function<std::vector<int64_t>()>& components,
+                                                      const std::function<Matrix()>& rows, int64_t K,
+                                                      const LabelRule& rule)
+{
+    if (rule.kind != LabelRule::Kind::kmeans) {
+        std::vector<int64_t> labels = components();
+        const int64_t count = labels.empty() ? 0 : *std::max_element(labels.begin(), labels.end()) + 1;
+        if (rule.kind == LabelRule::Kind::components || count == K) return {std::move(labels), LabelRule::kComponents};
+    }
+    return {kmeans(rows(), K, 10, rule.seed), LabelRule::kKmeans};
 }
 
 Output Nomad::output(const std::string& name, const Matrix& Q) const
@@ -204,12 +217,15 @@ Output Nomad::output(const std::string& name, const Matrix& Q) const
     return output(name, PackedSymmetric::from_upper(Q));
 }
 
-Output Nomad::output(const std::string& name, const PackedSymmetric& S, double component_threshold) const
+Output Nomad::output(const std::string& name, const PackedSymmetric& S, const LabelRule& rule) const
 {
     const std::vector<OutputSpec> specs = output_specs();
-    if (name == "labels") {
+    if (name == "labels" || name == "label_rule") {
         const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(S.n);
-        return Output{specs[3], {}, connected_components(S, component_threshold * mean_diagonal)};
+        auto [labels, which] = nomad_labels([&] { return connected_components(S, rule.component_threshold * mean_diagonal); },
+                                            [&] { return S.to_dense(); }, K_, rule);
+        if (name == "label_rule") return Output{specs[4], {}, {which}};
+        return Output{specs[3], {}, std::move(labels)};
     }
     if (name == "Q") {
         const Matrix Q = S.to_dense();
@@ -224,16 +240,20 @@ Output Nomad::output(const std::string& name, const PackedSymmetric& S, double c
         return Output{specs[1], embedding(S.n, static_cast<std::size_t>(embedding_columns()),
                                                      [&](const double* x, double* y) { multiply(S, x, y, threads); }), {}};
     }
-    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels)");
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels, label_rule)");
 }
 
-Output Nomad::output_of_factor(const std::string& name, const Matrix& U, double component_threshold) const
+Output Nomad::output_of_factor(const std::string& name, const Matrix& U, const LabelRule& rule) const
 {
     const std::vector<OutputSpec> specs = output_specs();
     const std::size_t size = U.shape()[0], r = U.shape()[1];
-    if (name == "labels") {
+    if (name == "labels" || name == "label_rule") {
         const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(size);
-        return Output{specs[3], {}, connected_components_of_factor(U, component_threshold * mean_diagonal)};
+        auto [labels, which] = nomad_labels(
+            [&] { return connected_components_of_factor(U, rule.component_threshold * mean_diagonal); }, [&] { return U; },
+            K_, rule);
+        if (name == "label_rule") return Output{specs[4], {}, {which}};
+        return Output{specs[3], {}, std::move(labels)};
     }
     if (name == "Q") {
         require_memory(8.0 * double(size) * double(size), "Q of order " + std::to_string(size));
@@ -255,7 +275,7 @@ Output Nomad::output_of_factor(const std::string& name, const Matrix& U, double 
                                 }),
                       {}};
     }
-    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels)");
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels, label_rule)");
 }
 
 NomadFeasibility Nomad::feasibility_of_factor(const Matrix& U, int64_t K)

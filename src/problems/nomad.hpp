@@ -54,19 +54,15 @@ public:
     Matrix feasible_point(const Matrix& Q) const override;
     // "Q" (n x n), "embedding" (n x embedding_columns(): the eigenvectors of Q for its K - 1 largest
     // eigenvalues below the constant one, scaled by the square roots of those eigenvalues), "feasibility" (1 x 4:
-    // NomadFeasibility in order), "labels" (n x 1, int64: the hard assignment of Sec. 3, the connected
-    // components of Q's graph with an edge wherever Q_ij > component_threshold K / n, K / n being the
-    // mean of Q's diagonal; numbered by each component's smallest point).
+    // NomadFeasibility in order), "labels" (n x 1, int64: K clusters by the LabelRule, components
+    // numbered by each one's smallest point), "label_rule" (1 x 1, int64: LabelRule::kComponents or
+    // kKmeans, the rule "labels" took).
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& Q) const override;
-    // The same from Q's upper triangle, without an n x n dense copy (but for "Q" itself).
-    Output output(const std::string& name, const PackedSymmetric& Q,
-                  double component_threshold = kComponentThreshold) const;
+    // The same from Q's upper triangle, without an n x n dense copy (but for "Q" itself and k-means'
+    // labels, which take Q's rows).
+    Output output(const std::string& name, const PackedSymmetric& Q, const LabelRule& rule = {}) const;
 
-    // The default of "labels"' threshold, relative to K / n: ten times nomad_cgm's default violation
-    // tolerance (its largest negative entry relative to K / n), so that entries at the solver's noise
-    // level connect nothing, and a tenth of the mean entry within a patch of n / K points.
-    static constexpr double kComponentThreshold = 5e-2;
     // How far from Q 1 = 1 and Tr Q = K a start may be: burer_monteiro's default feasibility tolerance,
     // so that its answer starts another solver (nomad_admm's polish).
     static constexpr double kStartTolerance = 1e-5;
@@ -85,11 +81,8 @@ public:
 
     // The same at Q = U U^T (U n x r) without forming Q (but for "Q" itself).
     Output output_of_factor(const std::string& name, const Matrix& U,
-                            double component_threshold) const override;
-    Output output_of_factor(const std::string& name, const Matrix& U) const
-    {
-        return output_of_factor(name, U, kComponentThreshold);
-    }
+                            const LabelRule& rule) const override;
+    Output output_of_factor(const std::string& name, const Matrix& U) const { return output_of_factor(name, U, {}); }
 
     // The dual certificate of Iguchi, Mixon, Peterson & Villar (2017, Sec. 3.2) built on a clustering
     // (labels in [0, K'), every cluster nonempty) through products with D (O(n K') memory) or, up to

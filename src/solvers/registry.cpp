@@ -16,6 +16,7 @@
 #include "solvers/low_rank/sym_hals.hpp"
 #include "solvers/nomad/burer_monteiro.hpp"
 #include "solvers/nomad/nomad_admm.hpp"
+#include "solvers/nomad/nomad_auto.hpp"
 #include "solvers/nomad/nomad_cgm.hpp"
 #include "solvers/self_dictionary/fast_anchor.hpp"
 #include "solvers/self_dictionary/fast_gradient.hpp"
@@ -114,7 +115,9 @@ const Entry table[] = {
      &build<CommunityModel, FastGradient>},
     {"communities", "geonmf", false, "GeoNMF's pure nodes by geometry ([MSC]; [NFW] Table IV baseline)",
      &build<CommunityModel, GeoNmf>},
-    {"nomad", "nomad_cgm", true, "the conditional-gradient augmented Lagrangian ([TSC] Alg. 2)",
+    {"nomad", "auto", true, nomad_auto_description(),
+     [](std::shared_ptr<const Problem> problem) { return make_nomad_auto(std::static_pointer_cast<const Nomad>(std::move(problem))); }},
+    {"nomad", "nomad_cgm", false, "the conditional-gradient augmented Lagrangian ([TSC] Alg. 2)",
      &build<Nomad, NomadCgm>},
     {"nomad", "burer_monteiro", false,
      "Q = Y Y^T with Y >= 0 by the method of multipliers and L-BFGS-B ([TSC] App. E, [BM]); memory linear in n",

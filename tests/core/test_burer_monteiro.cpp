@@ -6,10 +6,13 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "solvers/nomad/burer_monteiro.hpp"
 #include "data/data.hpp"
 #include "base/error.hpp"
+#include "solvers/nomad/nomad_auto.hpp"
 #include "solvers/registry.hpp"
 #include "csdp_reference.hpp"
 #include "linalg/blas.hpp"
@@ -41,6 +44,7 @@ BOOST_AUTO_TEST_CASE(gradient_matches_finite_differences)
 {
     auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(20, 0.5, 0.05, 2).X), 3);
     auto solver = burer_monteiro(problem, 5);
+    solver->mutable_params().set_string("inner_method", "lbfgsb");  // the trace's multiplier moves too
     solver->mutable_params().set_double("penalty", 2.0);
     solver->mutable_params().set_double("trace_penalty", 3.0);
     for (int t = 0; t < 2; ++t) solver->step();  // nonzero multipliers mu and lambda
@@ -71,7 +75,7 @@ BOOST_AUTO_TEST_CASE(q_is_feasible_and_below_the_exact_optimum)
     const Matrix D = nomad_gram(two_rings(30, 0.5, 0.02, 6).X);
     const double exact = csdp_objective(D, 4, "bm_csdp");
     BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
-    for (const char* inner : {"lbfgsb", "spg"}) {  // both solvers of (33a)
+    for (const char* inner : {"sphere", "lbfgsb", "spg"}) {  // the solvers of (33a)
         BOOST_TEST_CONTEXT("inner_method " << inner) {
             auto solver = burer_monteiro(std::make_shared<const Nomad>(D, 4));
             solver->mutable_params().set_string("inner_method", inner);
@@ -93,6 +97,63 @@ BOOST_AUTO_TEST_CASE(q_is_feasible_and_below_the_exact_optimum)
     }
 }
 
+BOOST_AUTO_TEST_CASE(the_sphere_method_holds_the_trace_and_reaches_planted_clusters_from_every_seed)
+{
+    // [NLR]'s form, the default: Y on the nonnegative sphere ||Y||_F^2 = K, so Tr Q = K at every iterate
+    // (to rounding), from a random start. On separated blobs (n = 40, K = 4) NOMAD's optimum is the
+    // planted clustering's Q; coinor-csdp gives it, and every seed ends within 1e-4 of it
+    const Matrix centers{{0.0, 0.0}, {8.0, 0.0}, {0.0, 8.0}, {8.0, 8.0}};
+    const Matrix D = nomad_gram(gaussian_blobs(40, centers, 0.5, 4).X);
+    const double exact = csdp_objective(D, 4, "bm_blobs_csdp");
+    BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
+    auto problem = std::make_shared<const Nomad>(D, 4);
+    for (int64_t seed = 0; seed < 4; ++seed) {
+        BOOST_TEST_CONTEXT("seed " << seed) {
+            auto solver = burer_monteiro(problem);
+            solver->mutable_params().set_int("seed", seed);
+            solver->initialize();
+            BOOST_TEST(solver->output("feasibility").doubles[3] <= 1e-13 * 4.0);  // |Tr Q - K| from the start
+            BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+            BOOST_TEST(solver->output("factor").spec.cols == 12);  // r = 3 K
+            const std::vector<double> f = solver->output("feasibility").doubles;
+            BOOST_TEST(f[3] <= 1e-13 * 4.0);
+            BOOST_TEST(f[2] <= solver->params().get_double("feasibility_tolerance"));
+            const double objective = solver->progress().objective;
+            BOOST_TEST(objective >= exact * (1.0 - 1e-4));
+            BOOST_TEST(objective <= csdp_certified_bound(csdp_dual("bm_blobs_csdp"), solver->iterate(), 4) + 1e-6 * exact);
+            // the planted clusters are Q's components, and the labels say so
+            BOOST_TEST(solver->output("label_rule").ints[0] == LabelRule::kComponents);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(nomads_default_certifies_small_instances_and_factors_large_ones)
+{
+    // "auto", the nomad kind's default: nomad_admm to its certified gap up to kLargestCertified points,
+    // within 1e-4 of coinor-csdp's optimum on planted blobs, two rings and two moons (n = 40, K = 4), its
+    // dual bound above that optimum; burer_monteiro beyond
+    BOOST_TEST(std::string(default_algorithm("nomad")) == "auto");
+    const Matrix centers{{0.0, 0.0}, {3.0, 0.0}, {0.0, 3.0}, {3.0, 3.0}};  // overlapping: no planted Q
+    const std::pair<const char*, Matrix> instances[] = {
+        {"blobs", nomad_gram(gaussian_blobs(40, centers, 1.0, 5).X)},
+        {"rings", nomad_gram(two_rings(40, 0.5, 0.02, 6).X)},
+        {"moons", nomad_gram(two_moons(40, 0.05, 7).X)}};
+    for (const auto& [name, D] : instances) {
+        BOOST_TEST_CONTEXT(name) {
+            const double exact = csdp_objective(D, 4, std::string("auto_csdp_") + name);
+            BOOST_TEST_REQUIRE(std::isfinite(exact), "coinor-csdp did not run: install it (bash tests/run.sh does)");
+            auto solver = make_solver(std::make_shared<const Nomad>(D, 4), "auto");
+            BOOST_TEST(std::string(solver->algorithm()) == "nomad_admm");
+            BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+            BOOST_TEST(solver->progress().objective == exact, boost::test_tools::tolerance(1e-4));
+            BOOST_TEST(solver->output("upper_bound").doubles[0] >= exact * (1.0 - 1e-7));  // csdp's accuracy
+        }
+    }
+    const int64_t large = kLargestCertified + 1;
+    auto beyond = make_solver(std::make_shared<const Nomad>(nomad_gram(two_rings(large, 0.5, 0.02, 1).X), 4), "auto");
+    BOOST_TEST(std::string(beyond->algorithm()) == "burer_monteiro");
+}
+
 BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones)
 {
     // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is 120.3055 by nomad_admm's
@@ -109,6 +170,7 @@ BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones)
     double objective[2];
     for (int64_t r : {16, 32}) {
         auto solver = burer_monteiro(problem, r);
+        solver->mutable_params().set_string("inner_method", "lbfgsb");  // the paper's form
         BOOST_TEST(solver->solve() == FACTO_CONVERGED);
         const Matrix& Y = dynamic_cast<const BurerMonteiro&>(*solver).factor();
         const Matrix& Q = solver->iterate();
@@ -146,7 +208,7 @@ BOOST_AUTO_TEST_CASE(starts_from_a_given_q_reproducibly_and_rejects_bad_settings
         BOOST_TEST(solver->solve() == FACTO_CONVERGED);
         value = solver->progress().objective;
         BOOST_TEST(solver->output("feasibility").doubles[2] <= solver->params().get_double("feasibility_tolerance"));
-        BOOST_TEST(solver->output("factor").spec.cols == 8);  // r = 2 K
+        BOOST_TEST(solver->output("factor").spec.cols == 12);  // r = 3 K
     }
     BOOST_TEST(objective[0] == objective[1]);
     auto solver = burer_monteiro(problem);
@@ -165,6 +227,8 @@ BOOST_AUTO_TEST_CASE(a_stop_request_ends_the_symnmf_start_after_its_first_sweep)
     auto problem = std::make_shared<const Nomad>(nomad_gram(two_rings(100, 0.5, 0.02, 3).X), 8);
     auto one = burer_monteiro(problem), stopped = burer_monteiro(problem), limited = burer_monteiro(problem),
          plain = burer_monteiro(problem);
+    for (Solver* solver : {one.get(), stopped.get(), limited.get(), plain.get()})
+        solver->mutable_params().set_string("start", "symnmf");
     one->mutable_params().set_int("start_iterations", 1);
     stopped->mutable_params().set_int("start_iterations", 100000);
     limited->mutable_params().set_double("time_limit", 100.0);

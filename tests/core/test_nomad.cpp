@@ -386,8 +386,10 @@ BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
     BOOST_TEST(largest_across < 0.08 / 16);
     BOOST_TEST(across < 2e-2 * within);
     // Sec. 3's hard assignment: Q's connected components are the rings, at the threshold that the
-    // entries across stay below (checked above)
+    // entries across stay below (checked above); two components for K = 16, which the automatic rule
+    // would pass to k-means
     solver->mutable_params().set_double("component_threshold", 1.0 / 16);
+    solver->mutable_params().set_string("label_rule", "components");
     const Output labels = solver->output("labels");
     BOOST_TEST(clustering_accuracy(labels.ints, rings.labels) == 1.0);
     BOOST_TEST(*std::max_element(labels.ints.begin(), labels.ints.end()) == 1);
@@ -395,7 +397,7 @@ BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
     BOOST_TEST(solver->progress().objective == 120.32, boost::test_tools::tolerance(5e-3));
 }
 
-BOOST_AUTO_TEST_CASE(labels_are_the_connected_components_of_a_planted_block_q)
+BOOST_AUTO_TEST_CASE(labels_are_the_components_of_a_planted_block_q_or_k_means_when_they_are_not_k)
 {
     // Q = blockdiag(J_5 / 5, J_7 / 7, J_8 / 8) with its points shuffled: Q 1 = 1, Tr Q = 3 = K. Each block
     // is one component; a cross entry above the threshold (K / n times component_threshold) joins two,
@@ -416,12 +418,13 @@ BOOST_AUTO_TEST_CASE(labels_are_the_connected_components_of_a_planted_block_q)
             if (block[i] == block[j]) Q(order[i], order[j]) = 1.0 / static_cast<double>(sizes[block[i]]);
     }
     auto problem = std::make_shared<const Nomad>(Matrix(xt::zeros<double>({n, n})), 4);
-    const double edge = Nomad::kComponentThreshold * 4.0 / static_cast<double>(n);
+    const double edge = LabelRule::kComponentThreshold * 4.0 / static_cast<double>(n);
     const auto labels_of = [&](const Matrix& A) { return problem->output("labels", A).ints; };
     std::vector<int64_t> labels = labels_of(Q);
     BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
     BOOST_TEST(*std::max_element(labels.begin(), labels.end()) == 3);
     BOOST_TEST(labels[0] == 0);  // numbered in the order of each component's smallest point
+    BOOST_TEST(problem->output("label_rule", Q).ints[0] == LabelRule::kComponents);  // K components: their rule
     std::size_t a = 0, b = 0;  // a point of block 0 and one of block 1
     while (truth[a] != 0) ++a;
     while (truth[b] != 1) ++b;
@@ -429,9 +432,15 @@ BOOST_AUTO_TEST_CASE(labels_are_the_connected_components_of_a_planted_block_q)
     labels = labels_of(Q);
     BOOST_TEST(clustering_accuracy(labels, truth) == 1.0);
     Q(a, b) = Q(b, a) = 1.01 * edge;
-    labels = labels_of(Q);
+    LabelRule components;
+    components.kind = LabelRule::Kind::components;
+    labels = problem->output("labels", PackedSymmetric::from_upper(Q), components).ints;
     BOOST_TEST(labels[a] == labels[b]);
     BOOST_TEST(*std::max_element(labels.begin(), labels.end()) == 2);  // blocks 0 and 1 joined, 2 and 3 apart
+    // three components for K = 4: the automatic rule takes k-means on Q's rows, whose four blocks differ
+    // in every row
+    BOOST_TEST(problem->output("label_rule", Q).ints[0] == LabelRule::kKmeans);
+    BOOST_TEST(clustering_accuracy(labels_of(Q), truth) == 1.0);
 }
 
 BOOST_AUTO_TEST_CASE(the_embedding_holds_the_k_minus_one_leading_eigenpairs_of_q_minus_e)

@@ -172,6 +172,8 @@ BOOST_AUTO_TEST_CASE(request_stop_and_time_limit_cut_long_inner_loops)
                     auto cut = make_solver(problem, algorithm), one = make_solver(problem, algorithm);
                     if (std::string(algorithm) == "burer_monteiro") {
                         for (auto* s : {cut.get(), one.get()}) {  // no L-BFGS-B stop but the budget
+                            s->mutable_params().set_string("inner_method", "lbfgsb");
+                            s->mutable_params().set_string("start", "symnmf");
                             s->mutable_params().set_double("inner_tolerance", 0.0);
                             s->mutable_params().set_double("inner_decrease", 0.0);
                         }

@@ -251,14 +251,16 @@ class FactoEstimator(BaseEstimator):
 
         return report
 
-    def _solve(self, problem, algorithm, callback=None, outputs=(), iterate=False, model_rule=None, on_result=None):
+    def _solve(self, problem, algorithm, callback=None, outputs=(), iterate=False, model_rule=None, on_result=None,
+               fixed=None):
         """Solves `problem` with `algorithm` and this estimator's settings from n_init seeded starts (one
         for a solver without a seed), keeping the best objective: sets n_iter_, objective_,
         stationarity_, stop_reason_ (its name, e.g. "CONVERGED"), interrupted_ and the model applied by
         transform / predict (model_rule(model) adds its feature rule), calls on_result with {output:
         array} (the iterate under "iterate" when asked: it can be large, MERIT's is N x N) and returns
-        that dict. Ctrl-C keeps the best so far, this start's partial solve included."""
-        params = dict(self.solver_params or {})
+        that dict. Ctrl-C keeps the best so far, this start's partial solve included. `fixed` holds solver
+        parameters the estimator's own arguments decide."""
+        params = dict(self.solver_params or {}, **(fixed or {}))
         if self.max_iter is not None:
             params["max_iterations"] = int(self.max_iter)
         if self.tol is not None:

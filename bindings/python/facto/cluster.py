@@ -251,7 +251,8 @@ class NOMADClustering(_Clusterer):
         kept = "factor" if self.solver_ == "burer_monteiro" else "Q"
         outputs = ("labels", "embedding", "feasibility", kept) + (("upper_bound",) if self.certify else ())
         self._solve(problem, self.solver_, callback, outputs=outputs, model_rule=False,
-                    on_result=lambda out: self._fitted(out, kept, X))
+                    on_result=lambda out: self._fitted(out, kept, X),
+                    fixed={"label_rule": "components"} if self.assign_labels == "components" else None)
         return self
 
     def _fitted(self, out, kept, X):

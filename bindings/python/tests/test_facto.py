@@ -318,7 +318,7 @@ def test_nomad_separates_two_rings():
     assert np.allclose(D, D.T) and np.allclose(D.sum(axis=1), 0.0)
     with facto.Problem.nomad(D, 16) as problem:
         assert problem.kind == "nomad" and problem.iterate_shape == (200, 200)
-        with facto.Solver(problem, "nomad_cgm", component_threshold=1 / 16) as s:  # the bound checked below
+        with facto.Solver(problem, "nomad_cgm", component_threshold=1 / 16, label_rule="components") as s:  # the bound checked below
             s.solve()
             Q, feasibility = s.output("Q"), s.output("feasibility").ravel()
             assert facto.clustering_accuracy(s.output("labels").ravel(), labels) == 1.0  # Sec. 3: components

@@ -155,7 +155,8 @@ nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmean
   kept <- if (algorithm == "burer_monteiro") "factor" else "Q"
   problem <- if (gram) facto_nomad(x, K) else facto_nomad_points(x, K)
   outputs <- c(kept, "labels", "embedding", "feasibility", if (certify) "upper_bound")
-  solve_and_read(problem, algorithm, list(...), callback, outputs, function(v, run, model) {
+  params <- c(list(...), if (assign_labels == "components") list(label_rule = "components"))
+  solve_and_read(problem, algorithm, params, callback, outputs, function(v, run, model) {
     labels <- if (assign_labels == "components") one_based(v$labels)
               else facto_kmeans(v[[kept]], K, seed = run$parameters$seed)
     # the model of these labels: their means (points) or each cluster's mean of D (gram)

@@ -44,14 +44,17 @@ std::vector<ParamSpec> burer_monteiro_params()
         real_param("feasibility_tolerance", 1e-5, 0.0, inf,
                    "CONVERGED needs max_i |(Q 1)_i - 1| and |Tr Q - K| / K at most this"),
         int_param("rank", 0, 0, 1000000,
-                  "r, the columns of Y, in [K, n]; 0 = min(n, 2 K). The symnmf start takes r columns, the kmeans start "
-                  "K, and escapes add columns up to r"),
-        component_threshold_param(),
-        real_param("penalty", 1.0, 0.0, inf, "sigma, the penalty on Q 1 = 1 in (32) (the paper: 1)"),
+                  "r, the columns of Y, in [K, n]; 0 = min(n, 3 K) with the sphere method (2 K, [NLR]'s, left 2 of 6 "
+                  "Fashion-MNIST starts 0.6-0.9% below the optimum), min(n, 2 K) otherwise. The random and symnmf "
+                  "starts take r columns, the kmeans start K, and escapes add columns up to r"),
+        real_param("penalty", 0.0, 0.0, inf,
+                   "sigma, the penalty on Q 1 = 1 in (32); 0 = automatic: 1 (the paper's) for lbfgsb and spg, "
+                   "0.5 K / n for sphere (the penalty's sum over n rows then weighs as Tr(D Q) / ||D||_F)"),
         real_param("trace_penalty", 1.0, 0.0, inf, "phi, the penalty on Tr Q = K in (32) (the paper: 1)"),
         real_param("dual_step", 1.0, 0.0, inf, "eta of the multiplier updates (33b-c) (the paper: 1)"),
-        int_param("inner_iterations", 1000, 1, 1000000,
-                  "L-BFGS-B iterations per outer iteration, at most; "
+        int_param("inner_iterations", 0, 0, 1000000,
+                  "iterations of the inner method per outer iteration, at most; 0 = automatic: 1000 for lbfgsb and "
+                  "spg (the subproblem solved), 10 for sphere (a few steps between multiplier updates, as [NLR]); "
                   "a stop request or time limit ends them early"),
         real_param("inner_tolerance", 1e-8, 0.0, inf,
                    "L-BFGS-B stops when the projected gradient of L (D / ||D||_F) is at most this"),
@@ -59,16 +62,19 @@ std::vector<ParamSpec> burer_monteiro_params()
                    "L-BFGS-B also stops when L's relative decrease is below this times the machine epsilon, "
                    "divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
         int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps (spg: its nonmonotone window)"),
-        choice_param("inner_method", "auto", "auto|lbfgsb|spg",
-                     "the solver of (33a): lbfgsb (L-BFGS-B, the paper's), spg (spectral projected gradient: no "
-                     "O(m n r) work per iteration besides the products), or auto: lbfgsb on one process, spg on a "
-                     "distributed nomad (which refuses lbfgsb)"),
-        choice_param("start", "auto", "auto|symnmf|kmeans",
-                     "symnmf: a symmetric NMF of D (App. D; coordinate descent, needs D's n^2 entries); kmeans: the "
-                     "scaled indicators of kernel k-means on D (products with D only: linear memory on points; K "
-                     "columns, more by escapes); "
-                     "auto: symnmf when D was given, kmeans when the problem holds points (a distributed nomad "
-                     "refuses symnmf)"),
+        choice_param("inner_method", "auto", "auto|sphere|lbfgsb|spg",
+                     "the solver of (33a): sphere (spectral projected gradient on {Y >= 0, ||Y||_F^2 = K}: Tr Q = K "
+                     "held exactly by rescaling, the trace penalty idle, as [NLR]), lbfgsb (L-BFGS-B in the box "
+                     "0 <= Y <= 1 with the trace penalty, the paper's), spg (the same box by spectral projected "
+                     "gradient: no O(m n r) work per iteration besides the products); auto: sphere, but lbfgsb when "
+                     "rank is K, where every feasible Q is a hard clustering (spg on a distributed nomad, which "
+                     "refuses lbfgsb)"),
+        choice_param("start", "auto", "auto|random|symnmf|kmeans",
+                     "random: r columns of uniform random entries from the seed ([NLR]); symnmf: a symmetric NMF of D "
+                     "(App. D; coordinate descent, needs D's n^2 entries); kmeans: the scaled indicators of kernel "
+                     "k-means on D (products with D only; K columns, more by escapes); auto: random with the sphere "
+                     "method, else symnmf when D was given and kmeans when the problem holds points (a distributed "
+                     "nomad refuses symnmf)"),
         int_param("start_iterations", 100, 0, 1000000,
                   "coordinate descent sweeps of the symmetric NMF start, or Lloyd iterations of the k-means one"),
         int_param("start_replicates", 3, 1, 1000,
@@ -86,7 +92,7 @@ std::vector<ParamSpec> burer_monteiro_params()
 }  // namespace
 
 BurerMonteiro::BurerMonteiro(std::shared_ptr<const NomadProblem> problem)
-    : Solver(problem, burer_monteiro_params()), nomad_(std::move(problem))
+    : Solver(problem, with_label_params(burer_monteiro_params())), nomad_(std::move(problem))
 {
     n_ = static_cast<std::size_t>(nomad_->n());
     const RowBlocks* blocks = nomad_->row_blocks();
@@ -94,14 +100,16 @@ BurerMonteiro::BurerMonteiro(std::shared_ptr<const NomadProblem> problem)
     K_ = nomad_->K();
     Params& p = mutable_params();
     p.bind("rank", settings_.rank);
-    p.bind("component_threshold", settings_.component_threshold);
+    bind_label_rule(p, settings_.labels);
     p.bind("start_iterations", settings_.start_iterations);
     p.bind("start_replicates", settings_.start_replicates);
     p.bind("bound_parts", settings_.bound_parts);
     p.bind("bound_iterations", settings_.bound_iterations);
-    p.bind("start", settings_.start, {{"auto", Start::automatic}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
+    p.bind("start", settings_.start,
+           {{"auto", Start::automatic}, {"random", Start::random}, {"symnmf", Start::symnmf}, {"kmeans", Start::kmeans}});
     p.bind("lbfgs_memory", settings_.lbfgs_memory);
-    p.bind("inner_method", settings_.inner, {{"auto", Inner::automatic}, {"lbfgsb", Inner::lbfgsb}, {"spg", Inner::spg}});
+    p.bind("inner_method", settings_.inner,
+           {{"auto", Inner::automatic}, {"sphere", Inner::sphere}, {"lbfgsb", Inner::lbfgsb}, {"spg", Inner::spg}});
     p.bind("inner_iterations", settings_.inner_iterations);
     p.bind("penalty", settings_.penalty);
     p.bind("trace_penalty", settings_.trace_penalty);
@@ -125,7 +133,7 @@ void BurerMonteiro::check_params(const Params& p) const
 std::size_t BurerMonteiro::rank() const
 {
     const int64_t n = static_cast<int64_t>(n_), r = settings_.rank;
-    return static_cast<std::size_t>(r == 0 ? std::min(n, 2 * K_) : r);
+    return static_cast<std::size_t>(r == 0 ? std::min(n, (sphere() ? 3 : 2) * K_) : r);
 }
 
 void BurerMonteiro::factor_start(Matrix M, uint64_t seed)
@@ -207,9 +215,11 @@ void BurerMonteiro::start_default(uint64_t seed)
 {
     prepare_data();
     const Nomad* whole = nomad_->whole();
-    const bool symnmf = settings_.start == Start::symnmf ||
-                        (settings_.start == Start::automatic && whole && !whole->D().is_factored());
-    if (symnmf) {
+    const bool automatic = settings_.start == Start::automatic;
+    const bool symnmf = settings_.start == Start::symnmf || (automatic && !sphere() && whole && !whole->D().is_factored());
+    if (settings_.start == Start::random || (automatic && sphere())) {
+        random_start(seed);
+    } else if (symnmf) {
         Matrix M = whole->D().triangle("burer_monteiro's symnmf start")->to_dense();
         M /= scale_;
         factor_start(std::move(M), seed);
@@ -226,12 +236,45 @@ void BurerMonteiro::start(Matrix Q0)
     begin();
 }
 
+void BurerMonteiro::random_start(uint64_t seed)
+{
+    // drawn for all n points in one sequence, each process keeping its rows (the single-process draws)
+    const std::size_t n = n_, r = rank();
+    Rng rng(seed);
+    Y_ = Matrix({nomad_->row_blocks() ? static_cast<std::size_t>(nomad_->row_blocks()->rows()) : n, r});
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t k = 0; k < r; ++k) {
+            const double value = rng.uniform();
+            if (j >= first_ && j < first_ + Y_.shape()[0]) Y_(j - first_, k) = value;
+        }
+    normalize_start();
+}
+
+bool BurerMonteiro::sphere() const
+{
+    // automatic: the sphere but at rank K, where every feasible Q is a hard clustering, which the random
+    // start rarely reaches (two rings, n = 200, K = 16: it ends on a degenerate point) and the paper's form
+    // from its start is
+    return settings_.inner == Inner::sphere || (settings_.inner == Inner::automatic && settings_.rank != K_);
+}
+
+double BurerMonteiro::sigma() const
+{
+    return settings_.penalty > 0.0     ? settings_.penalty
+           : sphere() ? 0.5 * static_cast<double>(K_) / static_cast<double>(n_)
+                                       : 1.0;
+}
+
 void BurerMonteiro::begin()
 {
     const std::size_t n = Y_.shape()[0];  // the rows held here
+    if (sphere())  // Tr Q = K from the start
+        project_to_nonnegative_sphere(Y_.data(), Y_.size(), Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0, Y_.data(),
+                                      problem().collectives());
     YtD_ = Matrix({Y_.shape()[1], n});
     mu_.assign(n, 0.0);
     lambda_ = 0.0;
+    step_ = 0.0;
     outer_ = 0;
     inner_gradient_ = std::numeric_limits<double>::infinity();  // no inner solve yet
     measure();
@@ -250,7 +293,7 @@ double BurerMonteiro::product(const double* Y)
 double BurerMonteiro::lagrangian(const double* Y, double* G)
 {
     const std::size_t n = Y_.shape()[0], r = Y_.shape()[1];
-    const double sigma = settings_.penalty, phi = settings_.trace_penalty;
+    const double sigma = this->sigma(), phi = settings_.trace_penalty;
     // u = Y^T 1, ||Y||^2 and Tr(Y^T D Y), summed over the processes in one collective
     u_.assign(r + 2, 0.0);
     add_column_sums(Y, n, r, u_.data());
@@ -282,15 +325,23 @@ double BurerMonteiro::iterate_once()
     // (33a): minimize L over 0 <= Y <= 1 from the current Y
     LbfgsbSettings settings;
     settings.memory = static_cast<int>(settings_.lbfgs_memory);
-    settings.max_iterations = static_cast<int>(settings_.inner_iterations);
+    settings.max_iterations = static_cast<int>(settings_.inner_iterations > 0 ? settings_.inner_iterations
+                                               : sphere()                   ? 10
+                                                                            : 1000);
     settings.pgtol = settings_.inner_tolerance;
     settings.factr = settings_.inner_decrease / static_cast<double>(outer_ + 1);
     settings.interrupted = [this] { return interrupted(); };
     std::vector<double> y(Y_.begin(), Y_.end());
     const auto L = [this](const double* Y, double* G) { return lagrangian(Y, G); };
-    const bool spg = settings_.inner == Inner::spg || (settings_.inner == Inner::automatic && nomad_->row_blocks());
-    inner_gradient_ = (spg ? minimize_in_box_spg(y, 0.0, 1.0, L, settings, problem().collectives())
-                           : minimize_in_box(y, 0.0, 1.0, L, settings)).projected_gradient;
+    const Collectives* collectives = problem().collectives();
+    settings.step = step_;  // SPG goes on from the last call's length
+    const LbfgsbResult inner =
+        sphere() ? minimize_on_nonnegative_sphere_spg(y, Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0, L, settings,
+                                                     collectives)
+        : settings_.inner == Inner::spg || nomad_->row_blocks() ? minimize_in_box_spg(y, 0.0, 1.0, L, settings, collectives)
+                                        : minimize_in_box(y, 0.0, 1.0, L, settings);
+    inner_gradient_ = inner.projected_gradient;
+    step_ = inner.step;
     double change = 0.0;  // ||Y_new - Y||_F^2, the step size's numerator
     for (std::size_t k = 0; k < y.size(); ++k) {
         change += (y[k] - Y_.data()[k]) * (y[k] - Y_.data()[k]);
@@ -302,7 +353,7 @@ double BurerMonteiro::iterate_once()
     measure();
     // (33b-c)
     const double eta = settings_.dual_step;
-    const double sigma = settings_.penalty, phi = settings_.trace_penalty;
+    const double sigma = this->sigma(), phi = settings_.trace_penalty;
     for (std::size_t i = 0; i < mu_.size(); ++i) mu_[i] -= eta * sigma * (row_sums_[i] - 1.0);
     lambda_ -= eta * phi * (squares_ - static_cast<double>(K_));
     // a point that would end the solve first tries to escape by one more column
@@ -317,7 +368,7 @@ void BurerMonteiro::apply_s(const double* Z, std::size_t m, double* SZ)
     // S Z = -D Z + (w (1^T Z) + 1 (w^T Z)) / 2 + c Z (Z n x m, row-major), with w = sigma (Y Y^T 1 - 1) - mu
     // and c = phi (||Y||^2 - K) - lambda: 2 S Y is the gradient of L, S its gradient in Q = Y Y^T
     const std::size_t n = mu_.size();  // the rows held here
-    const double sigma = settings_.penalty, c = settings_.trace_penalty * (squares_ - static_cast<double>(K_)) - lambda_;
+    const double sigma = this->sigma(), c = settings_.trace_penalty * (squares_ - static_cast<double>(K_)) - lambda_;
     std::vector<double> ZtD(m * n), w(n), sums(2 * m, 0.0);  // 1^T Z, then w^T Z
     rows_.left_multiply(Z, m, ZtD.data());
     for (std::size_t i = 0; i < n; ++i) {
@@ -388,7 +439,7 @@ bool BurerMonteiro::escape()
     for (std::size_t i = 0; i < n; ++i) s += Z(i, best);
     sum(&s, 1);
     // with both penalties 0, L falls without bound along y: no length to take, no column
-    const double curvature_of_penalties = settings_.penalty * s * s + settings_.trace_penalty;
+    const double curvature_of_penalties = sigma() * s * s + settings_.trace_penalty;
     if (!(curvature[best] < -common().tolerance) || !(curvature_of_penalties > 0.0)) return false;
     const double beta = -curvature[best] / curvature_of_penalties;
     Matrix grown({n, r + 1});
@@ -397,6 +448,9 @@ bool BurerMonteiro::escape()
         grown(i, r) = std::min(std::sqrt(beta) * Z(i, best), 1.0);
     }
     Y_ = std::move(grown);
+    if (sphere())  // back onto Tr Q = K
+        project_to_nonnegative_sphere(Y_.data(), Y_.size(), Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0, Y_.data(),
+                                      problem().collectives());
     YtD_ = Matrix({r + 1, n});
     measure();
     return true;
@@ -406,6 +460,9 @@ double BurerMonteiro::projected_gradient()
 {
     std::vector<double> G(Y_.size());
     lagrangian(Y_.data(), G.data());
+    if (sphere())
+        return sphere_projected_gradient(Y_.data(), G.data(), G.size(), Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0,
+                                         problem().collectives());
     return largest(box_projected_gradient(Y_.data(), G.data(), G.size(), 0.0, 1.0));
 }
 
@@ -490,7 +547,7 @@ Output BurerMonteiro::output(const std::string& name) const
         return Output{upper_bound_spec(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);
-    return nomad_->output_of_factor(name, Y_, settings_.component_threshold);
+    return nomad_->output_of_factor(name, Y_, seeded(settings_.labels, common().seed));
 }
 
 }  // namespace facto

@@ -25,7 +25,6 @@ std::vector<ParamSpec> nomad_admm_params()
         real_param("feasibility_tolerance", 1e-5, 0.0, inf,
                    "CONVERGED needs Q's largest negative entry relative to the entries' mean K / n and the equality "
                    "residuals at most this"),
-        component_threshold_param(),
         int_param("inner_iterations", 10, 1, 1000000, "ADMM steps per iteration (between two measures of the bound)"),
         real_param("penalty", 1.0, 1e-6, 1e6, "rho = this ||D||_F / sqrt(K), the step of the multiplier"),
         real_param("relaxation", 1.5, 0.1, 1.9,
@@ -38,11 +37,11 @@ std::vector<ParamSpec> nomad_admm_params()
 }  // namespace
 
 NomadAdmm::NomadAdmm(std::shared_ptr<const Nomad> problem)
-    : Solver(problem, nomad_admm_params()), nomad_(std::move(problem))
+    : Solver(problem, with_label_params(nomad_admm_params())), nomad_(std::move(problem))
 {
     Params& p = mutable_params();
     p.bind("inner_iterations", settings_.inner_iterations);
-    p.bind("component_threshold", settings_.component_threshold);
+    bind_label_rule(p, settings_.labels);
     p.bind("penalty", settings_.penalty);
     p.bind("relaxation", settings_.relaxation);
     p.bind("lanczos_steps", settings_.lanczos_steps);
@@ -133,7 +132,7 @@ Output NomadAdmm::output(const std::string& name) const
         return Output{upper_bound_spec(), {bound_}, {}};
     }
     if (name == "Q" || !started()) return Solver::output(name);
-    return nomad_->output(name, PackedSymmetric::from_upper(Q_), settings_.component_threshold);
+    return nomad_->output(name, PackedSymmetric::from_upper(Q_), seeded(settings_.labels, common().seed));
 }
 
 }  // namespace facto

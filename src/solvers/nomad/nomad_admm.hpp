@@ -62,7 +62,8 @@ private:
 
     struct Settings {
         int64_t inner_iterations = 0, lanczos_steps = 0;
-        double penalty = 0.0, relaxation = 0.0, component_threshold = 0.0;
+        double penalty = 0.0, relaxation = 0.0;
+        LabelRule labels;
     } settings_;
 };
 

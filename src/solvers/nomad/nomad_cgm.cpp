@@ -26,7 +26,6 @@ std::vector<ParamSpec> nomad_cgm_params()
         real_param("feasibility_tolerance", 5e-3, 0.0, inf,
                    "CONVERGED needs Q's largest negative entry relative to the entries' mean K / n (the reference "
                    "code's measure, which it stops at 1e-2) and the equality residuals at most this"),
-        component_threshold_param(),
         int_param("inner_iterations", 10, 1, 1000000,
                   "conditional gradient steps per multiplier update (N_inner); "
                   "a stop request or time limit ends them early"),
@@ -50,11 +49,11 @@ std::vector<ParamSpec> nomad_cgm_params()
 }  // namespace
 
 NomadCgm::NomadCgm(std::shared_ptr<const Nomad> problem)
-    : Solver(problem, nomad_cgm_params()), nomad_(std::move(problem))
+    : Solver(problem, with_label_params(nomad_cgm_params())), nomad_(std::move(problem))
 {
     Params& p = mutable_params();
     p.bind("inner_iterations", settings_.inner_iterations);
-    p.bind("component_threshold", settings_.component_threshold);
+    bind_label_rule(p, settings_.labels);
     p.bind("lanczos_steps", settings_.lanczos_steps);
     p.bind("penalty", settings_.penalty);
     p.bind("dual_step", settings_.dual_step);
@@ -249,7 +248,7 @@ Output NomadCgm::output(const std::string& name) const
     PackedSymmetric Q = P_;
     const double e = 1.0 / static_cast<double>(P_.n);
     for (double& q : Q.values) q += e;
-    return nomad_->output(name, Q, settings_.component_threshold);
+    return nomad_->output(name, Q, seeded(settings_.labels, common().seed));
 }
 
 double NomadCgm::certified_bound() const

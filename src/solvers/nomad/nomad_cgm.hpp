@@ -105,7 +105,8 @@ private:
     // The parameters, bound to the table.
     struct Settings {
         int64_t inner_iterations = 0, lanczos_steps = 0;
-        double penalty = 0.0, dual_step = 0.0, lanczos_tolerance = 0.0, component_threshold = 0.0;
+        double penalty = 0.0, dual_step = 0.0, lanczos_tolerance = 0.0;
+        LabelRule labels;
         bool grow_penalty = true, spectral_scaling = true, line_search = false;
     } settings_;
 };

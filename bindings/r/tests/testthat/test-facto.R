@@ -201,7 +201,8 @@ test_that("NOMAD separates two rings", {
   D <- facto_nomad_gram(X)
   expect_equal(D, t(D))
   expect_equal(unname(rowSums(D)), rep(0, 200), tolerance = 1e-12)
-  solver <- facto_solver(facto_nomad(D, 16), "nomad_cgm", component_threshold = 1 / 16)
+  solver <- facto_solver(facto_nomad(D, 16), "nomad_cgm", component_threshold = 1 / 16,
+                        label_rule = "components")
   expect_equal(facto_solve(solver), "converged")
   Q <- facto_iterate(solver)
   expect_lt(abs(sum(D * Q) - 120.32), 0.6)  # the reference implementation's, within the duality gap 5e-3
@@ -219,7 +220,7 @@ test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers"
   solver <- facto_solver(facto_nomad(D, 8), "burer_monteiro")
   expect_equal(facto_solve(solver), "converged")
   Y <- facto_output(solver, "factor")
-  expect_equal(dim(Y), c(100L, 16L))  # r = 2 K
+  expect_equal(dim(Y), c(100L, 24L))  # r = 3 K
   expect_true(all(Y >= 0))
   expect_equal(facto_iterate(solver), Y %*% t(Y), tolerance = 1e-12)
   feasibility <- facto_output(solver, "feasibility")

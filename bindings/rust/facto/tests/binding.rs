@@ -360,7 +360,9 @@ fn nomad_by_both_solvers_and_in_layers() {
         let row: f64 = (0..100).map(|j| q.get(3, j)).sum();
         assert!((row - 1.0).abs() <= tolerance, "{}", name);
         // Sec. 3's hard assignment: Q's connected components, numbered by their smallest point; at
-        // threshold 0 every positive entry is an edge, so there are at most as many
+        // threshold 0 every positive entry is an edge, so there are at most as many (the rule named: by
+        // default k-means takes over where the components are not K)
+        solver.set("label_rule", "components").unwrap();
         let components = solver.output_i64("labels").unwrap();
         assert_eq!((components.len(), components[0]), (100, 0), "{}", name);
         solver.set("component_threshold", 0.0).unwrap();
@@ -368,7 +370,7 @@ fn nomad_by_both_solvers_and_in_layers() {
         assert!(coarse.iter().max() <= components.iter().max(), "{}", name);
         if name == "burer_monteiro" {
             let y = solver.output_f64("factor", Layout::RowMajor).unwrap();
-            assert_eq!((y.rows, y.cols), (100, 16)); // r = 2 K
+            assert_eq!((y.rows, y.cols), (100, 24)); // r = 3 K
             assert!(y.data.iter().all(|&v| v >= 0.0));
             assert!(Problem::nomad_layer(&solver, 9).is_err()); // K must not grow
         }
