@@ -11,9 +11,11 @@
 //                                4 dense n x n matrices, seconds per inner step against the products
 //                                with the packed gradient it made (each timed alone, the same run), and
 //                                the 2-D embedding written as CSV (x, y, mean intensity) for the plot
-//   bench_nomad points [test|all] [K] [seconds] [lbfgsb|spg]
+//   bench_nomad points [n|test|all] [K] [seconds] [methods]
 //                                the large runs: NOMAD on Fashion-MNIST's points (D never formed)
-//                                by burer_monteiro against Lloyd's k-means on the same points
+//                                by burer_monteiro with each inner method of the comma-separated list
+//                                (default sphere,lbfgsb: the default form and the paper's) against
+//                                Lloyd's k-means on the same points; n: the first n test images
 //   bench_nomad bound [n|all] [K] [iterations] [admm_seconds]
 //                                the certificate at scale: on the first n Fashion-MNIST test images
 //                                (or all 70,000 images), the upper bounds of NOMAD's optimum facto computes
@@ -323,26 +325,16 @@ Matrix fashion_images(const std::string& set, int label, std::vector<int64_t>* c
 
 Matrix fashion_class(int label) { return fashion_images("train", label); }
 
-// The large runs: NOMAD on Fashion-MNIST's points (the 10,000 test images, or all 70,000) by
-// burer_monteiro, D never formed, against Lloyd's k-means (k-means++ starts) on the same points: time,
-// peak resident memory, Tr(D Q) or Tr(D X), feasibility, the certified upper bound, and the accuracy
-// of the labels against the ten classes.
-void points(const std::string& which, int64_t K, double seconds, const std::string& inner)
+// One burer_monteiro run of points(): inner method `inner` (the paper's lbfgsb takes the kmeans start
+// on points, the default sphere the random one), its time, peak memory, answer, bound and labels.
+void points_by(const std::shared_ptr<const Nomad>& problem, const std::vector<int64_t>& classes, double seconds,
+               const std::string& inner, const std::string& which)
 {
-    std::vector<int64_t> classes;
-    Matrix X = fashion_images("t10k", -1, &classes);
-    if (which == "all" && X.size() > 0) {
-        std::vector<int64_t> train_classes;
-        const Matrix train = fashion_images("train", -1, &train_classes);
-        X = xt::concatenate(xt::xtuple(train, X), 0);
-        classes.insert(classes.begin(), train_classes.begin(), train_classes.end());
-    }
-    if (X.size() == 0) return;
-    const std::size_t n = X.shape()[0];
+    const std::size_t n = static_cast<std::size_t>(problem->n());
+    const int64_t K = problem->K();
     const double baseline = bench::resident_mib("VmRSS:");
     bench::reset_peak();
     auto t0 = Clock::now();
-    auto problem = Nomad::from_points(X, K);
     auto solver = make_solver(problem, "burer_monteiro");
     solver->mutable_params().set_double("time_limit", seconds);
     solver->mutable_params().set_string("inner_method", inner);
@@ -350,6 +342,7 @@ void points(const std::string& which, int64_t K, double seconds, const std::stri
     const double solve_seconds = seconds_since(t0);
     t0 = Clock::now();
     const std::vector<int64_t> labels = solver->output("labels").ints;
+    const bool by_kmeans = solver->output("label_rule").ints[0] == LabelRule::kKmeans;
     const double bound = solver->output("upper_bound").doubles[0], output_seconds = seconds_since(t0);
     const double peak = bench::resident_mib("VmHWM:") - baseline;
     const std::vector<double> f = solver->output("feasibility").doubles;
@@ -361,11 +354,37 @@ void points(const std::string& which, int64_t K, double seconds, const std::stri
                 static_cast<long long>(p.iteration), solve_seconds, output_seconds, peak,
                 8.0 * double(n) * double(n) / 2.0 / (1024.0 * 1024.0));
     std::printf("  Tr(D Q) %.6f, upper bound %.6f (gap %.2e relative), max |Q 1 - 1| %.1e, |Tr Q - K| %.1e, "
-                "components %lld, accuracy %.4f\n",
+                "labels by %s, accuracy %.4f\n",
                 p.objective, bound, (bound - p.objective) / std::fabs(bound), f[2], f[3],
-                static_cast<long long>(*std::max_element(labels.begin(), labels.end()) + 1),
-                clustering_accuracy(labels, classes));
-    t0 = Clock::now();
+                by_kmeans ? "k-means" : "components", clustering_accuracy(labels, classes));
+}
+
+// The large runs: NOMAD on Fashion-MNIST's points (the 10,000 test images, or all 70,000) by
+// burer_monteiro, D never formed, against Lloyd's k-means (k-means++ starts) on the same points: time,
+// peak resident memory, Tr(D Q) or Tr(D X), feasibility, the certified upper bound, and the accuracy
+// of the labels against the ten classes.
+void points(const std::string& which, int64_t K, double seconds, const std::string& methods)
+{
+    std::vector<int64_t> classes;
+    Matrix X = fashion_images("t10k", -1, &classes);
+    if (which == "all" && X.size() > 0) {
+        std::vector<int64_t> train_classes;
+        const Matrix train = fashion_images("train", -1, &train_classes);
+        X = xt::concatenate(xt::xtuple(train, X), 0);
+        classes.insert(classes.begin(), train_classes.begin(), train_classes.end());
+    } else if (which != "test" && X.size() > 0) {  // the first n test images
+        const std::size_t first = std::min<std::size_t>(X.shape()[0], std::stoull(which));
+        X = Matrix(xt::view(X, xt::range(0, first), xt::all()));
+        classes.resize(first);
+    }
+    if (X.size() == 0) return;
+    auto problem = Nomad::from_points(X, K);
+    for (std::size_t from = 0; from <= methods.size();) {  // each inner method of the comma-separated list
+        const std::size_t to = std::min(methods.find(',', from), methods.size());
+        points_by(problem, classes, seconds, methods.substr(from, to - from), which);
+        from = to + 1;
+    }
+    auto t0 = Clock::now();
     const std::vector<int64_t> lloyd = kmeans(X, K, 3, 1);
     const double lloyd_seconds = seconds_since(t0);
     const NomadBound lloyd_bound = problem->clustering_bound(lloyd, resolve_threads(0));
@@ -488,7 +507,7 @@ int main(int argc, char** argv)
                 argc > 4 ? std::stoll(argv[4]) : 300, argc > 5 ? argv[5] : "nomad_fashion_embedding.csv");
     else if (mode == "points")
         points(argc > 2 ? argv[2] : "test", argc > 3 ? std::stoll(argv[3]) : 10, argc > 4 ? std::stod(argv[4]) : 300.0,
-               argc > 5 ? argv[5] : "lbfgsb");
+               argc > 5 ? argv[5] : "sphere,lbfgsb");
     else if (mode == "bound")
         bound(argc > 2 ? argv[2] : "10000", argc > 3 ? std::stoll(argv[3]) : 10, argc > 4 ? std::stoi(argv[4]) : 200,
               argc > 5 ? std::stod(argv[5]) : 300.0);
@@ -500,7 +519,7 @@ int main(int argc, char** argv)
     else {
         std::fprintf(stderr, "usage: bench_nomad rings | exact [seconds] | scale [n_max] [csdp_max] [out.csv] | "
                              "fashion [class] [K] [max_outer] [out.csv] | points [test|all] [K] [seconds] "
-                             "[lbfgsb|spg] | bound [n|all] [K] [iterations] [admm_seconds]\n");
+                             "[methods] | bound [n|all] [K] [iterations] [admm_seconds]\n");
         return 2;
     }
     return 0;

@@ -24,7 +24,7 @@
 #                                                                            1e-6 on small rings against
 #                                                                            coinor-csdp, and the peer's
 #                                                                            two rings, n = 1000)
-#   bash benchmarks/run.sh nomad_points [seconds] [lbfgsb|spg]             (NOMAD on Fashion-MNIST's
+#   bash benchmarks/run.sh nomad_points [seconds] [sphere,lbfgsb,spg]      (NOMAD on Fashion-MNIST's
 #                                                                            points, D never formed, 10,000
 #                                                                            and 70,000 images, K = 10, 64,
 #                                                                            against Lloyd's k-means)
@@ -112,7 +112,7 @@ case "$which" in
     bash cmake/install-deps.sh dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
     for set in test all; do
-      for K in 10 64; do ./build/benchmarks/bench_nomad points "$set" "$K" "${1:-300}" "${2:-lbfgsb}"; done
+      for K in 10 64; do ./build/benchmarks/bench_nomad points "$set" "$K" "${1:-300}" "${2:-sphere,lbfgsb}"; done
     done ;;
   nomad_bound)
     bash cmake/install-deps.sh dataset-fashion-mnist
