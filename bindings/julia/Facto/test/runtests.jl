@@ -123,7 +123,7 @@ end
         @test all(abs.(sum(Q; dims = 2) .- 1) .<= tolerance)
         if name == "burer_monteiro"
             Y = Facto.output(s, "factor")
-            @test size(Y) == (100, 16) && all(Y .>= 0)
+            @test size(Y) == (100, 24) && all(Y .>= 0)  # r = 3 K
             @test Q ≈ Y * Y' atol = 1e-12
             @test_throws FactoError Facto.nomad_layer(s, 9)  # K must not grow
         end
