@@ -63,10 +63,10 @@ run_no_w --problem self_dictionary -k 10 --separable 300 --set warm_start=spa --
 run_no_w --problem self_dictionary -k 10 --separable 300 --set warm_start=none --set block=7 --set max_iterations=100
 run_no_w --problem self_dictionary -k 10 --separable 300 --solver spa
 # nomad: conditional gradient (both step rules), Burer-Monteiro, multi-layer
-run --problem nomad -k 4 --rings 120 --set max_iterations=60
-run --problem nomad -k 4 --rings 120 --set step_rule=line_search --set max_iterations=40
-run --problem nomad -k 4 --rings 120 --set penalty_growth=none --set penalty_scaling=none --set max_iterations=40
+run --problem nomad -k 4 --rings 120 --solver nomad_cgm --set max_iterations=60
+run --problem nomad -k 4 --rings 120 --solver nomad_cgm --set step_rule=line_search --set max_iterations=40
+run --problem nomad -k 4 --rings 120 --solver nomad_cgm --set penalty_growth=none --set penalty_scaling=none --set max_iterations=40
 run --problem nomad -k 4 --rings 120 --solver burer_monteiro
 run --problem nomad -k 8 --rings 120 --solver burer_monteiro --layers 4
-run --problem nomad -k 3 "$blobs" --set max_iterations=60
+run --problem nomad -k 3 "$blobs" --solver nomad_cgm --set max_iterations=60
 echo "recorded $n runs in $out"
