@@ -312,7 +312,7 @@ void topics(const std::string& dataset, int trials, int fg_trials, const std::st
                                           problem->terms().begin());
                     const Matrix T = fast_anchor_topics(*problem, anchors);
                     const auto top = top_terms(T, static_cast<std::size_t>(std::min<int64_t>(TopicModel::kTopTerms, problem->N())));
-                    coherence = topic_coherence(problem->term_documents(), top);
+                    coherence = topic_coherence(problem->term_documents(), top, true);
                     similarity = static_cast<double>(similarity_count(top));
                     weights = problem->document_topics(T);
                     for (std::size_t d = 0; d < weights.shape()[0]; ++d) {
