@@ -19,8 +19,8 @@ double box_projected_gradient(const double* x, const double* g, std::size_t n, d
 
 namespace {
 
-// The method over a set given by its projection project(v, out) (out := P(v), collective when
-// distributed) and stationarity measure; `convex`: search along the segment to P(x - step g), else along
+// The method over a set given by its projection project(v, out) (out := P(v), out may be v; collective
+// when distributed) and stationarity measure; `convex`: search along the segment to P(x - step g), else along
 // the arc P(x - t step g). When `reach` is finite (on the nonnegative sphere, its radius) the length
 // without a previous call's (settings.step) or after a step of nonpositive curvature (s^T y <= 0) is
 // reach / ||g||, where the box's is 1 / ||P(x - g) - x||_inf or the longest: those jump across the
@@ -34,7 +34,7 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<void(const double*,
     constexpr double gamma = 1e-4, shortest = 1e-30, longest = 1e30;
     const std::size_t n = x.size();
     std::vector<double> g(n), trial(n), g_trial(n), d(n);
-    project(std::vector<double>(x).data(), x.data());
+    project(x.data(), x.data());
     double f = fg(x.data(), g.data());
     require(std::isfinite(f), FACTO_ERROR_NUMERICAL, "SPG: the function is not finite at the start");
     const auto sum = [&](double* values, std::size_t count) { sum_over(collectives, values, count); };

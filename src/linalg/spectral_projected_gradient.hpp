@@ -37,8 +37,8 @@ LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double up
 // in rows of `columns`: row i of P(x) is min(c, largest / ||[x_i]_+||) [x_i]_+ with c > 0 such that the
 // norm is radius (c = radius / ||[x]_+|| while no row reaches `largest`; else found by Newton's steps on
 // the rows not capped, increasing to c in finitely many). With `collectives`, x is this process's block of
-// rows and the norm is the whole matrix's. Where fewer than (radius / largest)^2 rows have a positive
-// entry the nearest points are not unique; the constant matrix of norm radius is taken instead.
+// rows and the norm is the whole matrix's; out may be x. Where fewer than (radius / largest)^2 rows have
+// a positive entry the nearest points are not unique; the constant matrix of norm radius is taken instead.
 void project_to_nonnegative_sphere(const double* x, std::size_t n, std::size_t columns, double radius, double largest,
                                    double* out, const Collectives* collectives = nullptr);
 
@@ -50,8 +50,8 @@ LbfgsbResult minimize_on_nonnegative_sphere_spg(std::vector<double>& x, std::siz
                                                 const LbfgsbSettings& settings,
                                                 const Collectives* collectives = nullptr);
 
-// ||P(x - g) - x||_inf over {x >= 0, ||x|| = radius}, the measure minimize_on_nonnegative_sphere_spg
-// stops on (with `collectives` over every block).
+// ||P(x - g) - x||_inf with P the projection above, the measure minimize_on_nonnegative_sphere_spg stops
+// on (with `collectives` over every block).
 double sphere_projected_gradient(const double* x, const double* g, std::size_t n, std::size_t columns, double radius,
                                  double largest, const Collectives* collectives = nullptr);
 

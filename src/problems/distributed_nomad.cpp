@@ -74,18 +74,26 @@ Output DistributedNomad::output_of_factor(const std::string& name, const Matrix&
     if (name != "labels" && name != "label_rule" && name != "feasibility")  // refused alike on every process, before the collective
         throw Error(FACTO_ERROR_UNKNOWN_PARAMETER,
                     "unknown output '" + name + "' (distributed_nomad has: feasibility, labels, label_rule)");
-    const Matrix all = blocks_.gather(U.data(), U.shape()[1], "the gathered factor");
-    if (name == "labels" || name == "label_rule") {  // every process the same, from all the rows
-        const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(n());
-        const auto [labels, which] = nomad_labels(
-            [&] { return connected_components_of_factor(all, rule.component_threshold * mean_diagonal); },
-            [&] { return all; }, K_, rule);
+    if (name == "labels" || name == "label_rule") {
+        auto [labels, which] = labels_of_factor(U, rule);
         if (name == "label_rule") return Output{output_specs()[2], {}, {which}};
-        const auto first = labels.begin() + first_row();
-        return Output{output_specs()[1], {}, std::vector<int64_t>(first, first + rows())};
+        return Output{output_specs()[1], {}, std::move(labels)};
     }
+    const Matrix all = blocks_.gather(U.data(), U.shape()[1], "the gathered factor");
     const NomadFeasibility f = Nomad::feasibility_of_factor(all, K_);
     return Output{output_specs()[0], {f.negative_rmse, f.negative_max, f.row_sum, f.trace}, {}};
+}
+
+std::pair<std::vector<int64_t>, int64_t> DistributedNomad::labels_of_factor(const Matrix& U, const LabelRule& rule) const
+{
+    // every process the same, from all the rows
+    const Matrix all = blocks_.gather(U.data(), U.shape()[1], "the gathered factor");
+    const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(n());
+    const auto [labels, which] = nomad_labels(
+        [&] { return connected_components_of_factor(all, rule.component_threshold * mean_diagonal); },
+        [&] { return all; }, K_, rule);
+    const auto first = labels.begin() + first_row();
+    return {std::vector<int64_t>(first, first + rows()), which};
 }
 
 double DistributedNomad::frobenius_norm() const

@@ -40,6 +40,7 @@ public:
     // Collective: the same at Q = U U^T, U's rows distributed as the points (gathered: O(n r) memory on
     // every process, the components found on each).
     Output output_of_factor(const std::string& name, const Matrix& U, const LabelRule& rule) const override;
+    std::pair<std::vector<int64_t>, int64_t> labels_of_factor(const Matrix& U, const LabelRule& rule) const override;
     const RowBlocks* row_blocks() const override { return &blocks_; }
 
     int64_t n() const override { return blocks_.n(); }

@@ -248,10 +248,7 @@ Output Nomad::output_of_factor(const std::string& name, const Matrix& U, const L
     const std::vector<OutputSpec> specs = output_specs();
     const std::size_t size = U.shape()[0], r = U.shape()[1];
     if (name == "labels" || name == "label_rule") {
-        const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(size);
-        auto [labels, which] = nomad_labels(
-            [&] { return connected_components_of_factor(U, rule.component_threshold * mean_diagonal); }, [&] { return U; },
-            K_, rule);
+        auto [labels, which] = labels_of_factor(U, rule);
         if (name == "label_rule") return Output{specs[4], {}, {which}};
         return Output{specs[3], {}, std::move(labels)};
     }
@@ -276,6 +273,13 @@ Output Nomad::output_of_factor(const std::string& name, const Matrix& U, const L
                       {}};
     }
     throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown output '" + name + "' (nomad has: Q, embedding, feasibility, labels, label_rule)");
+}
+
+std::pair<std::vector<int64_t>, int64_t> Nomad::labels_of_factor(const Matrix& U, const LabelRule& rule) const
+{
+    const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(U.shape()[0]);
+    return nomad_labels([&] { return connected_components_of_factor(U, rule.component_threshold * mean_diagonal); },
+                        [&] { return U; }, K_, rule);
 }
 
 NomadFeasibility Nomad::feasibility_of_factor(const Matrix& U, int64_t K)

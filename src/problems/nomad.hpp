@@ -83,6 +83,7 @@ public:
     Output output_of_factor(const std::string& name, const Matrix& U,
                             const LabelRule& rule) const override;
     Output output_of_factor(const std::string& name, const Matrix& U) const { return output_of_factor(name, U, {}); }
+    std::pair<std::vector<int64_t>, int64_t> labels_of_factor(const Matrix& U, const LabelRule& rule) const override;
 
     // The dual certificate of Iguchi, Mixon, Peterson & Villar (2017, Sec. 3.2) built on a clustering
     // (labels in [0, K'), every cluster nonempty) through products with D (O(n K') memory) or, up to

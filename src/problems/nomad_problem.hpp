@@ -62,6 +62,9 @@ public:
     // Collective: output `name` at Q = U U^T, U the factor's rows held here, without forming Q (but for
     // "Q" itself, on one process).
     virtual Output output_of_factor(const std::string& name, const Matrix& U, const LabelRule& rule) const = 0;
+    // Collective: what the outputs "labels" and "label_rule" hold at Q = U U^T (the labels of the rows held
+    // here, every process deciding from all the rows), in one computation for a solver to keep.
+    virtual std::pair<std::vector<int64_t>, int64_t> labels_of_factor(const Matrix& U, const LabelRule& rule) const = 0;
     // The problem with all of D on this process, for what needs it whole (the symnmf start, the
     // clustering certificates): itself on one process, none when the points are spread.
     virtual const Nomad* whole() const { return nullptr; }

@@ -57,10 +57,10 @@ std::vector<ParamSpec> burer_monteiro_params()
                   "spg (the subproblem solved), 10 for sphere (a few steps between multiplier updates, as [NLR]); "
                   "a stop request or time limit ends them early"),
         real_param("inner_tolerance", 1e-8, 0.0, inf,
-                   "L-BFGS-B stops when the projected gradient of L (D / ||D||_F) is at most this"),
+                   "the inner method stops when the projected gradient of L (D / ||D||_F) is at most this"),
         real_param("inner_decrease", 1e7, 0.0, inf,
-                   "L-BFGS-B also stops when L's relative decrease is below this times the machine epsilon, "
-                   "divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
+                   "the inner method also stops when L's relative decrease is below this times the machine "
+                   "epsilon, divided by t + 1 at outer iteration t (L-BFGS-B's factr)"),
         int_param("lbfgs_memory", 10, 1, 100, "correction pairs L-BFGS-B keeps (spg: its nonmonotone window)"),
         choice_param("inner_method", "auto", "auto|sphere|lbfgsb|spg",
                      "the solver of (33a): sphere (spectral projected gradient on {Y >= 0, ||Y||_F^2 = K}: Tr Q = K "
@@ -258,6 +258,13 @@ bool BurerMonteiro::sphere() const
     return settings_.inner == Inner::sphere || (settings_.inner == Inner::automatic && settings_.rank != K_);
 }
 
+double BurerMonteiro::radius() const { return std::sqrt(static_cast<double>(K_)); }
+
+void BurerMonteiro::onto_sphere()
+{
+    project_to_nonnegative_sphere(Y_.data(), Y_.size(), Y_.shape()[1], radius(), 1.0, Y_.data(), problem().collectives());
+}
+
 double BurerMonteiro::sigma() const
 {
     return settings_.penalty > 0.0     ? settings_.penalty
@@ -268,9 +275,7 @@ double BurerMonteiro::sigma() const
 void BurerMonteiro::begin()
 {
     const std::size_t n = Y_.shape()[0];  // the rows held here
-    if (sphere())  // Tr Q = K from the start
-        project_to_nonnegative_sphere(Y_.data(), Y_.size(), Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0, Y_.data(),
-                                      problem().collectives());
+    if (sphere()) onto_sphere();  // Tr Q = K from the start
     YtD_ = Matrix({Y_.shape()[1], n});
     mu_.assign(n, 0.0);
     lambda_ = 0.0;
@@ -322,7 +327,7 @@ double BurerMonteiro::lagrangian(const double* Y, double* G)
 
 double BurerMonteiro::iterate_once()
 {
-    // (33a): minimize L over 0 <= Y <= 1 from the current Y
+    // (33a): minimize L from the current Y, on the nonnegative sphere or in the box 0 <= Y <= 1
     LbfgsbSettings settings;
     settings.memory = static_cast<int>(settings_.lbfgs_memory);
     settings.max_iterations = static_cast<int>(settings_.inner_iterations > 0 ? settings_.inner_iterations
@@ -336,8 +341,7 @@ double BurerMonteiro::iterate_once()
     const Collectives* collectives = problem().collectives();
     settings.step = step_;  // SPG goes on from the last call's length
     const LbfgsbResult inner =
-        sphere() ? minimize_on_nonnegative_sphere_spg(y, Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0, L, settings,
-                                                     collectives)
+        sphere() ? minimize_on_nonnegative_sphere_spg(y, Y_.shape()[1], radius(), 1.0, L, settings, collectives)
         : settings_.inner == Inner::spg || nomad_->row_blocks() ? minimize_in_box_spg(y, 0.0, 1.0, L, settings, collectives)
                                         : minimize_in_box(y, 0.0, 1.0, L, settings);
     inner_gradient_ = inner.projected_gradient;
@@ -448,9 +452,7 @@ bool BurerMonteiro::escape()
         grown(i, r) = std::min(std::sqrt(beta) * Z(i, best), 1.0);
     }
     Y_ = std::move(grown);
-    if (sphere())  // back onto Tr Q = K
-        project_to_nonnegative_sphere(Y_.data(), Y_.size(), Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0, Y_.data(),
-                                      problem().collectives());
+    if (sphere()) onto_sphere();  // back onto Tr Q = K
     YtD_ = Matrix({r + 1, n});
     measure();
     return true;
@@ -461,8 +463,7 @@ double BurerMonteiro::projected_gradient()
     std::vector<double> G(Y_.size());
     lagrangian(Y_.data(), G.data());
     if (sphere())
-        return sphere_projected_gradient(Y_.data(), G.data(), G.size(), Y_.shape()[1], std::sqrt(static_cast<double>(K_)), 1.0,
-                                         problem().collectives());
+        return sphere_projected_gradient(Y_.data(), G.data(), G.size(), Y_.shape()[1], radius(), 1.0, problem().collectives());
     return largest(box_projected_gradient(Y_.data(), G.data(), G.size(), 0.0, 1.0));
 }
 
@@ -487,6 +488,7 @@ void BurerMonteiro::measure()
     feasibility_ = std::max(largest(residual), std::fabs(squares_ - K) / K);
     dense_ = Matrix{};
     dense_valid_ = false;
+    labels_.reset();
 }
 
 const Matrix& BurerMonteiro::current() const
@@ -547,6 +549,14 @@ Output BurerMonteiro::output(const std::string& name) const
         return Output{upper_bound_spec(), {bound}, {}};
     }
     if (!started()) return Solver::output(name);
+    if (name == "labels" || name == "label_rule") {
+        const LabelRule rule = seeded(settings_.labels, common().seed);
+        if (!labels_ || rule.kind != labels_rule_.kind || rule.component_threshold != labels_rule_.component_threshold ||
+            rule.seed != labels_rule_.seed)
+            labels_ = nomad_->labels_of_factor(Y_, labels_rule_ = rule);
+        for (const OutputSpec& spec : output_specs())
+            if (spec.name == name) return Output{spec, {}, name == "labels" ? labels_->first : std::vector<int64_t>{labels_->second}};
+    }
     return nomad_->output_of_factor(name, Y_, seeded(settings_.labels, common().seed));
 }
 

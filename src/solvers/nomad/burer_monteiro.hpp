@@ -118,10 +118,14 @@ private:
     void random_start(uint64_t seed);
     // Y scaled to mean row sum 1 of Y Y^T, clipped to [0, 1].
     void normalize_start();
-    // Whether (33a) runs on the nonnegative sphere ||Y||_F^2 = K (inner method sphere, the default).
+    // Whether (33a) runs on the nonnegative sphere ||Y||_F^2 = K (inner method sphere, or auto at rank
+    // other than K).
     bool sphere() const;
     // sigma, the penalty parameter's value or its automatic one.
     double sigma() const;
+    // sqrt(K), the sphere's radius; Y := its projection onto the sphere, rows capped at norm 1.
+    double radius() const;
+    void onto_sphere();
     // YtD_ := Y^T D (the columns of the rows held here); returns this process's part of Tr(Y^T D Y).
     double product(const double* Y);
     // objective_, feasibility_, row_sums_ and squares_ at Y_.
@@ -149,6 +153,10 @@ private:
     std::size_t threads_ = 1;
     mutable Matrix dense_;  // Q's rows held here, when dense_valid_
     mutable bool dense_valid_ = false;
+    // the outputs "labels" and "label_rule" at Y_ by labels_rule_, once asked (the components of Y Y^T's
+    // graph cost O(n^2 r): the CLI asks for both and the certificate for the labels)
+    mutable std::optional<std::pair<std::vector<int64_t>, int64_t>> labels_;
+    mutable LabelRule labels_rule_;
 
     // The parameters, bound to the table.
     enum class Start { automatic, random, symnmf, kmeans };
