@@ -249,10 +249,12 @@ class NOMADClustering(_Clusterer):
         self.solver_ = self.solver if self.solver != "auto" else (
             "burer_monteiro" if self.affinity == "points" else "nomad_cgm")
         kept = "factor" if self.solver_ == "burer_monteiro" else "Q"
-        outputs = ("labels", "embedding", "feasibility", kept) + (("upper_bound",) if self.certify else ())
+        components = self.assign_labels == "components"  # else k-means below: the library's labels unused
+        outputs = (("labels",) if components else ()) + ("embedding", "feasibility", kept) + \
+            (("upper_bound",) if self.certify else ())
         self._solve(problem, self.solver_, callback, outputs=outputs, model_rule=False,
                     on_result=lambda out: self._fitted(out, kept, X),
-                    fixed={"label_rule": "components"} if self.assign_labels == "components" else None)
+                    fixed={"label_rule": "components"} if components else None)
         return self
 
     def _fitted(self, out, kept, X):

@@ -154,7 +154,7 @@ nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmean
   if (is.null(algorithm)) algorithm <- if (gram) "nomad_cgm" else "burer_monteiro"
   kept <- if (algorithm == "burer_monteiro") "factor" else "Q"
   problem <- if (gram) facto_nomad(x, K) else facto_nomad_points(x, K)
-  outputs <- c(kept, "labels", "embedding", "feasibility", if (certify) "upper_bound")
+  outputs <- c(kept, if (assign_labels == "components") "labels", "embedding", "feasibility", if (certify) "upper_bound")
   params <- c(list(...), if (assign_labels == "components") list(label_rule = "components"))
   solve_and_read(problem, algorithm, params, callback, outputs, function(v, run, model) {
     labels <- if (assign_labels == "components") one_based(v$labels)
