@@ -26,8 +26,9 @@
 //                                Lloyd's k-means Tr(D X), and for n <= 2000 against nomad_admm's certified
 //                                optimum (dense D, at most admm_seconds)
 //   bench_nomad exact [seconds]  small instances: noisy two rings (n = 30, 100, 200) solved to
-//                                a duality gap of 1e-6 by nomad_admm, by nomad_cgm, and by burer_monteiro
-//                                polished by nomad_admm, against coinor-csdp's optimum where it runs
+//                                a duality gap of 1e-6 by nomad_admm, by nomad_cgm, by auto (the
+//                                default), and by burer_monteiro in both forms (sphere, the default,
+//                                and lbfgsb; the gap column their certificate's) polished by nomad_admm, against coinor-csdp's optimum where it runs
 //                                (n <= 100): seconds to 1e-4 and to 1e-6 of the optimum (objective and
 //                                feasibility); then the peer comparison on two rings, n = 1000, K = 16:
 //                                when each solver first meets the reference's stopping rule (largest
@@ -265,13 +266,21 @@ void exact(double seconds)
         };
         row(certified ? "nomad_admm" : "nomad_admm (self)", admm, 0.0);
         row("nomad_cgm", trace(problem, "nomad_cgm", seconds), 0.0);
-        auto factored = make_solver(problem, "burer_monteiro");
-        factored->solve();
-        const double start_seconds = factored->progress().elapsed_seconds;
-        std::printf("%5lld %3lld %11.6f | %-26s %9s %9s %9.2f %11.6f %9s %9.1e %8s\n", static_cast<long long>(n),
-                    static_cast<long long>(K), optimum, "burer_monteiro", "", "", start_seconds,
-                    factored->progress().objective, "", factored->progress().feasibility, "");
-        row("  then nomad_admm (total)", trace(problem, "nomad_admm", seconds, factored->iterate()), start_seconds);
+        row("auto (the default)", trace(problem, "auto", seconds), 0.0);
+        // burer_monteiro with its defaults (the sphere form) and the paper's form, each with its
+        // certificate (upper_bound, in the gap column), then polished by nomad_admm
+        for (const char* inner : {"sphere", "lbfgsb"}) {
+            auto factored = make_solver(problem, "burer_monteiro");
+            factored->mutable_params().set_string("inner_method", inner);
+            factored->solve();
+            const Progress& p = factored->progress();
+            const double bound = factored->output("upper_bound").doubles[0];
+            std::printf("%5lld %3lld %11.6f | %-26s %9s %9s %9.2f %11.6f %9.1e %9.1e %8s\n", static_cast<long long>(n),
+                        static_cast<long long>(K), optimum, (std::string("burer_monteiro ") + inner).c_str(), "", "",
+                        p.elapsed_seconds, p.objective, (bound - p.objective) / std::fabs(bound), p.feasibility,
+                        p.stop_reason == FACTO_CONVERGED ? "CONVERGED" : "other");
+            row("  then nomad_admm (total)", trace(problem, "nomad_admm", seconds, factored->iterate()), p.elapsed_seconds);
+        }
     }
     // the peer comparison: the reference stops at max [Q]_- <= 1e-2 K / n with Tr(D Q) = 609.68 (~200 s);
     // nomad_cgm's and nomad_admm's feasibility is max [Q]_- n / K or the equality residuals, which their
