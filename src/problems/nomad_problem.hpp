@@ -34,6 +34,10 @@ struct LabelRule {
     uint64_t seed = 0;
     // The output "label_rule" (1 x 1, int64): which ran.
     static constexpr int64_t kComponents = 0, kKmeans = 1;
+    bool operator==(const LabelRule& other) const
+    {
+        return kind == other.kind && component_threshold == other.component_threshold && seed == other.seed;
+    }
 };
 
 // The output "labels" by `rule` (for Nomad and DistributedNomad): components() gives the connected

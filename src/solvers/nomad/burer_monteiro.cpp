@@ -551,9 +551,7 @@ Output BurerMonteiro::output(const std::string& name) const
     if (!started()) return Solver::output(name);
     if (name == "labels" || name == "label_rule") {
         const LabelRule rule = seeded(settings_.labels, common().seed);
-        if (!labels_ || rule.kind != labels_rule_.kind || rule.component_threshold != labels_rule_.component_threshold ||
-            rule.seed != labels_rule_.seed)
-            labels_ = nomad_->labels_of_factor(Y_, labels_rule_ = rule);
+        if (!labels_ || !(rule == labels_rule_)) labels_ = nomad_->labels_of_factor(Y_, labels_rule_ = rule);
         for (const OutputSpec& spec : output_specs())
             if (spec.name == name) return Output{spec, {}, name == "labels" ? labels_->first : std::vector<int64_t>{labels_->second}};
     }
