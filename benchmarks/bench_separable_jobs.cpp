@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -43,6 +44,7 @@
 #include "problems/community_model.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/registry.hpp"
+#include "solvers/self_dictionary/self_dictionary_solver.hpp"
 
 using namespace facto;
 using namespace facto::bench;
@@ -197,6 +199,21 @@ void authors_merit(Solver& solver, const SelfDictionary& problem, bool warm, int
     solver.mutable_params().set_double("tolerance", 0.25 / f_start);  // facto's gap is relative to f at the start
 }
 
+// The authors' selection ([NFW] Sec. II): the K rows of MERIT's C with the largest entries (the smaller
+// index on ties), increasing, as the problem's columns.
+std::vector<int64_t> largest_row_maxima(const Solver& solver, const SelfDictionary& problem)
+{
+    const std::vector<double> maxima = problem.row_softmax(dynamic_cast<const SelfDictionarySolver&>(solver).columns()).max;
+    std::vector<int64_t> rows(maxima.size());
+    std::iota(rows.begin(), rows.end(), 0);
+    std::stable_sort(rows.begin(), rows.end(), [&](int64_t a, int64_t b) {
+        return maxima[static_cast<std::size_t>(a)] > maxima[static_cast<std::size_t>(b)];
+    });
+    rows.resize(static_cast<std::size_t>(problem.K()));
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
 struct Stats {
     std::vector<double> values;
     void add(double v) { values.push_back(v); }
@@ -305,12 +322,16 @@ void topics(const std::string& dataset, int trials, int fg_trials, const std::st
                 double coherence = solver->output("coherence").doubles[0];
                 auto similarity = static_cast<double>(solver->output("similarity_count").ints[0]);
                 std::vector<int64_t> labels = solver->output("labels").ints;
-                if (m->authors_fast_anchor) {  // the same anchors, the topics (and what follows from them) as the authors form them
+                // the topics (and what follows from them) as the authors form them: FastAnchor's from its
+                // anchors, MERIT's from the K rows of C with the largest entries (their selection)
+                const bool merit = std::string(m->algorithm) == "merit";
+                if (m->authors_fast_anchor || merit) {
                     std::vector<int64_t> anchors;
                     for (int64_t v : solver->output("selected").ints)
                         anchors.push_back(std::lower_bound(problem->terms().begin(), problem->terms().end(), v) -
                                           problem->terms().begin());
-                    const Matrix T = fast_anchor_topics(*problem, anchors);
+                    if (merit) anchors = largest_row_maxima(*solver, *problem);
+                    const Matrix T = merit ? problem->topics(anchors) : fast_anchor_topics(*problem, anchors);
                     const auto top = top_terms(T, static_cast<std::size_t>(std::min<int64_t>(TopicModel::kTopTerms, problem->N())));
                     coherence = topic_coherence(problem->term_documents(), top, true);
                     similarity = static_cast<double>(similarity_count(top));
@@ -413,16 +434,25 @@ void communities(const std::string& csv)
             solver->solve();
             const double s = seconds_since(t0);
             const Output H = solver->output("memberships");
-            const double src = averaged_spearman(xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0],
-                                                                                                static_cast<std::size_t>(K)}),
-                                                 truth);
+            const double facto_src = averaged_spearman(
+                xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0], static_cast<std::size_t>(K)}), truth);
+            // MERIT as the authors select: the K rows of C with the largest entries (facto's "selected"
+            // takes SPA's weighted picks instead when they fit X better: SelfDictionary::select)
+            std::vector<int64_t> anchors = solver->output("selected").ints;
+            double src = facto_src;
+            if (std::string(r.algorithm) == "merit") {
+                anchors = largest_row_maxima(*solver, *r.problem);
+                for (int64_t& a : anchors) a = r.problem->nodes()[static_cast<std::size_t>(a)];
+                src = averaged_spearman(r.problem->memberships(anchors), truth);
+            }
             std::printf("  %-14s SRC %.4f  paper %.4f  %7.2f s", r.method, src, r.paper, s);
             if (r.problem != full) {  // anchors as the authors' result.mat lists them: 1-based among the kept nodes
                 const std::vector<int64_t>& kept = r.problem->nodes();
                 std::printf("  anchors");
-                for (int64_t v : solver->output("selected").ints)
+                for (int64_t v : anchors)
                     std::printf(" %lld", static_cast<long long>(std::lower_bound(kept.begin(), kept.end(), v) - kept.begin() + 1));
             }
+            if (src != facto_src) std::printf("  (facto's selection: SRC %.4f)", facto_src);
             std::printf("\n");
             out << name << ',' << r.method << ',' << src << ',' << r.paper << ',' << s << '\n';
             if (std::string(r.method) == "SPOC" || std::string(r.method) == "GeoNMF") {  // with SPOC's floor

@@ -247,12 +247,39 @@ std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double thre
             return softmax.max[static_cast<std::size_t>(a)] > softmax.max[static_cast<std::size_t>(b)];
         });
         rows.assign(all.begin(), all.begin() + K_);
+        if (softmax.rows.size() > static_cast<std::size_t>(K_)) {
+            std::sort(rows.begin(), rows.end());
+            std::vector<int64_t> extreme = weighted_extreme_rows(softmax);
+            if (extreme != rows && anchor_fit(extreme) < anchor_fit(rows)) rows = std::move(extreme);
+        }
     } else {
         for (int64_t r : softmax.rows)
             if (softmax.max[static_cast<std::size_t>(r)] > threshold) rows.push_back(r);
     }
     std::sort(rows.begin(), rows.end());
     return rows;
+}
+
+std::vector<int64_t> SelfDictionary::weighted_extreme_rows(const RowSoftmax& softmax) const
+{
+    // SPA on the points of C's rows with a nonzero, each x_n scaled by ||C(n, :)||_inf
+    const std::size_t m = static_cast<std::size_t>(M());
+    Matrix weighted({softmax.rows.size(), m});
+    for (std::size_t i = 0; i < softmax.rows.size(); ++i) {
+        const auto n = static_cast<std::size_t>(softmax.rows[i]);
+        for (std::size_t k = 0; k < m; ++k) weighted(i, k) = softmax.max[n] * Xt_(n, k);
+    }
+    SuccessiveProjection spa(weighted);
+    std::vector<int64_t> rows;
+    for (int64_t k = 0; k < K_; ++k) rows.push_back(softmax.rows[static_cast<std::size_t>(spa.next())]);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+double SelfDictionary::anchor_fit(const std::vector<int64_t>& anchors) const
+{
+    const std::size_t threads = resolve_threads(0);
+    return residual_squared(SimplexColumns::from_selected(anchors, simplex_least_squares(Xt_, anchors, threads, first_, columns_)));
 }
 
 SimplexColumns SelfDictionary::warm_start(std::size_t threads) const

@@ -70,8 +70,8 @@ public:
     Matrix random_point(uint64_t seed) const override;
     // Columns on the simplex within 1e-8, renormalized exactly.
     Matrix feasible_point(const Matrix& C) const override;
-    // "selected" (int64, the K rows of largest ||C(n, :)||_inf, or every row above 0.5 when K is
-    // unknown; increasing), "H" (double, |selected| x N (the columns held here), the simplex-constrained
+    // "selected" (int64, select(C): the K anchors, or every row above 0.5 when K is unknown;
+    // increasing), "H" (double, |selected| x N (the columns held here), the simplex-constrained
     // least squares min ||X - X(:, selected) H||), "nnz" (int64, 1 x 1). Collective when distributed.
     std::vector<OutputSpec> output_specs() const override;
     Output output(const std::string& name, const Matrix& C) const override;
@@ -122,9 +122,18 @@ public:
     const std::vector<double>& x_norm() const { return x_norm_; }
     double x_norm_max() const { return x_norm_max_; }
 
-    // The K rows of largest ||C(n, :)||_inf (or all above `threshold` when K = 0), increasing
-    // (collective when distributed).
+    // The anchors, increasing (collective when distributed). K known: the K rows of largest
+    // ||C(n, :)||_inf ([NFW] Sec. II), unless more than K rows have a nonzero and weighted_extreme_rows'
+    // K fit X better (anchor_fit). The row maxima rank the anchors where the optimum has K rows that
+    // carry the data; at a small lambda on data whose hull has more vertices than K, it keeps those
+    // vertices near 1 and the largest K can be two by one anchor. K = 0: every row whose
+    // ||C(n, :)||_inf is above `threshold`.
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
+    // K of the rows with a nonzero: SPA on their points x_n scaled by ||C(n, :)||_inf, the extreme
+    // points that carry weight; increasing.
+    std::vector<int64_t> weighted_extreme_rows(const RowSoftmax& softmax) const;
+    // ||X - X(:, anchors) H||_F^2 with H the simplex-constrained least squares (collective).
+    double anchor_fit(const std::vector<int64_t>& anchors) const;
     // The SPA warm start of Sec. V-B: C0(K_spa, :) = H, the simplex-constrained least squares on the
     // K columns SPA picked in the constructor (when K is given; Error INVALID_ARGUMENT otherwise), the
     // columns held here. Built on each call, so the problem does not hold a second O(KN) matrix beside
