@@ -3,6 +3,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,34 @@ double frobenius_dot(const Matrix& A, const Matrix& B)
 
 bool solve_positive_definite(double* A, std::size_t n, double* B, std::size_t nrhs)
 {
+    if (n <= kSmallSystem) {
+        // Cholesky A = L L^T in A's lower triangle, row-major (LAPACK's upper factor, column-major):
+        // below this size OpenBLAS's call costs more than the arithmetic and takes a lock that threads
+        // solving many small systems at once queue on.
+        for (std::size_t j = 0; j < n; ++j) {
+            double d = A[j * n + j];
+            for (std::size_t k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
+            if (!(d > 0.0)) return false;
+            d = A[j * n + j] = std::sqrt(d);
+            for (std::size_t i = j + 1; i < n; ++i) {
+                double v = A[i * n + j];
+                for (std::size_t k = 0; k < j; ++k) v -= A[i * n + k] * A[j * n + k];
+                A[i * n + j] = v / d;
+            }
+        }
+        for (std::size_t c = 0; c < nrhs; ++c) {
+            double* b = B + c * n;
+            for (std::size_t i = 0; i < n; ++i) {  // L y = b
+                for (std::size_t k = 0; k < i; ++k) b[i] -= A[i * n + k] * b[k];
+                b[i] /= A[i * n + i];
+            }
+            for (std::size_t i = n; i-- > 0;) {  // L^T z = y
+                for (std::size_t k = i + 1; k < n; ++k) b[i] -= A[k * n + i] * b[k];
+                b[i] /= A[i * n + i];
+            }
+        }
+        return true;
+    }
     const int order = static_cast<int>(n), columns = static_cast<int>(nrhs);
     int info = 0;
     dposv_("U", &order, &columns, A, &order, B, &order, &info, 1);

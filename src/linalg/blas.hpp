@@ -44,7 +44,9 @@ inline double dot(const double* x, const double* y, std::size_t n)
 
 // LAPACK dposv: solves A Z = B in place for symmetric positive definite A (n x n, either layout: it is
 // symmetric) and B holding nrhs right-hand sides of length n one after another (Z overwrites B, A its
-// Cholesky factor). False when A is not positive definite to working precision.
+// Cholesky factor). False when A is not positive definite to working precision. Up to kSmallSystem
+// unknowns the same factorization runs here instead.
+constexpr std::size_t kSmallSystem = 32;
 bool solve_positive_definite(double* A, std::size_t n, double* B, std::size_t nrhs);
 
 // LAPACK dgesv: solves A Z = B in place for a general A (n x n, column-major: a row-major A is read as

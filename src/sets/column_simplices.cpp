@@ -74,6 +74,32 @@ void SimplexColumns::away_or_pairwise_update(std::size_t l, const BlockDirection
     if (direction.kind == BlockDirection::pairwise) add_at(column, direction.s, step);
 }
 
+void SimplexColumns::blend(std::size_t l, const std::vector<Entry>& target, double tau)
+{
+    auto& column = columns[l];
+    if (tau >= 1.0) {
+        column.assign(target.begin(), target.end());
+        return;
+    }
+    thread_local std::vector<Entry> merged;
+    merged.clear();
+    auto a = column.cbegin();
+    auto b = target.cbegin();
+    while (a != column.cend() || b != target.cend()) {
+        if (b == target.cend() || (a != column.cend() && a->row < b->row)) {
+            merged.push_back({a->row, (1.0 - tau) * a->value});
+            ++a;
+        } else if (a == column.cend() || b->row < a->row) {
+            merged.push_back({b->row, tau * b->value});
+            ++b;
+        } else {
+            merged.push_back({a->row, (1.0 - tau) * a->value + tau * b->value});
+            ++a, ++b;
+        }
+    }
+    column.assign(merged.begin(), merged.end());
+}
+
 SimplexColumns SimplexColumns::from_dense(const Matrix& C)
 {
     SimplexColumns S;

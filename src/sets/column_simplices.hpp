@@ -34,6 +34,9 @@ struct SimplexColumns {
     // takes step from row a. Row a leaves the column when `dropped` (the whole weight moved) or when
     // rounding leaves it at 0; neither step adds a row that the LMO vertex s did not.
     void away_or_pairwise_update(std::size_t l, const BlockDirection& direction, double step, bool dropped);
+    // Column l := (1 - tau) column l + tau target (both on the simplex; target's rows increasing); at
+    // tau = 1 the column becomes target.
+    void blend(std::size_t l, const std::vector<Entry>& target, double tau);
     static SimplexColumns from_dense(const Matrix& C);
     // C(selected, :) = H, C zero elsewhere, from Ht = H^T (N x |selected|).
     static SimplexColumns from_selected(const std::vector<int64_t>& selected, const Matrix& Ht);

@@ -8,6 +8,7 @@
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
+#include "linalg/simplex_least_squares.hpp"
 
 namespace facto {
 
@@ -26,17 +27,20 @@ std::vector<ParamSpec> merit_params()
                   "start, 0 otherwise"),
         int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
                   "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
-        choice_param("variant", "vanilla", "vanilla|away|pairwise",
+        choice_param("variant", "vanilla", "vanilla|away|pairwise|corrective",
                      "vanilla: toward the LMO vertex with steps 2 / (t + 2), the paper's Alg. 1; pairwise / away: "
                      "exact column steps (linear on lambda = 0, but they creep where mu makes Phi nearly "
-                     "nonsmooth: docs/benchmarks.md)"),
+                     "nonsmooth: docs/benchmarks.md); corrective: each column to its exact minimizer on its "
+                     "support and LMO vertex, one common step"),
     };
 }
 }  // namespace
 
 Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params())
 {
-    mutable_params().bind("variant", variant_, frank_wolfe_variant_names());
+    mutable_params().bind("variant", variant_,
+                          {{"vanilla", Variant::vanilla}, {"away", Variant::away}, {"pairwise", Variant::pairwise},
+                           {"corrective", Variant::corrective}});
     mutable_params().bind("warm_start", warm_start_,
                           {{"auto", WarmStart::auto_}, {"spa", WarmStart::spa}, {"none", WarmStart::none}});
     mutable_params().bind("t_init", t_init_);
@@ -54,7 +58,7 @@ void Merit::begin(bool warm)
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
     keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
-    work_.find_away = variant_ != FrankWolfeVariant::vanilla;
+    work_.find_away = variant_ == Variant::away || variant_ == Variant::pairwise;
     resweep(false);
     start_objective_ = sweep_.objective;
 }
@@ -85,12 +89,12 @@ void Merit::start_default(uint64_t)
 
 double Merit::iterate_once()
 {
-    if (variant_ == FrankWolfeVariant::vanilla) return open_loop_step();
-    if (!work_.find_away) {  // the variant was chosen after the last sweep
+    if (variant_ == Variant::vanilla) return open_loop_step();
+    if (variant_ != Variant::corrective && !work_.find_away) {  // the variant was chosen after the last sweep
         work_.find_away = true;
         resweep(true);
     }
-    return away_or_pairwise_step();
+    return line_searched_step();
 }
 
 void Merit::resweep(bool residual_moved)
@@ -109,8 +113,7 @@ double Merit::open_loop_step()
     // when it is recomputed from C)
     moves_.resize(vertex_.size());
     for (std::size_t l = 0; l < vertex_.size(); ++l) {
-        moves_[l].direction = BlockDirection{BlockDirection::toward, vertex_[l], vertex_[l], 0.0, 1.0};
-        moves_[l].step = alpha;
+        moves_[l] = Move{BlockDirection{BlockDirection::toward, vertex_[l], vertex_[l], 0.0, 1.0}, alpha, {}};
     }
     const bool move_residual = keep_residual_ && ++since_exact_ < 32;
     move(1.0, move_residual);
@@ -119,9 +122,8 @@ double Merit::open_loop_step()
     return alpha;
 }
 
-double Merit::away_or_pairwise_step()
+bool Merit::fill_empty_columns()
 {
-    // a column without a row (the C = 0 start) first takes Alg. 1's first step, alpha = 1
     bool empty = false;
     for (std::size_t l = 0; l < C_.columns.size(); ++l)
         if (C_.columns[l].empty()) {
@@ -129,16 +131,27 @@ double Merit::away_or_pairwise_step()
             empty = true;
         }
     empty = any_over(problem().collectives(), empty);  // on any process
-    if (empty) {
-        resweep(false);
-        return 1.0;
-    }
-    const auto [slope, curvature] = column_steps();
+    if (empty) resweep(false);
+    return empty;
+}
+
+double Merit::line_searched_step()
+{
+    if (fill_empty_columns()) return 1.0;
+    const auto [slope, curvature] = variant_ == Variant::corrective ? corrective_targets() : column_steps();
     const double theta = dictionary_->lambda() == 0.0 ? 1.0 : common_factor(slope, curvature);
     const bool move_residual = keep_residual_ && ++since_exact_ < 32;
     move(theta, move_residual);
     resweep(move_residual);
     return theta;
+}
+
+std::pair<double, double> Merit::summed(const std::vector<double>& slopes, const std::vector<double>& curvatures) const
+{
+    double sums[2] = {std::accumulate(slopes.begin(), slopes.end(), 0.0),
+                      std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
+    problem().reduce_sums(sums, 2);  // over the processes' columns
+    return {sums[0], sums[1]};
 }
 
 std::pair<double, double> Merit::column_steps()
@@ -153,7 +166,7 @@ std::pair<double, double> Merit::column_steps()
         std::vector<DirectionEntry> entries;
         for (std::size_t l = begin; l < end; ++l) {
             const int64_t a = work_.away[l];
-            const BlockDirection d = block_direction(variant_, vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
+            const BlockDirection d = block_direction(block_variant(), vertex_[l], a, work_.vertex_value[l], work_.away_value[l],
                                                      work_.inner[l], a >= 0 ? C_.value(l, a) : 0.0);
             if (d.kind == BlockDirection::none) continue;
             const double* rl = &r[0];
@@ -171,15 +184,61 @@ std::pair<double, double> Merit::column_steps()
             const double step = lambda > 0.0 ? column_step_with_phi(l, d, rd, xd2, entries)
                                 : xd2 > 0.0  ? std::clamp(-rd / xd2, 0.0, d.max_step)
                                              : d.max_step;
-            moves_[l] = Move{d, step};
+            moves_[l] = Move{d, step, {}};
             slopes[l] = step * rd;
             curvatures[l] = 0.5 * step * step * xd2;
         }
     });
-    double sums[2] = {std::accumulate(slopes.begin(), slopes.end(), 0.0),
-                      std::accumulate(curvatures.begin(), curvatures.end(), 0.0)};
-    problem().reduce_sums(sums, 2);
-    return {sums[0], sums[1]};
+    return summed(slopes, curvatures);
+}
+
+std::pair<double, double> Merit::corrective_targets()
+{
+    const Matrix& Xt = dictionary_->Xt();
+    const std::size_t n = C_.columns.size(), m = Xt.shape()[1];
+    moves_.assign(n, Move{});
+    std::vector<double> slopes(n, 0.0), curvatures(n, 0.0);
+    const double lambda = dictionary_->lambda();
+    parallel_for(n, grain_for(64 * m), threads_, [&](std::size_t begin, std::size_t end) {
+        std::vector<double> r(m), xd(m);
+        std::vector<int64_t> rows;
+        for (std::size_t l = begin; l < end; ++l) {
+            // the column's rows and its LMO vertex
+            rows.clear();
+            for (const auto& e : C_.columns[l]) rows.push_back(e.row);
+            if (!C_.contains(l, vertex_[l])) rows.insert(std::lower_bound(rows.begin(), rows.end(), vertex_[l]), vertex_[l]);
+            const std::size_t k = rows.size();
+            // min over the simplex on those rows of 1/2 ||X_S h - x_l||^2 + lambda <y_l(S), h>: Gram
+            // Q = X_S^T X_S and b_i = x_{S_i}^T x_l - lambda Y(S_i, l), Y at the current C
+            const double* xl = &Xt(dictionary_->first() + l, 0);
+            Matrix Q({k, k}), b({1, k});
+            for (std::size_t i = 0; i < k; ++i) {
+                const double* xi = &Xt(static_cast<std::size_t>(rows[i]), 0);
+                for (std::size_t j = 0; j <= i; ++j)
+                    Q(i, j) = Q(j, i) = blas::dot(xi, &Xt(static_cast<std::size_t>(rows[j]), 0), m);
+                const double c = C_.value(l, rows[i]);
+                b(0, i) = blas::dot(xi, xl, m) -
+                          lambda * dictionary_->softmax_weight(work_.softmax, static_cast<std::size_t>(rows[i]), c, c);
+            }
+            const Matrix h = simplex_least_squares_gram(Q, b, 1);
+            Move& mv = moves_[l];
+            for (std::size_t i = 0; i < k; ++i)
+                if (h(0, i) > 0.0) mv.target.push_back({rows[i], h(0, i)});
+            // X d = X_S h - x_l - r_l along d = target - c_l
+            const double* rl = r.data();
+            if (keep_residual_) rl = &R_(l, 0);
+            else dictionary_->residual_column(C_, l, r.data());
+            for (std::size_t q = 0; q < m; ++q) xd[q] = -xl[q] - rl[q];
+            for (const auto& e : mv.target) {
+                const double* x = &Xt(static_cast<std::size_t>(e.row), 0);
+                for (std::size_t q = 0; q < m; ++q) xd[q] += e.value * x[q];
+            }
+            mv.step = 1.0;
+            slopes[l] = blas::dot(rl, xd.data(), m);
+            curvatures[l] = 0.5 * blas::dot(xd.data(), xd.data(), m);
+        }
+    });
+    return summed(slopes, curvatures);
 }
 
 double Merit::column_step_with_phi(std::size_t l, const BlockDirection& d, double rd, double xd2,
@@ -215,21 +274,26 @@ double Merit::column_step_with_phi(std::size_t l, const BlockDirection& d, doubl
 }
 
 namespace {
-void apply_move(SimplexColumns& C, std::size_t l, const BlockDirection& d, double step, double theta)
+void apply_move(SimplexColumns& C, std::size_t l, const BlockDirection& d, double step, double theta,
+                const std::vector<SimplexColumns::Entry>& target)
 {
-    if (d.kind == BlockDirection::toward)
+    if (!target.empty())
+        C.blend(l, target, theta * step);
+    else if (d.kind == BlockDirection::toward)
         C.frank_wolfe_update(l, d.s, theta * step);
     else
         C.away_or_pairwise_update(l, d, theta * step, theta == 1.0 && step == d.max_step);
 }
 }  // namespace
 
-SimplexColumns Merit::moved(double theta) const
+const SimplexColumns& Merit::moved(double theta) const
 {
-    SimplexColumns C = C_;
-    for (std::size_t l = 0; l < moves_.size(); ++l)
-        if (moves_[l].step > 0.0) apply_move(C, l, moves_[l].direction, moves_[l].step, theta);
-    return C;
+    trial_.columns.resize(C_.columns.size());
+    for (std::size_t l = 0; l < moves_.size(); ++l) {
+        trial_.columns[l].assign(C_.columns[l].begin(), C_.columns[l].end());  // its capacity kept
+        if (moves_[l].step > 0.0) apply_move(trial_, l, moves_[l].direction, moves_[l].step, theta, moves_[l].target);
+    }
+    return trial_;
 }
 
 double Merit::common_factor(double slope, double curvature) const
@@ -265,10 +329,19 @@ void Merit::move(double theta, bool move_residual)
         for (std::size_t l = begin; l < end; ++l) {
             const Move& mv = moves_[l];
             if (!(mv.step > 0.0)) continue;
-            apply_move(C_, l, mv.direction, mv.step, theta);
-            if (!move_residual) continue;
             // X c_l moves the same way; r_l = X c_l - x_l
             const double tau = theta * mv.step;
+            if (move_residual && !mv.target.empty()) {  // r_l := (1 - tau) r_l + tau (X_S h - x_l)
+                double* r = &R_(l, 0);
+                const double* xl = &Xt(dictionary_->first() + l, 0);
+                for (std::size_t k = 0; k < m; ++k) r[k] = (1.0 - tau) * r[k] - tau * xl[k];
+                for (const auto& e : mv.target) {
+                    const double* x = &Xt(static_cast<std::size_t>(e.row), 0);
+                    for (std::size_t k = 0; k < m; ++k) r[k] += tau * e.value * x[k];
+                }
+            }
+            apply_move(C_, l, mv.direction, mv.step, theta, mv.target);
+            if (!move_residual || !mv.target.empty()) continue;
             const double *xl = &Xt(dictionary_->first() + l, 0), *xs = &Xt(static_cast<std::size_t>(mv.direction.s), 0),
                          *xa = &Xt(static_cast<std::size_t>(mv.direction.a), 0);
             double* r = &R_(l, 0);

@@ -17,6 +17,11 @@
 // every column's step, minimizing f along the combined direction (golden section, f convex); each
 // column's step then comes from f along the column's own direction with the others fixed. Neither
 // step adds a row that the LMO vertex does not add, so nnz(C) keeps the bound of vanilla MERIT.
+// "corrective" (fully corrective on each column's rows): each column's target is the exact minimizer of
+// its residual term plus Phi's linear term lambda <y_l, c> over the simplex on its support and LMO
+// vertex (a K x K-sized quadratic program, simplex_least_squares_gram), and every column moves
+// toward its target by one common factor theta in [0, 1] minimizing f (theta = 1 when lambda = 0).
+// The support rarely exceeds M + 1 rows: the program's exact zeros leave it.
 //
 // Without an iterate from the caller it starts as Sec. V-B does: C0 from SPA and the simplex-constrained
 // least squares, t_init = round(1 / RMSE_init) with RMSE_init = ||X - X C0||_F / sqrt(N) (warm_start
@@ -48,7 +53,21 @@ private:
     // t_init from the parameter, or round(1 / RMSE) at C_.
     void begin(bool warm);
     double open_loop_step();
-    double away_or_pairwise_step();
+    // away, pairwise and corrective: the columns' steps or targets, then one common factor (line search
+    // on f when lambda > 0)
+    double line_searched_step();
+    // A column without a row (the C = 0 start) first takes Alg. 1's first step, alpha = 1; true when one
+    // did, on any process (then C was swept again).
+    bool fill_empty_columns();
+    // Each column's target (into moves_); returns the residual term's slope and curvature along the
+    // combined direction, as column_steps does.
+    std::pair<double, double> corrective_targets();
+    // (sum slopes, sum curvatures) over every process's columns
+    std::pair<double, double> summed(const std::vector<double>& slopes, const std::vector<double>& curvatures) const;
+    FrankWolfeVariant block_variant() const
+    {
+        return variant_ == Variant::away ? FrankWolfeVariant::away : FrankWolfeVariant::pairwise;
+    }
     // Each column's direction and its step on the separable part (into moves_); returns
     // (sum_l step_l <r_l, X d_l>, sum_l step_l^2 ||X d_l||^2 / 2), the residual term's slope and
     // curvature along the combined direction.
@@ -64,8 +83,9 @@ private:
                                 std::vector<DirectionEntry>& entries) const;
     // argmin over theta in [0, 1] of f(C + theta D), D the combined direction of moves_.
     double common_factor(double slope, double curvature) const;
-    // C + theta D.
-    SimplexColumns moved(double theta) const;
+    // C + theta D (in trial_, whose columns keep their capacity from call to call).
+    const SimplexColumns& moved(double theta) const;
+    mutable SimplexColumns trial_;
     // C_ := C_ + theta D, and R with it when `move_residual`.
     void move(double theta, bool move_residual);
     // The sweep at C_ after C_ changed; R is recomputed from C_ first when kept and not moved along.
@@ -74,6 +94,7 @@ private:
     struct Move {
         BlockDirection direction;
         double step = 0.0;
+        std::vector<SimplexColumns::Entry> target;  // "corrective": the column's target (step 1)
     };
     std::vector<Move> moves_;
 
@@ -89,8 +110,9 @@ private:
     std::size_t threads_ = 1;
 
     enum class WarmStart { auto_, spa, none };
+    enum class Variant { vanilla, away, pairwise, corrective };
     // bound to the parameters "variant", "warm_start", "t_init" and "block"
-    FrankWolfeVariant variant_ = FrankWolfeVariant::vanilla;
+    Variant variant_ = Variant::vanilla;
     WarmStart warm_start_ = WarmStart::auto_;
     int64_t t_init_ = -1, block_ = 1024;
 };
