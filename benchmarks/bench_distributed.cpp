@@ -296,6 +296,7 @@ void run_merit(double alpha, double beta)
     const SeparableData data = separable_dirichlet(M, N, K, 20.0, 1);
     auto counter = std::make_shared<CountingCollectives>();
     auto solver = make_solver(SelfDictionary::distributed(data.X, N, 0, K, -1.0, 1e-5, counter), "merit");
+    solver->mutable_params().set_string("variant", "vanilla");  // the iteration the scaling model counts
     solver->mutable_params().set_double("tolerance", 0.0);
     const PerIteration one = count_iterations(*solver, *counter, 5);
     std::printf("\nMERIT (vanilla) by columns: M = %lld, N = %lld, K = %lld; one process: %.1f ms per iteration, %.0f "

@@ -195,6 +195,7 @@ void authors_merit(Solver& solver, const SelfDictionary& problem, bool warm, int
         t0 = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(problem.N()) / lambda(lambda.size() - 1))));
         f_start = 0.5 * problem.residual_squared(C0) + problem.lambda() * problem.row_softmax(C0).phi;
     }
+    solver.mutable_params().set_string("variant", "vanilla");  // Alg. 1
     solver.mutable_params().set_string("warm_start", warm ? "spa" : "none");
     solver.mutable_params().set_int("t_init", t0 - 1);
     solver.mutable_params().set_int("max_iterations", std::max<int64_t>(0, max_t - t0 + 1));

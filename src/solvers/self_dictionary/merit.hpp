@@ -8,7 +8,7 @@
 // added. Progress reports f(C) and the Frank-Wolfe gap sum_l <g_l, c_l - e_j> at the current C,
 // relative to f at the start (output "gaps" gives it absolute).
 //
-// Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1. "away" and "pairwise" move each
+// Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1, the default. "away" and "pairwise" move each
 // column toward its LMO vertex or away from its away vertex (the support's row of largest g_l), or
 // move mass from the away vertex to the LMO vertex, with steps from each column's exact minimizer of
 // 1/2 ||X c_l - x_l||^2 along its direction (slope <g_l, d_l>, curvature ||X d_l||^2), within the
