@@ -21,7 +21,6 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <numeric>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -202,19 +201,11 @@ void authors_merit(Solver& solver, const SelfDictionary& problem, bool warm, int
     solver.mutable_params().set_double("tolerance", 0.25 / f_start);  // facto's gap is relative to f at the start
 }
 
-// The authors' selection ([NFW] Sec. II): the K rows of MERIT's C with the largest entries (the smaller
-// index on ties), increasing, as the problem's columns.
+// The authors' selection ([NFW] Sec. II) at MERIT's C: the K rows with the largest entries, as the
+// problem's columns.
 std::vector<int64_t> largest_row_maxima(const Solver& solver, const SelfDictionary& problem)
 {
-    const std::vector<double> maxima = problem.row_softmax(dynamic_cast<const SelfDictionarySolver&>(solver).columns()).max;
-    std::vector<int64_t> rows(maxima.size());
-    std::iota(rows.begin(), rows.end(), 0);
-    std::stable_sort(rows.begin(), rows.end(), [&](int64_t a, int64_t b) {
-        return maxima[static_cast<std::size_t>(a)] > maxima[static_cast<std::size_t>(b)];
-    });
-    rows.resize(static_cast<std::size_t>(problem.K()));
-    std::sort(rows.begin(), rows.end());
-    return rows;
+    return problem.largest_row_maxima(problem.row_softmax(dynamic_cast<const SelfDictionarySolver&>(solver).columns()));
 }
 
 struct Stats {

@@ -184,7 +184,8 @@ FACTO_API facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, in
  * K: number of anchors, 0 when unknown (then "selected" is every row of C whose largest entry exceeds
  * 0.5); known, "selected" is the K rows of C with the largest entries (the paper's rule) unless more
  * than K rows have a nonzero and SPA on their points, each scaled by its row's largest entry, gives K
- * anchors that fit X better (at a small lambda the largest entries tie near 1 on the data's hull). lambda >= 0, or negative for the paper's heuristic ||X - X C0||_F / K with C0 the SPA warm start
+ * anchors that fit X better (at a small lambda the largest entries tie near 1 on the data's hull).
+ * lambda >= 0, or negative for the paper's heuristic ||X - X C0||_F / K with C0 the SPA warm start
  * (needs K); lambda = 0 is MERIT(0). mu > 0 (the paper: 1e-5). With K given, SPA and the simplex least
  * squares run here once (the warm start). Solvers: "merit" (Frank-Wolfe, Alg. 1) and, needing K, the
  * baselines "spa", "snpa" (Gillis's successive nonnegative projection, Nguyen, Fu & Wu's "XRAY"), "fast_anchor"

@@ -235,20 +235,26 @@ Matrix SelfDictionary::feasible_point(const Matrix& C) const
     return feasible;
 }
 
+std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softmax) const
+{
+    // ||C(n, :)||_inf largest first, the smaller index on ties; rows without a nonzero come last
+    std::vector<int64_t> all(static_cast<std::size_t>(N()));
+    std::iota(all.begin(), all.end(), 0);
+    std::stable_sort(all.begin(), all.end(), [&](int64_t a, int64_t b) {
+        return softmax.max[static_cast<std::size_t>(a)] > softmax.max[static_cast<std::size_t>(b)];
+    });
+    std::vector<int64_t> rows(all.begin(), all.begin() + K_);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
 std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double threshold) const
 {
     const RowSoftmax softmax = row_softmax(C);
     std::vector<int64_t> rows;
     if (K_ > 0) {
-        // ||C(n, :)||_inf largest first, the smaller index on ties; rows without a nonzero come last
-        std::vector<int64_t> all(static_cast<std::size_t>(N()));
-        std::iota(all.begin(), all.end(), 0);
-        std::stable_sort(all.begin(), all.end(), [&](int64_t a, int64_t b) {
-            return softmax.max[static_cast<std::size_t>(a)] > softmax.max[static_cast<std::size_t>(b)];
-        });
-        rows.assign(all.begin(), all.begin() + K_);
+        rows = largest_row_maxima(softmax);
         if (softmax.rows.size() > static_cast<std::size_t>(K_)) {
-            std::sort(rows.begin(), rows.end());
             std::vector<int64_t> extreme = weighted_extreme_rows(softmax);
             if (extreme != rows && anchor_fit(extreme) < anchor_fit(rows)) rows = std::move(extreme);
         }
@@ -256,7 +262,6 @@ std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double thre
         for (int64_t r : softmax.rows)
             if (softmax.max[static_cast<std::size_t>(r)] > threshold) rows.push_back(r);
     }
-    std::sort(rows.begin(), rows.end());
     return rows;
 }
 

@@ -129,6 +129,9 @@ public:
     // vertices near 1 and the largest K can be two by one anchor. K = 0: every row whose
     // ||C(n, :)||_inf is above `threshold`.
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
+    // The paper's anchors (K known): the K rows of largest ||C(n, :)||_inf, the smaller index on ties
+    // (rows without a nonzero last), increasing; `softmax` is row_softmax(C).
+    std::vector<int64_t> largest_row_maxima(const RowSoftmax& softmax) const;
     // K of the rows with a nonzero: SPA on their points x_n scaled by ||C(n, :)||_inf, the extreme
     // points that carry weight; increasing.
     std::vector<int64_t> weighted_extreme_rows(const RowSoftmax& softmax) const;

@@ -302,6 +302,7 @@ BOOST_AUTO_TEST_CASE(corrective_steps_descend_and_certify_table_one_in_a_few_ite
         double before = solver->progress().objective;
         while (solver->progress().stop_reason == 0) {  // running
             solver->step();
+            // up to rounding: f's sums run over N M terms, and R moves with C between exact recomputations
             BOOST_TEST(solver->progress().objective <= before + 1e-12 * std::abs(before));
             before = solver->progress().objective;
         }
