@@ -9,22 +9,31 @@
 # and the model (list(kind, arrays), with `rule` applied to it when given), frees the handles, and
 # returns make(values, run, model), the fit; run$trace is the kept start's objective by iteration. Ctrl-C
 # ends the solve at the end of an iteration and raises the interrupt condition with the best fit so far,
-# the partial one included, in its $fit.
+# the partial one included, in its $fit. verbose: a message every 10 iterations (every one when verbose >= 2)
+# and at each start's end, as the Python estimators print them.
 solve_and_read <- function(problem, algorithm, params, callback, outputs, make, n_init = 1, maximize = FALSE,
-                           rule = NULL) {
+                           rule = NULL, verbose = FALSE) {
   force(problem)  # before on.exit: a problem that fails to build is not built again there
   on.exit(facto_free(problem))
   n_init <- whole_number(n_init)
   if (n_init < 1) argument_error("n_init must be at least 1, got ", n_init)
+  verbose <- as.numeric(verbose)
+  every <- if (verbose >= 2) 1 else 10
   best <- NULL
   for (start in seq_len(n_init) - 1) {
     trace <- list()
+    prefix <- NULL  # once the solver is made: its algorithm, the kind's default when `algorithm` is NULL
     recorder <- function(p) {
       trace[[length(trace) + 1L]] <<- c(p$iteration, p$objective)
+      if (verbose > 0 && p$iteration %% every == 0)
+        message(sprintf("%s iteration %d: objective %.8g, stationarity %.3g, %.1f s", prefix, as.integer(p$iteration),
+                        p$objective, p$stationarity, p$elapsed_seconds))
       if (is.null(callback)) FALSE else callback(p)
     }
     solver <- do.call(facto_solver, c(list(problem, algorithm), params, list(callback = recorder)))
     seeded <- "seed" %in% facto_params(solver)$name
+    prefix <- sprintf("[%s]%s", checked(.Call(C_facto_r_solver_algorithm, solver$ptr)),
+                      if (n_init > 1) sprintf(" start %d/%d", start + 1, n_init) else "")
     if (seeded && start > 0) facto_set(solver, "seed", facto_get(solver, "seed") + start)
     read <- function() {
       p <- facto_progress(solver)
@@ -47,7 +56,11 @@ solve_and_read <- function(problem, algorithm, params, callback, outputs, make, 
       facto_solve(solver)
       NULL
     }, facto_interrupt = function(e) e)
-    if (better(facto_progress(solver)$objective)) best <- read()
+    p <- facto_progress(solver)
+    if (verbose > 0)
+      message(sprintf("%s %s after %d iterations: objective %.8g", prefix, toupper(p$stop_reason),
+                      as.integer(p$iteration), p$objective))
+    if (better(p$objective)) best <- read()
     facto_free(solver)
     if (!is.null(interrupted)) {
       interrupted$fit <- make(best$values, best$run, best$model)
@@ -96,22 +109,23 @@ named_rows <- function(m, names) {
 
 # The fit of a factorization whose rows are the points (W of simplicial SymNMF, X of SymNMF): the factor,
 # named `factor`, each row's largest column as its label, the model and the residuals of the fitted rows.
-row_factor_fit <- function(class, factor, problem, data, points, algorithm, params, callback, call, n_init)
+row_factor_fit <- function(class, factor, problem, data, points, algorithm, params, callback, call, n_init,
+                           verbose)
   solve_and_read(problem, algorithm, params, callback, c("iterate", "labels"), function(v, run, model)
     new_fit(class, stats::setNames(list(named_rows(v$iterate, points), stats::setNames(one_based(v$labels), points)),
                                    c(factor, "labels")), run, call, model,
-            stats::setNames(apply_model(model, data)$residuals, points)), n_init = n_init)
+            stats::setNames(apply_model(model, data)$residuals, points)), n_init = n_init, verbose = verbose)
 
-simplicial_symnmf <- function(P, k, algorithm = "frank_wolfe", ..., n_init = 1, callback = NULL) {
+simplicial_symnmf <- function(P, k, algorithm = "frank_wolfe", ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()  # here: a promise of it would be evaluated in another frame
   row_factor_fit("facto_simplicial_symnmf", "W", facto_simplicial_symnmf(P, k), P, point_names(P), algorithm,
-                 list(...), callback, call, n_init)
+                 list(...), callback, call, n_init, verbose)
 }
 
-symnmf <- function(M, r, algorithm = "nolips", ..., n_init = 1, callback = NULL) {
+symnmf <- function(M, r, algorithm = "nolips", ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   row_factor_fit("facto_symnmf", "X", facto_symnmf(M, r), M, point_names(M), algorithm, list(...), callback, call,
-                 n_init)
+                 n_init, verbose)
 }
 
 # The fit of a simplicial_symnmf or symnmf made from the affinity that facto_gaussian_affinity (affinity =
@@ -130,7 +144,8 @@ facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = 1
   fit
 }
 
-separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, ..., n_init = 1, callback = NULL) {
+separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, ..., n_init = 1, callback = NULL,
+                          verbose = FALSE) {
   call <- match.call()
   X <- numeric_matrix(X)
   solve_and_read(facto_self_dictionary(X, K, lambda, mu), algorithm, list(...), callback, c("selected", "H"),
@@ -140,11 +155,11 @@ separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, .
                    dimnames(H) <- list(colnames(X)[anchors], colnames(X))
                    new_fit("facto_separable_nmf", list(anchors = anchors, W = X[, anchors, drop = FALSE], H = H),
                            run, call, model, stats::setNames(apply_model(model, X)$residuals, colnames(X)))
-                 }, n_init = n_init)
+                 }, n_init = n_init, verbose = verbose)
 }
 
 nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmeans", "components"), certify = TRUE,
-                  ..., n_init = 1, callback = NULL) {
+                  ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   assign_labels <- match.arg(assign_labels)
   points <- point_names(x)
@@ -170,7 +185,7 @@ nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmean
                    centers = if (gram) NULL else model$arrays$centers)
     values[[kept]] <- named_rows(v[[kept]], points)
     new_fit("facto_nomad", values, run, call, model, stats::setNames(apply_model(model, x)$residuals, points))
-  }, n_init = n_init, maximize = TRUE)
+  }, n_init = n_init, maximize = TRUE, verbose = verbose)
 }
 
 # The observed pairs i < j of a dissimilarity matrix: a dense matrix whose NA entries are unobserved, or a
@@ -202,7 +217,8 @@ observed_pairs <- function(x) {
   list(n = t$rows, i = i[unique_], j = j[unique_], d = d[unique_], names = names)
 }
 
-edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., n_init = 1, callback = NULL) {
+edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., n_init = 1, callback = NULL,
+                           verbose = FALSE) {
   call <- match.call()
   p <- observed_pairs(x)
   d <- if (squared) p$d else p$d^2
@@ -215,11 +231,11 @@ edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., n_i
                    new_fit("facto_edm_completion", list(X = named_rows(X, p$names), pairs = length(p$i),
                                                         squared = squared),
                            run, call, model, stats::setNames(residuals, p$names))
-                 }, n_init = n_init)
+                 }, n_init = n_init, verbose = verbose)
 }
 
 topic_model <- function(counts, K, algorithm = "merit", vocabulary = NULL, min_df = 2, rank = 0, lambda = 5e-7,
-                        mu = 1e-5, ..., n_init = 1, callback = NULL) {
+                        mu = 1e-5, ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   if (is.null(vocabulary) && !inherits(counts, "facto_sparse")) vocabulary <- colnames(counts)
   terms <- if (inherits(counts, "facto_sparse")) counts$ncol else ncol(counts)
@@ -242,18 +258,18 @@ topic_model <- function(counts, K, algorithm = "merit", vocabulary = NULL, min_d
                                   coherence = as.numeric(v$coherence), umass_coherence = as.numeric(v$umass_coherence),
                                   similarity_count = as.numeric(v$similarity_count))
                    new_fit("facto_topic_model", values, run, call, model, apply_model(model, counts)$residuals)
-                 }, n_init = n_init)
+                 }, n_init = n_init, verbose = verbose)
 }
 
 detect_communities <- function(A, K, algorithm = "merit", energy = 0.99, lambda = 5e-7, mu = 1e-5, ...,
-                               n_init = 1, callback = NULL) {
+                               n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   solve_and_read(facto_communities(A, K, energy, lambda, mu), algorithm, list(...), callback,
                  c("selected", "memberships", "labels", "nodes"),
                  function(v, run, model)
                    new_fit("facto_communities", list(pure_nodes = one_based(v$selected), memberships = v$memberships,
                                                      labels = one_based(v$labels), nodes_kept = one_based(v$nodes)),
-                           run, call, model, apply_model(model, A)$residuals), n_init = n_init)
+                           run, call, model, apply_model(model, A)$residuals), n_init = n_init, verbose = verbose)
 }
 
 # "n x m" for a matrix, "length n" for a vector, the value for a scalar.

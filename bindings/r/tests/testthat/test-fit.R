@@ -160,3 +160,20 @@ test_that("Ctrl-C during a fit raises the interrupt with the partial fit", {
   expect_identical(caught$fit$run$iterations, 3L)
   expect_equal(dim(caught$fit$Q), c(300, 300))
 })
+
+test_that("verbose reports progress as messages without changing the fit", {
+  d <- facto_separable_data(50, 55, 10, kind = "midpoints", seed = 3)
+  quiet <- separable_nmf(d$X, 10, max_iterations = 25)
+  # the solve's messages come from inside the C callback, outside R's condition handlers: captured by a
+  # sink on stderr, not by capture_messages
+  shown <- capture.output(loud <- separable_nmf(d$X, 10, max_iterations = 25, verbose = TRUE), type = "message")
+  expect_equal(loud$anchors, quiet$anchors)
+  expect_identical(loud$run$iterations, quiet$run$iterations)
+  expect_match(shown[1], "^\\[merit\\] iteration 10: objective ")
+  expect_length(grep("^\\[merit\\] iteration", shown), loud$run$iterations %/% 10)
+  expect_match(shown[length(shown)], sprintf("^\\[merit\\] %s after %d iterations", toupper(loud$run$stop_reason),
+                                             loud$run$iterations))
+  every <- capture.output(separable_nmf(d$X, 10, max_iterations = 3, verbose = 2), type = "message")
+  expect_length(grep("iteration [123]:", every), 3)
+  expect_length(capture.output(separable_nmf(d$X, 10, max_iterations = 3), type = "message"), 0)
+})
