@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 #include <xtensor/xadapt.hpp>
@@ -233,7 +234,8 @@ BOOST_AUTO_TEST_CASE(planted_pure_nodes_and_memberships_are_recovered_exactly)
 // The pipeline's defaults (energy 0.99, lambda 5e-7, MERIT's own stop) on sampled graphs: the
 // eigenvector rows' hull has more vertices than K, MERIT keeps them near 1 at this lambda, and the K
 // largest row maxima alone took two nodes of one community, or a mixed node, on each of these graphs. The
-// pure nodes must be nearly pure, one per community.
+// pure nodes must be nearly pure, one per community, and the default solve must certify its answer (Alg. 1's
+// open-loop steps stopped at the iteration limit on each of them).
 BOOST_AUTO_TEST_CASE(default_merit_takes_one_pure_node_per_community_on_sampled_graphs)
 {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
@@ -242,6 +244,7 @@ BOOST_AUTO_TEST_CASE(default_merit_takes_one_pure_node_per_community_on_sampled_
             const PlantedGraph g = sampled_graph(seed);
             const auto model = std::make_shared<const CommunityModel>(g.A, 3, 0.99, 5e-7, 1e-5);
             const auto solver = solved(model, "merit");
+            BOOST_TEST(solver->progress().stop_reason == FACTO_CONVERGED);
             std::vector<std::size_t> communities;
             for (int64_t node : solver->output("selected").ints) {
                 const auto row = xt::row(g.theta, node);
@@ -250,6 +253,32 @@ BOOST_AUTO_TEST_CASE(default_merit_takes_one_pure_node_per_community_on_sampled_
             }
             std::sort(communities.begin(), communities.end());
             BOOST_TEST(communities == (std::vector<std::size_t>{0, 1, 2}), boost::test_tools::per_element());
+        }
+    }
+}
+
+// MERIT's default variant "auto" is corrective on the jobs and vanilla (Alg. 1) on the plain problem:
+// its iterates are those variants' exactly, and not the other's.
+BOOST_AUTO_TEST_CASE(merit_auto_is_corrective_on_the_jobs_and_vanilla_on_the_plain_problem)
+{
+    const auto iterate_after = [](const std::shared_ptr<const Problem>& problem, const char* variant, int64_t steps) {
+        auto solver = make_solver(problem, "merit");
+        solver->mutable_params().set_string("variant", variant);
+        solver->mutable_params().set_int("max_iterations", steps);
+        solver->mutable_params().set_double("tolerance", 0.0);
+        solver->solve();
+        return solver->iterate();
+    };
+    const SeparableData data = separable_dirichlet(8, 40, 4, 25.0, 11);
+    const auto plain = std::make_shared<const SelfDictionary>(data.X, 4, -1.0, 1e-5);
+    const auto graph = std::make_shared<const CommunityModel>(sampled_graph(1).A, 3, 0.99, 5e-7, 1e-5);
+    for (const auto& [problem, runs, other] : {std::tuple{std::shared_ptr<const Problem>(plain), "vanilla", "corrective"},
+                                               std::tuple{std::shared_ptr<const Problem>(graph), "corrective", "vanilla"}}) {
+        BOOST_TEST_CONTEXT(problem->kind())
+        {
+            const Matrix automatic = iterate_after(problem, "auto", 3);
+            BOOST_TEST((automatic == iterate_after(problem, runs, 3)));
+            BOOST_TEST((automatic != iterate_after(problem, other, 3)));
         }
     }
 }

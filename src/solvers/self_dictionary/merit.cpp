@@ -4,10 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <string_view>
 
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/parallel.hpp"
+#include "linalg/scalar_minimum.hpp"
 #include "linalg/simplex_least_squares.hpp"
 
 namespace facto {
@@ -27,12 +29,13 @@ std::vector<ParamSpec> merit_params()
                   "start, 0 otherwise"),
         int_param("block", 1024, 1, std::numeric_limits<int32_t>::max(),
                   "gradient columns per pass over X (their residual rows are formed together when R is not kept)"),
-        choice_param("variant", "vanilla", "vanilla|away|pairwise|corrective",
+        choice_param("variant", "auto", "auto|vanilla|away|pairwise|corrective",
                      "vanilla: toward the LMO vertex with steps 2 / (t + 2), the paper's Alg. 1; corrective: each "
                      "column to its exact minimizer on its rows and LMO vertex, one common step (5-27 "
                      "iterations on Table I and the topic and community jobs, where vanilla takes thousands); "
-                     "pairwise / away: exact column steps; the line-searched three can creep where mu makes Phi "
-                     "nearly nonsmooth (docs/benchmarks.md)"),
+                     "pairwise / away: exact column steps; the line-searched three can creep where lambda is "
+                     "large and mu makes Phi nearly nonsmooth (docs/benchmarks.md); auto: corrective on the "
+                     "topic and community jobs (their small lambda), vanilla otherwise"),
     };
 }
 }  // namespace
@@ -40,12 +43,21 @@ std::vector<ParamSpec> merit_params()
 Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params())
 {
     mutable_params().bind("variant", variant_,
-                          {{"vanilla", Variant::vanilla}, {"away", Variant::away}, {"pairwise", Variant::pairwise},
-                           {"corrective", Variant::corrective}});
+                          {{"auto", Variant::automatic}, {"vanilla", Variant::vanilla}, {"away", Variant::away},
+                           {"pairwise", Variant::pairwise}, {"corrective", Variant::corrective}});
     mutable_params().bind("warm_start", warm_start_,
                           {{"auto", WarmStart::auto_}, {"spa", WarmStart::spa}, {"none", WarmStart::none}});
     mutable_params().bind("t_init", t_init_);
     mutable_params().bind("block", block_);
+}
+
+Merit::Variant Merit::variant() const
+{
+    if (variant_ != Variant::automatic) return variant_;
+    // The jobs' lambda (5e-7 by default) leaves Phi's coupling weak, and corrective steps end in 5-27
+    // iterations; on the plain problem the heuristic lambda is large and they creep (docs/benchmarks.md).
+    const std::string_view kind = dictionary_->kind();
+    return kind == "topics" || kind == "communities" ? Variant::corrective : Variant::vanilla;
 }
 
 void Merit::begin(bool warm)
@@ -59,7 +71,7 @@ void Merit::begin(bool warm)
         t_ = std::round(1.0 / std::max(rmse, 1e-12));
     }
     keep_residual_ = dictionary_->N() <= kKeepResidualUpTo;
-    work_.find_away = variant_ == Variant::away || variant_ == Variant::pairwise;
+    work_.find_away = variant() == Variant::away || variant() == Variant::pairwise;
     resweep(false);
     start_objective_ = sweep_.objective;
 }
@@ -90,8 +102,8 @@ void Merit::start_default(uint64_t)
 
 double Merit::iterate_once()
 {
-    if (variant_ == Variant::vanilla) return open_loop_step();
-    if (variant_ != Variant::corrective && !work_.find_away) {  // the variant was chosen after the last sweep
+    if (variant() == Variant::vanilla) return open_loop_step();
+    if (variant() != Variant::corrective && !work_.find_away) {  // the variant was chosen after the last sweep
         work_.find_away = true;
         resweep(true);
     }
@@ -139,7 +151,7 @@ bool Merit::fill_empty_columns()
 double Merit::line_searched_step()
 {
     if (fill_empty_columns()) return 1.0;
-    const auto [slope, curvature] = variant_ == Variant::corrective ? corrective_targets() : column_steps();
+    const auto [slope, curvature] = variant() == Variant::corrective ? corrective_targets() : column_steps();
     const double theta = dictionary_->lambda() == 0.0 ? 1.0 : common_factor(slope, curvature);
     const bool move_residual = keep_residual_ && ++since_exact_ < 32;
     move(theta, move_residual);
@@ -300,26 +312,15 @@ const SimplexColumns& Merit::moved(double theta) const
 double Merit::common_factor(double slope, double curvature) const
 {
     // f(C + theta D) - f(C) = theta slope + theta^2 curvature + lambda (Phi(C + theta D) - Phi(C)): convex
-    // in theta, minimized by golden section on [0, 1] to 1e-12 (Phi at each trial point, O(nnz(C)))
+    // in theta, minimized on [0, 1] to 1e-12 by Brent's method (Phi at each trial point, O(nnz(C)))
     const double lambda = dictionary_->lambda();
     const auto h = [&](double theta) {
         return theta * (slope + theta * curvature) + lambda * dictionary_->row_softmax(moved(theta), threads_).phi;
     };
     // theta = 1 (the columns' own steps, drop steps included) whenever f still falls just before it
     if (h(1.0) <= h(1.0 - 1e-6)) return 1.0;
-    const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
-    double lo = 0.0, hi = 1.0, x1 = hi - ratio * (hi - lo), x2 = lo + ratio * (hi - lo), h1 = h(x1), h2 = h(x2);
-    while (hi - lo > 1e-12) {
-        if (h1 <= h2) {
-            hi = x2, x2 = x1, h2 = h1;
-            x1 = hi - ratio * (hi - lo), h1 = h(x1);
-        } else {
-            lo = x1, x1 = x2, h1 = h2;
-            x2 = lo + ratio * (hi - lo), h2 = h(x2);
-        }
-    }
-    // 0 when nothing decreases f
-    return std::min(h1, h2) < h(0.0) ? (h1 <= h2 ? x1 : x2) : 0.0;
+    const ScalarMinimum best = minimize_on_interval(h, 0.0, 1.0, 1e-12);
+    return best.value < h(0.0) ? best.x : 0.0;  // 0 when nothing decreases f
 }
 
 void Merit::move(double theta, bool move_residual)

@@ -8,13 +8,14 @@
 // added. Progress reports f(C) and the Frank-Wolfe gap sum_l <g_l, c_l - e_j> at the current C,
 // relative to f at the start (output "gaps" gives it absolute).
 //
-// Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1, the default. "away" and "pairwise" move each
+// Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1; "auto", the default, runs it on
+// the plain problem and "corrective" on the topic and community jobs. "away" and "pairwise" move each
 // column toward its LMO vertex or away from its away vertex (the support's row of largest g_l), or
 // move mass from the away vertex to the LMO vertex, with steps from each column's exact minimizer of
 // 1/2 ||X c_l - x_l||^2 along its direction (slope <g_l, d_l>, curvature ||X d_l||^2), within the
 // column's bound. The columns are independent when lambda = 0, so those steps are exact; when
 // lambda > 0, Phi couples them through the rows of C, and one common factor theta in [0, 1] scales
-// every column's step, minimizing f along the combined direction (golden section, f convex); each
+// every column's step, minimizing f along the combined direction (Brent's method, f convex); each
 // column's step then comes from f along the column's own direction with the others fixed. Neither
 // step adds a row that the LMO vertex does not add, so nnz(C) keeps the bound of vanilla MERIT.
 // "corrective" (fully corrective on each column's rows): each column's target is the exact minimizer of
@@ -110,9 +111,11 @@ private:
     std::size_t threads_ = 1;
 
     enum class WarmStart { auto_, spa, none };
-    enum class Variant { vanilla, away, pairwise, corrective };
+    enum class Variant { automatic, vanilla, away, pairwise, corrective };
+    // The variant that runs: the parameter's, "auto" resolved by the problem's kind.
+    Variant variant() const;
     // bound to the parameters "variant", "warm_start", "t_init" and "block"
-    Variant variant_ = Variant::vanilla;
+    Variant variant_ = Variant::automatic;
     WarmStart warm_start_ = WarmStart::auto_;
     int64_t t_init_ = -1, block_ = 1024;
 };
