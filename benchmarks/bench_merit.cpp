@@ -7,6 +7,10 @@
 //                                 steps ("MERIT-p", to the same tolerance), with corrective steps
 //                                 ("MERIT-c"), and SPA
 //   bench_merit fig2 [trials]     Fig. 2: (M, N, K) = (50, 55, 10), H = [I, midpoints], SNR 4..20 dB
+//   bench_merit sizes SECONDS VARIANTS N...
+//                                 seconds to the default stop against N on Table I's model (M = 80,
+//                                 K = 40), each variant (comma-separated) within SECONDS, one
+//                                 iteration against its X^T R product as GEMMs
 //   bench_merit scale N [iters] [variant]
 //                                 Fig. 4 (b): (M, K) = (50, 40), SNR 10 dB, one N per process: setup
 //                                 and iteration seconds, the peak resident memory of the problem
@@ -41,15 +45,10 @@ using namespace facto;
 using facto::bench::Clock;
 using facto::bench::resident_mib;
 using facto::bench::seconds_since;
+using facto::bench::SweepReference;
+using facto::bench::median;
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0.0;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
 
 // Columns `selected` of X (M x N) as an M x |selected| matrix.
 Matrix columns_of(const Matrix& X, const std::vector<int64_t>& selected)
@@ -150,22 +149,11 @@ void scale(int64_t n, int64_t iterations, const std::string& variant)
     Matrix X = std::move(data.X);
     data = SeparableData{};
     const double generated = seconds_since(t0);
-    const std::size_t N = static_cast<std::size_t>(n), tile = std::min<std::size_t>(256, N),
-                      rows = std::min<std::size_t>(N, 4096);
-    // The reference: the X^T R product of one iteration as GEMMs, block by block into one buffer (the
-    // calls MERIT made before its kernel kept only the column minima). One pass here also lets
-    // OpenBLAS touch its own buffers before the baseline.
-    Matrix R = xt::ones<double>({N, static_cast<std::size_t>(m)}), Gt({tile, rows});
-    const auto gemms = [&](const Matrix& Xt) {
-        const auto g0 = Clock::now();
-        for (std::size_t c = 0; c < N; c += tile)
-            for (std::size_t r = 0; r < N; r += rows)
-                blas::gemm(false, true, std::min(tile, N - c), std::min(rows, N - r), static_cast<std::size_t>(m), 1.0,
-                           &R(c, 0), static_cast<std::size_t>(m), &Xt(r, 0), static_cast<std::size_t>(m), 0.0,
-                           Gt.data(), std::min(rows, N - r));
-        return seconds_since(g0);
-    };
-    gemms(Matrix(xt::transpose(X)));
+    const std::size_t N = static_cast<std::size_t>(n), tile = std::min(N, SweepReference::kTile),
+                      rows = std::min(N, SweepReference::kRows);
+    // One pass here also lets OpenBLAS touch its own buffers before the baseline.
+    SweepReference reference_sweep(N, static_cast<std::size_t>(m));
+    reference_sweep.seconds(Matrix(xt::transpose(X)));
     // What the caller holds (X, the reference's buffers) is the baseline; the peak is reset to it.
     const double baseline = resident_mib("VmRSS:");
     facto::bench::reset_peak();
@@ -189,7 +177,7 @@ void scale(int64_t n, int64_t iterations, const std::string& variant)
         // N = 200. Sleeping instead left this VM running the next iterations ~1.7x slower for a
         // while. The iteration after the wait starts cold; the medians leave it out.
         if (p.iteration % 10 == 1) {
-            for (int pass = 0; pass < 3; ++pass) reference.push_back(gemms(problem->Xt()));
+            for (int pass = 0; pass < 3; ++pass) reference.push_back(reference_sweep.seconds(problem->Xt()));
             const auto w0 = Clock::now();
             while (seconds_since(w0) < 0.5) continue;
         }
@@ -218,6 +206,52 @@ void scale(int64_t n, int64_t iterations, const std::string& variant)
                 peak, model, peak / model, bare, peak / bare);
 }
 
+
+// Seconds to MERIT's default stop against N on Table I's model (M = 80, K = 40, SNR 10 dB), for each
+// variant given, each solve within `limit` seconds: iterations, how it stopped, the relative gap, one
+// iteration's median seconds against the reference product timed before the solve (median of 3), and
+// success and RAE as in Table I.
+void sizes(double limit, const std::vector<int64_t>& Ns, const std::vector<std::string>& variants)
+{
+    const int64_t m = 80, K = 40;
+    std::printf("Table I's model at N (M = 80, K = 40, SNR 10 dB), %.0f s limit per solve\n", limit);
+    std::printf("%7s %-11s %-16s %7s %10s %9s %12s %11s %7s %8s %7s %8s\n", "N", "variant", "stop", "iters", "seconds",
+                "gap", "s/iteration", "reference", "ratio", "us/(N K)", "success", "RAE");
+    for (int64_t n : Ns) {
+        const SeparableData data = separable_dirichlet(m, n, K, 10.0, 11);
+        SweepReference reference(static_cast<std::size_t>(n), static_cast<std::size_t>(m));
+        const Matrix Xt = xt::transpose(data.X);
+        const double product = reference.typical_seconds(Xt);
+        for (const std::string& variant : variants) {
+            auto problem = std::make_shared<const SelfDictionary>(data.X, K, -1.0, 1e-5);
+            auto solver = make_solver(problem, "merit");
+            solver->mutable_params().set_string("variant", variant);
+            solver->mutable_params().set_double("time_limit", limit);
+            const auto [reason, start, seconds, each] = facto::bench::timed_solve(*solver);
+            const Output selected = solver->output("selected"), H = solver->output("H");
+            Matrix H_hat({selected.ints.size(), static_cast<std::size_t>(n)});
+            std::copy(H.doubles.begin(), H.doubles.end(), H_hat.begin());
+            const double rae = relative_approximation(data.X, columns_of(data.X, selected.ints), H_hat);
+            std::printf("%7lld %-11s %-16s %7lld %10.2f %9.2e %12.4f %11.4f %7.2f %8.3f %7s %8.4f\n",
+                        static_cast<long long>(n), variant.c_str(), facto::bench::stop_name(reason),
+                        static_cast<long long>(solver->progress().iteration), seconds, solver->progress().stationarity,
+                        each, product, each / product, 1e6 * each / (static_cast<double>(n) * static_cast<double>(K)),
+                        selected.ints == data.anchors ? "yes" : "no", rae);
+            std::fflush(stdout);
+        }
+    }
+}
+
+std::vector<std::string> split(const std::string& list)
+{
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    for (std::size_t comma; (comma = list.find(',', begin)) != std::string::npos; begin = comma + 1)
+        parts.push_back(list.substr(begin, comma - begin));
+    parts.push_back(list.substr(begin));
+    return parts;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -227,8 +261,13 @@ int main(int argc, char** argv)
     else if (mode == "fig2") fig2(argc > 2 ? std::stoi(argv[2]) : 50);
     else if (mode == "scale")
         scale(argc > 2 ? std::stoll(argv[2]) : 1000, argc > 3 ? std::stoll(argv[3]) : 20, argc > 4 ? argv[4] : "vanilla");
-    else {
-        std::fprintf(stderr, "usage: bench_merit table1|fig2 [trials] | scale N [iterations]\n");
+    else if (mode == "sizes" && argc > 4) {
+        std::vector<int64_t> Ns;
+        for (int a = 4; a < argc; ++a) Ns.push_back(std::stoll(argv[a]));
+        sizes(std::stod(argv[2]), Ns, split(argv[3]));
+    } else {
+        std::fprintf(stderr, "usage: bench_merit table1|fig2 [trials] | scale N [iterations] [variant] | "
+                             "sizes SECONDS VARIANT[,VARIANT...] N...\n");
         return 2;
     }
     return 0;

@@ -5,6 +5,8 @@
 //       1..TRIALS; FastGradient on the first FG_TRIALS only: it costs O(M N^2) per iteration), each
 //       method's mean and standard deviation; rows already in CSV are kept, so a stopped run resumes;
 //   communities CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
+//   defaults [SECONDS]                    MERIT's previous and current defaults and SPA on TDT2's and
+//       Reuters' first K = 10 subsets and all of TDT2, each solve within SECONDS (600);
 //   memory CSV                            Figs. 6-7: peak memory and time against the vocabulary
 //       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
 //       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
@@ -250,6 +252,21 @@ std::map<TopicKey, TopicRow> read_topic_rows(const std::string& csv)
     return rows;
 }
 
+// Each document's label in the corpus `dataset` (rows "doc,label[,split]" of its labels file; Reuters
+// adds a non-numeric split column).
+std::vector<int64_t> read_labels(const std::string& dataset)
+{
+    std::vector<int64_t> label_of;
+    const auto in = open_input(data_file("merit/" + dataset + "_labels.csv.gz"));
+    std::string line;
+    std::getline(*in, line);  // header
+    while (std::getline(*in, line)) {
+        const std::size_t comma = line.find(',');
+        if (comma != std::string::npos) label_of.push_back(std::stoll(line.substr(comma + 1)));
+    }
+    return label_of;
+}
+
 // Table II on `dataset` for each K in Ks: the trials' rows are appended to `csv` (its header is written
 // if it is new), rows already there are kept and not run again, and the summary covers them all.
 void topics(const std::string& dataset, int trials, int fg_trials, const std::string& csv,
@@ -257,16 +274,7 @@ void topics(const std::string& dataset, int trials, int fg_trials, const std::st
 {
     std::map<TopicKey, TopicRow> done = read_topic_rows(csv);
     const CsrMatrix counts = read_matrix_market(data_file("merit/" + dataset + "_doc_term.mtx.gz"));
-    std::vector<int64_t> label_of;  // rows "doc,label[,split]" (Reuters adds a non-numeric split column)
-    {
-        const auto in = open_input(data_file("merit/" + dataset + "_labels.csv.gz"));
-        std::string line;
-        std::getline(*in, line);  // header
-        while (std::getline(*in, line)) {
-            const std::size_t comma = line.find(',');
-            if (comma != std::string::npos) label_of.push_back(std::stoll(line.substr(comma + 1)));
-        }
-    }
+    const std::vector<int64_t> label_of = read_labels(dataset);
     const std::vector<Method> methods = {{"MERIT", "merit", kAuthorsLambda, 100},     {"MERIT(0)", "merit", 0.0, 100},
                                          {"SPA", "spa", 0.0, 0},            {"XRAY (SNPA)", "snpa", 0.0, 0},
                                          {"FastAnchor", "fast_anchor", 0.0, 0}, {"FastGradient", "fast_gradient", 0.0, 50},
@@ -463,6 +471,64 @@ void communities(const std::string& csv)
     }
 }
 
+
+// MERIT's defaults on the corpora as a user meets them (K = 10 topics, lambda = 5e-7, facto's stop):
+// TDT2's and Reuters' first K = 10 subsets and all of TDT2 (min_df = 1, N = 36,771). Per corpus: the
+// problem's build (TF-IDF, reduction, SPA), then MERIT's previous default ("vanilla", Alg. 1) and its
+// current one ("auto": corrective on topics), each within `limit` seconds, and SPA: how each stopped,
+// iterations, seconds, one iteration's median seconds against the X^T R product of the sweep as GEMMs
+// (SweepReference, timed before the solves), the paper's metrics from facto's outputs and the accuracy
+// of the documents' largest topic weights.
+void defaults(double limit)
+{
+    struct Corpus {
+        const char* dataset;
+        bool whole;  // every document, min_df 1; else the K = 10 subset of trial 1
+    };
+    std::printf("%-11s %-8s %6s %-16s %6s %8s %7s %8s %7s %8s %6s %10s %6s %8s\n", "corpus", "method", "N", "stop",
+                "iters", "seconds", "start", "outputs", "s/iter", "product", "ratio", "coherence", "simcnt", "accuracy");
+    for (const Corpus& corpus : {Corpus{"tdt2", false}, Corpus{"reuters21578", false}, Corpus{"tdt2", true}}) {
+        const CsrMatrix counts = read_matrix_market(data_file(std::string("merit/") + corpus.dataset + "_doc_term.mtx.gz"));
+        const std::vector<int64_t> label_of = read_labels(corpus.dataset);
+        std::vector<int64_t> docs;
+        int64_t min_df = 1;
+        if (corpus.whole) {
+            for (int64_t d = 0; d < counts.rows; ++d) docs.push_back(d);
+        } else if (!read_subset(data_file(std::string("merit/") + corpus.dataset + "_kclass_subsets.csv.gz"), 10, 1, docs,
+                                min_df)) {
+            continue;
+        }
+        std::vector<int64_t> truth;
+        for (int64_t d : docs) truth.push_back(label_of.at(static_cast<std::size_t>(d)));
+        const auto t0 = Clock::now();
+        const auto problem = std::make_shared<const TopicModel>(corpus.whole ? counts : select_rows(counts, docs), 10,
+                                                                min_df, 0, 5e-7, 1e-5);
+        const double built = seconds_since(t0);
+        const char* name = corpus.whole ? "tdt2-all" : corpus.dataset;
+        SweepReference reference(static_cast<std::size_t>(problem->N()), problem->Xt().shape()[1]);
+        const double product = reference.typical_seconds(problem->Xt());
+        std::printf("%-11s %-8s %6lld problem built in %.2f s (documents %zu, min_df %lld)\n", name, "",
+                    static_cast<long long>(problem->N()), built, docs.size(), static_cast<long long>(min_df));
+        for (const char* method : {"vanilla", "auto", "spa"}) {
+            const bool merit = std::string(method) != "spa";
+            auto solver = make_solver(problem, merit ? "merit" : "spa");
+            if (merit) solver->mutable_params().set_string("variant", method);
+            solver->mutable_params().set_double("time_limit", limit);
+            const auto [reason, start, solved, each] = timed_solve(*solver);
+            const auto o0 = Clock::now();
+            const double coherence = solver->output("coherence").doubles[0];
+            const int64_t similarity = solver->output("similarity_count").ints[0];
+            const double accuracy = clustering_accuracy(solver->output("labels").ints, truth);
+            const double outputs = seconds_since(o0), seconds = solved + outputs;  // as a fit reads them
+            std::printf("%-11s %-8s %6lld %-16s %6lld %8.2f %7.2f %8.2f %7.4f %8.4f %6.2f %10.1f %6lld %8.3f\n", name,
+                        method, static_cast<long long>(problem->N()), stop_name(reason),
+                        static_cast<long long>(solver->progress().iteration), seconds, start, outputs, each, product,
+                        merit ? each / product : 0.0, coherence, static_cast<long long>(similarity), accuracy);
+            std::fflush(stdout);
+        }
+    }
+}
+
 // One measurement in a fresh process (memory_one): every byte the problem and the solver touch is new to
 // the process, so its peak resident size counts them (in one long process, memory freed by an earlier
 // run would be reused without showing). Prints "N problem_mib solve_mib seconds_per_iteration status".
@@ -479,7 +545,10 @@ void memory_one(int64_t min_df, const std::string& algorithm)
     auto solver = make_solver(problem, algorithm);
     // peak memory is reached in the first iterations: FastGradient runs 3 (its 50 would take half an hour
     // at N = 2e4), MERIT the paper's 100; the time is reported per iteration
-    if (algorithm == "merit") solver->mutable_params().set_int("max_iterations", 100);
+    if (algorithm == "merit") {
+        solver->mutable_params().set_string("variant", "vanilla");  // Alg. 1, as the paper times it
+        solver->mutable_params().set_int("max_iterations", 100);
+    }
     if (algorithm == "fast_gradient") solver->mutable_params().set_int("max_iterations", 3);
     const auto t0 = Clock::now();
     std::string status = "ok";
@@ -533,9 +602,10 @@ int main(int argc, char** argv)
     else if (mode == "communities" && argc > 2) communities(argv[2]);
     else if (mode == "memory" && argc > 2) memory(argv[0], argv[2]);
     else if (mode == "memory-one" && argc > 3) memory_one(std::stoll(argv[2]), argv[3]);
+    else if (mode == "defaults") defaults(argc > 2 ? std::stod(argv[2]) : 600.0);
     else {
         std::fprintf(stderr, "usage: bench_separable_jobs topics DATASET TRIALS FG_TRIALS CSV [K...] | communities CSV | "
-                             "memory CSV\n");
+                             "memory CSV | defaults [SECONDS]\n");
         return 2;
     }
     return 0;

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include <xtensor/xbuilder.hpp>
+
+#include "facto/facto.h"
+#include "linalg/blas.hpp"
 #include "solvers/solver.hpp"
 
 namespace facto::bench {
@@ -59,6 +65,82 @@ inline double resident_mib(const char* key)
 
 // Resets VmHWM to the current resident size.
 inline void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+// The reference of a MERIT iteration's cost: its X^T R product (N x M times M x N) as GEMMs, block by
+// block into one buffer, the calls MERIT made before its kernel kept only the column minima.
+struct SweepReference {
+    static constexpr std::size_t kTile = 256, kRows = 4096;
+    SweepReference(std::size_t N, std::size_t M)
+        : N(N), M(M), R(xt::ones<double>({N, M})), Gt(Matrix::from_shape({std::min(kTile, N), std::min(N, kRows)}))
+    {
+    }
+    // Seconds for one product with X^T (N x M).
+    double seconds(const Matrix& Xt)
+    {
+        const std::size_t tile = Gt.shape()[0], rows = Gt.shape()[1];
+        const auto g0 = Clock::now();
+        for (std::size_t c = 0; c < N; c += tile)
+            for (std::size_t r = 0; r < N; r += rows)
+                blas::gemm(false, true, std::min(tile, N - c), std::min(rows, N - r), M, 1.0, &R(c, 0), M, &Xt(r, 0), M,
+                           0.0, Gt.data(), std::min(rows, N - r));
+        return seconds_since(g0);
+    }
+    // The median of three products after a first one, which touches OpenBLAS's buffers.
+    double typical_seconds(const Matrix& Xt)
+    {
+        seconds(Xt);
+        double s[3] = {seconds(Xt), seconds(Xt), seconds(Xt)};
+        std::sort(s, s + 3);
+        return s[1];
+    }
+    std::size_t N, M;
+    Matrix R, Gt;
+};
+
+// The median of v (0 when empty).
+inline double median(std::vector<double> v)
+{
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+// A solve timed from the start: initialize() then solve(), each iteration's solver seconds recorded.
+struct TimedSolve {
+    int32_t reason;
+    double start, seconds, per_iteration;  // initialize's seconds, the whole's, one iteration's median
+};
+inline TimedSolve timed_solve(Solver& solver)
+{
+    std::vector<double> per_iteration;
+    double last = 0.0;
+    solver.set_callback([&](const Progress& p) {
+        per_iteration.push_back(p.elapsed_seconds - last);
+        last = p.elapsed_seconds;
+        return false;
+    });
+    const auto t0 = Clock::now();
+    solver.initialize();
+    const double start = seconds_since(t0);
+    last = solver.progress().elapsed_seconds;
+    const int32_t reason = solver.solve();
+    solver.set_callback(nullptr);
+    return {reason, start, seconds_since(t0), median(per_iteration)};
+}
+
+// A stop reason's name, as the C API's (without its prefix).
+inline const char* stop_name(int32_t reason)
+{
+    switch (reason) {
+    case FACTO_CONVERGED: return "CONVERGED";
+    case FACTO_ITERATION_LIMIT: return "ITERATION_LIMIT";
+    case FACTO_TIME_LIMIT: return "TIME_LIMIT";
+    case FACTO_STOPPED_BY_CALLBACK: return "STOPPED_BY_CALLBACK";
+    case FACTO_STOPPED_BY_REQUEST: return "STOPPED_BY_REQUEST";
+    case FACTO_STALLED: return "STALLED";
+    default: return "running";
+    }
+}
 
 // One solver's run: seconds of solver time, objective and stationarity at the start and after each
 // iteration.

@@ -13,6 +13,10 @@
 #   bash benchmarks/run.sh edm [n] [seconds per solver]                    ([DAB] Fig. 2)
 #   bash benchmarks/run.sh merit [trials] [iterations at N = 1e5]          ([NFW] Table I, Fig. 2,
 #                                                                            memory and time vs N)
+#   bash benchmarks/run.sh merit_sizes [seconds per solve]                (MERIT's defaults against N:
+#                                                                            Table I's model at N = 200 to
+#                                                                            50,000, the TDT2 and Reuters
+#                                                                            subsets, all of TDT2)
 #   bash benchmarks/run.sh variants [seconds per solver] [seeds]           (away-step and pairwise
 #                                                                            Frank-Wolfe against vanilla
 #                                                                            and projected gradient)
@@ -85,6 +89,10 @@ case "$which" in
     ./build/benchmarks/bench_merit scale 10000 20
     ./build/benchmarks/bench_merit scale 100000 "${2:-3}"
     exit 0 ;;
+  merit_sizes)
+    cmake --build build -j"$(nproc)" --target bench_merit bench_separable_jobs >/dev/null
+    ./build/benchmarks/bench_merit sizes "${1:-240}" vanilla,corrective 200 2000 10000 50000
+    ./build/benchmarks/bench_separable_jobs defaults "${1:-240}" ;;
   variants)
     bash cmake/install-deps.sh python3-sklearn  # the 8 x 8 digits
     cmake --build build -j"$(nproc)" --target bench_frank_wolfe_variants >/dev/null
@@ -150,6 +158,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"
