@@ -17,6 +17,8 @@ solve_and_read <- function(problem, algorithm, params, callback, outputs, make, 
   on.exit(facto_free(problem))
   n_init <- whole_number(n_init)
   if (n_init < 1) argument_error("n_init must be at least 1, got ", n_init)
+  if (!(is.logical(verbose) || is.numeric(verbose)) || length(verbose) != 1 || is.na(verbose) || verbose < 0)
+    argument_error("verbose must be TRUE, FALSE or a number of at least 0, got ", deparse(verbose))
   verbose <- as.numeric(verbose)
   every <- if (verbose >= 2) 1 else 10
   best <- NULL
@@ -33,7 +35,7 @@ solve_and_read <- function(problem, algorithm, params, callback, outputs, make, 
     solver <- do.call(facto_solver, c(list(problem, algorithm), params, list(callback = recorder)))
     seeded <- "seed" %in% facto_params(solver)$name
     prefix <- sprintf("[%s]%s", checked(.Call(C_facto_r_solver_algorithm, solver$ptr)),
-                      if (n_init > 1) sprintf(" start %d/%d", start + 1, n_init) else "")
+                      if (n_init > 1 && seeded) sprintf(" start %d/%d", start + 1, n_init) else "")
     if (seeded && start > 0) facto_set(solver, "seed", facto_get(solver, "seed") + start)
     read <- function() {
       p <- facto_progress(solver)

@@ -176,4 +176,6 @@ test_that("verbose reports progress as messages without changing the fit", {
   every <- capture.output(separable_nmf(d$X, 10, max_iterations = 3, verbose = 2), type = "message")
   expect_length(grep("iteration [123]:", every), 3)
   expect_length(capture.output(separable_nmf(d$X, 10, max_iterations = 3), type = "message"), 0)
+  for (bad in list(NA, "yes", c(TRUE, FALSE), -1, NULL))
+    expect_error(separable_nmf(d$X, 10, verbose = bad), "verbose must be TRUE, FALSE or a number")
 })
