@@ -2,10 +2,15 @@
 
 #include <cmath>
 
+#include "base/error.hpp"
+
 namespace facto {
 
 ScalarMinimum minimize_on_interval(const std::function<double(double)>& f, double lo, double hi, double tolerance)
 {
+    // tolerance > 0 ends the loop: every step moves by at least it and the bracket shrinks
+    require(lo < hi && tolerance > 0.0, FACTO_ERROR_INVALID_ARGUMENT,
+            "minimize_on_interval needs lo < hi and a positive tolerance");
     const double golden = 0.5 * (3.0 - std::sqrt(5.0));  // the golden section's smaller part
     const double relative = 1.5e-8;                        // ~ sqrt(machine epsilon): f is flat to rounding below it
     // x: the best point so far; w: the second best; v: the previous w. a < x < b brackets the minimum.

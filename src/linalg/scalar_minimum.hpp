@@ -6,7 +6,8 @@
 
 namespace facto {
 
-// A minimizer of f on [lo, hi] (lo < hi), f unimodal there (convex, for instance), by Brent's method
+// A minimizer of f on [lo, hi] (lo < hi, tolerance > 0: throws Error(INVALID_ARGUMENT) otherwise), f
+// unimodal there (convex, for instance), by Brent's method
 // (Brent 1973, Ch. 5): parabolic interpolation through the best three points, golden-section steps
 // where the parabola is not trusted. Stops when the bracket around the best point x is within
 // 2 (tolerance + 1.5e-8 |x|); never evaluates f at lo or hi. Returns the best point evaluated and f
