@@ -671,7 +671,7 @@ BOOST_AUTO_TEST_CASE(merit_on_blocks_of_columns_takes_the_single_process_steps)
     // row). Vanilla MERIT (Alg. 1) with the paper's lambda heuristic from the SPA start, whose least
     // squares make every column's support a tie of the gradient (this instance once broke them by the
     // last bits on 4 processes), pairwise steps on MERIT(0), and MERIT(0) from C = 0. Not pairwise or
-    // away steps with lambda > 0: their common factor comes from a golden section on f, which fixes
+    // away steps with lambda > 0: their common factor comes from a line search on f, which fixes
     // it only to sqrt(eps), so the order of the sums moves it by 1e-10 and the runs part.
     const SeparableData data = separable_dirichlet(12, 60, 4, 25.0, 3);
     const int64_t N = 60, K = 4, iterations = 40;

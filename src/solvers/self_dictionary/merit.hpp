@@ -67,7 +67,7 @@ private:
     std::pair<double, double> summed(const std::vector<double>& slopes, const std::vector<double>& curvatures) const;
     FrankWolfeVariant block_variant() const
     {
-        return variant_ == Variant::away ? FrankWolfeVariant::away : FrankWolfeVariant::pairwise;
+        return variant() == Variant::away ? FrankWolfeVariant::away : FrankWolfeVariant::pairwise;
     }
     // Each column's direction and its step on the separable part (into moves_); returns
     // (sum_l step_l <r_l, X d_l>, sum_l step_l^2 ||X d_l||^2 / 2), the residual term's slope and
