@@ -21,9 +21,11 @@
 #include "problems/edm_completion.hpp"
 #include "metrics/metrics.hpp"
 #include "solvers/registry.hpp"
+#include "measure.hpp"
 
 using namespace facto;
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
+using bench::median;
 
 namespace {
 
@@ -38,13 +40,6 @@ double peak_resident_gib()
             break;
         }
     return kib / (1024.0 * 1024.0);
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0.0;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
 }
 
 }  // namespace

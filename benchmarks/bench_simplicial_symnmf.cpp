@@ -23,14 +23,9 @@ using bench::Run;
 using bench::time_to;
 using bench::trace;
 using bench::Clock;
+using bench::median;
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? std::numeric_limits<double>::quiet_NaN() : v[v.size() / 2];
-}
 
 // Median time of one iteration (the first is skipped: it may carry one-time setup such as ||P||_2).
 double per_iteration(const Run& run)

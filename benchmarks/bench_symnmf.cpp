@@ -34,6 +34,7 @@
 
 using namespace facto;
 using bench::data_file;
+using bench::median;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -63,13 +64,6 @@ double seconds_of(const std::function<void()>& f)
     const auto t0 = Clock::now();
     f();
     return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0.0;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
 }
 
 // The median time of one iteration of a run.

@@ -97,15 +97,16 @@ struct SweepReference {
     Matrix R, Gt;
 };
 
-// The median of v (0 when empty).
+// The median of v (NaN when empty: no sample).
 inline double median(std::vector<double> v)
 {
-    if (v.empty()) return 0.0;
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
 }
 
-// A solve timed from the start: initialize() then solve(), each iteration's solver seconds recorded.
+// A solve timed from the start: initialize() then solve(), each iteration's solver seconds recorded by
+// a callback that replaces the solver's own for the solve.
 struct TimedSolve {
     int32_t reason;
     double start, seconds, per_iteration;  // initialize's seconds, the whole's, one iteration's median
@@ -114,6 +115,11 @@ inline TimedSolve timed_solve(Solver& solver)
 {
     std::vector<double> per_iteration;
     double last = 0.0;
+    // the recorder reads this frame: it leaves the solver with the frame, by return or by exception
+    struct Recorder {
+        Solver& solver;
+        ~Recorder() { solver.set_callback(nullptr); }
+    } recorder{solver};
     solver.set_callback([&](const Progress& p) {
         per_iteration.push_back(p.elapsed_seconds - last);
         last = p.elapsed_seconds;
@@ -124,7 +130,6 @@ inline TimedSolve timed_solve(Solver& solver)
     const double start = seconds_since(t0);
     last = solver.progress().elapsed_seconds;
     const int32_t reason = solver.solve();
-    solver.set_callback(nullptr);
     return {reason, start, seconds_since(t0), median(per_iteration)};
 }
 
