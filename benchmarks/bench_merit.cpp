@@ -59,6 +59,15 @@ Matrix columns_of(const Matrix& X, const std::vector<int64_t>& selected)
     return W;
 }
 
+// The solver's output "H" (|selected| x N) as a matrix.
+Matrix fitted_H(const Solver& solver, std::size_t N)
+{
+    const Output H = solver.output("H");
+    Matrix H_hat({H.doubles.size() / N, N});
+    std::copy(H.doubles.begin(), H.doubles.end(), H_hat.begin());
+    return H_hat;
+}
+
 // The mean-removed spectral angle of the columns paired by position, not matched.
 double mrsa_unmatched(const Matrix& W, const Matrix& W_hat)
 {
@@ -86,10 +95,8 @@ void score(const SeparableData& data, const char* algorithm, int64_t K, int tria
     const auto t0 = Clock::now();
     const int32_t reason = solver->solve();
     const double seconds = seconds_since(t0);
-    const Output selected = solver->output("selected"), H = solver->output("H");
-    const Matrix W_hat = columns_of(data.X, selected.ints);
-    Matrix H_hat({selected.ints.size(), data.X.shape()[1]});
-    std::copy(H.doubles.begin(), H.doubles.end(), H_hat.begin());
+    const Output selected = solver->output("selected");
+    const Matrix W_hat = columns_of(data.X, selected.ints), H_hat = fitted_H(*solver, data.X.shape()[1]);
     const double w = 1.0 / trials;
     s.success += w * (selected.ints == data.anchors ? 1.0 : 0.0);
     s.mrsa += w * mrsa(data.W, W_hat);
@@ -206,7 +213,6 @@ void scale(int64_t n, int64_t iterations, const std::string& variant)
                 peak, model, peak / model, bare, peak / bare);
 }
 
-
 // Seconds to MERIT's default stop against N on Table I's model (M = 80, K = 40, SNR 10 dB), for each
 // variant given, each solve within `limit` seconds: iterations, how it stopped, the relative gap, one
 // iteration's median seconds against the reference product timed before the solve (median of 3), and
@@ -228,10 +234,9 @@ void sizes(double limit, const std::vector<int64_t>& Ns, const std::vector<std::
             solver->mutable_params().set_string("variant", variant);
             solver->mutable_params().set_double("time_limit", limit);
             const auto [reason, start, seconds, each] = facto::bench::timed_solve(*solver);
-            const Output selected = solver->output("selected"), H = solver->output("H");
-            Matrix H_hat({selected.ints.size(), static_cast<std::size_t>(n)});
-            std::copy(H.doubles.begin(), H.doubles.end(), H_hat.begin());
-            const double rae = relative_approximation(data.X, columns_of(data.X, selected.ints), H_hat);
+            const Output selected = solver->output("selected");
+            const double rae = relative_approximation(data.X, columns_of(data.X, selected.ints),
+                                                      fitted_H(*solver, static_cast<std::size_t>(n)));
             std::printf("%7lld %-11s %-16s %7lld %10.2f %9.2e %12.4f %11.4f %7.2f %8.3f %7s %8.4f\n",
                         static_cast<long long>(n), variant.c_str(), facto::bench::stop_name(reason),
                         static_cast<long long>(solver->progress().iteration), seconds, solver->progress().stationarity,

@@ -471,7 +471,6 @@ void communities(const std::string& csv)
     }
 }
 
-
 // MERIT's defaults on the corpora as a user meets them (K = 10 topics, lambda = 5e-7, facto's stop):
 // TDT2's and Reuters' first K = 10 subsets and all of TDT2 (min_df = 1: N = 36,093). Per corpus: the
 // problem's build (TF-IDF, reduction, SPA), then MERIT's previous default ("vanilla", Alg. 1) and its

@@ -1,8 +1,8 @@
 // Timing, memory and trace helpers shared by the benchmarks (not part of the library).
 #pragma once
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
