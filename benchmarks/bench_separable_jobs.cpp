@@ -5,8 +5,9 @@
 //       1..TRIALS; FastGradient on the first FG_TRIALS only: it costs O(M N^2) per iteration), each
 //       method's mean and standard deviation; rows already in CSV are kept, so a stopped run resumes;
 //   communities CSV                       Tables III-IV: nodes kept at 99% energy and SRC on DBLP1-5;
-//   defaults [SECONDS]                    MERIT's previous and current defaults and SPA on TDT2's and
-//       Reuters' first K = 10 subsets and all of TDT2, each solve within SECONDS (600);
+//   defaults [SECONDS] [JOB]              MERIT's previous and current defaults and SPA on TDT2's and
+//       Reuters' first K = 10 subsets and all of TDT2 (JOB topics) and on DBLP1-5 (JOB communities), each
+//       solve within SECONDS (600); both jobs when JOB is not given;
 //   memory CSV                            Figs. 6-7: peak memory and time against the vocabulary
 //       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
 //       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
@@ -478,7 +479,7 @@ void communities(const std::string& csv)
 // iterations, seconds, one iteration's median seconds against the X^T R product of the sweep as GEMMs
 // (SweepReference, timed before the solves), the paper's metrics from facto's outputs and the accuracy
 // of the documents' largest topic weights.
-void defaults(double limit)
+void topic_defaults(double limit)
 {
     struct Corpus {
         const char* dataset;
@@ -523,6 +524,41 @@ void defaults(double limit)
                         method, static_cast<long long>(problem->N()), stop_name(reason),
                         static_cast<long long>(solver->progress().iteration), seconds, start, outputs, each, product,
                         merit ? each / product : 0.0, coherence, static_cast<long long>(similarity), accuracy);
+            std::fflush(stdout);
+        }
+    }
+}
+
+// The community job on DBLP1-5 with its defaults (energy 0.99, lambda 5e-7): MERIT's previous defaults
+// ("vanilla", then "corrective"), the current one ("auto": pairwise) and SPA, each within `limit`
+// seconds, and the SRC of facto's memberships against the truth ("refused": the pure nodes' eigenvector
+// rows are dependent).
+void community_defaults(double limit)
+{
+    std::printf("%-6s %-10s %6s %-16s %6s %8s %7s\n", "graph", "method", "nodes", "stop", "iters", "seconds", "SRC");
+    for (int g = 1; g <= 5; ++g) {
+        const std::string name = "dblp" + std::to_string(g);
+        const CsrMatrix A = read_matrix_market(data_file("merit/" + name + "_adjacency.mtx.gz"));
+        const Matrix truth = read_csv(data_file("merit/" + name + "_membership.csv.gz"));
+        const auto K = static_cast<int64_t>(truth.shape()[1]);
+        const auto problem = std::make_shared<const CommunityModel>(A, K, 0.99, 5e-7, 1e-5);
+        for (const char* method : {"vanilla", "corrective", "auto", "spa"}) {
+            const bool merit = std::string(method) != "spa";
+            auto solver = make_solver(problem, merit ? "merit" : "spa");
+            if (merit) solver->mutable_params().set_string("variant", method);
+            solver->mutable_params().set_double("time_limit", limit);
+            const auto [reason, start, solved, each] = timed_solve(*solver);
+            std::string src = "refused";
+            try {
+                const Output H = solver->output("memberships");
+                src = std::to_string(averaged_spearman(
+                    xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0], static_cast<std::size_t>(K)}), truth));
+            } catch (const Error& e) {
+                if (e.status() != FACTO_ERROR_NUMERICAL) throw;
+            }
+            std::printf("%-6s %-10s %6lld %-16s %6lld %8.2f %7s\n", name.c_str(), method,
+                        static_cast<long long>(problem->N()), stop_name(reason),
+                        static_cast<long long>(solver->progress().iteration), solved, src.c_str());
             std::fflush(stdout);
         }
     }
@@ -601,10 +637,14 @@ int main(int argc, char** argv)
     else if (mode == "communities" && argc > 2) communities(argv[2]);
     else if (mode == "memory" && argc > 2) memory(argv[0], argv[2]);
     else if (mode == "memory-one" && argc > 3) memory_one(std::stoll(argv[2]), argv[3]);
-    else if (mode == "defaults") defaults(argc > 2 ? std::stod(argv[2]) : 600.0);
-    else {
+    else if (mode == "defaults" && argc <= 4) {
+        const double limit = argc > 2 ? std::stod(argv[2]) : 600.0;
+        const std::string job = argc > 3 ? argv[3] : "both";
+        if (job == "topics" || job == "both") topic_defaults(limit);
+        if (job == "communities" || job == "both") community_defaults(limit);
+    } else {
         std::fprintf(stderr, "usage: bench_separable_jobs topics DATASET TRIALS FG_TRIALS CSV [K...] | communities CSV | "
-                             "memory CSV | defaults [SECONDS]\n");
+                             "memory CSV | defaults [SECONDS] [topics|communities]\n");
         return 2;
     }
     return 0;

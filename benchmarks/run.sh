@@ -16,7 +16,8 @@
 #   bash benchmarks/run.sh merit_sizes [seconds per solve]                (MERIT's defaults against N:
 #                                                                            Table I's model at N = 200 to
 #                                                                            50,000, the TDT2 and Reuters
-#                                                                            subsets, all of TDT2)
+#                                                                            subsets, all of TDT2,
+#                                                                            DBLP1-5)
 #   bash benchmarks/run.sh variants [seconds per solver] [seeds]           (away-step and pairwise
 #                                                                            Frank-Wolfe against vanilla
 #                                                                            and projected gradient)

@@ -9,7 +9,7 @@
 // relative to f at the start (output "gaps" gives it absolute).
 //
 // Variants (parameter "variant", beyond the paper): "vanilla" is Alg. 1; "auto", the default, runs it on
-// the plain problem and "corrective" on the topic and community jobs. "away" and "pairwise" move each
+// the plain problem, "corrective" on the topic job and "pairwise" on the community job. "away" and "pairwise" move each
 // column toward its LMO vertex or away from its away vertex (the support's row of largest g_l), or
 // move mass from the away vertex to the LMO vertex, with steps from each column's exact minimizer of
 // 1/2 ||X c_l - x_l||^2 along its direction (slope <g_l, d_l>, curvature ||X d_l||^2), within the
