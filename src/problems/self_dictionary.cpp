@@ -235,7 +235,7 @@ Matrix SelfDictionary::feasible_point(const Matrix& C) const
     return feasible;
 }
 
-std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softmax) const
+std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softmax, bool distinct_points) const
 {
     // ||C(n, :)||_inf largest first, the smaller index on ties; rows without a nonzero come last
     std::vector<int64_t> all(static_cast<std::size_t>(N()));
@@ -243,7 +243,20 @@ std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softma
     std::stable_sort(all.begin(), all.end(), [&](int64_t a, int64_t b) {
         return softmax.max[static_cast<std::size_t>(a)] > softmax.max[static_cast<std::size_t>(b)];
     });
-    std::vector<int64_t> rows(all.begin(), all.begin() + K_);
+    const auto equal_points = [&](int64_t a, int64_t b) {
+        const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
+        const double scale = 1e-10 * std::max(x_norm_[i], x_norm_[j]);
+        double distance = 0.0;
+        for (std::size_t k = 0; k < Xt_.shape()[1]; ++k) distance += (Xt_(i, k) - Xt_(j, k)) * (Xt_(i, k) - Xt_(j, k));
+        return distance <= scale * scale;
+    };
+    std::vector<int64_t> rows, passed;
+    for (std::size_t e = 0; e < all.size() && rows.size() < static_cast<std::size_t>(K_); ++e) {
+        const int64_t r = all[e];
+        const bool repeats = distinct_points && std::any_of(rows.begin(), rows.end(), [&](int64_t t) { return equal_points(r, t); });
+        (repeats ? passed : rows).push_back(r);
+    }
+    for (std::size_t e = 0; rows.size() < static_cast<std::size_t>(K_); ++e) rows.push_back(passed[e]);  // fewer distinct points than K
     std::sort(rows.begin(), rows.end());
     return rows;
 }
@@ -253,7 +266,7 @@ std::vector<int64_t> SelfDictionary::select(const SimplexColumns& C, double thre
     const RowSoftmax softmax = row_softmax(C);
     std::vector<int64_t> rows;
     if (K_ > 0) {
-        rows = largest_row_maxima(softmax);
+        rows = largest_row_maxima(softmax, true);
         if (softmax.rows.size() > static_cast<std::size_t>(K_)) {
             std::vector<int64_t> extreme = weighted_extreme_rows(softmax);
             if (extreme != rows && anchor_fit(extreme) < anchor_fit(rows)) rows = std::move(extreme);

@@ -130,8 +130,10 @@ public:
     // ||C(n, :)||_inf is above `threshold`.
     std::vector<int64_t> select(const SimplexColumns& C, double threshold = 0.5) const;
     // The paper's anchors (K known): the K rows of largest ||C(n, :)||_inf, the smaller index on ties
-    // (rows without a nonzero last), increasing; `softmax` is row_softmax(C).
-    std::vector<int64_t> largest_row_maxima(const RowSoftmax& softmax) const;
+    // (rows without a nonzero last), increasing; `softmax` is row_softmax(C). distinct_points: a row whose
+    // point x_n equals a taken row's (to 1e-10 of the larger norm) is passed over while other rows
+    // remain, since two equal points are one anchor (structurally equivalent nodes of a graph).
+    std::vector<int64_t> largest_row_maxima(const RowSoftmax& softmax, bool distinct_points = false) const;
     // K of the rows with a nonzero: SPA on their points x_n scaled by ||C(n, :)||_inf, the extreme
     // points that carry weight; increasing.
     std::vector<int64_t> weighted_extreme_rows(const RowSoftmax& softmax) const;

@@ -138,6 +138,35 @@ BOOST_AUTO_TEST_CASE(sweep_does_not_depend_on_the_blocks)
     BOOST_TEST(c.gap == a.gap, boost::test_tools::tolerance(1e-12));
 }
 
+// Two equal points are one anchor: facto's selection passes over a row whose point repeats a taken
+// one's (exactly, or to rounding), where the paper's rule takes the K largest row maxima as they come.
+BOOST_AUTO_TEST_CASE(selection_takes_one_of_equal_points)
+{
+    for (double rounding : {0.0, 1e-14}) {
+        BOOST_TEST_CONTEXT("twin off by " << rounding)
+        {
+            Matrix X = xt::zeros<double>({std::size_t{3}, std::size_t{6}});  // e1, e2, e3, e1's twin, two mixtures
+            X(0, 0) = 1.0, X(1, 1) = 1.0, X(2, 2) = 1.0, X(0, 3) = 1.0 + rounding, X(1, 3) = rounding;
+            X(0, 4) = X(1, 4) = 0.5, X(1, 5) = X(2, 5) = 0.5;
+            const SelfDictionary problem(X, 3, 1e-6, 1e-5);
+            Matrix C = xt::zeros<double>({std::size_t{6}, std::size_t{6}});  // row maxima 1, 1, 0.8, 1 (the twin)
+            C(0, 0) = 1.0, C(1, 1) = 1.0, C(2, 2) = 0.8, C(0, 2) = 0.2, C(3, 3) = 1.0;
+            C(0, 4) = C(1, 4) = 0.5, C(1, 5) = C(2, 5) = 0.5;
+            const SimplexColumns columns = SimplexColumns::from_dense(C);
+            const RowSoftmax softmax = problem.row_softmax(columns);
+            BOOST_TEST(problem.largest_row_maxima(softmax) == (std::vector<int64_t>{0, 1, 3}), boost::test_tools::per_element());
+            BOOST_TEST(problem.largest_row_maxima(softmax, true) == (std::vector<int64_t>{0, 1, 2}),
+                       boost::test_tools::per_element());
+            const std::vector<int64_t> selected = problem.select(columns);  // e1 from either twin, the fit decides
+            BOOST_TEST(((selected == std::vector<int64_t>{0, 1, 2}) || (selected == std::vector<int64_t>{1, 2, 3})));
+        }
+    }
+    Matrix X = xt::ones<double>({std::size_t{2}, std::size_t{4}});  // fewer distinct points than K: still K rows
+    const SelfDictionary same(X, 2, 1e-6, 1e-5);
+    const SimplexColumns C = SimplexColumns::from_selected({1, 2}, xt::ones<double>({std::size_t{4}, std::size_t{2}}) / 2.0);
+    BOOST_TEST(same.largest_row_maxima(same.row_softmax(C), true) == (std::vector<int64_t>{1, 2}), boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(frank_wolfe_updates_keep_columns_on_the_simplex_with_rows_increasing)
 {
     // the sweep hands each column's rows to the product's scan as they are: they must stay sorted
