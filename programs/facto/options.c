@@ -352,15 +352,18 @@ static void list_params(facto_solver* solver)
 }
 
 /* --list-params: the parameters of o->solver, read from a solver on a tiny problem of the kind asked
- * (topics and communities: a self_dictionary one, whose solvers they share); 0 after a message. */
+ * (topics: a self_dictionary one, whose solvers it shares; communities: a triangle, for geonmf, which
+ * only they have); 0 after a message. */
 int list_params_of(const options* o)
 {
-    const double one = 1.0, two[2] = {1.0, 2.0};
-    const int64_t first = 0, second = 1;
+    const double one = 1.0, two[2] = {1.0, 2.0}, ones[6] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+    const int64_t first = 0, second = 1, triangle_rows[6] = {0, 0, 1, 1, 2, 2}, triangle_cols[6] = {1, 2, 0, 2, 0, 1};
     facto_problem* tiny = NULL;
     if (!strcmp(o->problem, "symnmf")) facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
     else if (!strcmp(o->problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
-    else if (!strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics") || !strcmp(o->problem, "communities"))
+    else if (!strcmp(o->problem, "communities"))
+        facto_problem_new_communities(FACTO_SPARSE_COO, 3, 3, 6, triangle_rows, triangle_cols, ones, 1, 1.0, 0.0, 1e-5, &tiny);
+    else if (!strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics"))
         facto_problem_new_self_dictionary(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
     else if (!strcmp(o->problem, "nomad")) facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
     else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
@@ -369,7 +372,7 @@ int list_params_of(const options* o)
     facto_problem_free(tiny);
     if (st < 0) return !fail("solver", st, facto_last_error());
     if (strcmp(facto_solver_algorithm(s), o->solver)) /* a rule that makes another solver by the problem's size */
-        printf("%s makes its solver by the problem (--list-solvers); on the smallest problems:\n", o->solver);
+        printf("%s makes its solver by the problem (--list-algorithms); on the smallest problems:\n", o->solver);
     list_params(s);
     facto_solver_free(s);
     return 1;

@@ -7,6 +7,8 @@ the CLI (`facto --list-algorithms`) and fails when anything else disagrees:
 
   docs      docs/algorithms.md's table is the registry's, as this script renders it (--write renders it)
   usage     `facto --help` names every problem and its default as the registry does
+  params    `facto --problem KIND --solver NAME --list-params` lists the parameters of every algorithm
+            of every kind the CLI runs
   tests     tests/README.md's index lists every algorithm, with the problem kinds the registry gives it
             and test files that exist
   names     every algorithm named in code or docs is one the registry lists: a binding's default or
@@ -143,13 +145,26 @@ def check_names(table):
     return problems, seen
 
 
+def check_params(cli, table):
+    problems = []
+    for kind, algorithms in table.items():
+        if kind.startswith("distributed_"):
+            continue
+        for name, _, _ in algorithms:
+            run = subprocess.run([cli, "--problem", kind, "--solver", name, "--list-params"], capture_output=True, text=True)
+            if run.returncode != 0 or "parameters of " not in run.stdout:  # a rule (auto) lists the one it makes
+                problems.append(f"facto --problem {kind} --solver {name} --list-params failed: {run.stderr.strip()}")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("cli")
     parser.add_argument("--write", action="store_true", help="rewrite docs/algorithms.md's table")
     args = parser.parse_args()
     table = registry(args.cli)
-    problems = check_doc(table, args.write) + check_usage(args.cli, table) + check_test_index(table)
+    problems = (check_doc(table, args.write) + check_usage(args.cli, table) + check_params(args.cli, table)
+                + check_test_index(table))
     name_problems, seen = check_names(table)
     problems += name_problems
     for p in problems:
