@@ -393,6 +393,13 @@ Matrix epsilon_floored_memberships(const CommunityModel& model, const std::vecto
     return H;
 }
 
+// SRC of the solver's "memberships" output (every node's) against the truth (nodes x K).
+double memberships_src(const Solver& solver, const Matrix& truth)
+{
+    const Output H = solver.output("memberships");
+    return averaged_spearman(xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0], truth.shape()[1]}), truth);
+}
+
 void communities(const std::string& csv)
 {
     const int64_t table3[] = {6437, 3248, 3129, 1032, 3509};
@@ -438,9 +445,7 @@ void communities(const std::string& csv)
             t0 = Clock::now();
             solver->solve();
             const double s = seconds_since(t0);
-            const Output H = solver->output("memberships");
-            const double facto_src = averaged_spearman(
-                xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0], static_cast<std::size_t>(K)}), truth);
+            const double facto_src = memberships_src(*solver, truth);
             // MERIT as the authors select: the K rows of C with the largest entries (facto's "selected"
             // takes SPA's weighted picks instead when they fit X better: SelfDictionary::select)
             std::vector<int64_t> anchors = solver->output("selected").ints;
@@ -470,6 +475,16 @@ void communities(const std::string& csv)
         }
         std::fflush(stdout);
     }
+}
+
+// The defaults runs' solver: MERIT with `variant` = method, or SPA for "spa", within `limit` seconds.
+std::unique_ptr<Solver> defaults_solver(const std::shared_ptr<const SelfDictionary>& problem, const std::string& method,
+                                        double limit)
+{
+    auto solver = make_solver(problem, method == "spa" ? "spa" : "merit");
+    if (method != "spa") solver->mutable_params().set_string("variant", method);
+    solver->mutable_params().set_double("time_limit", limit);
+    return solver;
 }
 
 // MERIT's defaults on the corpora as a user meets them (K = 10 topics, lambda = 5e-7, facto's stop):
@@ -511,9 +526,7 @@ void topic_defaults(double limit)
                     static_cast<long long>(problem->N()), built, docs.size(), static_cast<long long>(min_df));
         for (const char* method : {"vanilla", "auto", "spa"}) {
             const bool merit = std::string(method) != "spa";
-            auto solver = make_solver(problem, merit ? "merit" : "spa");
-            if (merit) solver->mutable_params().set_string("variant", method);
-            solver->mutable_params().set_double("time_limit", limit);
+            const auto solver = defaults_solver(problem, method, limit);
             const auto [reason, start, solved, each] = timed_solve(*solver);
             const auto o0 = Clock::now();
             const double coherence = solver->output("coherence").doubles[0];
@@ -543,16 +556,11 @@ void community_defaults(double limit)
         const auto K = static_cast<int64_t>(truth.shape()[1]);
         const auto problem = std::make_shared<const CommunityModel>(A, K, 0.99, 5e-7, 1e-5);
         for (const char* method : {"vanilla", "corrective", "auto", "spa"}) {
-            const bool merit = std::string(method) != "spa";
-            auto solver = make_solver(problem, merit ? "merit" : "spa");
-            if (merit) solver->mutable_params().set_string("variant", method);
-            solver->mutable_params().set_double("time_limit", limit);
+            const auto solver = defaults_solver(problem, method, limit);
             const auto [reason, start, solved, each] = timed_solve(*solver);
             std::string src = "refused";
             try {
-                const Output H = solver->output("memberships");
-                src = std::to_string(averaged_spearman(
-                    xt::adapt(H.doubles, std::vector<std::size_t>{truth.shape()[0], static_cast<std::size_t>(K)}), truth));
+                src = std::to_string(memberships_src(*solver, truth));
             } catch (const Error& e) {
                 if (e.status() != FACTO_ERROR_NUMERICAL) throw;
             }

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <numeric>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <xtensor/xadapt.hpp>
