@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include <xtensor/xbuilder.hpp>
 
+#include "base/error.hpp"
 #include "facto/facto.h"
 #include "linalg/blas.hpp"
 #include "solvers/solver.hpp"
@@ -133,19 +135,8 @@ inline TimedSolve timed_solve(Solver& solver)
     return {reason, start, seconds_since(t0), median(per_iteration)};
 }
 
-// A stop reason's name, as the C API's (without its prefix).
-inline const char* stop_name(int32_t reason)
-{
-    switch (reason) {
-    case FACTO_CONVERGED: return "CONVERGED";
-    case FACTO_ITERATION_LIMIT: return "ITERATION_LIMIT";
-    case FACTO_TIME_LIMIT: return "TIME_LIMIT";
-    case FACTO_STOPPED_BY_CALLBACK: return "STOPPED_BY_CALLBACK";
-    case FACTO_STOPPED_BY_REQUEST: return "STOPPED_BY_REQUEST";
-    case FACTO_STALLED: return "STALLED";
-    default: return "running";
-    }
-}
+// A stop reason's name, as the C API's without its prefix ("CONVERGED").
+inline const char* stop_name(int32_t reason) { return status_name(reason) + std::strlen("FACTO_"); }
 
 // One solver's run: seconds of solver time, objective and stationarity at the start and after each
 // iteration.
