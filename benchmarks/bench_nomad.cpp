@@ -245,7 +245,7 @@ Trace trace(const std::shared_ptr<const Nomad>& problem, const char* algorithm, 
 
 void exact(double seconds)
 {
-    std::printf("%5s %3s %11s | %-26s %9s %9s %9s %11s %9s %9s %8s\n", "n", "K", "optimum", "solver", "s to 1e-4",
+    std::printf("%5s %3s %11s | %-26s %9s %9s %9s %11s %9s %9s %10s\n", "n", "K", "optimum", "solver", "s to 1e-4",
                 "s to 1e-6", "s (end)", "Tr(D Q)", "gap", "feas", "stop");
     for (const auto& size : {std::pair<int64_t, int64_t>{30, 4}, {100, 16}, {200, 16}}) {
         const int64_t n = size.first, K = size.second;
@@ -257,11 +257,11 @@ void exact(double seconds)
         const bool certified = std::isfinite(optimum);
         if (!certified) optimum = admm.objective;
         const auto row = [&](const char* name, const Trace& t, double offset) {
-            std::printf("%5lld %3lld %11.6f | %-26s %9.2f %9.2f %9.2f %11.6f %9.1e %9.1e %8s\n",
+            std::printf("%5lld %3lld %11.6f | %-26s %9.2f %9.2f %9.2f %11.6f %9.1e %9.1e %10s\n",
                         static_cast<long long>(n), static_cast<long long>(K), optimum, name,
                         t.within(optimum, 1e-4, offset), t.within(optimum, 1e-6, offset), t.seconds + offset,
                         t.objective, t.gap, t.feasibility,
-                        t.reason == FACTO_CONVERGED ? "CONVERGED" : t.reason == FACTO_TIME_LIMIT ? "TIME" : "other");
+                        bench::stop_name(t.reason));
             std::fflush(stdout);
         };
         row(certified ? "nomad_admm" : "nomad_admm (self)", admm, 0.0);
@@ -275,10 +275,10 @@ void exact(double seconds)
             factored->solve();
             const Progress& p = factored->progress();
             const double bound = factored->output("upper_bound").doubles[0];
-            std::printf("%5lld %3lld %11.6f | %-26s %9s %9s %9.2f %11.6f %9.1e %9.1e %8s\n", static_cast<long long>(n),
+            std::printf("%5lld %3lld %11.6f | %-26s %9s %9s %9.2f %11.6f %9.1e %9.1e %10s\n", static_cast<long long>(n),
                         static_cast<long long>(K), optimum, (std::string("burer_monteiro ") + inner).c_str(), "", "",
                         p.elapsed_seconds, p.objective, (bound - p.objective) / std::fabs(bound), p.feasibility,
-                        p.stop_reason == FACTO_CONVERGED ? "CONVERGED" : "other");
+                        bench::stop_name(p.stop_reason));
             row("  then nomad_admm (total)", trace(problem, "nomad_admm", seconds, factored->iterate()), p.elapsed_seconds);
         }
     }
@@ -359,7 +359,7 @@ void points_by(const std::shared_ptr<const Nomad>& problem, const std::vector<in
     std::printf("Fashion-MNIST %s: n = %zu, d = 784, K = %lld, burer_monteiro (%s): %s after %lld outer iterations, "
                 "%.1f s (labels and bound %.1f s), peak %.0f MiB above the data (D's triangle would take %.0f MiB)\n",
                 which.c_str(), n, static_cast<long long>(K), inner.c_str(),
-                stop == FACTO_CONVERGED ? "CONVERGED" : stop == FACTO_TIME_LIMIT ? "TIME_LIMIT" : "stopped",
+                bench::stop_name(stop),
                 static_cast<long long>(p.iteration), solve_seconds, output_seconds, peak,
                 8.0 * double(n) * double(n) / 2.0 / (1024.0 * 1024.0));
     std::printf("  Tr(D Q) %.6f, upper bound %.6f (gap %.2e relative), max |Q 1 - 1| %.1e, |Tr Q - K| %.1e, "

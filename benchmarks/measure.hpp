@@ -136,7 +136,11 @@ inline TimedSolve timed_solve(Solver& solver)
 }
 
 // A stop reason's name, as the C API's without its prefix ("CONVERGED").
-inline const char* stop_name(int32_t reason) { return status_name(reason) + std::strlen("FACTO_"); }
+inline const char* stop_name(int32_t reason)
+{
+    const char* name = status_name(reason);
+    return std::strncmp(name, "FACTO_", 6) == 0 ? name + 6 : name;
+}
 
 // One solver's run: seconds of solver time, objective and stationarity at the start and after each
 // iteration.

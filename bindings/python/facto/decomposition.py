@@ -95,7 +95,7 @@ class AnchorTopicModel(TransformerMixin, FactoEstimator):
     min_df : int, default 2.  rank : int, default 0 (2 K).  lam, mu : MERIT's, defaults 5e-7 and 1e-5.
     solver : "merit" (default), "spa", "snpa", "fast_anchor" or "fast_gradient". At lam = 5e-7 MERIT's
         certified anchors are not always better than SPA's (worse on average on TDT2's 10-topic subsets,
-        better on Reuters' first and on all of TDT2): compare with solver="spa".
+        better on Reuters' first 10-topic subset and on all of TDT2): compare with solver="spa".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: anchors_ (the anchor words' term indices), components_ (K x n_terms, each topic's term

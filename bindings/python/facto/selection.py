@@ -4,7 +4,7 @@ stability scores (facto_consensus), the objective curve and, for topic models, t
     table = facto.select_k(facto.SymNMFClustering(), X, range(2, 9), n_init=10)
     table.best("dispersion"); table.best("objective"); table.plot()   # plot: matplotlib, when installed
 
-What the criteria mean, and when they mislead (docs/architecture.md, "Choosing k"):
+What the criteria mean, and when they mislead (docs/architecture.md, "Restarts and choosing k"):
 - cophenetic (Brunet et al. 2004): how well the consensus matrix is reproduced by a tree; 1 when every
   restart gives the same clustering. Pick the k before it drops. It is 1 for any k where the solver is
   deterministic (SPA, or restarts that converge to one answer) and says nothing there.
