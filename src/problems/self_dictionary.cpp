@@ -7,6 +7,8 @@
 #include <string>
 
 #include <xtensor/xmath.hpp>
+#include <xtensor/xnorm.hpp>
+#include <xtensor/xview.hpp>
 
 #include "base/random.hpp"
 #include "base/error.hpp"
@@ -246,9 +248,7 @@ std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softma
     const auto equal_points = [&](int64_t a, int64_t b) {
         const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
         const double scale = 1e-10 * std::max(x_norm_[i], x_norm_[j]);
-        double distance = 0.0;
-        for (std::size_t k = 0; k < Xt_.shape()[1]; ++k) distance += (Xt_(i, k) - Xt_(j, k)) * (Xt_(i, k) - Xt_(j, k));
-        return distance <= scale * scale;
+        return xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))() <= scale * scale;
     };
     std::vector<int64_t> rows, passed;
     for (std::size_t e = 0; e < all.size() && rows.size() < static_cast<std::size_t>(K_); ++e) {
