@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -14,10 +16,14 @@ class Collectives;
 
 // CSV: fields separated by commas, semicolons, tabs or spaces; a non-numeric first line is a header.
 Matrix read_csv(const std::string& path);
-// .npy version 1-3, little-endian <f8, <f4, <i8, <i4, C or Fortran order, 1-D (as a column) or 2-D.
+// .npy version 1-3, little-endian <f8, <f4, <i8, <i4, C or Fortran order, 1-D (as a column) or 2-D; the
+// header's shape is checked against the bytes that follow it before anything is allocated. From a file
+// (gzip-compressed or not), or from a stream positioned at the magic (`path` names it in errors).
 Matrix read_npy(const std::string& path);
-// X as .npy version 1.0, '<f8', C order (what numpy.save writes for a float64 array). Error(IO).
-void write_npy(const std::string& path, const Matrix& X);
+Matrix read_npy(std::istream& in, const std::string& path);
+// X as .npy version 1.0, '<f8', C order (what numpy.save writes for a float64 array), into an open file,
+// flushed; Error(IO) naming `path`. The caller closes the file.
+void write_npy(std::FILE* file, const Matrix& X, const std::string& path);
 // By extension: ".npy" -> read_npy, anything else -> read_csv. Rejects NaN/Inf.
 Matrix read_matrix(const std::string& path);
 
@@ -72,7 +78,8 @@ KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_ne
 // New points' rows in the graph of X (q x n, k stored entries per row): each new point y keeps its k nearest fitted points
 // j, S_yj = exp(-||y - x_j||^2 / (s_y s_j)) with s_y its distance to its scale_neighbor-th nearest fitted
 // point (or the cosine, clipped at 0), divided by sqrt(d_y d_j), d_y the sum of its row and d_j the
-// fitted degree; the fitted graph itself is not changed. Error(DIMENSION) for other features.
+// fitted degree; the fitted graph itself is not changed. Error(DIMENSION) for other features, or a graph whose
+// scales, degrees, k or scale neighbour do not fit X's n points.
 CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph);
 
 // A document-term count matrix weighted for topic modeling as the authors of [NFW] do (Sec. V-B; Deng

@@ -76,8 +76,12 @@ void convert(const std::vector<char>& raw, std::vector<double>& out)
 Matrix read_npy(const std::string& path)
 {
     const std::unique_ptr<std::istream> file = open_input(path);
-    std::istream& in = *file;
-    require(in.good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
+    require(file->good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
+    return read_npy(*file, path);
+}
+
+Matrix read_npy(std::istream& in, const std::string& path)
+{
     char magic[8];
     in.read(magic, 8);
     require(in.good() && std::memcmp(magic, "\x93NUMPY", 6) == 0, FACTO_ERROR_PARSE, "'" + path + "' is not an .npy file");
@@ -123,21 +127,18 @@ Matrix read_npy(const std::string& path)
     return X;
 }
 
-void write_npy(const std::string& path, const Matrix& X)
+void write_npy(std::FILE* file, const Matrix& X, const std::string& path)
 {
     std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(X.shape()[0]) + ", " +
                          std::to_string(X.shape()[1]) + "), }";
     header.append(63 - (10 + header.size()) % 64, ' ');  // the data start 64-byte aligned, as numpy writes
     header.push_back('\n');
     const auto length = static_cast<uint16_t>(header.size());
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    require(f != nullptr, FACTO_ERROR_IO, "cannot open '" + path + "' for writing");
     const unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<unsigned char>(length & 0xff),
                                       static_cast<unsigned char>(length >> 8)};
-    bool ok = std::fwrite(prefix, 1, 10, f) == 10 && std::fwrite(header.data(), 1, header.size(), f) == header.size();
-    ok = ok && std::fwrite(X.data(), sizeof(double), X.size(), f) == X.size();  // little-endian hosts only, as read_npy
-    ok = std::fclose(f) == 0 && ok;
-    require(ok, FACTO_ERROR_IO, "error while writing '" + path + "'");
+    bool ok = std::fwrite(prefix, 1, 10, file) == 10 && std::fwrite(header.data(), 1, header.size(), file) == header.size();
+    ok = ok && std::fwrite(X.data(), sizeof(double), X.size(), file) == X.size();  // little-endian hosts only, as read_npy
+    require(ok && std::fflush(file) == 0, FACTO_ERROR_IO, "error while writing '" + path + "'");
 }
 
 Matrix read_matrix(const std::string& path)

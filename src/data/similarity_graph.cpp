@@ -140,12 +140,17 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
     const std::size_t q = Y.shape()[0], n = X.shape()[0], p = X.shape()[1];
     require(Y.shape()[1] == p, FACTO_ERROR_DIMENSION,
             "the new points have " + std::to_string(Y.shape()[1]) + " features, the fitted ones " + std::to_string(p));
-    require(graph.scale.size() == n, FACTO_ERROR_DIMENSION,
+    require(graph.scale.size() == n && graph.degree.size() == n, FACTO_ERROR_DIMENSION,
             "the graph was built on " + std::to_string(graph.scale.size()) + " points, X has " + std::to_string(n));
+    // the neighbours a new point takes are among the n fitted ones
+    const int64_t neighbors = graph.kind == Similarity::Gaussian ? std::max(graph.k, graph.scale_neighbor) : graph.k;
+    require(graph.k >= 1 && (graph.kind == Similarity::Cosine || graph.scale_neighbor >= 1) &&
+                neighbors <= static_cast<int64_t>(n),
+            FACTO_ERROR_DIMENSION,
+            "the graph's k = " + std::to_string(graph.k) + " and scale neighbour " + std::to_string(graph.scale_neighbor) +
+                " are not in [1, " + std::to_string(n) + "], its fitted points");
     require_finite(Y, "the new points");
-    const auto m = static_cast<std::size_t>(
-        graph.kind == Similarity::Gaussian ? std::max(graph.k, graph.scale_neighbor) : graph.k);
-    const auto k = static_cast<std::size_t>(graph.k);
+    const auto m = static_cast<std::size_t>(neighbors), k = static_cast<std::size_t>(graph.k);
     const Vector y2 = xt::sum(xt::square(Y), {1}), x2 = xt::sum(xt::square(X), {1});
     const Neighbors nb = nearest(Y, y2, X, x2, m, graph.kind, false);
     std::vector<int64_t> rows(q * k), cols(q * k);

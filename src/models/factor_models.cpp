@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <utility>
 
+#include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
 #include "base/error.hpp"
@@ -22,6 +25,53 @@ const char* factor_name(const Model& model)
     return model.kind == "simplicial_symnmf" ? "W" : model.kind == "symnmf" ? "H" : "X";
 }
 
+// The first of a rule's arrays the model has (nullptr for none) and the first it has not.
+std::pair<const std::string*, const std::string*> rule_held(const Model& model, const std::vector<std::string>& rule)
+{
+    const std::string *held = nullptr, *missing = nullptr;
+    for (const std::string& name : rule) {
+        if (model.has(name) && !held) held = &name;
+        if (!model.has(name) && !missing) missing = &name;
+    }
+    return {held, missing};
+}
+
+// The feature rule's contract on n fitted points: one rule whole (or none), its arrays' shapes, its
+// settings' codes and counts (the kNN graph's k and scale neighbour in [1, n - 1], as knn_graph takes
+// them), and scales and degrees >= 0 (the kernel's denominators).
+void check_feature_rule(const Model& model, int64_t n)
+{
+    const auto [gaussian, gaussian_missing] = rule_held(model, gaussian_rule_arrays());
+    const auto [knn, knn_missing] = rule_held(model, knn_rule_arrays());
+    require(!gaussian || !knn, FACTO_ERROR_BAD_STATE,
+            "the " + model.kind + " model has arrays of both feature rules ('" + (gaussian ? *gaussian : "") + "' and '" +
+                (knn ? *knn : "") + "'): a model applies one");
+    for (const auto& [held, missing, what] : {std::make_tuple(gaussian, gaussian_missing, "Gaussian"), std::make_tuple(knn, knn_missing, "kNN")})
+        require(!held || !missing, FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model has '" + (held ? *held : std::string()) + "' but not '" +
+                    (missing ? *missing : std::string()) + "': the " + what + " feature rule needs all of its arrays");
+    if (gaussian) {
+        const auto p = static_cast<int64_t>(require_array(model, "rbf_features", n, -1).shape()[1]);
+        require_array(model, "rbf_scaling", 2, p);
+        const Matrix& settings = require_array(model, "rbf_settings", 1, 2);
+        require(settings(0, 0) > 0.0, FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's 'rbf_settings' holds the bandwidth " + value_text(settings(0, 0)) + ": it must be > 0");
+        require_integer(model, "rbf_settings", 1, "the scaling", 0, 2);
+    }
+    if (knn) {
+        require(n >= 2, FACTO_ERROR_BAD_STATE, "the " + model.kind + " model's kNN rule needs at least 2 fitted points, it has 1");
+        require_array(model, "knn_features", n, -1);
+        require_array(model, "knn_settings", 1, 3);
+        require_integer(model, "knn_settings", 0, "k", 1, n - 1);
+        require_integer(model, "knn_settings", 1, "the similarity", 0, 1);
+        require_integer(model, "knn_settings", 2, "the scale neighbour", 1, n - 1);
+        for (const char* name : {"knn_scale", "knn_degree"}) {
+            require_array(model, name, n, 1);
+            require_nonnegative(model, name);
+        }
+    }
+}
+
 // The new points' affinity rows to the fitted ones when a feature rule is set (features in, q x n out,
 // dense for the Gaussian kernel, sparse for the kNN graph), else nothing.
 struct Affinities {
@@ -30,33 +80,27 @@ struct Affinities {
     bool made = false, is_sparse = false;
 };
 
-Affinities affinities_from_features(const Model& model, const NewData& Y, int64_t n)
+Affinities affinities_from_features(const Model& model, const NewData& Y)
 {
     Affinities out;
     if (model.has("rbf_features")) {
-        const Matrix& X = require_array(model, "rbf_features", n, -1);
-        const auto p = static_cast<int64_t>(X.shape()[1]);
-        const Matrix& shift = require_array(model, "rbf_scaling", 2, p);
-        const Matrix& settings = require_array(model, "rbf_settings", 1, 2);
-        require_columns(Y, p, "model's affinity is built from the features it was fitted on");
-        require(settings(0, 0) > 0.0 && (settings(0, 1) == 0.0 || settings(0, 1) == 1.0 || settings(0, 1) == 2.0),
-                FACTO_ERROR_BAD_STATE, "the model's rbf_settings are not a bandwidth > 0 and a scaling in {0, 1, 2}");
+        const Matrix& X = model.array("rbf_features");
+        const Matrix& shift = model.array("rbf_scaling");
+        const Matrix& settings = model.array("rbf_settings");
+        require_columns(Y, static_cast<int64_t>(X.shape()[1]), "model's affinity is built from the features it was fitted on");
         ColumnScaling s{static_cast<Scaling>(static_cast<int32_t>(settings(0, 1))), xt::row(shift, 0), xt::row(shift, 1)};
         Matrix points = Y.dense();
         scale_columns(points, s);
         out.dense = gaussian_cross_affinity(points, X, settings(0, 0));
         out.made = true;
     } else if (model.has("knn_features")) {
-        const Matrix& X = require_array(model, "knn_features", n, -1);
-        const Matrix& settings = require_array(model, "knn_settings", 1, 3);
+        const Matrix& X = model.array("knn_features");
+        const Matrix& settings = model.array("knn_settings");
         require_columns(Y, static_cast<int64_t>(X.shape()[1]), "model's kNN graph is built from the features it was fitted on");
-        require(settings(0, 0) >= 1.0 && (settings(0, 1) == 0.0 || settings(0, 1) == 1.0) && settings(0, 2) >= 1.0,
-                FACTO_ERROR_BAD_STATE, "the model's knn_settings are not k >= 1, a similarity in {0, 1} and a scale neighbour >= 1");
         KnnGraph graph;
         graph.kind = static_cast<Similarity>(static_cast<int32_t>(settings(0, 1)));
         graph.k = static_cast<int64_t>(settings(0, 0)), graph.scale_neighbor = static_cast<int64_t>(settings(0, 2));
-        const Matrix& scale = require_array(model, "knn_scale", n, 1);
-        const Matrix& degree = require_array(model, "knn_degree", n, 1);
+        const Matrix &scale = model.array("knn_scale"), &degree = model.array("knn_degree");
         graph.scale.assign(scale.begin(), scale.end());
         graph.degree.assign(degree.begin(), degree.end());
         out.sparse = knn_cross_similarity(Y.dense(), X, graph);
@@ -66,19 +110,47 @@ Affinities affinities_from_features(const Model& model, const NewData& Y, int64_
 }
 }  // namespace
 
+const std::vector<std::string>& gaussian_rule_arrays()
+{
+    static const std::vector<std::string> names = {"rbf_features", "rbf_scaling", "rbf_settings"};
+    return names;
+}
+
+const std::vector<std::string>& knn_rule_arrays()
+{
+    static const std::vector<std::string> names = {"knn_features", "knn_settings", "knn_scale", "knn_degree"};
+    return names;
+}
+
 void capture_factor(const Solver& solver, Model& model)
 {
     model.arrays[factor_name(model)] = solver.iterate();
 }
 
+// W on the row simplices (to 1e-6 per row: a fit's rows sum to 1 up to rounding), H >= 0, X anything finite.
+void check_factor(const Model& model)
+{
+    const char* name = factor_name(model);
+    const Matrix& F = require_array(model, name, -1, -1);
+    if (model.kind != "edm_completion") require_nonnegative(model, name);
+    if (model.kind == "simplicial_symnmf") {
+        const Vector sums = xt::sum(F, {1});
+        const auto off = std::find_if(sums.begin(), sums.end(), [](double s) { return !(std::abs(s - 1.0) <= 1e-6); });
+        require(off == sums.end(), FACTO_ERROR_BAD_STATE,
+                "the simplicial_symnmf model's 'W' has row " + std::to_string(off - sums.begin()) + " summing to " +
+                    value_text(off == sums.end() ? 1.0 : *off) + ": its rows must be on the simplex (sum 1)");
+    }
+    if (model.kind != "edm_completion") check_feature_rule(model, static_cast<int64_t>(F.shape()[0]));
+}
+
 int64_t factor_columns(const Model& model)
 {
-    return static_cast<int64_t>(require_array(model, factor_name(model), -1, -1).shape()[1]);
+    return static_cast<int64_t>(model.array(factor_name(model)).shape()[1]);
 }
 
 Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads)
 {
-    const Matrix& F = require_array(model, factor_name(model), -1, -1);
+    const Matrix& F = model.array(factor_name(model));
     const auto n = static_cast<int64_t>(F.shape()[0]);
     Applied out;
     if (model.kind == "edm_completion") {
@@ -97,7 +169,7 @@ Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads)
         }
         return out;
     }
-    const Affinities A = affinities_from_features(model, Y, n);
+    const Affinities A = affinities_from_features(model, Y);
     if (!A.made) require_columns(Y, n, "model's affinity rows are to its " + std::to_string(n) + " fitted points");
     // the new points' affinity rows, as given or as the feature rule made them
     const NewData made_dense(A.dense), made_sparse(A.sparse);
@@ -125,9 +197,8 @@ const Matrix& symnmf_factor(const Model& model, const char* rule)
 
 void drop_feature_rules(Model& model)
 {
-    for (const char* name : {"rbf_features", "rbf_scaling", "rbf_settings", "knn_features", "knn_settings", "knn_scale",
-                              "knn_degree"})
-        model.arrays.erase(name);
+    for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
+        for (const std::string& name : *rule) model.arrays.erase(name);
 }
 
 void require_fitted_points(const Matrix& factor, const Matrix& X)

@@ -15,24 +15,23 @@ struct Rule {
     const char* kind;
     std::vector<const char*> arrays;
     void (*capture)(const Solver&, Model&);
+    void (*check)(const Model&);
     Applied (*apply)(const Model&, const models::NewData&, std::size_t);
     int64_t (*columns)(const Model&);
 };
-
-const std::vector<const char*> kFeatureRules = {"rbf_features", "rbf_scaling", "rbf_settings", "knn_features",
-                                                "knn_settings", "knn_scale", "knn_degree"};
 
 const std::vector<Rule>& rules()
 {
     using namespace models;
     static const std::vector<Rule> table = {
-        {"simplicial_symnmf", {"W"}, capture_factor, apply_factor, factor_columns},
-        {"symnmf", {"H"}, capture_factor, apply_factor, factor_columns},
-        {"edm_completion", {"X"}, capture_factor, apply_factor, factor_columns},
-        {"self_dictionary", {"W"}, capture_separable, apply_separable, separable_columns},
-        {"topics", {"topics", "idf"}, capture_separable, apply_separable, separable_columns},
-        {"communities", {"extension", "pure"}, capture_separable, apply_separable, separable_columns},
-        {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, capture_nomad, apply_nomad, nomad_columns},
+        {"simplicial_symnmf", {"W"}, capture_factor, check_factor, apply_factor, factor_columns},
+        {"symnmf", {"H"}, capture_factor, check_factor, apply_factor, factor_columns},
+        {"edm_completion", {"X"}, capture_factor, check_factor, apply_factor, factor_columns},
+        {"self_dictionary", {"W"}, capture_separable, check_separable, apply_separable, separable_columns},
+        {"topics", {"topics", "idf"}, capture_separable, check_separable, apply_separable, separable_columns},
+        {"communities", {"extension", "pure"}, capture_separable, check_separable, apply_separable, separable_columns},
+        {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, capture_nomad, check_nomad, apply_nomad,
+         nomad_columns},
     };
     return table;
 }
@@ -46,13 +45,6 @@ const Rule& rule_of(const std::string& kind)
     throw Error(FACTO_ERROR_INVALID_ARGUMENT, "no model for problem kind '" + kind + "' (models exist for: " + known + ")");
 }
 
-std::vector<std::string> names_of(const Rule& r)
-{
-    std::vector<std::string> names(r.arrays.begin(), r.arrays.end());
-    if (std::string(r.kind) == "simplicial_symnmf" || std::string(r.kind) == "symnmf")
-        names.insert(names.end(), kFeatureRules.begin(), kFeatureRules.end());
-    return names;
-}
 }  // namespace
 
 const Matrix& Model::array(const std::string& name) const
@@ -60,6 +52,26 @@ const Matrix& Model::array(const std::string& name) const
     const auto it = arrays.find(name);
     require(it != arrays.end(), FACTO_ERROR_BAD_STATE, "the " + kind + " model has no array '" + name + "'");
     return it->second;
+}
+
+std::vector<std::string> array_names(const std::string& kind)
+{
+    const auto r = std::find_if(rules().begin(), rules().end(), [&](const Rule& rule) { return kind == rule.kind; });
+    if (r == rules().end()) return {};
+    std::vector<std::string> names(r->arrays.begin(), r->arrays.end());
+    if (kind == "simplicial_symnmf" || kind == "symnmf")
+        for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
+            names.insert(names.end(), rule->begin(), rule->end());
+    return names;
+}
+
+void require_array_name(const std::string& kind, const std::string& name)
+{
+    const std::vector<std::string> names = array_names(kind);
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "a " + kind + " model has no array '" + name + "' (its arrays: " + known + ")");
 }
 
 Model empty_model(const std::string& kind)
@@ -70,16 +82,15 @@ Model empty_model(const std::string& kind)
 
 void set_array(Model& model, const std::string& name, Matrix values)
 {
-    const std::vector<std::string> names = names_of(rule_of(model.kind));
-    if (std::find(names.begin(), names.end(), name) == names.end()) {
-        std::string known;
-        for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-        throw Error(FACTO_ERROR_UNKNOWN_PARAMETER,
-                    "a " + model.kind + " model has no array '" + name + "' (its arrays: " + known + ")");
-    }
+    require_array_name(model.kind, name);
+    require(values.shape()[0] >= 1 && values.shape()[1] >= 1, FACTO_ERROR_DIMENSION,
+            "the " + model.kind + " model's '" + name + "' is " + std::to_string(values.shape()[0]) + " x " +
+                std::to_string(values.shape()[1]) + ": a model's arrays are not empty");
     require_finite(values, name.c_str());
     model.arrays[name] = std::move(values);
 }
+
+void check_model(const Model& model) { rule_of(model.kind).check(model); }
 
 Model capture_model(const Solver& solver)
 {
@@ -88,21 +99,48 @@ Model capture_model(const Solver& solver)
             "a distributed problem's model: each process holds only its rows of the factor");
     require(solver.started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet: step or solve it first");
     Model model = empty_model(problem.kind());
-    rule_of(model.kind).capture(solver, model);
+    const Rule& rule = rule_of(model.kind);
+    rule.capture(solver, model);
+    rule.check(model);
     return model;
 }
 
-int64_t applied_columns(const Model& model) { return rule_of(model.kind).columns(model); }
+int64_t applied_columns(const Model& model)
+{
+    const Rule& rule = rule_of(model.kind);
+    rule.check(model);
+    return rule.columns(model);
+}
+
+namespace {
+// What apply gave, finite: a model's arrays up to 1e100 and new data as large can overflow a rule's squares
+// (EDM's residuals are fourth powers of positions), and an overflow is an error, not an answer.
+Applied finite(Applied applied)
+{
+    const std::size_t columns = applied.rows.shape()[1];
+    for (std::size_t l = 0; l < applied.residuals.size(); ++l) {
+        const bool row_finite = std::all_of(&applied.rows(l, 0), &applied.rows(l, 0) + columns, [](double v) { return std::isfinite(v); });
+        if (!row_finite || !std::isfinite(applied.residuals[l]))
+            throw Error(FACTO_ERROR_NUMERICAL, "applying the model to new point " + std::to_string(l) + " overflows (its " +
+                                                   (row_finite ? "residual" : "row") + " is not finite): rescale the data");
+    }
+    return applied;
+}
+}  // namespace
 
 Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads)
 {
+    const Rule& rule = rule_of(model.kind);
+    rule.check(model);
     require_finite(Y, "the new data");
-    return rule_of(model.kind).apply(model, models::NewData(Y), threads);
+    return finite(rule.apply(model, models::NewData(Y), threads));
 }
 
 Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
 {
-    return rule_of(model.kind).apply(model, models::NewData(Y), threads);
+    const Rule& rule = rule_of(model.kind);
+    rule.check(model);
+    return finite(rule.apply(model, models::NewData(Y), threads));
 }
 
 namespace models {
@@ -153,6 +191,27 @@ const Matrix& require_array(const Model& model, const std::string& name, int64_t
     return A;
 }
 
+void require_nonnegative(const Model& model, const std::string& name)
+{
+    const Matrix& A = model.array(name);
+    const auto negative = std::find_if(A.begin(), A.end(), [](double v) { return v < 0.0; });
+    if (negative == A.end()) return;
+    const auto at = static_cast<std::size_t>(negative - A.begin());
+    throw Error(FACTO_ERROR_BAD_STATE, "the " + model.kind + " model's '" + name + "' has entry (" +
+                                           std::to_string(at / A.shape()[1]) + ", " + std::to_string(at % A.shape()[1]) +
+                                           ") = " + value_text(*negative) + ": its entries must be >= 0");
+}
+
+int64_t require_integer(const Model& model, const std::string& name, std::size_t column, const std::string& what,
+                        int64_t low, int64_t high)
+{
+    const double v = model.array(name)(0, column);
+    require(v == std::floor(v) && v >= static_cast<double>(low) && v <= static_cast<double>(high), FACTO_ERROR_BAD_STATE,
+            "the " + model.kind + " model's '" + name + "' holds " + what + " = " + value_text(v) +
+                ": it must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    return static_cast<int64_t>(v);
+}
+
 void require_columns(const NewData& Y, int64_t cols, const std::string& what)
 {
     require(Y.cols() == cols, FACTO_ERROR_DIMENSION,
@@ -194,13 +253,14 @@ Matrix matrix_of(const Output& output)
     return M;
 }
 
-std::vector<int64_t> integers(const Matrix& column)
+std::vector<int64_t> integers(const Matrix& column, const std::string& what)
 {
     std::vector<int64_t> out(column.size());
     for (std::size_t i = 0; i < out.size(); ++i) {
         const double v = column.data()[i];
-        require(v == std::floor(v) && std::abs(v) < 9.0e15, FACTO_ERROR_BAD_STATE,
-                "a model's integer array holds " + value_text(v));
+        if (!(v == std::floor(v) && std::abs(v) < 9.0e15))
+            throw Error(FACTO_ERROR_BAD_STATE,
+                        what + " entry " + std::to_string(i) + " is " + value_text(v) + ", not an integer below 9e15");
         out[i] = static_cast<int64_t>(v);
     }
     return out;

@@ -15,6 +15,14 @@
 // and the feature rules of the two SymNMF kinds, which make apply take features instead of affinities:
 //   rbf_features (n x p, scaled), rbf_scaling (2 x p), rbf_settings (1 x 2: bandwidth, scaling)
 //   knn_features (n x p), knn_settings (1 x 3: k, similarity, scale neighbour), knn_scale, knn_degree (n x 1)
+//
+// Each kind's contract (check_model) is what its capture guarantees and its apply relies on: the shapes
+// above, every array non-empty and finite (within 1e-100 of overflow, as all input), and the values the
+// fit can give: W's rows on the simplex, H, topics, idf, knn_scale and knn_degree >= 0, pure's rows
+// independent, NOMAD's labels integers >= 0 whose distinct values are center_labels, exactly one of
+// within and centers, one feature rule whole or none, its k and scale neighbour integers in [1, n - 1]
+// and its codes among the enums'. A model is checked when it is loaded, saved and applied, so none that
+// breaks it reaches an apply, however it was built.
 #pragma once
 
 #include <cstdint>
@@ -55,17 +63,26 @@ struct Applied {
 
 // An empty model of a problem kind; Error(INVALID_ARGUMENT) for an unknown kind.
 Model empty_model(const std::string& kind);
-// Sets one array after checking that the kind has it (Error(UNKNOWN_PARAMETER) listing the names) and that
-// it is finite; consistency between arrays is checked when the model is applied.
+// The names of a kind's arrays (the table above, the feature rules' included; none for an unknown kind), and
+// Error(UNKNOWN_PARAMETER) listing them unless `name` is one.
+std::vector<std::string> array_names(const std::string& kind);
+void require_array_name(const std::string& kind, const std::string& name);
+// Sets one array after checking that the kind has it (Error(UNKNOWN_PARAMETER) listing the names), that it
+// is not empty (DIMENSION) and finite (NOT_FINITE, OUT_OF_RANGE above 1e100); the kind's contract is checked
+// on the whole model when it is loaded, saved or applied.
 void set_array(Model& model, const std::string& name, Matrix values);
+// Requires the model to keep its kind's contract (above); Error(BAD_STATE) naming the array and the rule it
+// breaks.
+void check_model(const Model& model);
 // The model of a solved solver's current iterate; Error(BAD_STATE) before it has one, UNSUPPORTED for a
 // distributed problem or a NOMAD layer (apply the first layer's model).
 Model capture_model(const Solver& solver);
 
-// Columns of the rows apply gives (after checking the model's arrays agree).
+// Columns of the rows apply gives (after check_model).
 int64_t applied_columns(const Model& model);
-// The model applied to new data, dense or sparse, as the table above says; Error(DIMENSION) for data of
-// another width, NOT_FINITE for NaN or Inf, BAD_STATE for a model whose arrays disagree.
+// The model applied to new data, dense or sparse, as the table above says (after check_model);
+// Error(DIMENSION) for data of another width, NOT_FINITE for NaN or Inf, BAD_STATE for a model that breaks
+// its contract, NUMERICAL when a point's row or residual overflows.
 Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads);
 Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads);
 
@@ -83,10 +100,18 @@ void use_points(Model& model, const Matrix& X);
 void use_gram(Model& model, Matrix D);
 
 // The model as directory/model.json and one .npy per array (the directory made if missing), with the
-// caller's `settings` (a JSON object, kept verbatim) in model.json; load_model reads one back. Errors: IO,
-// INVALID_ARGUMENT (settings not an object), PARSE (not a facto model; the array files' errors),
-// UNSUPPORTED (a newer format_version), and set_array's.
+// caller's `settings` (a JSON object, kept verbatim) in model.json (models/model_files.cpp). Saving
+// replaces only a model's own files: each file is written new and renamed into place (never written
+// through a link); a file of the same name that is not the previous facto model's there is refused
+// (IO), and that model's arrays the new one has not are removed. Errors: IO, INVALID_ARGUMENT (settings
+// not an object), BAD_STATE (check_model).
 void save_model(const Model& model, const std::string& directory, const std::string& settings);
+// A saved model read back, checked whole before it is returned. Only the array names of its kind are
+// read, each from NAME.npy in the directory, and every file must be a regular file reached without a
+// symbolic link. Errors: IO (missing, a link, not a regular file), PARSE (not a facto model, an array
+// listed twice, a malformed .npy), UNSUPPORTED (a newer format_version, an .npy dtype), INVALID_ARGUMENT
+// (an unknown kind), UNKNOWN_PARAMETER (an array the kind has not), set_array's and check_model's, each
+// message naming the directory.
 Model load_model(const std::string& directory);
 
 // Each kind's rule (models/*.cpp).
@@ -111,13 +136,20 @@ private:
     mutable CsrMatrix made_sparse_;
 };
 
+// The arrays of the two SymNMF kinds' feature rules (use_gaussian_affinity, use_knn_similarity).
+const std::vector<std::string>& gaussian_rule_arrays();
+const std::vector<std::string>& knn_rule_arrays();
+// Each family's capture, contract (check_*) and apply; apply and columns run on checked models only.
 void capture_factor(const Solver& solver, Model& model);
+void check_factor(const Model& model);
 Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads);
 int64_t factor_columns(const Model& model);
 void capture_separable(const Solver& solver, Model& model);
+void check_separable(const Model& model);
 Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads);
 int64_t separable_columns(const Model& model);
 void capture_nomad(const Solver& solver, Model& model);
+void check_nomad(const Model& model);
 Applied apply_nomad(const Model& model, const NewData& Y, std::size_t threads);
 int64_t nomad_columns(const Model& model);
 // mean_{i, j in c} D_ij of each cluster c of `labels`, in the order of `clusters` (increasing labels).
@@ -125,6 +157,12 @@ Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, c
                     std::size_t threads);
 // Array `name` of the given shape (-1: any), else Error(BAD_STATE) naming the disagreement.
 const Matrix& require_array(const Model& model, const std::string& name, int64_t rows, int64_t cols);
+// Requires every entry of array `name` to be >= 0; Error(BAD_STATE) naming the first that is not.
+void require_nonnegative(const Model& model, const std::string& name);
+// Entry (0, column) of array `name`, `what` it holds, as an integer in [low, high] (its value checked
+// before it is converted); Error(BAD_STATE) naming it otherwise.
+int64_t require_integer(const Model& model, const std::string& name, std::size_t column, const std::string& what,
+                        int64_t low, int64_t high);
 // Requires the new data to have `cols` columns (`what`: what the columns are, for the message).
 void require_columns(const NewData& Y, int64_t cols, const std::string& what);
 // ||a_l - B^T c_l||^2 for each row l of A (q x n, dense or sparse), B (n x c), C (q x c): ||a_l||^2 -
@@ -132,8 +170,9 @@ void require_columns(const NewData& Y, int64_t cols, const std::string& what);
 std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C, std::size_t threads);
 // A solver's output as a matrix of its shape (int64 values held exactly).
 Matrix matrix_of(const Output& output);
-// The labels held in an n x 1 array, as integers.
-std::vector<int64_t> integers(const Matrix& column);
+// The integers held in an n x 1 array, each checked (|v| < 9e15, where doubles hold integers exactly) before
+// it is converted; Error(BAD_STATE) naming `what` and the first entry that is not one.
+std::vector<int64_t> integers(const Matrix& column, const std::string& what);
 Matrix column_of(const std::vector<int64_t>& values);
 }  // namespace models
 

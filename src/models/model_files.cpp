@@ -1,13 +1,24 @@
 // A model on disk: a directory of one .npy per array and model.json naming the format, the kind, the
-// arrays and the caller's settings (docs/architecture.md, "Saved models").
+// arrays and the caller's settings (docs/architecture.md, "Saved models: untrusted input"). Everything read
+// is untrusted: names are the kind's own or refused, files are regular files opened without following a
+// link, and the model is checked whole (check_model) before it is returned.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "base/error.hpp"
+#include "data/input_file.hpp"
 #include "models/model.hpp"
 
 namespace facto {
@@ -97,6 +108,34 @@ struct JsonReader {
     }
 };
 
+// The members of model.json that facto reads (others are kept out of the way, for later formats).
+struct ModelFile {
+    std::string format, version, kind, settings = "{}";
+    std::vector<std::string> arrays;
+};
+
+ModelFile parse_model_file(const std::string& text, const std::string& path)
+{
+    JsonReader json{text, path};
+    ModelFile file;
+    json.expect('{');
+    while (!json.next_is('}')) {
+        const std::string key = json.string();
+        json.expect(':');
+        const std::string value = json.value();
+        if (key == "format") file.format = value;
+        else if (key == "format_version") file.version = value;
+        else if (key == "kind") file.kind = value;
+        else if (key == "arrays") file.arrays = json.strings(value);
+        else if (key == "settings") file.settings = value;
+        if (!json.next_is('}')) json.expect(',');
+    }
+    ++json.at;
+    json.skip();
+    if (json.at != text.size()) json.fail("text after the JSON object");
+    return file;
+}
+
 std::string quoted(const std::string& s)
 {
     std::string out = "\"";
@@ -107,70 +146,186 @@ std::string quoted(const std::string& s)
     return out + "\"";
 }
 
+// Settings are one JSON object: an object's text and nothing after it (else they could add members to
+// model.json, "arrays" among them).
 void require_object(const std::string& settings)
 {
-    const std::size_t first = settings.find_first_not_of(" \t\r\n"), last = settings.find_last_not_of(" \t\r\n");
-    require(first != std::string::npos && settings[first] == '{' && settings[last] == '}', FACTO_ERROR_INVALID_ARGUMENT,
-            "the settings must be a JSON object ({...}), got '" + settings.substr(0, 40) + "'");
+    const std::string what = "the settings must be a JSON object ({...}), got '" + settings.substr(0, 40) + "'", name = "settings";
+    try {
+        JsonReader json{settings, name};
+        json.skip();
+        require(json.next_is('{'), FACTO_ERROR_INVALID_ARGUMENT, what);
+        json.value();
+        json.skip();
+        require(json.at == settings.size(), FACTO_ERROR_INVALID_ARGUMENT, what + " (text after the object)");
+    } catch (const Error& e) {
+        throw Error(FACTO_ERROR_INVALID_ARGUMENT, e.status() == FACTO_ERROR_INVALID_ARGUMENT ? e.what() : what);
+    }
+}
+
+std::string in_directory(const std::string& directory, const std::string& file)
+{
+    return (std::filesystem::path(directory) / file).string();
+}
+
+bool exists_here(const std::string& path)  // a link counts, whatever it points to
+{
+    std::error_code error;
+    return std::filesystem::exists(std::filesystem::symlink_status(path, error));
+}
+
+// The files of the facto model saved in `directory` before (model.json and its arrays, by the names its
+// kind has: a name from the file can never reach out of the directory), none without a model.json;
+// Error(IO) for a model.json that is not a facto model's, which saving must not replace.
+std::set<std::string> previous_model_files(const std::string& directory)
+{
+    const std::string path = in_directory(directory, "model.json");
+    if (!exists_here(path)) return {};
+    ModelFile file;
+    try {
+        file = parse_model_file(read_regular_file(path), path);
+        require(file.format == kFormat, FACTO_ERROR_PARSE, "its format is '" + file.format + "'");
+    } catch (const Error& e) {
+        throw Error(FACTO_ERROR_IO, "'" + path + "' is there and is not a facto model's (" + e.what() +
+                                        "): facto does not replace it; save to another directory or remove it");
+    }
+    std::set<std::string> own = {"model.json"};
+    const std::vector<std::string> names = array_names(file.kind);
+    for (const std::string& name : file.arrays)
+        if (std::find(names.begin(), names.end(), name) != names.end()) own.insert(name + ".npy");
+    return own;
+}
+
+// A new file in `directory`, created exclusively under a temporary name (so never through a link, nor over
+// another file), given its contents by write(file) and closed; returns its path. Error(IO).
+template <class Write>
+std::string write_temporary(const std::string& directory, const std::string& name, Write&& write)
+{
+    static std::atomic<unsigned> counter{0};
+    for (int attempt = 0;; ++attempt) {
+        const std::string path = in_directory(directory, "." + name + "." + std::to_string(::getpid()) + "." +
+                                                             std::to_string(counter++) + ".tmp");
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST && attempt < 100) continue;
+        require(fd >= 0, FACTO_ERROR_IO, "cannot create '" + path + "': " + std::strerror(errno));
+        std::FILE* file = ::fdopen(fd, "wb");
+        if (!file) ::close(fd);
+        try {
+            require(file != nullptr, FACTO_ERROR_IO, "cannot write '" + path + "'");
+            write(file);
+            const bool closed = std::fclose(file) == 0;
+            file = nullptr;
+            require(closed, FACTO_ERROR_IO, "error while writing '" + path + "'");
+        } catch (...) {
+            if (file) std::fclose(file);
+            ::unlink(path.c_str());
+            throw;
+        }
+        return path;
+    }
 }
 }  // namespace
 
 void save_model(const Model& model, const std::string& directory, const std::string& settings)
 {
     require_object(settings);
-    require(!model.arrays.empty(), FACTO_ERROR_BAD_STATE, "the " + model.kind + " model has no arrays to save");
-    namespace fs = std::filesystem;
+    check_model(model);
     std::error_code error;
-    fs::create_directories(directory, error);
-    require(fs::is_directory(directory), FACTO_ERROR_IO,
+    std::filesystem::create_directories(directory, error);
+    require(std::filesystem::is_directory(directory), FACTO_ERROR_IO,
             "cannot make the directory '" + directory + "'" + (error ? ": " + error.message() : std::string()));
+    // what is saved, and what it may replace: nothing but the previous model's own files
+    std::vector<std::string> files;
     std::string names;
-    for (const auto& [name, values] : model.arrays) {
-        write_npy((fs::path(directory) / (name + ".npy")).string(), values);
-        names += (names.empty() ? "" : ", ") + quoted(name);
+    for (const auto& entry : model.arrays) {
+        files.push_back(entry.first + ".npy");
+        names += (names.empty() ? "" : ", ") + quoted(entry.first);
     }
-    const std::string path = (fs::path(directory) / "model.json").string();
-    std::ofstream out(path);
-    require(out.good(), FACTO_ERROR_IO, "cannot open '" + path + "' for writing");
-    out << "{\n  \"format\": " << quoted(kFormat) << ",\n  \"format_version\": " << kFormatVersion
-        << ",\n  \"facto_version\": \"" << FACTO_VERSION_MAJOR << '.' << FACTO_VERSION_MINOR << '.' << FACTO_VERSION_PATCH
-        << "\",\n  \"kind\": " << quoted(model.kind) << ",\n  \"arrays\": [" << names << "],\n  \"settings\": " << settings
-        << "\n}\n";
-    out.close();
-    require(!out.fail(), FACTO_ERROR_IO, "error while writing '" + path + "'");
+    files.push_back("model.json");
+    const std::set<std::string> own = previous_model_files(directory);
+    for (const std::string& file : files)
+        require(!exists_here(in_directory(directory, file)) || own.count(file), FACTO_ERROR_IO,
+                "'" + in_directory(directory, file) +
+                    "' is there and is not a file of the facto model saved there: facto does not replace it; save to "
+                    "another directory or remove it");
+    // every file written new, then renamed into place, model.json last
+    std::vector<std::string> written;
+    try {
+        for (const auto& [name, values] : model.arrays)
+            written.push_back(write_temporary(directory, name + ".npy", [&](std::FILE* file) {
+                write_npy(file, values, in_directory(directory, name + ".npy"));
+            }));
+        std::ostringstream json;
+        json << "{\n  \"format\": " << quoted(kFormat) << ",\n  \"format_version\": " << kFormatVersion
+             << ",\n  \"facto_version\": \"" << FACTO_VERSION_MAJOR << '.' << FACTO_VERSION_MINOR << '.' << FACTO_VERSION_PATCH
+             << "\",\n  \"kind\": " << quoted(model.kind) << ",\n  \"arrays\": [" << names << "],\n  \"settings\": " << settings
+             << "\n}\n";
+        const std::string text = json.str();
+        written.push_back(write_temporary(directory, "model.json", [&](std::FILE* file) {
+            require(std::fwrite(text.data(), 1, text.size(), file) == text.size(), FACTO_ERROR_IO,
+                    "error while writing '" + in_directory(directory, "model.json") + "'");
+        }));
+        for (std::size_t f = 0; f < files.size(); ++f) {
+            const std::string path = in_directory(directory, files[f]);
+            require(std::rename(written[f].c_str(), path.c_str()) == 0, FACTO_ERROR_IO,
+                    "cannot replace '" + path + "': " + std::strerror(errno));
+            written[f].clear();
+        }
+    } catch (...) {
+        for (const std::string& path : written)
+            if (!path.empty()) ::unlink(path.c_str());
+        throw;
+    }
+    for (const std::string& file : own)  // the previous model's arrays that this one has not
+        if (std::find(files.begin(), files.end(), file) == files.end()) ::unlink(in_directory(directory, file).c_str());
 }
 
 Model load_model(const std::string& directory)
 {
-    namespace fs = std::filesystem;
-    const std::string path = (fs::path(directory) / "model.json").string();
-    std::ifstream in(path);
-    require(in.good(), FACTO_ERROR_IO, "cannot open '" + path + "': is '" + directory + "' a saved model's directory?");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
-    JsonReader json{text, path};
-    std::string format, version, kind, arrays, settings = "{}";
-    json.expect('{');
-    while (!json.next_is('}')) {
-        const std::string key = json.string();
-        json.expect(':');
-        const std::string value = json.value();
-        if (key == "format") format = value;
-        else if (key == "format_version") version = value;
-        else if (key == "kind") kind = value;
-        else if (key == "arrays") arrays = value;
-        else if (key == "settings") settings = value;
-        if (!json.next_is('}')) json.expect(',');
+    const std::string path = in_directory(directory, "model.json");
+    std::string text;
+    try {
+        text = read_regular_file(path);
+    } catch (const Error& e) {
+        throw Error(e.status(), std::string(e.what()) + " (is '" + directory + "' a saved model's directory?)");
     }
-    require(format == kFormat, FACTO_ERROR_PARSE, "'" + path + "' is not a facto model (format '" + format + "')");
-    require(version == std::to_string(kFormatVersion), FACTO_ERROR_UNSUPPORTED,
-            "'" + path + "' has format_version " + version + "; this facto reads " + std::to_string(kFormatVersion));
-    require(!arrays.empty(), FACTO_ERROR_PARSE, "'" + path + "' lists no arrays");
-    Model model = empty_model(kind);
-    for (const std::string& name : json.strings(arrays))
-        set_array(model, name, read_npy((fs::path(directory) / (name + ".npy")).string()));
-    model.settings = settings;
+    const ModelFile file = parse_model_file(text, path);
+    require(file.format == kFormat, FACTO_ERROR_PARSE, "'" + path + "' is not a facto model (format '" + file.format + "')");
+    require(file.version == std::to_string(kFormatVersion), FACTO_ERROR_UNSUPPORTED,
+            "'" + path + "' has format_version " + file.version + "; this facto reads " + std::to_string(kFormatVersion));
+    require(!file.arrays.empty(), FACTO_ERROR_PARSE, "'" + path + "' lists no arrays");
+    try {
+        require_object(file.settings);
+    } catch (const Error& e) {
+        throw Error(FACTO_ERROR_PARSE, "'" + path + "': " + e.what());
+    }
+    // the kind's rules, each name checked against the kind's before a file is opened (none can name a path),
+    // the arrays read, then the whole model checked
+    const auto in_model = [&](const Error& e) { return Error(e.status(), "the model in '" + directory + "': " + e.what()); };
+    Model model;
+    try {
+        model = empty_model(file.kind);
+        for (const std::string& name : file.arrays) require_array_name(model.kind, name);
+    } catch (const Error& e) {
+        throw in_model(e);
+    }
+    for (const std::string& name : file.arrays) {
+        require(!model.has(name), FACTO_ERROR_PARSE, "'" + path + "' lists the array '" + name + "' twice");
+        const std::string array = in_directory(directory, name + ".npy");
+        BytesInput bytes(read_regular_file(array));
+        Matrix values = read_npy(bytes, array);
+        try {
+            set_array(model, name, std::move(values));
+        } catch (const Error& e) {
+            throw Error(e.status(), "'" + array + "': " + e.what());
+        }
+    }
+    try {
+        check_model(model);
+    } catch (const Error& e) {
+        throw in_model(e);
+    }
+    model.settings = file.settings;
     return model;
 }
 

@@ -50,37 +50,59 @@ void capture_nomad(const Solver& solver, Model& model)
             "a model of a NOMAD layer: apply the first layer's model, then the layers' labels of its labels");
     model.arrays["labels"] = matrix_of(solver.output("labels"));
     model.arrays["embedding"] = matrix_of(solver.output("embedding"));
-    const std::vector<int64_t> labels = integers(model.arrays["labels"]);
+    const std::vector<int64_t> labels = integers(model.arrays["labels"], "the solver's labels");
     const ClusterMeans clusters = cluster_means(model.arrays["embedding"], labels);
     model.arrays["center_labels"] = column_of(clusters.labels);
     model.arrays["within"] = within_means(problem->D(), labels, clusters.labels, resolve_threads(0));
 }
 
+// labels: integers >= 0 of the n fitted points (an embedding row each), whose distinct values, increasing,
+// are center_labels; then each cluster's within (new rows of D) or center (new points), exactly one.
+void check_nomad(const Model& model)
+{
+    const Matrix& fitted = require_array(model, "labels", -1, 1);
+    const auto n = static_cast<int64_t>(fitted.shape()[0]);
+    require_array(model, "embedding", n, -1);
+    std::vector<int64_t> clusters = integers(fitted, "the nomad model's 'labels'");
+    require(*std::min_element(clusters.begin(), clusters.end()) >= 0, FACTO_ERROR_BAD_STATE,
+            "the nomad model's 'labels' hold a negative label: fitted labels are >= 0");
+    std::sort(clusters.begin(), clusters.end());
+    clusters.erase(std::unique(clusters.begin(), clusters.end()), clusters.end());
+    const auto c = static_cast<int64_t>(clusters.size());
+    require(integers(require_array(model, "center_labels", c, 1), "the nomad model's 'center_labels'") == clusters,
+            FACTO_ERROR_BAD_STATE, "the nomad model's 'center_labels' are not the clusters of its labels");
+    require(model.has("within") != model.has("centers"), FACTO_ERROR_BAD_STATE,
+            std::string("the nomad model has ") +
+                (model.has("within") ? "both 'within' and 'centers'" : "neither 'within' nor 'centers'") +
+                ": it has one, 'within' to take new rows of D or 'centers' to take new points");
+    if (model.has("within"))
+        require_array(model, "within", c, 1);
+    else
+        require_array(model, "centers", c, -1);
+}
+
 int64_t nomad_columns(const Model& model)
 {
-    return static_cast<int64_t>(require_array(model, "embedding", -1, -1).shape()[1]);
+    return static_cast<int64_t>(model.array("embedding").shape()[1]);
 }
 
 Applied apply_nomad(const Model& model, const NewData& Y, std::size_t)
 {
-    const Matrix& fitted = require_array(model, "labels", -1, 1);
-    const auto n = static_cast<int64_t>(fitted.shape()[0]);
-    const std::vector<int64_t> labels = integers(fitted);
-    const ClusterMeans embedding = cluster_means(require_array(model, "embedding", n, -1), labels);
+    const std::vector<int64_t> labels = integers(model.array("labels"), "the nomad model's 'labels'");
+    const ClusterMeans embedding = cluster_means(model.array("embedding"), labels);
     const auto c = static_cast<int64_t>(embedding.labels.size());
-    require(integers(require_array(model, "center_labels", c, 1)) == embedding.labels, FACTO_ERROR_BAD_STATE,
-            "the nomad model's center_labels are not the clusters of its labels");
+    const auto n = static_cast<int64_t>(labels.size());
     std::vector<int64_t> nearest;  // row of each new point's cluster in embedding.labels' order
     std::vector<double> distance;   // to its cluster's mean (in D's space, up to the point's D(x, x))
     if (model.has("centers")) {
-        const Matrix& centers = require_array(model, "centers", c, -1);
+        const Matrix& centers = model.array("centers");
         require_columns(Y, static_cast<int64_t>(centers.shape()[1]), "model's points have as many features");
         const Matrix& points = Y.dense();
         nearest = nearest_centers(points, centers);
         for (std::size_t l = 0; l < nearest.size(); ++l)
             distance.push_back(xt::sum(xt::square(xt::row(points, l) - xt::row(centers, static_cast<std::size_t>(nearest[l]))))());
     } else {
-        const Matrix& within = require_array(model, "within", c, 1);
+        const Matrix& within = model.array("within");
         require_columns(Y, n, "model's new rows of D are inner products with its " + std::to_string(n) + " fitted points");
         const Matrix& rows = Y.dense();
         std::vector<double> size(static_cast<std::size_t>(c), 0.0);
@@ -117,7 +139,7 @@ namespace facto {
 void use_gram(Model& model, Matrix D)
 {
     require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "a Gram matrix is for nomad models, not " + model.kind);
-    const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1));
+    const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1), "the model's labels");
     require(D.shape()[0] == labels.size() && D.shape()[1] == labels.size(), FACTO_ERROR_DIMENSION,
             "D is " + std::to_string(D.shape()[0]) + " x " + std::to_string(D.shape()[1]) + ", the model's labels " +
                 std::to_string(labels.size()));
@@ -133,7 +155,7 @@ void use_gram(Model& model, Matrix D)
 void use_points(Model& model, const Matrix& X)
 {
     require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "points are for nomad models, not " + model.kind);
-    const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1));
+    const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1), "the model's labels");
     require(X.shape()[0] == labels.size(), FACTO_ERROR_DIMENSION,
             "the points are " + std::to_string(X.shape()[0]) + ", the model's labels " + std::to_string(labels.size()));
     require_finite(X, "X");

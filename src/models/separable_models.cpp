@@ -35,9 +35,8 @@ std::vector<int64_t> labels_or_unknown(const Matrix& rows)
 
 Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
 {
-    const Matrix& topics = require_array(model, "topics", -1, -1);
+    const Matrix &topics = model.array("topics"), &idf = model.array("idf");
     const auto V = static_cast<int64_t>(topics.shape()[1]);
-    const Matrix& idf = require_array(model, "idf", 1, V);
     require_columns(Y, V, "model's vocabulary has " + std::to_string(V) + " terms");
     // the fitted topic-word matrix over the kept terms (idf > 0) and each vocabulary term's kept column
     std::vector<int64_t> column(static_cast<std::size_t>(V), -1);
@@ -83,11 +82,31 @@ void capture_separable(const Solver& solver, Model& model)
     }
 }
 
+// W anything finite; topics and idf >= 0 (NNLS topics, logarithms of D / df >= 1) over one vocabulary; pure's
+// rows independent, as the fit's memberships require them.
+void check_separable(const Model& model)
+{
+    if (model.kind == "topics") {
+        const auto V = static_cast<int64_t>(require_array(model, "topics", -1, -1).shape()[1]);
+        require_array(model, "idf", 1, V);
+        require_nonnegative(model, "topics");
+        require_nonnegative(model, "idf");
+    } else if (model.kind == "communities") {
+        const auto K = static_cast<int64_t>(require_array(model, "extension", -1, -1).shape()[1]);
+        const double condition = CommunityModel::condition(require_array(model, "pure", K, K));
+        require(condition <= CommunityModel::kLargestCondition, FACTO_ERROR_BAD_STATE,
+                "the communities model's 'pure' rows are linearly dependent (condition " + value_text(condition) +
+                    "): they must be the eigenvector rows of K distinct pure nodes");
+    } else {
+        require_array(model, "W", -1, -1);
+    }
+}
+
 int64_t separable_columns(const Model& model)
 {
-    if (model.kind == "topics") return static_cast<int64_t>(require_array(model, "topics", -1, -1).shape()[0]);
-    if (model.kind == "communities") return static_cast<int64_t>(require_array(model, "extension", -1, -1).shape()[1]);
-    return static_cast<int64_t>(require_array(model, "W", -1, -1).shape()[1]);
+    if (model.kind == "topics") return static_cast<int64_t>(model.array("topics").shape()[0]);
+    if (model.kind == "communities") return static_cast<int64_t>(model.array("extension").shape()[1]);
+    return static_cast<int64_t>(model.array("W").shape()[1]);
 }
 
 Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads)
@@ -95,9 +114,8 @@ Applied apply_separable(const Model& model, const NewData& Y, std::size_t thread
     if (model.kind == "topics") return apply_topics(model, Y, threads);
     Applied out;
     if (model.kind == "communities") {
-        const Matrix& E = require_array(model, "extension", -1, -1);
+        const Matrix &E = model.array("extension"), &pure = model.array("pure");
         const std::size_t K = E.shape()[1];
-        const Matrix& pure = require_array(model, "pure", static_cast<int64_t>(K), static_cast<int64_t>(K));
         require_columns(Y, static_cast<int64_t>(E.shape()[0]),
                         "model's new edges are to its " + std::to_string(E.shape()[0]) + " fitted nodes");
         Matrix v = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), K});  // Nystrom eigenvector rows
@@ -114,7 +132,7 @@ Applied apply_separable(const Model& model, const NewData& Y, std::size_t thread
         return out;
     }
     // the data points are columns, as in the fit: X_new is M x q
-    const Matrix& W = require_array(model, "W", -1, -1);
+    const Matrix& W = model.array("W");
     require(Y.rows() == static_cast<int64_t>(W.shape()[0]), FACTO_ERROR_DIMENSION,
             "the new data points (columns) have " + std::to_string(Y.rows()) + " rows; the model's anchors " +
                 std::to_string(W.shape()[0]));

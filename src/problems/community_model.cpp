@@ -92,13 +92,19 @@ Matrix CommunityModel::pure_rows(const std::vector<int64_t>& anchors) const
     return pure;
 }
 
+double CommunityModel::condition(const Matrix& pure)
+{
+    const Vector sigma = blas::singular_values(pure);
+    const double smallest = sigma(sigma.size() - 1);
+    return smallest > 0.0 ? sigma(0) / smallest : std::numeric_limits<double>::infinity();
+}
+
 Matrix CommunityModel::on_pure_nodes(Matrix pure, Matrix rows)
 {
     const std::size_t K = pure.shape()[0], N = rows.shape()[0];
-    const Vector sigma = blas::singular_values(pure);
-    require(sigma(K - 1) > 1e-12 * sigma(0), FACTO_ERROR_NUMERICAL,
-            "the pure nodes' eigenvector rows are linearly dependent (condition " +
-                value_text(sigma(0) / sigma(K - 1)) + ")");
+    const double c = condition(pure);
+    require(c <= kLargestCondition, FACTO_ERROR_NUMERICAL,
+            "the pure nodes' eigenvector rows are linearly dependent (condition " + value_text(c) + ")");
     // H^T = V(J, :)^{-T} V^T: the column-major K x K V(J, :) read row-major is its transpose, and the
     // row-major N x K rows are column-major K x N, node i's right-hand side contiguous
     require(blas::solve_general(pure.data(), K, rows.data(), N), FACTO_ERROR_NUMERICAL, "the pure nodes' rows are singular");

@@ -46,8 +46,11 @@ public:
     Matrix eigenvector_extension() const;
     Matrix pure_rows(const std::vector<int64_t>& anchors) const;
     // Raw memberships of eigenvector rows (N' x K): rows V(J, :)^{-1}; Error(NUMERICAL) when the pure rows
-    // are singular to working precision (condition above 1e12).
+    // are singular to working precision (condition above kLargestCondition).
     static Matrix on_pure_nodes(Matrix pure, Matrix rows);
+    // The 2-norm condition number of the pure rows (inf when singular), and the largest they may have.
+    static double condition(const Matrix& pure);
+    static constexpr double kLargestCondition = 1e12;
     // Raw memberships clipped at 1e-12 and each row scaled to sum 1; returns which rows were all zero
     // (left zero).
     static std::vector<bool> normalize_memberships(Matrix& H);

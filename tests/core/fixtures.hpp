@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xmath.hpp>
@@ -141,6 +142,63 @@ inline std::vector<std::shared_ptr<const Problem>> one_of_each_kind()
                                                   static_cast<int64_t>(pairs.d.size())),
             std::make_shared<const SelfDictionary>(separable_dirichlet(10, 30, 3, 20.0, 8).X, 3, -1.0, 1e-5),
             std::make_shared<const Nomad>(nomad_gram(X), 3)};
+}
+
+// Topic k of 3 has its anchor word k and shares words 3..8 in pairs ({3, 4}: topics 0 and 1, {5, 6}: 1
+// and 2, {7, 8}: 0 and 2); each of the 20 documents per topic contains its topic's five words once.
+struct PlantedCorpus {
+    CsrMatrix counts;
+    std::vector<std::vector<int64_t>> words;  // each topic's words
+    std::vector<int64_t> topic;               // each document's topic
+};
+
+inline PlantedCorpus planted_corpus()
+{
+    PlantedCorpus c;
+    c.words = {{0, 3, 4, 7, 8}, {1, 3, 4, 5, 6}, {2, 5, 6, 7, 8}};
+    std::vector<int64_t> row, col;
+    for (int64_t d = 0; d < 60; ++d) {
+        c.topic.push_back(d % 3);
+        for (int64_t w : c.words[static_cast<std::size_t>(d % 3)]) row.push_back(d), col.push_back(w);
+    }
+    const std::vector<double> ones(row.size(), 1.0);
+    c.counts = csr_from_triplets(60, 9, row.data(), col.data(), ones.data(), static_cast<int64_t>(row.size()));
+    return c;
+}
+
+// Memberships of 60 nodes in 3 communities: node k is pure in community k, the others mixed with every
+// membership at least 0.1; A = Theta B Theta^T (dense, as weights).
+struct PlantedGraph {
+    Matrix theta;
+    CsrMatrix A;
+};
+
+inline PlantedGraph planted_graph()
+{
+    const std::size_t n = 60, K = 3;
+    PlantedGraph g{xt::zeros<double>({n, K}), {}};
+    Rng rng(17);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i < K) {
+            g.theta(i, i) = 1.0;
+            continue;
+        }
+        double sum = 0.0;
+        for (std::size_t k = 0; k < K; ++k) sum += g.theta(i, k) = 0.1 + rng.exponential();
+        for (std::size_t k = 0; k < K; ++k) g.theta(i, k) = 0.1 + 0.7 * (g.theta(i, k) - 0.1) / (sum - 0.3);
+    }
+    const Matrix B = {{0.8, 0.1, 0.05}, {0.1, 0.7, 0.1}, {0.05, 0.1, 0.9}};
+    Matrix TB = Matrix::from_shape({n, K}), A = Matrix::from_shape({n, n});
+    blas::gemm(false, false, 1.0, g.theta, B, 0.0, TB);
+    blas::gemm(false, true, 1.0, TB, g.theta, 0.0, A);
+    std::vector<int64_t> row, col;
+    std::vector<double> value;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            row.push_back(static_cast<int64_t>(i)), col.push_back(static_cast<int64_t>(j)),
+                value.push_back(0.5 * (A(i, j) + A(j, i)));
+    g.A = csr_from_triplets(60, 60, row.data(), col.data(), value.data(), static_cast<int64_t>(value.size()));
+    return g;
 }
 
 }  // namespace facto::test
