@@ -10,7 +10,7 @@
 #   sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, built with facto's
 #             target_clones off (the baseline x86-64 path a CPU without AVX2 takes), with the ABI check;
 #   tsan      the threaded suites under ThreadSanitizer;
-#   fuzz      bounded libFuzzer runs (clang) of the C ABI and of the file readers from the committed corpora.
+#   fuzz      bounded libFuzzer runs (clang) of the C ABI, the file readers and saved models from the committed corpora.
 # Usage: bash tests/run.sh [--quick]
 #   --quick   the release build and its suite, without the from-source builds of the bindings (binding.*_bundled).
 # Compiles go through ccache: the bundled builds of the Python and Rust bindings reuse the release build's
@@ -108,6 +108,6 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 stage "tsan build" build build-tsan --target test_core -- "${instrumented[@]}" -DFACTO_TSAN=ON -DFACTO_BUILD_EXAMPLES=OFF -DFACTO_BUILD_PROGRAMS=OFF
 stage "tsan suite" suite build-tsan
 
-stage "fuzz build" build build-fuzz --target fuzz_capi --target fuzz_readers -- "${instrumented[@]}" \
+stage "fuzz build" build build-fuzz --target fuzz_capi --target fuzz_readers --target fuzz_models -- "${instrumented[@]}" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DFACTO_FUZZ=ON -DFACTO_BUILD_EXAMPLES=OFF -DFACTO_BUILD_PROGRAMS=OFF
 stage "fuzz runs" suite build-fuzz

@@ -603,23 +603,35 @@ FACTO_API facto_status facto_model_array_shape(const facto_model* model, const c
 FACTO_API facto_status facto_model_copy_array(const facto_model* model, const char* name, double* out,
                                               int64_t capacity);
 
-/* Set (copy in) one array, row-major rows x cols. Whether the arrays agree with each other is checked
- * when the model is applied. Errors: NULL_POINTER, UNKNOWN_PARAMETER (a name the kind has not; the
- * message lists them), DIMENSION (rows or cols < 1), NOT_FINITE, OUT_OF_MEMORY. */
+/* Set (copy in) one array, row-major rows x cols. The kind's contract (the shapes above, and the values a
+ * fit gives: docs/architecture.md, "Saved models: untrusted input") is checked on the whole model when it
+ * is applied or saved, so a model may be filled in any order. Errors: NULL_POINTER, UNKNOWN_PARAMETER (a
+ * name the kind has not; the message lists them), DIMENSION (rows or cols < 1), NOT_FINITE, OUT_OF_RANGE
+ * (an entry above 1e100 in magnitude), OUT_OF_MEMORY. */
 FACTO_API facto_status facto_model_set_array(facto_model* model, const char* name, const double* data, int64_t rows,
                                              int64_t cols);
 
-/* Save the model as a directory (made if missing; files of the same names replaced): one .npy per array
- * (numpy.load reads them) and model.json giving the format, the kind, the array names and `settings`,
- * a JSON object the caller chooses (how the model was fitted, for the record), written verbatim; NULL
- * keeps the model's own (those it was loaded with, else {}). Errors: NULL_POINTER, INVALID_ARGUMENT
- * (settings not a JSON object), BAD_STATE (no arrays), IO. */
+/* Save the model as a directory (made if missing): one .npy per array (numpy.load reads them) and
+ * model.json giving the format, the kind, the array names and `settings`, one JSON object the caller
+ * chooses (how the model was fitted, for the record), written verbatim; NULL keeps the model's own (those
+ * it was loaded with, else {}). Only a facto model's own files are replaced: each file is written new
+ * and renamed into place (a symbolic link there is replaced, never written through), the previous
+ * model's arrays this one has not are removed, and a file of the same name that is not the previous facto
+ * model's (a user's X.npy, another program's model.json) is refused before anything is written.
+ * Errors: NULL_POINTER, INVALID_ARGUMENT (settings not one JSON object), BAD_STATE (arrays missing or
+ * breaking the kind's contract), IO (the directory, a file that is not the model's, a write). */
 FACTO_API facto_status facto_model_save(const facto_model* model, const char* directory, const char* settings);
 
-/* Load a model saved by facto_model_save into a new handle in *out (the caller's; facto_model_free).
- * Errors: NULL_POINTER, IO (no model.json or array file there), PARSE (not a facto model, a bad array
- * file), UNSUPPORTED (a newer format), INVALID_ARGUMENT (a kind without models), UNKNOWN_PARAMETER (an
- * array the kind has not), NOT_FINITE, OUT_OF_MEMORY. On error *out is NULL. */
+/* Load a model saved by facto_model_save into a new handle in *out (the caller's; facto_model_free). The
+ * directory is untrusted input: only the array names of the model's kind are read (a name is never a
+ * path), each file must be a regular file of the directory (a symbolic link, FIFO or directory is
+ * refused), sizes are checked against the bytes the files hold, and the whole model is checked against
+ * its kind's contract before the handle exists. Errors: NULL_POINTER, IO (no model.json or array file
+ * there, a link, not a regular file), PARSE (not a facto model, an array listed twice, settings not an
+ * object, a malformed .npy), UNSUPPORTED (a newer format, an .npy dtype), INVALID_ARGUMENT (a kind without
+ * models), UNKNOWN_PARAMETER (an array the kind has not), DIMENSION (an empty array), NOT_FINITE,
+ * OUT_OF_RANGE (an entry above 1e100), BAD_STATE (the kind's contract broken: the message names the array
+ * and the rule), OUT_OF_MEMORY. Every message names the directory or the file. On error *out is NULL. */
 FACTO_API facto_status facto_model_load(const char* directory, facto_model** out);
 
 /* The settings saved with the model (a JSON object's text; "{}" for a model not loaded), valid while the
@@ -649,7 +661,7 @@ FACTO_API facto_status facto_model_use_gram(facto_model* model, const double* D,
 
 /* Columns of what facto_model_apply writes per new point: k, r or K (the new rows, proportions or
  * memberships), r (EDM positions), e (NOMAD's embedding). Errors: NULL_POINTER, BAD_STATE (arrays missing
- * or disagreeing: the message names them). */
+ * or breaking the kind's contract: the message names them). */
 FACTO_API facto_status facto_model_apply_columns(const facto_model* model, int64_t* cols);
 
 /* Apply the model to q new points given densely (rows x cols in `layout`) or sparse (facto.h's sparse
@@ -664,8 +676,9 @@ FACTO_API facto_status facto_model_apply_columns(const facto_model* model, int64
  * Dense EDM distances count as all observed. The model is not changed.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, format), DIMENSION (new data of another width, the
  * message saying what it should be; an EDM point with fewer than r + 1 distances), NOT_FINITE,
- * OUT_OF_RANGE (a count in (0, 1), a negative distance), BAD_STATE (arrays missing or disagreeing),
- * BUFFER_TOO_SMALL, OUT_OF_MEMORY. */
+ * OUT_OF_RANGE (a count in (0, 1), a negative distance), BAD_STATE (arrays missing or breaking the kind's
+ * contract), NUMERICAL (a point's row or residual overflows: data near 1e100), BUFFER_TOO_SMALL,
+ * OUT_OF_MEMORY. */
 FACTO_API facto_status facto_model_apply(const facto_model* model, const double* Y, int64_t rows, int64_t cols,
                                          int64_t ld, int32_t layout, double* out, int64_t capacity, int64_t* labels,
                                          double* residuals);

@@ -251,9 +251,9 @@ void save_model(const Model& model, const std::string& directory, const std::str
     // every file written new, then renamed into place, model.json last
     std::vector<std::string> written;
     try {
-        for (const auto& [name, values] : model.arrays)
-            written.push_back(write_temporary(directory, name + ".npy", [&](std::FILE* file) {
-                write_npy(file, values, in_directory(directory, name + ".npy"));
+        for (const auto& array : model.arrays)
+            written.push_back(write_temporary(directory, array.first + ".npy", [&](std::FILE* file) {
+                write_npy(file, array.second, in_directory(directory, array.first + ".npy"));
             }));
         std::ostringstream json;
         json << "{\n  \"format\": " << quoted(kFormat) << ",\n  \"format_version\": " << kFormatVersion

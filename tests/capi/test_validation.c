@@ -3,10 +3,12 @@
  * checks. Each case asserts the check's own status, that the message contains the fragments naming the
  * argument and the offending value or index, and that a failed constructor leaves *out NULL. Writes
  * its scratch files into the working directory. Prints "N passed, M failed". */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv, symlink, mkfifo */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -64,6 +66,123 @@ static facto_status empty_model_columns(void)
     facto_model* model = NULL;
     facto_model_new("symnmf", &model);
     const facto_status st = facto_model_apply_columns(model, &count);
+    keep(facto_model_last_error(model));
+    facto_model_free(model);
+    return st;
+}
+
+/* A model built from named arrays as facto_model_set_array builds one (names[i]: rows[i] x cols[i] of
+ * values[i], the list ending at a NULL name), then asked for its apply columns; its message kept. */
+typedef struct {
+    const char* name;
+    int64_t rows, cols;
+    const double* values;
+} named_array;
+
+static facto_model* built(const char* kind, const named_array* arrays)
+{
+    facto_model* model = NULL;
+    facto_model_new(kind, &model);
+    for (; arrays->name; ++arrays) CHECK(facto_model_set_array(model, arrays->name, arrays->values, arrays->rows, arrays->cols) == FACTO_OK);
+    return model;
+}
+
+static facto_status built_columns(const char* kind, const named_array* arrays)
+{
+    facto_model* model = built(kind, arrays);
+    const facto_status st = facto_model_apply_columns(model, &count);
+    keep(facto_model_last_error(model));
+    facto_model_free(model);
+    return st;
+}
+
+/* The arrays of the contract cases: a 4-point SymNMF factor with a kNN rule on 1 feature, NOMAD's labels
+ * of 4 points, two communities' rows. */
+static const double H4[8] = {1, 0, 1, 0, 0, 1, 0, 1}, H4_negative[8] = {1, -1, 1, 0, 0, 1, 0, 1};
+static const double knn_x[4] = {0, 1, 5, 6}, knn_ones[4] = {1, 1, 1, 1}, knn_k9[3] = {9, 0, 1};
+static const double rbf_scaling[2] = {0, 1}, rbf_bandwidth0[2] = {0, 1};
+static const double nomad_labels[4] = {0, 0, 1, 1}, nomad_labels_half[4] = {0, 0.5, 1, 1}, nomad_centers[2] = {0, 1};
+static const double pure_dependent[4] = {1, 1, 1, 1}, within2[2] = {0, 0};
+static const double edm_far[8] = {1e90, 0, 0, 1, 1, 0, 1, 1};
+
+static facto_status contract_knn_k(void)
+{
+    const named_array arrays[] = {{"H", 4, 2, H4},          {"knn_features", 4, 1, knn_x}, {"knn_settings", 1, 3, knn_k9},
+                                  {"knn_scale", 4, 1, knn_ones}, {"knn_degree", 4, 1, knn_ones}, {NULL, 0, 0, NULL}};
+    return built_columns("symnmf", arrays);
+}
+
+static facto_status contract_rule_partial(void)
+{
+    const double settings[3] = {2, 0, 1};
+    const named_array arrays[] = {{"H", 4, 2, H4}, {"knn_features", 4, 1, knn_x}, {"knn_settings", 1, 3, settings},
+                                  {"knn_degree", 4, 1, knn_ones}, {NULL, 0, 0, NULL}};
+    return built_columns("symnmf", arrays);
+}
+
+static facto_status contract_bandwidth(void)
+{
+    const named_array arrays[] = {{"H", 4, 2, H4}, {"rbf_features", 4, 1, knn_x}, {"rbf_scaling", 2, 1, rbf_scaling},
+                                  {"rbf_settings", 1, 2, rbf_bandwidth0}, {NULL, 0, 0, NULL}};
+    return built_columns("symnmf", arrays);
+}
+
+static facto_status contract_negative(void)
+{
+    const named_array arrays[] = {{"H", 4, 2, H4_negative}, {NULL, 0, 0, NULL}};
+    return built_columns("symnmf", arrays);
+}
+
+static facto_status contract_simplex(void)
+{
+    const named_array arrays[] = {{"W", 4, 2, W_infeasible}, {NULL, 0, 0, NULL}};
+    return built_columns("simplicial_symnmf", arrays);
+}
+
+static facto_status contract_shape(void)
+{
+    const named_array arrays[] = {{"labels", 4, 1, nomad_labels}, {"embedding", 3, 2, H4}, {"center_labels", 2, 1, nomad_centers},
+                                  {"within", 2, 1, within2}, {NULL, 0, 0, NULL}};
+    return built_columns("nomad", arrays);
+}
+
+static facto_status contract_labels(void)
+{
+    const named_array arrays[] = {{"labels", 4, 1, nomad_labels_half}, {"embedding", 4, 2, H4},
+                                  {"center_labels", 2, 1, nomad_centers}, {"within", 2, 1, within2}, {NULL, 0, 0, NULL}};
+    return built_columns("nomad", arrays);
+}
+
+static facto_status contract_within_centers(void)
+{
+    const named_array arrays[] = {{"labels", 4, 1, nomad_labels}, {"embedding", 4, 2, H4}, {"center_labels", 2, 1, nomad_centers},
+                                  {NULL, 0, 0, NULL}};
+    return built_columns("nomad", arrays);
+}
+
+static facto_status contract_pure(void)
+{
+    const named_array arrays[] = {{"extension", 4, 2, H4}, {"pure", 2, 2, pure_dependent}, {NULL, 0, 0, NULL}};
+    return built_columns("communities", arrays);
+}
+
+static facto_status save_contract(void)
+{
+    const named_array arrays[] = {{"H", 4, 2, H4_negative}, {NULL, 0, 0, NULL}};
+    facto_model* model = built("symnmf", arrays);
+    const facto_status st = facto_model_save(model, "facto_validation_contract_saved", NULL);
+    keep(facto_model_last_error(model));
+    facto_model_free(model);
+    return st;
+}
+
+/* EDM positions of 1e90: a new point's residual, a fourth power, overflows. */
+static facto_status apply_overflow(void)
+{
+    const named_array arrays[] = {{"X", 4, 2, edm_far}, {NULL, 0, 0, NULL}};
+    facto_model* model = built("edm_completion", arrays);
+    const double distances[4] = {1, 1, 1, 1};
+    const facto_status st = facto_model_apply(model, distances, 1, 4, 4, FACTO_ROW_MAJOR, buffer, 64, labels, buffer + 32);
     keep(facto_model_last_error(model));
     facto_model_free(model);
     return st;
@@ -449,6 +568,43 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_model_load("facto_validation_no_model", &out_model), facto_last_error())                                 \
     X(model_load_format, FACTO_ERROR_PARSE, "model.json", "not a facto model",                                       \
       facto_model_load("facto_validation_bad_model", &out_model), facto_last_error())                                \
+    X(model_load_version, FACTO_ERROR_UNSUPPORTED, "format_version 2", "reads 1",                                    \
+      facto_model_load("facto_validation_version_model", &out_model), facto_last_error())                            \
+    X(model_load_name, FACTO_ERROR_UNKNOWN_PARAMETER, "no array '../facto_validation_model/W'", "its arrays: W",    \
+      facto_model_load("facto_validation_name_model", &out_model), facto_last_error())                               \
+    X(model_load_twice, FACTO_ERROR_PARSE, "model.json", "'W' twice",                                                \
+      facto_model_load("facto_validation_twice_model", &out_model), facto_last_error())                              \
+    X(model_load_settings, FACTO_ERROR_PARSE, "model.json", "JSON object",                                           \
+      facto_model_load("facto_validation_settings_model", &out_model), facto_last_error())                           \
+    X(model_load_link, FACTO_ERROR_IO, "facto_validation_link_model/W.npy", "symbolic link",                         \
+      facto_model_load("facto_validation_link_model", &out_model), facto_last_error())                               \
+    X(model_load_not_regular, FACTO_ERROR_IO, "facto_validation_fifo_model/W.npy", "a FIFO",                         \
+      facto_model_load("facto_validation_fifo_model", &out_model), facto_last_error())                               \
+    X(model_load_truncated, FACTO_ERROR_PARSE, "facto_validation_truncated_model/W.npy", "shorter",                  \
+      facto_model_load("facto_validation_truncated_model", &out_model), facto_last_error())                          \
+    X(model_load_empty_array, FACTO_ERROR_DIMENSION, "facto_validation_empty_model/W.npy", "0 x 2",                  \
+      facto_model_load("facto_validation_empty_model", &out_model), facto_last_error())                              \
+    X(model_load_contract, FACTO_ERROR_BAD_STATE, "the model in 'facto_validation_contract_model'", "'W' has entry", \
+      facto_model_load("facto_validation_contract_model", &out_model), facto_last_error())                           \
+    X(model_contract_shape, FACTO_ERROR_BAD_STATE, "'embedding' is 3 x 2", "4 x any", contract_shape(), kept)       \
+    X(model_contract_negative, FACTO_ERROR_BAD_STATE, "'H' has entry (0, 1) = -1", ">= 0", contract_negative(), kept) \
+    X(model_contract_simplex, FACTO_ERROR_BAD_STATE, "'W' has row 0 summing to 1.4", "simplex", contract_simplex(), kept) \
+    X(model_contract_integer, FACTO_ERROR_BAD_STATE, "'knn_settings' holds k = 9", "[1, 3]", contract_knn_k(), kept) \
+    X(model_contract_bandwidth, FACTO_ERROR_BAD_STATE, "'rbf_settings' holds the bandwidth 0", "> 0",               \
+      contract_bandwidth(), kept)                                                                                    \
+    X(model_contract_rule, FACTO_ERROR_BAD_STATE, "not 'knn_scale'", "all of its arrays", contract_rule_partial(), kept) \
+    X(model_contract_labels, FACTO_ERROR_BAD_STATE, "'labels' entry 1 is 0.5", "not an integer", contract_labels(), kept) \
+    X(model_contract_within_centers, FACTO_ERROR_BAD_STATE, "neither 'within' nor 'centers'", "new points",         \
+      contract_within_centers(), kept)                                                                               \
+    X(model_contract_pure, FACTO_ERROR_BAD_STATE, "'pure' rows are linearly dependent", "condition",                \
+      contract_pure(), kept)                                                                                         \
+    X(model_save_contract, FACTO_ERROR_BAD_STATE, "'H' has entry (0, 1) = -1", "", save_contract(), kept)           \
+    X(model_save_foreign_file, FACTO_ERROR_IO, "facto_validation_foreign/W.npy' is there", "not a file of",        \
+      facto_model_save(model_fw, "facto_validation_foreign", NULL), facto_model_last_error(model_fw))                \
+    X(model_save_foreign_json, FACTO_ERROR_IO, "facto_validation_foreign_json/model.json' is there",               \
+      "not a facto model's", facto_model_save(model_fw, "facto_validation_foreign_json", NULL),                      \
+      facto_model_last_error(model_fw))                                                                              \
+    X(model_apply_overflow, FACTO_ERROR_NUMERICAL, "new point 0 overflows", "rescale", apply_overflow(), kept)     \
     /* problem queries */                                                                                            \
     X(objective_shape, FACTO_ERROR_DIMENSION, "4 x 2", "3 x 2",                                                      \
       facto_problem_objective(simplicial, W_infeasible, 3, 2, 2, FACTO_ROW_MAJOR, buffer),                           \
@@ -675,6 +831,24 @@ static int table_has(const char* path, const char* id, int* rows)
     return found;
 }
 
+/* The model directories the fixtures make (a run that stopped early may have left them). */
+static void remove_model_directories(void)
+{
+    const char* models[] = {"facto_validation_bad_model", "facto_validation_version_model", "facto_validation_name_model",
+                            "facto_validation_twice_model", "facto_validation_settings_model", "facto_validation_model",
+                            "facto_validation_link_model", "facto_validation_fifo_model", "facto_validation_truncated_model",
+                            "facto_validation_empty_model", "facto_validation_contract_model", "facto_validation_foreign",
+                            "facto_validation_foreign_json"};
+    for (size_t d = 0; d < sizeof models / sizeof models[0]; ++d) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/model.json", models[d]);
+        remove(path);
+        snprintf(path, sizeof path, "%s/W.npy", models[d]);
+        remove(path);
+        remove(models[d]);
+    }
+}
+
 static void make_fixtures(void)
 {
     memcpy(P_nan, P, sizeof P);
@@ -714,10 +888,55 @@ static void make_fixtures(void)
     npy[10 + 117] = '\n';
     memset(npy + 128, 0, 16);
     write_file("facto_validation.npy", npy, sizeof npy);
-    /* a model directory whose model.json is of another format */
-    CHECK(facto_model_save(model_fw, "facto_validation_bad_model", NULL) == FACTO_OK);
-    const char* other = "{\"format\": \"other\", \"kind\": \"simplicial_symnmf\", \"arrays\": [\"W\"]}";
-    write_file("facto_validation_bad_model/model.json", other, strlen(other));
+    remove_model_directories();
+    /* model directories edited as a hand edit or a hostile file would edit them: model.json of another
+     * format, a newer version, a path for a name, a name twice, settings that are not an object */
+    const char* jsons[][2] = {
+        {"facto_validation_bad_model", "{\"format\": \"other\", \"kind\": \"simplicial_symnmf\", \"arrays\": [\"W\"]}"},
+        {"facto_validation_version_model",
+         "{\"format\": \"facto model\", \"format_version\": 2, \"kind\": \"simplicial_symnmf\", \"arrays\": [\"W\"]}"},
+        {"facto_validation_name_model", "{\"format\": \"facto model\", \"format_version\": 1, \"kind\": \"simplicial_symnmf\", "
+                                        "\"arrays\": [\"../facto_validation_model/W\"]}"},
+        {"facto_validation_twice_model",
+         "{\"format\": \"facto model\", \"format_version\": 1, \"kind\": \"simplicial_symnmf\", \"arrays\": [\"W\", \"W\"]}"},
+        {"facto_validation_settings_model", "{\"format\": \"facto model\", \"format_version\": 1, \"kind\": \"simplicial_symnmf\", "
+                                            "\"arrays\": [\"W\"], \"settings\": 5}"}};
+    for (size_t d = 0; d < sizeof jsons / sizeof jsons[0]; ++d) {
+        char path[256];
+        CHECK(facto_model_save(model_fw, jsons[d][0], NULL) == FACTO_OK);
+        snprintf(path, sizeof path, "%s/model.json", jsons[d][0]);
+        write_file(path, jsons[d][1], strlen(jsons[d][1]));
+    }
+    /* array files that are a link, a FIFO, cut short, empty, or break the kind's contract */
+    CHECK(facto_model_save(model_fw, "facto_validation_model", NULL) == FACTO_OK);
+    const char* arrays[] = {"facto_validation_link_model", "facto_validation_fifo_model", "facto_validation_truncated_model",
+                            "facto_validation_empty_model", "facto_validation_contract_model"};
+    for (size_t d = 0; d < sizeof arrays / sizeof arrays[0]; ++d) {
+        CHECK(facto_model_save(model_fw, arrays[d], NULL) == FACTO_OK);
+        char path[256];
+        snprintf(path, sizeof path, "%s/W.npy", arrays[d]);
+        remove(path);
+    }
+    CHECK(symlink("../facto_validation_model/W.npy", "facto_validation_link_model/W.npy") == 0);
+    CHECK(mkfifo("facto_validation_fifo_model/W.npy", 0600) == 0);
+    char W_npy[128 + 64];
+    FILE* f = fopen("facto_validation_model/W.npy", "rb");
+    CHECK(f && fread(W_npy, 1, sizeof W_npy, f) == sizeof W_npy && fclose(f) == 0);
+    write_file("facto_validation_truncated_model/W.npy", W_npy, 128 + 40);
+    char empty[129] = {0};
+    memcpy(empty, W_npy, 128);
+    char* shape = strstr(empty + 10, "(4, 2)"); /* the header, after the magic and its lengths */
+    CHECK(shape != NULL);
+    if (shape) memcpy(shape, "(0, 2)", 6);
+    write_file("facto_validation_empty_model/W.npy", empty, 128);
+    const double negative = -0.25;
+    memcpy(W_npy + 128, &negative, sizeof negative); /* W(0, 0): little-endian, as the hosts facto runs on */
+    write_file("facto_validation_contract_model/W.npy", W_npy, sizeof W_npy);
+    /* directories holding files that are not a facto model's */
+    mkdir("facto_validation_foreign", 0700);
+    write_file("facto_validation_foreign/W.npy", "a user's data", 13);
+    mkdir("facto_validation_foreign_json", 0700);
+    write_file("facto_validation_foreign_json/model.json", "{}", 2);
 }
 
 static void free_fixtures(void)
@@ -734,10 +953,9 @@ static void free_fixtures(void)
     facto_problem_free(dictionary_no_K);
     facto_problem_free(nomad);
     const char* files[] = {"facto_validation_word.csv", "facto_validation_ragged.csv", "facto_validation.npy",
-                           "facto_validation_complex.mtx", "facto_validation_entry.mtx",
-                           "facto_validation_bad_model/model.json", "facto_validation_bad_model/W.npy",
-                           "facto_validation_bad_model"};
+                           "facto_validation_complex.mtx", "facto_validation_entry.mtx"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) remove(files[f]);
+    remove_model_directories();
 }
 
 int main(int argc, char** argv)

@@ -2,13 +2,14 @@
 """facto --save-model DIR and --apply DIR FILE, job by job, through the command line only: a model saved
 after a fit gives the points it was fitted on the fit's own labels (the apply rule is the fit's
 stationarity condition, and on separated data it lands on the same argmax), held-out blobs get their
-blob, a saved model reloads across processes, and what a model cannot take is refused with a message
-naming it. Usage: check_saved_models.py FACTO DATA_DIR WORK_DIR."""
+blob, a saved model reloads across processes, and what a model cannot take, or a model directory edited
+by hand or by a hostile file, is refused with a message naming it. Usage: check_saved_models.py FACTO DATA_DIR WORK_DIR."""
 import json
 import math
 import re
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -108,6 +109,31 @@ refusals = [
 with open("nan.csv", "w") as f:
     f.write("1,2,3\n4,nan,6\n")
 refusals.append((["--apply", "model_simplicial", "nan.csv"], "nan|NaN"))
+
+
+def write_npy(path, rows):  # a float64 array as numpy.save writes it: a hand edit of a model file
+    header = f"{{'descr': '<f8', 'fortran_order': False, 'shape': ({len(rows)}, {len(rows[0])}), }}"
+    header = header.ljust(127 - 10) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{len(rows) * len(rows[0])}d", *(v for r in rows for v in r)))
+
+
+# saved models edited as a hand edit or a hostile file would edit them: more neighbours than fitted points,
+# an array that is a symbolic link out of the directory, a name that is a path
+for edit in ("k", "link", "name"):
+    shutil.rmtree(f"model_{edit}", ignore_errors=True)
+    shutil.copytree("model_symnmf", f"model_{edit}")
+write_npy("model_k/knn_settings.npy", [[1000, 0, 7]])
+refusals.append((["--apply", "model_k", blobs], "'knn_settings' holds k = 1000"))
+os.remove("model_link/H.npy")
+os.symlink(os.path.abspath("model_symnmf/H.npy"), "model_link/H.npy")
+refusals.append((["--apply", "model_link", blobs], "symbolic link"))
+with open("model_name/model.json") as f:
+    text = f.read().replace('"arrays": [', '"arrays": ["../model_symnmf/H", ')
+with open("model_name/model.json", "w") as f:
+    f.write(text)
+refusals.append((["--apply", "model_name", blobs], "no array '../model_symnmf/H'"))
 for args, pattern in refusals:
     out = run(*args, fail=True)
 

@@ -540,7 +540,9 @@ class Model(_Handle):
 
     @classmethod
     def load(cls, directory):
-        """A model saved by save() (or the command line's --save-model)."""
+        """A model saved by save() (or the command line's --save-model). The directory is untrusted input: its
+        arrays must be regular files there (no link is followed) named by the model's kind, and the model
+        must keep its kind's contract, else a FactoError names the file, the array and the rule."""
         handle = ctypes.c_void_p()
         check(lib.facto_model_load(os.fspath(directory).encode(), ctypes.byref(handle)), _lib.last_error)
         return cls._adopt(handle.value)
@@ -582,7 +584,8 @@ class Model(_Handle):
 
     def save(self, directory, settings=None):
         """Writes the model as a directory of .npy files and model.json, with `settings` (a dict, or JSON
-        text) for the record."""
+        text) for the record. Only a facto model's own files there are replaced: a file of the same name
+        that is not (a user's X.npy) raises FactoIOError before anything is written."""
         text = None if settings is None else (settings if isinstance(settings, str) else json.dumps(settings))
         check(lib.facto_model_save(self._h, os.fspath(directory).encode(), None if text is None else text.encode()),
               self._error)

@@ -867,14 +867,16 @@ function Model(s::Solver)
     return Model(out[])
 end
 
-"""    load_model(directory) -> Model   (saved by save_model or the command line's --save-model)"""
+"""    load_model(directory) -> Model   (saved by save_model or the command line's --save-model; its arrays must
+be regular files there, no link followed, and keep the kind's contract, else a FactoError names them)"""
 function load_model(directory::AbstractString)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     check(ccall(sym(:facto_model_load), Int32, (Cstring, Ref{Ptr{Cvoid}}), directory, out), thread_message)
     return Model(out[])
 end
 
-"""    save_model(m, directory; settings = "{}")   (one .npy per array and model.json)"""
+"""    save_model(m, directory; settings = "{}")   (one .npy per array and model.json; only a facto model's
+own files there are replaced)"""
 function save_model(m::Model, directory::AbstractString; settings::AbstractString = "{}")
     check(ccall(sym(:facto_model_save), Int32, (Ptr{Cvoid}, Cstring, Cstring), live(m), directory, settings), message(m))
     return nothing

@@ -83,6 +83,41 @@ test_that("a fit saved with saveRDS or as a model directory predicts identically
   expect_error(facto_load_model(tempfile()), "model.json", class = "facto_error")
 })
 
+# A float64 array as numpy.save writes it: a model file edited by hand.
+write_npy <- function(path, x) {
+  header <- sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", nrow(x), ncol(x))
+  header <- paste0(header, strrep(" ", 127 - 10 - nchar(header)), "\n")
+  con <- file(path, "wb")
+  on.exit(close(con))
+  writeBin(c(as.raw(c(0x93, charToRaw("NUMPY"), 1, 0)), writeBin(nchar(header), raw(), size = 2, endian = "little"),
+             charToRaw(header)), con)
+  writeBin(as.vector(t(x)), con, size = 8, endian = "little")
+}
+
+test_that("a saved model edited by hand or by a hostile file is refused, never followed out of its directory", {
+  d <- held_out()
+  fit <- facto_use_features(symnmf(facto_knn_similarity(d$X), 3, seed = 1), d$X, affinity = "knn")
+  dir <- tempfile()
+  facto_save_model(fit, dir)
+  n <- nrow(d$X)
+  write_npy(file.path(dir, "knn_settings.npy"), matrix(c(1000, 0, 7), 1))
+  expect_error(facto_load_model(dir), sprintf("'knn_settings' holds k = 1000: it must be an integer in \\[1, %d\\]", n - 1),
+               class = "facto_error")
+  for (name in c("H", "knn_features", "knn_settings", "knn_scale", "knn_degree"))
+    write_npy(file.path(dir, paste0(name, ".npy")), matrix(0.5, 1, if (name == "knn_settings") 3 else 1))
+  expect_error(facto_load_model(dir), "kNN rule needs at least 2 fitted points", class = "facto_error")
+  outside <- tempfile(fileext = ".npy")
+  write_npy(outside, matrix(1, n, 3))
+  unlink(file.path(dir, "H.npy"))
+  file.symlink(outside, file.path(dir, "H.npy"))
+  expect_error(facto_load_model(dir), "symbolic link", class = "facto_error")
+  users <- tempfile()
+  dir.create(users)
+  writeLines("the user's data", file.path(users, "H.npy"))
+  expect_error(facto_save_model(fit, users), "is not a file of the facto model", class = "facto_error")
+  expect_identical(readLines(file.path(users, "H.npy")), "the user's data")
+})
+
 test_that("topics and communities of new documents and nodes", {
   counts <- facto_read_mtx(data_file("planted_corpus.mtx"))
   fit <- topic_model(counts, 3, algorithm = "spa", min_df = 1)

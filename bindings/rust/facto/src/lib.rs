@@ -1034,7 +1034,9 @@ impl Model {
         Ok(Model { raw: NonNull::new(raw).expect("facto returned OK with a NULL model") })
     }
 
-    /// A model saved by [`Model::save`] or the command line's `--save-model`.
+    /// A model saved by [`Model::save`] or the command line's `--save-model`. The directory is untrusted
+    /// input: its arrays must be regular files there (no link is followed) named by the kind, and the model
+    /// must keep its kind's contract, else an error names the file, the array and the rule.
     pub fn load(directory: &str) -> Result<Model> {
         let path = c_string(directory)?;
         let mut raw = ptr::null_mut();
@@ -1090,7 +1092,8 @@ impl Model {
         Ok(())
     }
 
-    /// Writes the model as a directory of .npy arrays and model.json (with `settings`, a JSON object).
+    /// Writes the model as a directory of .npy arrays and model.json (with `settings`, a JSON object),
+    /// replacing only a facto model's own files there (a user's file of the same name is an error).
     pub fn save(&self, directory: &str, settings: Option<&str>) -> Result<()> {
         let path = c_string(directory)?;
         let settings = settings.map(c_string).transpose()?;

@@ -457,3 +457,63 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
     let (_, cophenetic, dispersion) = facto::consensus(&[applied.labels.clone(), applied.labels].concat(), n).unwrap();
     assert!((cophenetic - 1.0).abs() < 1e-12 && (dispersion - 1.0).abs() < 1e-12);
 }
+
+// A float64 array as numpy.save writes it: a model file edited by hand.
+fn write_npy(path: &std::path::Path, values: &[f64], rows: usize, cols: usize) {
+    let mut header = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': ({}, {}), }}", rows, cols);
+    header.push_str(&" ".repeat(127 - 10 - header.len()));
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    values.iter().for_each(|v| bytes.extend_from_slice(&v.to_le_bytes()));
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn refused_load(directory: &std::path::Path) -> facto::Error {
+    match facto::Model::load(directory.to_str().unwrap()) {
+        Ok(_) => panic!("{} loaded", directory.display()),
+        Err(error) => error,
+    }
+}
+
+#[test]
+fn a_saved_model_is_untrusted_input() {
+    // a hand-edited file with more neighbours than fitted points, an array that is a symbolic link, and a
+    // model rebuilt from arrays that break its kind's contract are refused by name; saving does not replace
+    // a user's file
+    let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
+    let features = MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap();
+    let graph = facto::knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    let problem = Problem::symnmf_sparse(&graph, 3).unwrap();
+    let mut solver = Solver::with_default(&problem).unwrap();
+    solver.solve().unwrap();
+    let mut model = facto::Model::from_solver(&solver).unwrap();
+    model.use_knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    let directory = std::env::temp_dir().join(format!("facto_rust_untrusted_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    model.save(directory.to_str().unwrap(), None).unwrap();
+    write_npy(&directory.join("knn_settings.npy"), &[1000.0, 0.0, 7.0], 1, 3);
+    let error = refused_load(&directory);
+    assert_eq!(error.status_name(), "FACTO_ERROR_BAD_STATE");
+    assert!(error.message().contains("'knn_settings' holds k = 1000"), "{}", error.message());
+    let outside = directory.with_extension("npy");
+    std::fs::rename(directory.join("H.npy"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, directory.join("H.npy")).unwrap();
+    let error = refused_load(&directory);
+    assert_eq!(error.status_name(), "FACTO_ERROR_IO");
+    assert!(error.message().contains("symbolic link"), "{}", error.message());
+    let mut rebuilt = facto::Model::new("symnmf").unwrap();
+    rebuilt.set_array("H", &[1.0, -1.0, 0.0, 1.0], 2, 2).unwrap();
+    let error = rebuilt.apply(MatrixRef::new(&[0.5, 0.5], 1, 2, Layout::RowMajor).unwrap()).unwrap_err();
+    assert_eq!(error.status_name(), "FACTO_ERROR_BAD_STATE");
+    assert!(error.message().contains("'H' has entry (0, 1) = -1"), "{}", error.message());
+    std::fs::remove_dir_all(&directory).unwrap();
+    std::fs::create_dir(&directory).unwrap();
+    std::fs::write(directory.join("H.npy"), "the user's data").unwrap();
+    let error = model.save(directory.to_str().unwrap(), None).unwrap_err();
+    assert_eq!(error.status_name(), "FACTO_ERROR_IO");
+    assert_eq!(std::fs::read_to_string(directory.join("H.npy")).unwrap(), "the user's data");
+    std::fs::remove_dir_all(&directory).unwrap();
+    std::fs::remove_file(&outside).unwrap();
+}
