@@ -25,6 +25,16 @@ const char* factor_name(const Model& model)
     return model.kind == "simplicial_symnmf" ? "W" : model.kind == "symnmf" ? "H" : "X";
 }
 
+// The first row of W off the simplex, a negative entry or a sum more than 1e-6 from 1 (W's row count for none).
+std::size_t first_row_off_simplex(const Matrix& W)
+{
+    for (std::size_t i = 0; i < W.shape()[0]; ++i) {
+        const auto row = xt::row(W, static_cast<std::ptrdiff_t>(i));
+        if (!(xt::amin(row)() >= 0.0 && std::abs(xt::sum(row)() - 1.0) <= 1e-6)) return i;
+    }
+    return W.shape()[0];
+}
+
 // The first of a rule's arrays the model has (nullptr for none) and the first it has not.
 std::pair<const std::string*, const std::string*> rule_held(const Model& model, const std::vector<std::string>& rule)
 {
@@ -122,9 +132,16 @@ const std::vector<std::string>& knn_rule_arrays()
     return names;
 }
 
+// The iterate on the factor's feasible set, as the contract has it: a solver whose iterates may be
+// infeasible ([ZG]'s penalty method ends within its feasibility_tolerance, and is anywhere before) gives
+// the nearest feasible factor, W's rows projected onto the simplex and H clipped at 0; a feasible iterate
+// is kept bit for bit.
 void capture_factor(const Solver& solver, Model& model)
 {
-    model.arrays[factor_name(model)] = solver.iterate();
+    Matrix F = solver.iterate();
+    if (model.kind == "simplicial_symnmf" && first_row_off_simplex(F) < F.shape()[0]) RowSimplices::project(F);
+    if (model.kind == "symnmf") F = xt::maximum(F, 0.0);
+    model.arrays[factor_name(model)] = std::move(F);
 }
 
 // W on the row simplices (to 1e-6 per row: a fit's rows sum to 1 up to rounding), H >= 0, X anything finite.
@@ -133,13 +150,10 @@ void check_factor(const Model& model)
     const char* name = factor_name(model);
     const Matrix& F = require_array(model, name, -1, -1);
     if (model.kind != "edm_completion") require_nonnegative(model, name);
-    if (model.kind == "simplicial_symnmf") {
-        const Vector sums = xt::sum(F, {1});
-        const auto off = std::find_if(sums.begin(), sums.end(), [](double s) { return !(std::abs(s - 1.0) <= 1e-6); });
-        require(off == sums.end(), FACTO_ERROR_BAD_STATE,
-                "the simplicial_symnmf model's 'W' has row " + std::to_string(off - sums.begin()) + " summing to " +
-                    value_text(off == sums.end() ? 1.0 : *off) + ": its rows must be on the simplex (sum 1)");
-    }
+    const std::size_t off = model.kind == "simplicial_symnmf" ? first_row_off_simplex(F) : F.shape()[0];
+    require(off == F.shape()[0], FACTO_ERROR_BAD_STATE,
+            "the simplicial_symnmf model's 'W' has row " + std::to_string(off) + " summing to " +
+                value_text(off < F.shape()[0] ? xt::sum(xt::row(F, off))() : 1.0) + ": its rows must be on the simplex (sum 1)");
     if (model.kind != "edm_completion") check_feature_rule(model, static_cast<int64_t>(F.shape()[0]));
 }
 

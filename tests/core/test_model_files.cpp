@@ -29,6 +29,7 @@
 #include "models/model.hpp"
 #include "problems/community_model.hpp"
 #include "problems/topic_model.hpp"
+#include "sets/row_simplices.hpp"
 #include "solvers/registry.hpp"
 
 using namespace facto;
@@ -300,6 +301,26 @@ BOOST_AUTO_TEST_CASE(no_edit_of_a_saved_model_crashes_or_gives_non_finite_answer
     }
     fs::remove_all(original);
     fs::remove_all(edited);
+}
+
+BOOST_AUTO_TEST_CASE(an_infeasible_iterate_gives_the_nearest_feasible_factor)
+{
+    // [ZG]'s penalty method leaves W off the simplex (beyond the contract's 1e-6 after one step): its model
+    // holds W's rows projected onto the simplex, and keeps the contract; Frank-Wolfe's feasible W is kept
+    // bit for bit
+    const auto problem = std::make_shared<const SimplicialSymNMF>(gaussian_affinity(random_matrix(24, 3, 6), 2.0), 3);
+    auto penalty = make_solver(problem, "penalty_method");
+    penalty->step();
+    const Matrix& W = penalty->iterate();
+    BOOST_TEST(xt::amax(xt::abs(xt::sum(W, {1}) - 1.0))() + std::max(0.0, -xt::amin(W)()) > 1e-6);
+    const Model model = capture_model(*penalty);
+    Matrix projected = W;
+    RowSimplices::project(projected);
+    BOOST_TEST(model.array("W") == projected);
+    BOOST_CHECK_NO_THROW(check_model(model));
+    auto fw = make_solver(problem, "frank_wolfe");
+    fw->step();
+    BOOST_TEST(capture_model(*fw).array("W") == fw->iterate());
 }
 
 BOOST_AUTO_TEST_CASE(the_reported_edits_are_refused_by_name)
