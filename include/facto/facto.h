@@ -578,8 +578,9 @@ typedef struct facto_model facto_model;
 /* The model of a solver's current iterate (after facto_solver_solve or steps): a new handle in *out the
  * caller owns (facto_model_free); the solver is not changed. An iterate off the factor's feasible set (the
  * penalty method's, within its feasibility_tolerance) gives the nearest feasible factor: W's rows
- * projected onto the simplex, H clipped at 0. Errors: NULL_POINTER, BAD_STATE (no iterate
- * yet), UNSUPPORTED (a distributed problem, a NOMAD layer), OUT_OF_MEMORY. On error *out is NULL. */
+ * projected onto the simplex, H clipped at 0. Errors: NULL_POINTER, BAD_STATE (no iterate yet; the model
+ * would break its kind's contract), NOT_FINITE (a non-finite iterate), DIMENSION (nothing selected),
+ * UNSUPPORTED (a distributed problem, a NOMAD layer), OUT_OF_MEMORY. On error *out is NULL. */
 FACTO_API facto_status facto_solver_model(const facto_solver* solver, facto_model** out);
 
 /* An empty model of a problem kind, to be filled by facto_model_set_array (a saved model reloaded).

@@ -58,7 +58,8 @@ std::string read_regular_file(const std::string& path)
     struct stat info {};
     std::string bytes;
     try {
-        require(::fstat(fd, &info) == 0, FACTO_ERROR_IO, "cannot read '" + path + "': " + std::strerror(errno));
+        const int status = ::fstat(fd, &info), error = errno;
+        require(status == 0, FACTO_ERROR_IO, "cannot read '" + path + "': " + std::strerror(error));
         require(S_ISREG(info.st_mode), FACTO_ERROR_IO,
                 "'" + path + "' is not a regular file (" +
                     (S_ISDIR(info.st_mode) ? "a directory" : S_ISFIFO(info.st_mode) ? "a FIFO" : "a device or socket") + ")");
@@ -67,8 +68,9 @@ std::string read_regular_file(const std::string& path)
         std::size_t done = 0;
         while (done < bytes.size()) {  // a file that shrinks while it is read ends early, and is read as short
             const ssize_t got = ::read(fd, &bytes[done], bytes.size() - done);
-            if (got < 0 && errno == EINTR) continue;
-            require(got >= 0, FACTO_ERROR_IO, "error while reading '" + path + "': " + std::strerror(errno));
+            const int error = errno;
+            if (got < 0 && error == EINTR) continue;
+            require(got >= 0, FACTO_ERROR_IO, "error while reading '" + path + "': " + std::strerror(error));
             if (got == 0) break;
             done += static_cast<std::size_t>(got);
         }

@@ -24,6 +24,8 @@ std::string read_regular_file(const std::string& path);
 class BytesInput : public std::istream {
 public:
     explicit BytesInput(std::string bytes);
+    BytesInput(const BytesInput&) = delete;  // the buffer points into bytes_
+    BytesInput& operator=(const BytesInput&) = delete;
 
 private:
     class Buffer : public std::streambuf {

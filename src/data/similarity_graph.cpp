@@ -43,7 +43,7 @@ Neighbors nearest(const Matrix& Y, const Vector& y2, const Matrix& X, const Vect
                     if (self && j == i) continue;
                     const double key = kind == Similarity::Gaussian
                                            ? std::max(0.0, y2(i) + x2(j) - 2.0 * G(r, j))
-                                           : -G(r, j) / std::max(std::sqrt(y2(i) * x2(j)), 1e-300);
+                                           : -G(r, j) / std::max(std::sqrt(y2(i)) * std::sqrt(x2(j)), 1e-300);
                     keyed[c++] = {key, static_cast<int64_t>(j)};
                 }
                 std::partial_sort(keyed.begin(), keyed.begin() + static_cast<std::ptrdiff_t>(m), keyed.end());
@@ -70,7 +70,7 @@ double similarity(const double* y, const double* x, std::size_t p, double y2, do
         const double s = sy * sx;
         return s > 0.0 ? std::exp(-d2 / s) : (d2 == 0.0 ? 1.0 : 0.0);
     }
-    const double norms = std::sqrt(y2 * x2);
+    const double norms = std::sqrt(y2) * std::sqrt(x2);  // not sqrt(y2 x2), which overflows from norms of 1e77
     return norms > 0.0 ? std::max(0.0, dot / norms) : 0.0;
 }
 

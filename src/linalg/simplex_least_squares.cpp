@@ -204,6 +204,8 @@ Matrix simplex_coefficients(const Matrix& W, const Matrix& Y, const char* what, 
                 std::to_string(Y.shape()[1]));
     require_finite(W, "W");
     require_finite(Y, what);
+    const auto k = static_cast<double>(W.shape()[1]);
+    require_memory(8.0 * k * (2.0 * k + static_cast<double>(Y.shape()[0])), "the simplex least squares' K x K Gram matrix");
     Matrix Q({W.shape()[1], W.shape()[1]});
     blas::gemm(true, false, 1.0, W, W, 0.0, Q);  // W^T W
     Matrix B({Y.shape()[0], W.shape()[1]});

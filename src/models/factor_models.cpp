@@ -20,19 +20,12 @@
 namespace facto::models {
 
 namespace {
+// How far a simplicial W's row sums may be from 1: a fit's rows sum to 1 up to rounding.
+constexpr double kSimplexTolerance = 1e-6;
+
 const char* factor_name(const Model& model)
 {
     return model.kind == "simplicial_symnmf" ? "W" : model.kind == "symnmf" ? "H" : "X";
-}
-
-// The first row of W off the simplex, a negative entry or a sum more than 1e-6 from 1 (W's row count for none).
-std::size_t first_row_off_simplex(const Matrix& W)
-{
-    for (std::size_t i = 0; i < W.shape()[0]; ++i) {
-        const auto row = xt::row(W, static_cast<std::ptrdiff_t>(i));
-        if (!(xt::amin(row)() >= 0.0 && std::abs(xt::sum(row)() - 1.0) <= 1e-6)) return i;
-    }
-    return W.shape()[0];
 }
 
 // The first of a rule's arrays the model has (nullptr for none) and the first it has not.
@@ -139,7 +132,7 @@ const std::vector<std::string>& knn_rule_arrays()
 void capture_factor(const Solver& solver, Model& model)
 {
     Matrix F = solver.iterate();
-    if (model.kind == "simplicial_symnmf" && first_row_off_simplex(F) < F.shape()[0]) RowSimplices::project(F);
+    if (model.kind == "simplicial_symnmf" && RowSimplices::first_row_off(F, kSimplexTolerance) < F.shape()[0]) RowSimplices::project(F);
     if (model.kind == "symnmf") F = xt::maximum(F, 0.0);
     model.arrays[factor_name(model)] = std::move(F);
 }
@@ -149,8 +142,12 @@ void check_factor(const Model& model)
 {
     const char* name = factor_name(model);
     const Matrix& F = require_array(model, name, -1, -1);
+    // SymNMF's rank is at most its points, as the problems require (its Gram matrix is rank x rank)
+    require(model.kind == "edm_completion" || F.shape()[1] <= F.shape()[0], FACTO_ERROR_BAD_STATE,
+            "the " + model.kind + " model's '" + name + "' is " + std::to_string(F.shape()[0]) + " x " +
+                std::to_string(F.shape()[1]) + ": its rank is at most its number of points, " + std::to_string(F.shape()[0]));
     if (model.kind != "edm_completion") require_nonnegative(model, name);
-    const std::size_t off = model.kind == "simplicial_symnmf" ? first_row_off_simplex(F) : F.shape()[0];
+    const std::size_t off = model.kind == "simplicial_symnmf" ? RowSimplices::first_row_off(F, kSimplexTolerance) : F.shape()[0];
     require(off == F.shape()[0], FACTO_ERROR_BAD_STATE,
             "the simplicial_symnmf model's 'W' has row " + std::to_string(off) + " summing to " +
                 value_text(off < F.shape()[0] ? xt::sum(xt::row(F, off))() : 1.0) + ": its rows must be on the simplex (sum 1)");

@@ -14,6 +14,7 @@ namespace {
 struct Rule {
     const char* kind;
     std::vector<const char*> arrays;
+    bool feature_rules;  // takes the feature rules' arrays too (model.hpp)
     void (*capture)(const Solver&, Model&);
     void (*check)(const Model&);
     Applied (*apply)(const Model&, const models::NewData&, std::size_t);
@@ -24,27 +25,50 @@ const std::vector<Rule>& rules()
 {
     using namespace models;
     static const std::vector<Rule> table = {
-        {"simplicial_symnmf", {"W"}, capture_factor, check_factor, apply_factor, factor_columns},
-        {"symnmf", {"H"}, capture_factor, check_factor, apply_factor, factor_columns},
-        {"edm_completion", {"X"}, capture_factor, check_factor, apply_factor, factor_columns},
-        {"self_dictionary", {"W"}, capture_separable, check_separable, apply_separable, separable_columns},
-        {"topics", {"topics", "idf"}, capture_separable, check_separable, apply_separable, separable_columns},
-        {"communities", {"extension", "pure"}, capture_separable, check_separable, apply_separable, separable_columns},
-        {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, capture_nomad, check_nomad, apply_nomad,
-         nomad_columns},
+        {"simplicial_symnmf", {"W"}, true, capture_factor, check_factor, apply_factor, factor_columns},
+        {"symnmf", {"H"}, true, capture_factor, check_factor, apply_factor, factor_columns},
+        {"edm_completion", {"X"}, false, capture_factor, check_factor, apply_factor, factor_columns},
+        {"self_dictionary", {"W"}, false, capture_separable, check_separable, apply_separable, separable_columns},
+        {"topics", {"topics", "idf"}, false, capture_separable, check_separable, apply_separable, separable_columns},
+        {"communities", {"extension", "pure"}, false, capture_separable, check_separable, apply_separable, separable_columns},
+        {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, false, capture_nomad, check_nomad,
+         apply_nomad, nomad_columns},
     };
     return table;
 }
 
+const Rule* find_rule(const std::string& kind)
+{
+    const auto r = std::find_if(rules().begin(), rules().end(), [&](const Rule& rule) { return kind == rule.kind; });
+    return r == rules().end() ? nullptr : &*r;
+}
+
 const Rule& rule_of(const std::string& kind)
 {
-    for (const Rule& r : rules())
-        if (kind == r.kind) return r;
+    if (const Rule* r = find_rule(kind)) return *r;
     std::string known;
     for (const Rule& r : rules()) known += std::string(known.empty() ? "" : ", ") + r.kind;
     throw Error(FACTO_ERROR_INVALID_ARGUMENT, "no model for problem kind '" + kind + "' (models exist for: " + known + ")");
 }
 
+// What every contract needs of an array: not empty (DIMENSION), finite within 1e100 (NOT_FINITE, OUT_OF_RANGE).
+void require_usable(const std::string& kind, const std::string& name, const Matrix& values)
+{
+    const std::string what = "the " + kind + " model's '" + name + "'";
+    require(values.shape()[0] >= 1 && values.shape()[1] >= 1, FACTO_ERROR_DIMENSION,
+            what + " is " + std::to_string(values.shape()[0]) + " x " + std::to_string(values.shape()[1]) +
+                ": a model's arrays are not empty");
+    require_finite(values, what.c_str());
+}
+
+// The model's rule, after checking the model keeps its kind's contract.
+const Rule& checked(const Model& model)
+{
+    const Rule& rule = rule_of(model.kind);
+    for (const auto& [name, values] : model.arrays) require_usable(model.kind, name, values);
+    rule.check(model);
+    return rule;
+}
 }  // namespace
 
 const Matrix& Model::array(const std::string& name) const
@@ -56,10 +80,10 @@ const Matrix& Model::array(const std::string& name) const
 
 std::vector<std::string> array_names(const std::string& kind)
 {
-    const auto r = std::find_if(rules().begin(), rules().end(), [&](const Rule& rule) { return kind == rule.kind; });
-    if (r == rules().end()) return {};
+    const Rule* r = find_rule(kind);
+    if (!r) return {};
     std::vector<std::string> names(r->arrays.begin(), r->arrays.end());
-    if (kind == "simplicial_symnmf" || kind == "symnmf")
+    if (r->feature_rules)
         for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
             names.insert(names.end(), rule->begin(), rule->end());
     return names;
@@ -83,14 +107,11 @@ Model empty_model(const std::string& kind)
 void set_array(Model& model, const std::string& name, Matrix values)
 {
     require_array_name(model.kind, name);
-    require(values.shape()[0] >= 1 && values.shape()[1] >= 1, FACTO_ERROR_DIMENSION,
-            "the " + model.kind + " model's '" + name + "' is " + std::to_string(values.shape()[0]) + " x " +
-                std::to_string(values.shape()[1]) + ": a model's arrays are not empty");
-    require_finite(values, name.c_str());
+    require_usable(model.kind, name, values);
     model.arrays[name] = std::move(values);
 }
 
-void check_model(const Model& model) { rule_of(model.kind).check(model); }
+void check_model(const Model& model) { checked(model); }
 
 Model capture_model(const Solver& solver)
 {
@@ -99,18 +120,12 @@ Model capture_model(const Solver& solver)
             "a distributed problem's model: each process holds only its rows of the factor");
     require(solver.started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet: step or solve it first");
     Model model = empty_model(problem.kind());
-    const Rule& rule = rule_of(model.kind);
-    rule.capture(solver, model);
-    rule.check(model);
+    rule_of(model.kind).capture(solver, model);
+    check_model(model);
     return model;
 }
 
-int64_t applied_columns(const Model& model)
-{
-    const Rule& rule = rule_of(model.kind);
-    rule.check(model);
-    return rule.columns(model);
-}
+int64_t applied_columns(const Model& model) { return checked(model).columns(model); }
 
 namespace {
 // What apply gave, finite: a model's arrays up to 1e100 and new data as large can overflow a rule's squares
@@ -119,7 +134,8 @@ Applied finite(Applied applied)
 {
     const std::size_t columns = applied.rows.shape()[1];
     for (std::size_t l = 0; l < applied.residuals.size(); ++l) {
-        const bool row_finite = std::all_of(&applied.rows(l, 0), &applied.rows(l, 0) + columns, [](double v) { return std::isfinite(v); });
+        const double* row = applied.rows.data() + l * columns;
+        const bool row_finite = std::all_of(row, row + columns, [](double v) { return std::isfinite(v); });
         if (!row_finite || !std::isfinite(applied.residuals[l]))
             throw Error(FACTO_ERROR_NUMERICAL, "applying the model to new point " + std::to_string(l) + " overflows (its " +
                                                    (row_finite ? "residual" : "row") + " is not finite): rescale the data");
@@ -130,16 +146,14 @@ Applied finite(Applied applied)
 
 Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads)
 {
-    const Rule& rule = rule_of(model.kind);
-    rule.check(model);
+    const Rule& rule = checked(model);
     require_finite(Y, "the new data");
     return finite(rule.apply(model, models::NewData(Y), threads));
 }
 
 Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
 {
-    const Rule& rule = rule_of(model.kind);
-    rule.check(model);
+    const Rule& rule = checked(model);
     return finite(rule.apply(model, models::NewData(Y), threads));
 }
 

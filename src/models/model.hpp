@@ -17,12 +17,13 @@
 //   knn_features (n x p), knn_settings (1 x 3: k, similarity, scale neighbour), knn_scale, knn_degree (n x 1)
 //
 // Each kind's contract (check_model) is what its capture guarantees and its apply relies on: the shapes
-// above, every array non-empty and finite (within 1e-100 of overflow, as all input), and the values the
-// fit can give: W's rows on the simplex, H, topics, idf, knn_scale and knn_degree >= 0, pure's rows
-// independent, NOMAD's labels integers >= 0 whose distinct values are center_labels, exactly one of
-// within and centers, one feature rule whole or none, its k and scale neighbour integers in [1, n - 1]
-// and its codes among the enums'. A model is checked when it is loaded, saved and applied, so none that
-// breaks it reaches an apply, however it was built.
+// above, every array non-empty and finite (at most 1e100 in magnitude, as all input), and the values the
+// fit can give: W's rows on the simplex, H, topics, idf, knn_scale and knn_degree >= 0, the SymNMF ranks
+// at most n, at least K kept terms (idf > 0), pure's rows independent, NOMAD's labels integers in
+// [0, n - 1] whose distinct values are center_labels, exactly one of within and centers, one feature rule
+// whole or none, its k and scale neighbour integers in [1, n - 1] and its codes among the enums'. A model
+// is checked when it is captured, loaded, saved and applied, so none that breaks it reaches an apply,
+// however it was built.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // is untrusted: names are the kind's own or refused, files are regular files opened without following a
 // link, and the model is checked whole (check_model) before it is returned.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,8 +28,8 @@ namespace {
 constexpr const char* kFormat = "facto model";
 constexpr int kFormatVersion = 1;
 
-// The top-level members of model.json: strings, numbers (as text), arrays of strings and objects
-// (their raw text). Enough JSON for the file save_model writes and for hand edits of it.
+// JSON as RFC 8259 has it, read for model.json's members: each value is validated (objects and arrays to
+// a depth of 64) and returned as its raw text, a string's without its quotes and escapes.
 struct JsonReader {
     const std::string& text;
     const std::string& path;
@@ -65,44 +66,67 @@ struct JsonReader {
         ++at;
         return out;
     }
-    // Any value, as its raw text (a string's without quotes).
+    // Moves past one value: a string, an object, an array, a number, true, false or null.
+    void skip_value(int depth)
+    {
+        skip();
+        if (depth > 64) fail("values nested more than 64 deep");
+        if (next_is('"')) {
+            string();
+        } else if (next_is('{') || next_is('[')) {
+            const char close = text[at++] == '{' ? '}' : ']';
+            for (bool first = true; !next_is(close); first = false) {
+                if (!first) expect(',');
+                if (close == '}') {
+                    string();
+                    expect(':');
+                }
+                skip_value(depth + 1);
+            }
+            ++at;
+        } else {
+            const std::size_t start = at;
+            while (at < text.size() && text[at] != '\0' && std::strchr("0123456789+-.eEtruefalsn", text[at])) ++at;
+            const std::string word = text.substr(start, at - start);
+            if (!number(word) && word != "true" && word != "false" && word != "null") fail("expected a value");
+        }
+    }
+    // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, matched by hand (strtod would follow the locale)
+    static bool number(const std::string& w)
+    {
+        std::size_t i = 0;
+        const auto digits = [&] {
+            const std::size_t first = i;
+            while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i]))) ++i;
+            return i > first;
+        };
+        const auto next = [&](const char* set) { return i < w.size() && std::strchr(set, w[i]) && ++i; };
+        next("-");
+        if (!next("0") && !digits()) return false;
+        if (next(".") && !digits()) return false;
+        if (next("eE")) {
+            next("+-");
+            if (!digits()) return false;
+        }
+        return i == w.size();
+    }
+    // One value's raw text (a string's without quotes).
     std::string value()
     {
         skip();
         if (next_is('"')) return string();
         const std::size_t start = at;
-        if (next_is('{') || next_is('[')) {
-            int depth = 0;
-            bool quoted = false;
-            for (; at < text.size(); ++at) {
-                const char c = text[at];
-                if (quoted) {
-                    if (c == '\\') ++at;
-                    else if (c == '"') quoted = false;
-                } else if (c == '"') {
-                    quoted = true;
-                } else if (c == '{' || c == '[') {
-                    ++depth;
-                } else if ((c == '}' || c == ']') && --depth == 0) {
-                    ++at;
-                    return text.substr(start, at - start);
-                }
-            }
-            fail("unbalanced brackets");
-        }
-        while (at < text.size() && text[at] != ',' && text[at] != '}' && !std::isspace(static_cast<unsigned char>(text[at]))) ++at;
-        if (at == start) fail("expected a value");
+        skip_value(0);
         return text.substr(start, at - start);
     }
     std::vector<std::string> strings(const std::string& raw) const
     {
-        std::string copy = raw;
-        JsonReader inner{copy, path};
+        JsonReader inner{raw, path};
         std::vector<std::string> out;
         inner.expect('[');
         while (!inner.next_is(']')) {
+            if (!out.empty()) inner.expect(',');
             out.push_back(inner.string());
-            if (!inner.next_is(']')) inner.expect(',');
         }
         return out;
     }
@@ -196,18 +220,26 @@ std::set<std::string> previous_model_files(const std::string& directory)
     return own;
 }
 
+// The message of a failed system call, from the errno it left.
+std::string system_error(const std::string& what, int error) { return what + ": " + std::strerror(error); }
+
 // A new file in `directory`, created exclusively under a temporary name (so never through a link, nor over
-// another file), given its contents by write(file) and closed; returns its path. Error(IO).
+// another file), with the permissions of the regular file it will replace (`replaces`, when there is one),
+// given its contents by write(file) and closed; returns its path. Error(IO).
 template <class Write>
-std::string write_temporary(const std::string& directory, const std::string& name, Write&& write)
+std::string write_temporary(const std::string& directory, const std::string& name, const std::string& replaces,
+                            Write&& write)
 {
     static std::atomic<unsigned> counter{0};
     for (int attempt = 0;; ++attempt) {
         const std::string path = in_directory(directory, "." + name + "." + std::to_string(::getpid()) + "." +
                                                              std::to_string(counter++) + ".tmp");
         const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 && errno == EEXIST && attempt < 100) continue;
-        require(fd >= 0, FACTO_ERROR_IO, "cannot create '" + path + "': " + std::strerror(errno));
+        const int error = errno;
+        if (fd < 0 && error == EEXIST && attempt < 100) continue;
+        require(fd >= 0, FACTO_ERROR_IO, system_error("cannot create '" + path + "'", error));
+        struct stat previous {};
+        if (::lstat(replaces.c_str(), &previous) == 0 && S_ISREG(previous.st_mode)) ::fchmod(fd, previous.st_mode & 07777);
         std::FILE* file = ::fdopen(fd, "wb");
         if (!file) ::close(fd);
         try {
@@ -224,6 +256,25 @@ std::string write_temporary(const std::string& directory, const std::string& nam
         return path;
     }
 }
+
+// The written file `temporary` put at `path`: over the previous model's file (`replace`: renamed over it, a
+// link there replaced rather than followed), or at a new name, where it never replaces a file made there
+// since the check (a hard link, which fails on an existing name; a rename where the file system has none).
+void put_in_place(const std::string& temporary, const std::string& path, bool replace)
+{
+    if (!replace) {
+        if (::link(temporary.c_str(), path.c_str()) == 0) {
+            ::unlink(temporary.c_str());
+            return;
+        }
+        const int error = errno;
+        require(error == EPERM || error == ENOTSUP || error == EOPNOTSUPP || error == EXDEV, FACTO_ERROR_IO,
+                system_error("cannot write '" + path + "'", error));
+        require(!exists_here(path), FACTO_ERROR_IO, "'" + path + "' appeared while the model was saved: facto does not replace it");
+    }
+    const int renamed = std::rename(temporary.c_str(), path.c_str()), error = errno;
+    require(renamed == 0, FACTO_ERROR_IO, system_error("cannot replace '" + path + "'", error));
+}
 }  // namespace
 
 void save_model(const Model& model, const std::string& directory, const std::string& settings)
@@ -232,7 +283,7 @@ void save_model(const Model& model, const std::string& directory, const std::str
     check_model(model);
     std::error_code error;
     std::filesystem::create_directories(directory, error);
-    require(std::filesystem::is_directory(directory), FACTO_ERROR_IO,
+    require(std::filesystem::is_directory(directory, error), FACTO_ERROR_IO,
             "cannot make the directory '" + directory + "'" + (error ? ": " + error.message() : std::string()));
     // what is saved, and what it may replace: nothing but the previous model's own files
     std::vector<std::string> files;
@@ -248,27 +299,29 @@ void save_model(const Model& model, const std::string& directory, const std::str
                 "'" + in_directory(directory, file) +
                     "' is there and is not a file of the facto model saved there: facto does not replace it; save to "
                     "another directory or remove it");
-    // every file written new, then renamed into place, model.json last
+    // every file written new; then the previous model.json removed, so that until the new one is in place
+    // the directory holds no model rather than a mix of two; the files put in place, model.json last
     std::vector<std::string> written;
     try {
-        for (const auto& array : model.arrays)
-            written.push_back(write_temporary(directory, array.first + ".npy", [&](std::FILE* file) {
-                write_npy(file, array.second, in_directory(directory, array.first + ".npy"));
-            }));
+        for (const auto& array : model.arrays) {
+            const std::string path = in_directory(directory, array.first + ".npy");
+            written.push_back(write_temporary(directory, array.first + ".npy", path,
+                                              [&](std::FILE* file) { write_npy(file, array.second, path); }));
+        }
         std::ostringstream json;
         json << "{\n  \"format\": " << quoted(kFormat) << ",\n  \"format_version\": " << kFormatVersion
              << ",\n  \"facto_version\": \"" << FACTO_VERSION_MAJOR << '.' << FACTO_VERSION_MINOR << '.' << FACTO_VERSION_PATCH
              << "\",\n  \"kind\": " << quoted(model.kind) << ",\n  \"arrays\": [" << names << "],\n  \"settings\": " << settings
              << "\n}\n";
-        const std::string text = json.str();
-        written.push_back(write_temporary(directory, "model.json", [&](std::FILE* file) {
+        const std::string text = json.str(), path = in_directory(directory, "model.json");
+        written.push_back(write_temporary(directory, "model.json", path, [&](std::FILE* file) {
             require(std::fwrite(text.data(), 1, text.size(), file) == text.size(), FACTO_ERROR_IO,
-                    "error while writing '" + in_directory(directory, "model.json") + "'");
+                    "error while writing '" + path + "'");
         }));
+        const int removed = own.empty() ? 0 : ::unlink(path.c_str()), removal = errno;
+        require(removed == 0 || removal == ENOENT, FACTO_ERROR_IO, system_error("cannot replace '" + path + "'", removal));
         for (std::size_t f = 0; f < files.size(); ++f) {
-            const std::string path = in_directory(directory, files[f]);
-            require(std::rename(written[f].c_str(), path.c_str()) == 0, FACTO_ERROR_IO,
-                    "cannot replace '" + path + "': " + std::strerror(errno));
+            put_in_place(written[f], in_directory(directory, files[f]), own.count(files[f]) > 0);
             written[f].clear();
         }
     } catch (...) {

@@ -56,16 +56,20 @@ void capture_nomad(const Solver& solver, Model& model)
     model.arrays["within"] = within_means(problem->D(), labels, clusters.labels, resolve_threads(0));
 }
 
-// labels: integers >= 0 of the n fitted points (an embedding row each), whose distinct values, increasing,
-// are center_labels; then each cluster's within (new rows of D) or center (new points), exactly one.
+// labels: integers in [0, n - 1] of the n fitted points (an embedding row each; the fit's components, or
+// a caller's k-means labels, are fewer than its points, and cluster_means sizes its tables by the largest),
+// whose distinct values, increasing, are center_labels; then each cluster's within (new rows of D) or
+// center (new points), exactly one.
 void check_nomad(const Model& model)
 {
     const Matrix& fitted = require_array(model, "labels", -1, 1);
     const auto n = static_cast<int64_t>(fitted.shape()[0]);
     require_array(model, "embedding", n, -1);
     std::vector<int64_t> clusters = integers(fitted, "the nomad model's 'labels'");
-    require(*std::min_element(clusters.begin(), clusters.end()) >= 0, FACTO_ERROR_BAD_STATE,
-            "the nomad model's 'labels' hold a negative label: fitted labels are >= 0");
+    const auto [low, high] = std::minmax_element(clusters.begin(), clusters.end());
+    require(*low >= 0 && *high < n, FACTO_ERROR_BAD_STATE,
+            "the nomad model's 'labels' hold " + std::to_string(*low < 0 ? *low : *high) +
+                ": the labels of its n = " + std::to_string(n) + " fitted points are in [0, n - 1]");
     std::sort(clusters.begin(), clusters.end());
     clusters.erase(std::unique(clusters.begin(), clusters.end()), clusters.end());
     const auto c = static_cast<int64_t>(clusters.size());

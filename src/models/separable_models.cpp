@@ -82,15 +82,20 @@ void capture_separable(const Solver& solver, Model& model)
     }
 }
 
-// W anything finite; topics and idf >= 0 (NNLS topics, logarithms of D / df >= 1) over one vocabulary; pure's
-// rows independent, as the fit's memberships require them.
+// W anything finite; topics and idf >= 0 (NNLS topics, logarithms of D / df >= 1) over one vocabulary with
+// at least K kept terms; pure's rows independent, as the fit's memberships require them.
 void check_separable(const Model& model)
 {
     if (model.kind == "topics") {
-        const auto V = static_cast<int64_t>(require_array(model, "topics", -1, -1).shape()[1]);
-        require_array(model, "idf", 1, V);
+        const Matrix& topics = require_array(model, "topics", -1, -1);
+        const Matrix& idf = require_array(model, "idf", 1, static_cast<int64_t>(topics.shape()[1]));
         require_nonnegative(model, "topics");
         require_nonnegative(model, "idf");
+        // the K anchors are kept terms (idf > 0), so there are at least K
+        const auto kept = static_cast<std::size_t>(std::count_if(idf.begin(), idf.end(), [](double v) { return v > 0.0; }));
+        require(kept >= topics.shape()[0], FACTO_ERROR_BAD_STATE,
+                "the topics model's 'idf' keeps " + std::to_string(kept) + " terms (idf > 0) for its " +
+                    std::to_string(topics.shape()[0]) + " topics: each topic's anchor is a kept term");
     } else if (model.kind == "communities") {
         const auto K = static_cast<int64_t>(require_array(model, "extension", -1, -1).shape()[1]);
         const double condition = CommunityModel::condition(require_array(model, "pure", K, K));

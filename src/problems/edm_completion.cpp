@@ -224,6 +224,9 @@ Matrix EdmCompletion::apply(const Matrix& X, const CsrMatrix& distances)
             "the new points' distances have " + std::to_string(distances.cols) + " columns, the fitted points are " +
                 std::to_string(n));
     require_finite(X, "X");
+    require(q == 0 || n >= r + 1, FACTO_ERROR_DIMENSION,
+            "a new point needs r + 1 = " + std::to_string(r + 1) + " observed distances, and the positions have " +
+                std::to_string(n) + " points");
     Matrix Y = Matrix::from_shape({q, r});
     std::vector<std::size_t> j;
     std::vector<double> d, grad(r), hess(r * r), step(r), trial(r);

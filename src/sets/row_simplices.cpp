@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include <xtensor/xview.hpp>
+
 #include "base/random.hpp"
 #include "base/error.hpp"
 
@@ -77,21 +79,37 @@ Matrix RowSimplices::feasible_point(const Matrix& X, double tolerance) const
 {
     require_shape(X, rows_, cols_, "iterate");
     require_finite(X, "iterate");
+    const std::size_t n = X.shape()[0], k = X.shape()[1], off = first_row_off(X, tolerance);
+    if (off < n) {
+        const auto row = xt::row(X, static_cast<std::ptrdiff_t>(off));
+        const auto negative = std::find_if(row.begin(), row.end(), [](double v) { return !(v >= 0.0); });
+        if (negative != row.end())
+            throw Error(FACTO_ERROR_INFEASIBLE, "iterate: entry (" + std::to_string(off) + ", " +
+                                                    std::to_string(negative - row.begin()) + ") is negative");
+        throw Error(FACTO_ERROR_INFEASIBLE,
+                    "iterate: row " + std::to_string(off) + " sums to " + std::to_string(xt::sum(row)()) + ", not 1");
+    }
     Matrix W = X;
-    const std::size_t n = W.shape()[0], k = W.shape()[1];
     for (std::size_t i = 0; i < n; ++i) {
         double sum = 0.0;
-        for (std::size_t j = 0; j < k; ++j) {
-            if (!(W(i, j) >= 0.0))
-                throw Error(FACTO_ERROR_INFEASIBLE,
-                            "iterate: entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is negative");
-            sum += W(i, j);
-        }
-        if (!(std::fabs(sum - 1.0) <= tolerance))
-            throw Error(FACTO_ERROR_INFEASIBLE, "iterate: row " + std::to_string(i) + " sums to " + std::to_string(sum) + ", not 1");
+        for (std::size_t j = 0; j < k; ++j) sum += W(i, j);
         for (std::size_t j = 0; j < k; ++j) W(i, j) /= sum;
     }
     return W;
+}
+
+std::size_t RowSimplices::first_row_off(const Matrix& X, double tolerance)
+{
+    const std::size_t n = X.shape()[0], k = X.shape()[1];
+    for (std::size_t i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < k; ++j) {
+            if (!(X(i, j) >= 0.0)) return i;
+            sum += X(i, j);
+        }
+        if (!(std::fabs(sum - 1.0) <= tolerance)) return i;
+    }
+    return n;
 }
 
 Matrix RowSimplices::random_point(uint64_t seed) const

@@ -34,6 +34,9 @@ public:
     // X (rows x cols) validated to lie in the set within `tolerance` on each row sum (entries must be
     // >= 0 and finite), then renormalized exactly. Throws Error(NOT_FINITE / INFEASIBLE).
     Matrix feasible_point(const Matrix& X, double tolerance) const;
+    // The first row of X off the set: a negative (or NaN) entry, or a sum more than `tolerance` from 1;
+    // X's row count when every row is on it.
+    static std::size_t first_row_off(const Matrix& X, double tolerance);
     // Rows drawn uniformly from the simplex (normalized exponentials), reproducible from seed.
     Matrix random_point(uint64_t seed) const;
 

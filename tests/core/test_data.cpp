@@ -268,6 +268,20 @@ BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
     BOOST_TEST(status_of([&] { knn_similarity(X, 40, Similarity::Cosine); }) == FACTO_ERROR_OUT_OF_RANGE);
 }
 
+BOOST_AUTO_TEST_CASE(a_cosine_graph_does_not_depend_on_the_features_scale)
+{
+    // cosines are scale-free; features of 1e90 (below the 1e100 input bound) have squared norms of 1e180,
+    // whose product overflows: the graph and new points' rows must be those of the unscaled features, to
+    // the rounding of a scaled dot product (1e-12 relative on values in [0, 1])
+    const Matrix X = uniform_matrix(30, 4, 9, 0.1, 1.0), Y = uniform_matrix(3, 4, 10, 0.1, 1.0);
+    const KnnGraph plain = knn_graph(X, 0, Similarity::Cosine), large = knn_graph(1e90 * X, 0, Similarity::Cosine);
+    BOOST_TEST(large.S.indices == plain.S.indices, boost::test_tools::per_element());
+    for (std::size_t e = 0; e < plain.S.values.size(); ++e) BOOST_TEST(std::abs(large.S.values[e] - plain.S.values[e]) <= 1e-12);
+    const CsrMatrix rows = knn_cross_similarity(Y, X, plain), large_rows = knn_cross_similarity(1e90 * Y, 1e90 * X, large);
+    BOOST_TEST(large_rows.indices == rows.indices, boost::test_tools::per_element());
+    for (std::size_t e = 0; e < rows.values.size(); ++e) BOOST_TEST(std::abs(large_rows.values[e] - rows.values[e]) <= 1e-12);
+}
+
 BOOST_AUTO_TEST_CASE(spearman_correlation_matches_hand_computed_ranks)
 {
     // x = (1, 2, 3, 4, 5) against y = (5, 6, 7, 8, 7): ranks of y (1, 2, 3.5, 5, 3.5) with the tie averaged;

@@ -337,7 +337,7 @@ BOOST_AUTO_TEST_CASE(the_reported_edits_are_refused_by_name)
     BOOST_TEST(refused([&] { load_model(directory); }, FACTO_ERROR_BAD_STATE, "'knn_settings' holds k = 1000"));
     BOOST_TEST(refused([&] { load_model(directory); }, FACTO_ERROR_BAD_STATE, directory));
     for (const auto& [name, values] : f.model.arrays) write_array(directory + "/" + name + ".npy", first_rows(values, 1));
-    BOOST_TEST(refused([&] { load_model(directory); }, FACTO_ERROR_BAD_STATE, "kNN rule needs at least 2 fitted points"));
+    BOOST_TEST(refused([&] { load_model(directory); }, FACTO_ERROR_BAD_STATE, "'H' is 1 x 3: its rank is at most"));
     fs::remove_all(directory);
 }
 
@@ -372,6 +372,7 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
         {"simplicial", with_array(gaussian, "W", doubled_row), "'W' has row 0 summing to 2"},
         {"symnmf", with_array(knn, "H", entry(knn.array("H"), 1, 0, -1.0)), "'H' has entry (1, 0) = -1"},
         {"symnmf", with_array(knn, "H", first_rows(knn.array("H"), 5)), "'knn_features' is 24 x 3 where its other arrays need 5 x any"},
+        {"symnmf", with_array(fitted(all, "symnmf").model, "H", Matrix({2, 3}, 0.5)), "rank is at most its number of points, 2"},
         {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 0, 24.0)), "'knn_settings' holds k = 24"},
         {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 0, 2.5)), "k = 2.5"},
         {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 1, 2.0)), "the similarity = 2"},
@@ -386,11 +387,13 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
         {"topics", with_array(topics, "topics", entry(topics.array("topics"), 0, 1, -0.1)), "'topics' has entry (0, 1)"},
         {"topics", with_array(topics, "idf", Matrix({1, 8}, 1.0)), "'idf' is 1 x 8 where its other arrays need 1 x 9"},
         {"topics", with_array(topics, "idf", entry(topics.array("idf"), 0, 2, -1.0)), "'idf' has entry (0, 2) = -1"},
+        {"topics", with_array(topics, "idf", Matrix({1, 9}, 0.0)), "keeps 0 terms (idf > 0) for its 3 topics"},
         {"communities", with_array(communities, "pure", dependent), "'pure' rows are linearly dependent"},
         {"communities", with_array(communities, "pure", Matrix({2, 2}, 1.0)), "'pure' is 2 x 2 where its other arrays need 3 x 3"},
         {"nomad", with_array(nomad, "labels", entry(nomad.array("labels"), 4, 0, 0.5)), "'labels' entry 4 is 0.5"},
-        {"nomad", with_array(nomad, "labels", entry(nomad.array("labels"), 4, 0, -1.0)), "negative label"},
+        {"nomad", with_array(nomad, "labels", entry(nomad.array("labels"), 4, 0, -1.0)), "'labels' hold -1: the labels of its n = 30 fitted points are in [0, n - 1]"},
         {"nomad", with_array(nomad, "labels", entry(nomad.array("labels"), 4, 0, 1e16)), "'labels' entry 4 is 1e+16"},
+        {"nomad", with_array(nomad, "labels", entry(nomad.array("labels"), 4, 0, 1e9)), "'labels' hold 1000000000"},
         {"nomad", with_array(nomad, "center_labels", nomad.array("center_labels") + 1.0), "'center_labels' are not the clusters"},
         {"nomad", with_array(nomad, "embedding", first_rows(nomad.array("embedding"), 29)), "'embedding' is 29 x"},
         {"nomad", with_array(nomad, "within", Matrix({1, 1}, 0.0)), "'within' is 1 x 1"},
@@ -408,11 +411,19 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
             BOOST_TEST(!fs::exists(directory));  // refused before anything is written
         }
     }
+    // an EDM model of fewer points than a position needs distances refuses before it allocates
+    Model edm = empty_model("edm_completion");
+    set_array(edm, "X", Matrix({2, 3}, 1.0));
+    BOOST_TEST(refused([&] { apply_model(edm, Matrix({1, 2}, 1.0), 1); }, FACTO_ERROR_DIMENSION, "needs r + 1 = 4"));
     // set_array refuses what no contract can use: an unknown name, an empty array, a non-finite entry
     Model model = empty_model("symnmf");
     BOOST_TEST(refused([&] { set_array(model, "../H", Matrix({2, 2}, 1.0)); }, FACTO_ERROR_UNKNOWN_PARAMETER, "no array '../H'"));
     BOOST_TEST(refused([&] { set_array(model, "H", Matrix({0, 2})); }, FACTO_ERROR_DIMENSION, "'H' is 0 x 2"));
+    BOOST_TEST(refused([&] { set_array(model, "H", Matrix({2, 2}, std::nan(""))); }, FACTO_ERROR_NOT_FINITE, "'H': entry (0, 0)"));
     BOOST_TEST(model.arrays.empty());
+    // a model filled without set_array (as a capture fills one) is held to the same: check refuses NaN
+    model.arrays["H"] = Matrix({2, 2}, std::nan(""));
+    BOOST_TEST(refused([&] { check_model(model); }, FACTO_ERROR_NOT_FINITE, "'H': entry (0, 0) is nan"));
 }
 
 BOOST_AUTO_TEST_CASE(names_links_and_special_files_cannot_reach_outside_the_directory)
@@ -482,9 +493,11 @@ BOOST_AUTO_TEST_CASE(saving_replaces_only_the_models_own_files)
     write_bytes(outside + "/kept", "outside");
     fs::remove(directory + "/labels.npy");
     fs::create_symlink(fs::absolute(outside + "/kept"), directory + "/labels.npy");
+    fs::permissions(directory + "/embedding.npy", fs::perms::owner_read | fs::perms::owner_write);
     save_model(nomad, directory, "{\"second\": true}");
     BOOST_TEST(bytes_of(outside + "/kept") == "outside");
     BOOST_TEST(!fs::is_symlink(directory + "/labels.npy"));
+    BOOST_TEST((fs::status(directory + "/embedding.npy").permissions() == (fs::perms::owner_read | fs::perms::owner_write)));
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(directory)) files.push_back(entry.path().filename().string());
     std::sort(files.begin(), files.end());
@@ -496,7 +509,9 @@ BOOST_AUTO_TEST_CASE(saving_replaces_only_the_models_own_files)
     // settings are one JSON object: text after it could add members to model.json
     BOOST_TEST(refused([&] { save_model(nomad, directory, "{\"a\": 1}, \"arrays\": [\"labels\"], \"b\": {}"); },
                        FACTO_ERROR_INVALID_ARGUMENT, "text after the object"));
-    BOOST_TEST(refused([&] { save_model(nomad, directory, "{\"a\": [1}"); }, FACTO_ERROR_INVALID_ARGUMENT, "JSON object"));
+    for (const char* settings : {"{\"a\": [1}", "{\"a\": 1]", "{\"a\" 1}", "{\"a\": 01}", "{\"a\": nan}", "{\"a\": 1,}", "{\"a\": 1} x"})
+        BOOST_TEST(refused([&] { save_model(nomad, directory, settings); }, FACTO_ERROR_INVALID_ARGUMENT, "JSON object"), settings);
+    save_model(nomad, directory, " {\"a\": [1, -2.5e-3, true, null, {\"b\": \"}\\\"\"}], \"c\": 0} ");
     fs::remove_all(directory);
     fs::remove_all(outside);
 }

@@ -24,7 +24,7 @@ def test_every_array_cut_to_its_first_row_is_refused(saved):
     for name in os.listdir(directory):
         if name.endswith(".npy"):
             np.save(directory / name, np.load(directory / name)[:1])
-    with pytest.raises(facto.FactoStateError, match="kNN rule needs at least 2 fitted points"):
+    with pytest.raises(facto.FactoStateError, match="'H' is 1 x 2: its rank is at most its number of points, 1"):
         facto.Model.load(directory)
 
 
