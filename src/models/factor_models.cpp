@@ -49,7 +49,8 @@ void check_feature_rule(const Model& model, int64_t n)
     require(!gaussian || !knn, FACTO_ERROR_BAD_STATE,
             "the " + model.kind + " model has arrays of both feature rules ('" + (gaussian ? *gaussian : "") + "' and '" +
                 (knn ? *knn : "") + "'): a model applies one");
-    for (const auto& [held, missing, what] : {std::make_tuple(gaussian, gaussian_missing, "Gaussian"), std::make_tuple(knn, knn_missing, "kNN")})
+    for (const auto& [held, missing, what] :
+         {std::make_tuple(gaussian, gaussian_missing, "Gaussian"), std::make_tuple(knn, knn_missing, "kNN")})
         require(!held || !missing, FACTO_ERROR_BAD_STATE,
                 "the " + model.kind + " model has '" + (held ? *held : std::string()) + "' but not '" +
                     (missing ? *missing : std::string()) + "': the " + what + " feature rule needs all of its arrays");
@@ -58,11 +59,13 @@ void check_feature_rule(const Model& model, int64_t n)
         require_array(model, "rbf_scaling", 2, p);
         const Matrix& settings = require_array(model, "rbf_settings", 1, 2);
         require(settings(0, 0) > 0.0, FACTO_ERROR_BAD_STATE,
-                "the " + model.kind + " model's 'rbf_settings' holds the bandwidth " + value_text(settings(0, 0)) + ": it must be > 0");
+                "the " + model.kind + " model's 'rbf_settings' holds the bandwidth " + value_text(settings(0, 0)) +
+                    ": it must be > 0");
         require_integer(model, "rbf_settings", 1, "the scaling", 0, 2);
     }
     if (knn) {
-        require(n >= 2, FACTO_ERROR_BAD_STATE, "the " + model.kind + " model's kNN rule needs at least 2 fitted points, it has 1");
+        require(n >= 2, FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's kNN rule needs at least 2 fitted points, it has 1");
         require_array(model, "knn_features", n, -1);
         require_array(model, "knn_settings", 1, 3);
         require_integer(model, "knn_settings", 0, "k", 1, n - 1);
@@ -132,7 +135,8 @@ const std::vector<std::string>& knn_rule_arrays()
 void capture_factor(const Solver& solver, Model& model)
 {
     Matrix F = solver.iterate();
-    if (model.kind == "simplicial_symnmf" && RowSimplices::first_row_off(F, kSimplexTolerance) < F.shape()[0]) RowSimplices::project(F);
+    if (model.kind == "simplicial_symnmf" && RowSimplices::first_row_off(F, kSimplexTolerance) < F.shape()[0])
+        RowSimplices::project(F);
     if (model.kind == "symnmf") F = xt::maximum(F, 0.0);
     model.arrays[factor_name(model)] = std::move(F);
 }

@@ -130,7 +130,7 @@ int64_t applied_columns(const Model& model) { return checked(model).columns(mode
 namespace {
 // What apply gave, finite: a model's arrays up to 1e100 and new data as large can overflow a rule's squares
 // (EDM's residuals are fourth powers of positions), and an overflow is an error, not an answer.
-Applied finite(Applied applied)
+Applied finite_result(Applied applied)
 {
     const std::size_t columns = applied.rows.shape()[1];
     for (std::size_t l = 0; l < applied.residuals.size(); ++l) {
@@ -148,13 +148,13 @@ Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads)
 {
     const Rule& rule = checked(model);
     require_finite(Y, "the new data");
-    return finite(rule.apply(model, models::NewData(Y), threads));
+    return finite_result(rule.apply(model, models::NewData(Y), threads));
 }
 
 Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
 {
     const Rule& rule = checked(model);
-    return finite(rule.apply(model, models::NewData(Y), threads));
+    return finite_result(rule.apply(model, models::NewData(Y), threads));
 }
 
 namespace models {
@@ -216,14 +216,13 @@ void require_nonnegative(const Model& model, const std::string& name)
                                            ") = " + value_text(*negative) + ": its entries must be >= 0");
 }
 
-int64_t require_integer(const Model& model, const std::string& name, std::size_t column, const std::string& what,
-                        int64_t low, int64_t high)
+void require_integer(const Model& model, const std::string& name, std::size_t column, const std::string& what,
+                     int64_t low, int64_t high)
 {
     const double v = model.array(name)(0, column);
     require(v == std::floor(v) && v >= static_cast<double>(low) && v <= static_cast<double>(high), FACTO_ERROR_BAD_STATE,
             "the " + model.kind + " model's '" + name + "' holds " + what + " = " + value_text(v) +
                 ": it must be an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-    return static_cast<int64_t>(v);
 }
 
 void require_columns(const NewData& Y, int64_t cols, const std::string& what)

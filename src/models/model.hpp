@@ -160,10 +160,10 @@ Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, c
 const Matrix& require_array(const Model& model, const std::string& name, int64_t rows, int64_t cols);
 // Requires every entry of array `name` to be >= 0; Error(BAD_STATE) naming the first that is not.
 void require_nonnegative(const Model& model, const std::string& name);
-// Entry (0, column) of array `name`, `what` it holds, as an integer in [low, high] (its value checked
-// before it is converted); Error(BAD_STATE) naming it otherwise.
-int64_t require_integer(const Model& model, const std::string& name, std::size_t column, const std::string& what,
-                        int64_t low, int64_t high);
+// Requires entry (0, column) of array `name`, `what` it holds, to be an integer in [low, high], so that it
+// may be converted; Error(BAD_STATE) naming it otherwise.
+void require_integer(const Model& model, const std::string& name, std::size_t column, const std::string& what,
+                     int64_t low, int64_t high);
 // Requires the new data to have `cols` columns (`what`: what the columns are, for the message).
 void require_columns(const NewData& Y, int64_t cols, const std::string& what);
 // ||a_l - B^T c_l||^2 for each row l of A (q x n, dense or sparse), B (n x c), C (q x c): ||a_l||^2 -

@@ -28,8 +28,9 @@ namespace {
 constexpr const char* kFormat = "facto model";
 constexpr int kFormatVersion = 1;
 
-// JSON as RFC 8259 has it, read for model.json's members: each value is validated (objects and arrays to
-// a depth of 64) and returned as its raw text, a string's without its quotes and escapes.
+// JSON read for model.json's members: each value follows RFC 8259's grammar (objects and arrays to a depth
+// of 64; inside a string a backslash takes the next character as it is) and is returned as its raw text, a
+// string's without its quotes and backslashes.
 struct JsonReader {
     const std::string& text;
     const std::string& path;
@@ -174,7 +175,8 @@ std::string quoted(const std::string& s)
 // model.json, "arrays" among them).
 void require_object(const std::string& settings)
 {
-    const std::string what = "the settings must be a JSON object ({...}), got '" + settings.substr(0, 40) + "'", name = "settings";
+    const std::string name = "settings",
+                      what = "the settings must be a JSON object ({...}), got '" + settings.substr(0, 40) + "'";
     try {
         JsonReader json{settings, name};
         json.skip();
@@ -270,7 +272,8 @@ void put_in_place(const std::string& temporary, const std::string& path, bool re
         const int error = errno;
         require(error == EPERM || error == ENOTSUP || error == EOPNOTSUPP || error == EXDEV, FACTO_ERROR_IO,
                 system_error("cannot write '" + path + "'", error));
-        require(!exists_here(path), FACTO_ERROR_IO, "'" + path + "' appeared while the model was saved: facto does not replace it");
+        require(!exists_here(path), FACTO_ERROR_IO,
+                "'" + path + "' appeared while the model was saved: facto does not replace it");
     }
     const int renamed = std::rename(temporary.c_str(), path.c_str()), error = errno;
     require(renamed == 0, FACTO_ERROR_IO, system_error("cannot replace '" + path + "'", error));

@@ -270,14 +270,16 @@ BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
 
 BOOST_AUTO_TEST_CASE(a_cosine_graph_does_not_depend_on_the_features_scale)
 {
-    // cosines are scale-free; features of 1e90 (below the 1e100 input bound) have squared norms of 1e180,
-    // whose product overflows: the graph and new points' rows must be those of the unscaled features, to
-    // the rounding of a scaled dot product (1e-12 relative on values in [0, 1])
+    // cosines are scale-free; features of 2^299 ~ 1e90 (below the 1e100 input bound) have squared norms of
+    // ~1e180, whose product overflows: the graph and new points' rows must be those of the unscaled features
+    // (a power of 2 scales every product and sum exactly, so the neighbours are the same; 1e-12 on values
+    // in [0, 1] is far above any rounding left)
     const Matrix X = uniform_matrix(30, 4, 9, 0.1, 1.0), Y = uniform_matrix(3, 4, 10, 0.1, 1.0);
-    const KnnGraph plain = knn_graph(X, 0, Similarity::Cosine), large = knn_graph(1e90 * X, 0, Similarity::Cosine);
+    const double large_scale = std::ldexp(1.0, 299);
+    const KnnGraph plain = knn_graph(X, 0, Similarity::Cosine), large = knn_graph(large_scale * X, 0, Similarity::Cosine);
     BOOST_TEST(large.S.indices == plain.S.indices, boost::test_tools::per_element());
     for (std::size_t e = 0; e < plain.S.values.size(); ++e) BOOST_TEST(std::abs(large.S.values[e] - plain.S.values[e]) <= 1e-12);
-    const CsrMatrix rows = knn_cross_similarity(Y, X, plain), large_rows = knn_cross_similarity(1e90 * Y, 1e90 * X, large);
+    const CsrMatrix rows = knn_cross_similarity(Y, X, plain), large_rows = knn_cross_similarity(large_scale * Y, large_scale * X, large);
     BOOST_TEST(large_rows.indices == rows.indices, boost::test_tools::per_element());
     for (std::size_t e = 0; e < rows.values.size(); ++e) BOOST_TEST(std::abs(large_rows.values[e] - rows.values[e]) <= 1e-12);
 }

@@ -8,8 +8,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +17,6 @@
 #include <iterator>
 #include <limits>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -182,8 +181,11 @@ std::vector<Edit> array_edits()
     };
 }
 
+// An edit of a file's text or bytes.
+using TextEdit = std::pair<std::string, std::function<std::string(const std::string&)>>;
+
 // Edits of an .npy file's bytes: truncation, a header that lies about the data.
-std::vector<std::pair<const char*, std::function<std::string(const std::string&)>>> byte_edits()
+std::vector<TextEdit> byte_edits()
 {
     return {
         {"empty file", [](const std::string&) { return std::string(); }},
@@ -203,9 +205,9 @@ std::vector<std::pair<const char*, std::function<std::string(const std::string&)
 }
 
 // Edits of model.json's text.
-std::vector<std::pair<std::string, std::function<std::string(const std::string&)>>> json_edits(const Model& model)
+std::vector<TextEdit> json_edits(const Model& model)
 {
-    std::vector<std::pair<std::string, std::function<std::string(const std::string&)>>> edits = {
+    std::vector<TextEdit> edits = {
         {"truncated", [](const std::string& t) { return t.substr(0, t.size() / 2); }},
         {"empty", [](const std::string&) { return std::string(); }},
         {"format_version 2", [](const std::string& t) { return replaced(t, "\"format_version\": 1", "\"format_version\": 2"); }},
