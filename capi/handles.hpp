@@ -115,4 +115,13 @@ void copy_versioned(T full, T* out)
     std::memcpy(out, &full, size);
 }
 
+// One parameter's record (a solver's or a problem kind's) into the caller's facto_param_info.
+inline void copy_param_info(const facto::ParamSpec& p, facto_param_info* info)
+{
+    copy_versioned(facto_param_info{sizeof(facto_param_info), static_cast<int32_t>(p.type), p.name, p.description,
+                                    p.default_double, p.lower_double, p.upper_double, p.default_int, p.lower_int,
+                                    p.upper_int, p.default_string, p.choices},
+                   info);
+}
+
 }  // namespace facto::capi

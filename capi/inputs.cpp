@@ -1,6 +1,9 @@
 #include "inputs.hpp"
 
+#include <cmath>
 #include <string>
+
+#include "solvers/registry.hpp"
 
 namespace facto::capi {
 
@@ -33,6 +36,33 @@ std::pair<Matrix, Matrix> finite_pair(const double* a, const char* a_name, const
     require_finite(pair.first, a_name);
     require_finite(pair.second, b_name);
     return pair;
+}
+
+std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const char* const* names,
+                                         const double* values)
+{
+    auto params = std::make_unique<Params>(problem_parameters(kind));
+    require(count >= 0, FACTO_ERROR_INVALID_ARGUMENT, "count = " + std::to_string(count) + " is negative");
+    if (count > 0) {
+        require_pointer(names, "param_names");
+        require_pointer(values, "param_values");
+    }
+    for (int64_t i = 0; i < count; ++i) {
+        require(names[i] != nullptr, FACTO_ERROR_NULL_POINTER, "param_names[" + std::to_string(i) + "] is NULL");
+        const double v = values[i];
+        bool is_int = false;
+        for (const ParamSpec& s : params->specs())
+            if (std::string_view(names[i]) == s.name) is_int = s.type == ParamType::Int;
+        if (!is_int) {
+            params->set_double(names[i], v);
+            continue;
+        }
+        require(std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0,
+                FACTO_ERROR_PARAMETER_TYPE,
+                std::string("parameter '") + names[i] + "' is an integer, not " + value_text(v));
+        params->set_int(names[i], static_cast<int64_t>(v));
+    }
+    return params;
 }
 
 Scaling scaling_in(int32_t scaling)

@@ -2,6 +2,7 @@
 // matrices.
 #pragma once
 
+#include <memory>
 #include <utility>
 
 #include "data/data.hpp"
@@ -43,6 +44,11 @@ CsrMatrix sparse_in(int32_t format, int64_t rows, int64_t cols, int64_t nnz, con
 // and checked finite.
 std::pair<Matrix, Matrix> finite_pair(const double* a, const char* a_name, const double* b, const char* b_name,
                                       int64_t n, int64_t k, int32_t layout);
+
+// The named parameters of problem kind `kind` (the registry's table) at their defaults, then the `count`
+// given ones set by name (an Int one from an integral value); Error naming a bad name or value.
+std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const char* const* names,
+                                         const double* values);
 
 // A FACTO_SCALE_* or FACTO_SIMILARITY_* argument as the core's enum (Error(INVALID_ARGUMENT) otherwise).
 Scaling scaling_in(int32_t scaling);

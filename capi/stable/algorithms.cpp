@@ -1,5 +1,6 @@
-// facto_problem_kind_*, facto_algorithm_*: the registry (src/solvers/registry.cpp), which algorithms
-// exist for which problem kind and each kind's default, for every front end to read.
+// facto_problem_kind_*, facto_algorithm_*, facto_problem_param_*: the registry (src/solvers/registry.cpp),
+// which algorithms exist for which problem kind, each kind's default, and each kind's named parameters
+// with their defaults, for every front end to read.
 #include <string>
 
 #include "../handles.hpp"
@@ -24,6 +25,13 @@ std::vector<facto::AlgorithmInfo> algorithms_of(const char* kind)
                            "no problem kind '" + std::string(kind) + "' (kinds: " + kinds + ")");
     }
     return algorithms;
+}
+
+// The named parameters of `kind` (after the kind itself is checked).
+const std::vector<facto::ParamSpec>& parameters_of(const char* kind)
+{
+    algorithms_of(kind);
+    return facto::problem_parameters(kind);
 }
 
 }  // namespace
@@ -69,6 +77,27 @@ facto_status facto_algorithm_describe(const char* kind, int64_t index, facto_alg
         const facto::AlgorithmInfo& a = algorithms[static_cast<std::size_t>(index)];
         copy_versioned(facto_algorithm_info{sizeof(facto_algorithm_info), a.is_default ? 1 : 0, a.name, a.description},
                        info);
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_param_count(const char* kind, int64_t* count)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(count, "count");
+        *count = static_cast<int64_t>(parameters_of(kind).size());
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_problem_param_info(const char* kind, int64_t index, facto_param_info* info)
+{
+    return guarded(nullptr, [&] {
+        const auto& specs = parameters_of(kind);
+        facto::require(index >= 0 && index < static_cast<int64_t>(specs.size()), FACTO_ERROR_OUT_OF_RANGE,
+                       "parameter index " + std::to_string(index) + " is outside [0, " + std::to_string(specs.size()) +
+                           ") for kind '" + kind + "'");
+        facto::capi::copy_param_info(specs[static_cast<std::size_t>(index)], info);
         return FACTO_OK;
     });
 }

@@ -14,6 +14,7 @@
 #include "problems/symnmf.hpp"
 
 using facto::capi::guarded;
+using facto::capi::named_parameters;
 using facto::capi::new_problem;
 using facto::capi::require_pointer;
 using facto::capi::require_sparse_shape;
@@ -70,6 +71,34 @@ facto_status facto_problem_new_communities(int32_t format, int64_t rows, int64_t
     });
 }
 
+facto_status facto_problem_new_topics_named(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                            const int64_t* ptr, const int64_t* idx, const double* values, int64_t K,
+                                            int64_t count, const char* const* param_names, const double* param_values,
+                                            facto_problem** out)
+{
+    return new_problem(out, [&] {
+        const auto p = named_parameters("topics", count, param_names, param_values);
+        require_sparse_shape(format, rows, cols, nnz);
+        return std::make_shared<facto::TopicModel>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K,
+                                                   p->get_int("min_df"), p->get_int("rank"), p->get_double("lambda"),
+                                                   p->get_double("mu"));
+    });
+}
+
+facto_status facto_problem_new_communities_named(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                 const int64_t* ptr, const int64_t* idx, const double* values,
+                                                 int64_t K, int64_t count, const char* const* param_names,
+                                                 const double* param_values, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        const auto p = named_parameters("communities", count, param_names, param_values);
+        require_sparse_shape(format, rows, cols, nnz);
+        return std::make_shared<facto::CommunityModel>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K,
+                                                       p->get_double("energy"), p->get_double("lambda"),
+                                                       p->get_double("mu"));
+    });
+}
+
 facto_status facto_problem_new_edm_completion(int64_t n, int64_t r, int64_t count, const int64_t* i, const int64_t* j,
                                               const double* d, facto_problem** out)
 {
@@ -81,6 +110,18 @@ facto_status facto_problem_new_self_dictionary(const double* X, int64_t rows, in
 {
     return new_problem(out, [&] {
         return std::make_shared<facto::SelfDictionary>(facto::copy_in(X, rows, cols, ld, layout, "X"), K, lambda, mu);
+    });
+}
+
+facto_status facto_problem_new_self_dictionary_named(const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                                     int32_t layout, int64_t K, int64_t count,
+                                                     const char* const* param_names, const double* param_values,
+                                                     facto_problem** out)
+{
+    return new_problem(out, [&] {
+        const auto p = named_parameters("self_dictionary", count, param_names, param_values);
+        return std::make_shared<facto::SelfDictionary>(facto::copy_in(X, rows, cols, ld, layout, "X"), K,
+                                                       p->get_double("lambda"), p->get_double("mu"));
     });
 }
 

@@ -117,11 +117,7 @@ facto_status facto_solver_param_info(const facto_solver* s, int64_t index, facto
         const auto& specs = s->solver->params().specs();
         facto::require(index >= 0 && index < static_cast<int64_t>(specs.size()), FACTO_ERROR_OUT_OF_RANGE,
                        "parameter index " + std::to_string(index) + " is outside [0, " + std::to_string(specs.size()) + ")");
-        const facto::ParamSpec& p = specs[static_cast<std::size_t>(index)];
-        copy_versioned(facto_param_info{sizeof(facto_param_info), static_cast<int32_t>(p.type), p.name, p.description,
-                                        p.default_double, p.lower_double, p.upper_double, p.default_int, p.lower_int,
-                                        p.upper_int, p.default_string, p.choices},
-                       info);
+        facto::capi::copy_param_info(specs[static_cast<std::size_t>(index)], info);
         return FACTO_OK;
     });
 }

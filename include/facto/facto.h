@@ -66,7 +66,7 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------------- */
 
 #define FACTO_VERSION_MAJOR 0
-#define FACTO_VERSION_MINOR 3
+#define FACTO_VERSION_MINOR 4
 #define FACTO_VERSION_PATCH 0
 /* FACTO_VERSION_NUMBER is MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define FACTO_VERSION_NUMBER (FACTO_VERSION_MAJOR * 10000 + FACTO_VERSION_MINOR * 100 + FACTO_VERSION_PATCH)
@@ -243,6 +243,28 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
                                                      int64_t K, double energy, double lambda, double mu,
                                                      facto_problem** out);
 
+/* By-name forms of the three constructors above (since 0.4.0): the kind's named parameters
+ * (facto_problem_param_info: "lambda", "mu"; topics also "min_df", "rank"; communities also "energy")
+ * start at the library's defaults, and the `count` pairs param_names[i] = param_values[i] replace
+ * some (an integer parameter takes an integral value; a name given twice keeps the last). Front ends
+ * pass only what their user chose, so every default lives in the library. The arrays are only read;
+ * with count = 0 they may be NULL. Errors: as the positional form's, and UNKNOWN_PARAMETER (a name the
+ * kind does not have; the message lists them), PARAMETER_TYPE (a fractional value for an integer),
+ * OUT_OF_RANGE (a value outside the parameter's bounds), INVALID_ARGUMENT (count < 0), NULL_POINTER. */
+FACTO_API facto_status facto_problem_new_self_dictionary_named(const double* X, int64_t rows, int64_t cols,
+                                                               int64_t ld, int32_t layout, int64_t K, int64_t count,
+                                                               const char* const* param_names,
+                                                               const double* param_values, facto_problem** out);
+FACTO_API facto_status facto_problem_new_topics_named(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                      const int64_t* ptr, const int64_t* idx, const double* values,
+                                                      int64_t K, int64_t count, const char* const* param_names,
+                                                      const double* param_values, facto_problem** out);
+FACTO_API facto_status facto_problem_new_communities_named(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                           const int64_t* ptr, const int64_t* idx,
+                                                           const double* values, int64_t K, int64_t count,
+                                                           const char* const* param_names,
+                                                           const double* param_values, facto_problem** out);
+
 /* NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii):
  *     max_Q Tr(D Q)  s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,
  * for D n x n, symmetric (to 1e-10 of its largest entry; symmetrized exactly) and finite, typically the
@@ -358,7 +380,8 @@ FACTO_API facto_status facto_algorithm_describe(const char* kind, int64_t index,
 /* --- Creating a solver -------------------------------------------------------------------------- */
 
 /* Create a solver running `algorithm` on `problem`: one of the algorithms facto_algorithm_describe
- * lists for facto_problem_kind(problem) (docs/algorithms.md prints the table).
+ * lists for facto_problem_kind(problem) (docs/algorithms.md prints the table), or "auto", the kind's
+ * default (since 0.4.0; facto_solver_algorithm then names it, except for nomad's rule "auto").
  * The solver holds a reference on the problem. Its parameters start at their defaults; its iterate is
  * drawn from the `seed` parameter by the first step or solve, unless facto_solver_set_iterate gives one.
  * Errors: NULL_POINTER, UNSUPPORTED (no such algorithm for this problem kind; the message lists those
@@ -415,6 +438,16 @@ FACTO_API facto_status facto_solver_param_count(const facto_solver* solver, int6
  * INVALID_ARGUMENT (struct_size too small to hold even the first fields). */
 FACTO_API facto_status facto_solver_param_info(const facto_solver* solver, int64_t index,
                                                facto_param_info* info);
+
+/* Number of named parameters of problem kind `kind` (since 0.4.0): what its by-name constructor takes
+ * beyond the data and the rank (0 for a kind without any). Errors: NULL_POINTER, INVALID_ARGUMENT (no
+ * such kind). */
+FACTO_API facto_status facto_problem_param_count(const char* kind, int64_t* count);
+
+/* Named parameter `index` in [0, count) of problem kind `kind`: name, type, default, bounds and a line
+ * saying why the default (static strings). Errors: NULL_POINTER,
+ * INVALID_ARGUMENT (no such kind, struct_size too small), OUT_OF_RANGE. */
+FACTO_API facto_status facto_problem_param_info(const char* kind, int64_t index, facto_param_info* info);
 
 /* Set a parameter by name. A DOUBLE parameter also accepts set_int. Takes effect at the next step.
  * A value that conflicts with another parameter or with the problem is refused here, and the previous

@@ -155,7 +155,7 @@ std::size_t Params::index_of(std::string_view name, ParamType wanted, bool allow
     }
     std::string known;
     for (const auto& s : specs_) known += std::string(known.empty() ? "" : ", ") + s.name;
-    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown parameter '" + std::string(name) + "' (this solver has: " + known + ")");
+    throw Error(FACTO_ERROR_UNKNOWN_PARAMETER, "unknown parameter '" + std::string(name) + "' (known: " + known + ")");
 }
 
 void Params::set_double(std::string_view name, double value)

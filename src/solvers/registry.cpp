@@ -1,5 +1,6 @@
 #include "solvers/registry.hpp"
 
+#include <limits>
 #include <string>
 
 #include "base/error.hpp"
@@ -128,7 +129,53 @@ const Entry table[] = {
      &build<DistributedNomad, BurerMonteiro>},
 };
 
+// The named parameters of the problems built from data and a rank: one list per kind, each default
+// with the reason for it. Constructors check them again (the positional ones take any value).
+constexpr double kSmallest = std::numeric_limits<double>::min();
+const ParamSpec kLambda = real_param(
+    "lambda", -1.0, -1.0, kMaxMagnitude,
+    "weight of the smoothed row-max penalty Phi_mu; -1: [NFW] Sec. V-A's heuristic ||X - X C0||_F / K, C0 the "
+    "SPA start (needs K); 0 is MERIT(0)");
+const ParamSpec kSparseLambda = real_param(
+    "lambda", 5e-7, 0.0, kMaxMagnitude,
+    "weight of Phi_mu: [NFW] Sec. V-B/C's 1e-6 for its authors' objective, which has no 1/2");
+const ParamSpec kMu = real_param("mu", 1e-5, kSmallest, kMaxMagnitude,
+                                 "smoothing of Phi_mu, a soft row maximum within about mu ([NFW] Sec. V: 1e-5)");
+
+struct ProblemParameters {
+    const char* kind;
+    std::vector<ParamSpec> specs;
+};
+
+const std::vector<ProblemParameters>& parameter_table()
+{
+    static const std::vector<ProblemParameters> table = {
+        {"self_dictionary", {kLambda, kMu}},
+        {"distributed_self_dictionary", {kLambda, kMu}},
+        {"topics",
+         {int_param("min_df", 2, 1, std::numeric_limits<int64_t>::max(),
+                    "drop terms in fewer documents ([NFW] Sec. V-B: 2, rare terms make spurious anchors)"),
+          int_param("rank", 0, 0, std::numeric_limits<int64_t>::max(),
+                    "dimensions kept of the word-word correlation; 0: 2 K, which holds the anchors' simplex"),
+          kSparseLambda, kMu}},
+        {"communities",
+         {real_param("energy", 0.99, kSmallest, 1.0,
+                     "keep the fewest nodes carrying this fraction of the eigenvectors' energy ([NFW] Sec. V-C: 0.99; "
+                     "1 keeps every node with an edge)"),
+          kSparseLambda, kMu}},
+    };
+    return table;
+}
+
 }  // namespace
+
+const std::vector<ParamSpec>& problem_parameters(std::string_view kind)
+{
+    static const std::vector<ParamSpec> none;
+    for (const ProblemParameters& p : parameter_table())
+        if (kind == p.kind) return p.specs;
+    return none;
+}
 
 std::vector<const char*> problem_kinds()
 {
@@ -156,6 +203,8 @@ const char* default_algorithm(std::string_view kind)
 std::unique_ptr<Solver> make_solver(std::shared_ptr<const Problem> problem, std::string_view algorithm)
 {
     require(problem != nullptr, FACTO_ERROR_NULL_POINTER, "problem is NULL");
+    const char* fallback = default_algorithm(problem->kind());
+    if (algorithm == "auto" && fallback) algorithm = fallback;
     for (const Entry& e : table)
         if (algorithm == e.algorithm && std::string_view(problem->kind()) == e.kind) return e.factory(std::move(problem));
     std::string known;

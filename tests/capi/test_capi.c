@@ -1097,6 +1097,154 @@ static void test_algorithm_table(void)
     }
 }
 
+/* The problem kinds' named parameters: a sound table, and the by-name constructors start from its
+ * defaults (the problem built with none given is the positional one at those defaults: equal
+ * objectives at one point) and refuse what the table refuses. */
+static double param_default(const char* kind, const char* name)
+{
+    int64_t count = 0;
+    facto_problem_param_count(kind, &count);
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info info;
+        info.struct_size = sizeof info;
+        facto_problem_param_info(kind, i, &info);
+        if (!strcmp(info.name, name)) return info.type == FACTO_PARAM_INT ? (double)info.default_int : info.default_double;
+    }
+    return NAN;
+}
+
+static double objective_at_barycenter(const facto_problem* p)
+{
+    int64_t rows = 0, cols = 0;
+    facto_problem_iterate_shape(p, &rows, &cols);
+    double* C = malloc((size_t)(rows * cols) * sizeof *C);
+    double value = NAN;
+    if (!C) return value;
+    for (int64_t i = 0; i < rows * cols; ++i) C[i] = 1.0 / (double)rows;
+    CHECK_STATUS(facto_problem_objective(p, C, rows, cols, cols, FACTO_ROW_MAJOR, &value), FACTO_OK,
+                 facto_problem_last_error(p));
+    free(C);
+    return value;
+}
+
+static void test_problem_params(void)
+{
+    const int64_t kinds = facto_problem_kind_count();
+    int with_params = 0;
+    for (int64_t k = 0; k < kinds; ++k) {
+        const char* kind = facto_problem_kind_name(k);
+        int64_t count = -1;
+        CHECK_STATUS(facto_problem_param_count(kind, &count), FACTO_OK, facto_last_error());
+        with_params += count > 0;
+        for (int64_t i = 0; i < count; ++i) {
+            facto_param_info info;
+            info.struct_size = sizeof info;
+            CHECK_STATUS(facto_problem_param_info(kind, i, &info), FACTO_OK, facto_last_error());
+            CHECK(info.name && *info.name && info.description && *info.description);
+            if (info.type == FACTO_PARAM_INT)
+                CHECK(info.lower_int <= info.default_int && info.default_int <= info.upper_int);
+            else
+                CHECK(info.type == FACTO_PARAM_DOUBLE && info.lower_double <= info.default_double &&
+                      info.default_double <= info.upper_double);
+            for (int64_t j = 0; j < i; ++j) {
+                facto_param_info earlier;
+                earlier.struct_size = sizeof earlier;
+                facto_problem_param_info(kind, j, &earlier);
+                CHECK(strcmp(earlier.name, info.name) != 0);
+            }
+        }
+        facto_param_info info;
+        info.struct_size = sizeof info;
+        CHECK_STATUS(facto_problem_param_info(kind, count, &info), FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    }
+    CHECK(with_params >= 3);
+    int64_t count = 0;
+    CHECK_STATUS(facto_problem_param_count("no_kind", &count), FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+    CHECK_STATUS(facto_problem_param_count("topics", NULL), FACTO_ERROR_NULL_POINTER, facto_last_error());
+
+    /* self_dictionary: by name with nothing given = positional at the table's defaults */
+    enum { SM = 6, SK = 3, SN = 9 };
+    double X[SM * SN];
+    for (int i = 0; i < SM * SN; ++i) X[i] = 0.5 + 0.5 * sin(1.7 * i + 0.3);
+    facto_problem *named = NULL, *positional = NULL, *other = NULL;
+    CHECK_STATUS(facto_problem_new_self_dictionary_named(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, 0, NULL, NULL, &named),
+                 FACTO_OK, facto_last_error());
+    CHECK_STATUS(facto_problem_new_self_dictionary(X, SM, SN, SN, FACTO_ROW_MAJOR, SK,
+                                                   param_default("self_dictionary", "lambda"),
+                                                   param_default("self_dictionary", "mu"), &positional),
+                 FACTO_OK, facto_last_error());
+    const char* names[] = {"mu", "lambda", "mu"};
+    const double values[] = {1e-3, 0.25, 1e-2};
+    CHECK_STATUS(facto_problem_new_self_dictionary_named(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, 3, names, values, &other),
+                 FACTO_OK, facto_last_error());
+    if (named && positional && other) {
+        const double f = objective_at_barycenter(named);
+        CHECK(f == objective_at_barycenter(positional));
+        facto_problem* given = NULL; /* a name given twice keeps the last */
+        facto_problem_new_self_dictionary(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, 0.25, 1e-2, &given);
+        CHECK(given && objective_at_barycenter(other) == objective_at_barycenter(given));
+        CHECK(objective_at_barycenter(other) != f);
+        facto_problem_free(given);
+    }
+    facto_problem_free(named), facto_problem_free(positional), facto_problem_free(other);
+    facto_problem* p = (facto_problem*)1;
+    const char* unknown[] = {"lam"};
+    const double one[] = {1.0}, negative[] = {-2.0};
+    CHECK_STATUS(facto_problem_new_self_dictionary_named(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, 1, unknown, one, &p),
+                 FACTO_ERROR_UNKNOWN_PARAMETER, facto_last_error());
+    CHECK(p == NULL && strstr(facto_last_error(), "lambda") != NULL);
+    CHECK_STATUS(facto_problem_new_self_dictionary_named(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, 1, names, negative, &p),
+                 FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    CHECK_STATUS(facto_problem_new_self_dictionary_named(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, 1, NULL, one, &p),
+                 FACTO_ERROR_NULL_POINTER, facto_last_error());
+    CHECK_STATUS(facto_problem_new_self_dictionary_named(X, SM, SN, SN, FACTO_ROW_MAJOR, SK, -1, NULL, NULL, &p),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+
+    /* topics: 8 documents over 6 terms (each in 2 to 7 of them); an integer parameter by name */
+    int64_t row[48], col[48];
+    double counts[48];
+    int64_t nnz = 0;
+    for (int d = 0; d < 8; ++d)
+        for (int v = 0; v < 6; ++v)
+            if ((d + v) % 4 != 0 && (d * v + v) % 5 != 1) row[nnz] = d, col[nnz] = v, counts[nnz++] = 1 + (d + 2 * v) % 3;
+    const char* topic_names[] = {"min_df", "rank"};
+    const double whole[] = {1.0, 3.0}, fractional[] = {1.5, 3.0};
+    CHECK_STATUS(facto_problem_new_topics_named(FACTO_SPARSE_COO, 8, 6, nnz, row, col, counts, 2, 0, NULL, NULL, &named),
+                 FACTO_OK, facto_last_error());
+    CHECK_STATUS(facto_problem_new_topics(FACTO_SPARSE_COO, 8, 6, nnz, row, col, counts, 2,
+                                          (int64_t)param_default("topics", "min_df"),
+                                          (int64_t)param_default("topics", "rank"), param_default("topics", "lambda"),
+                                          param_default("topics", "mu"), &positional),
+                 FACTO_OK, facto_last_error());
+    if (named && positional) CHECK(objective_at_barycenter(named) == objective_at_barycenter(positional));
+    facto_problem_free(named), facto_problem_free(positional);
+    CHECK_STATUS(facto_problem_new_topics_named(FACTO_SPARSE_COO, 8, 6, nnz, row, col, counts, 2, 2, topic_names,
+                                                whole, &named),
+                 FACTO_OK, facto_last_error());
+    facto_problem_free(named);
+    CHECK_STATUS(facto_problem_new_topics_named(FACTO_SPARSE_COO, 8, 6, nnz, row, col, counts, 2, 2, topic_names,
+                                                fractional, &p),
+                 FACTO_ERROR_PARAMETER_TYPE, facto_last_error());
+
+    /* communities: a triangle; energy by name, and a solver by "auto" is the kind's default */
+    const int64_t tr[6] = {0, 0, 1, 1, 2, 2}, tc[6] = {1, 2, 0, 2, 0, 1};
+    const double ones[6] = {1, 1, 1, 1, 1, 1};
+    const char* energy[] = {"energy"};
+    const double too_much[] = {1.5};
+    CHECK_STATUS(facto_problem_new_communities_named(FACTO_SPARSE_COO, 3, 3, 6, tr, tc, ones, 1, 1, energy, one, &named),
+                 FACTO_OK, facto_last_error());
+    facto_solver* s = NULL;
+    CHECK_STATUS(facto_solver_new(named, "auto", &s), FACTO_OK, facto_last_error());
+    facto_algorithm_info first;
+    first.struct_size = sizeof first;
+    facto_algorithm_describe("communities", 0, &first);
+    CHECK(s && !strcmp(facto_solver_algorithm(s), first.name));
+    facto_solver_free(s);
+    facto_problem_free(named);
+    CHECK_STATUS(facto_problem_new_communities_named(FACTO_SPARSE_COO, 3, 3, 6, tr, tc, ones, 1, 1, energy, too_much, &p),
+                 FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+}
+
 /* A model from a solver applies the fit's rule: through the Gaussian feature rule the fitted points'
  * features give the rows their affinity rows give (1e-9: the rounding of two kernel sums through the
  * simplex solve), the labels of the fit, and a model rebuilt from its arrays applies bit for bit alike. */
@@ -1162,6 +1310,7 @@ int main(void)
     test_solver_errors();
     test_param_table();
     test_algorithm_table();
+    test_problem_params();
     test_callback();
     test_free_rules();
     test_threads();
