@@ -20,7 +20,7 @@ typedef struct options {
     int64_t helix;
     double fraction;
     int64_t separable, features, rings;
-    double snr, lambda, mu;
+    double snr;
     int affinity;
     double bandwidth;
     int32_t scaling;
@@ -33,13 +33,15 @@ typedef struct options {
     int bound; /* --bound: print the solver's upper_bound */
     int list_params;
     const char* sets[64];
+    const char* param_names[16]; /* problem parameters given (--param, --lambda, ...), the library's names */
+    double param_values[16];
+    int n_params;
     int n_sets;
     int64_t layers[64]; /* --layers: the K of NOMAD's further layers */
     int n_layers;
     const char* subsets;
-    int64_t trial, min_df;
+    int64_t trial;
     const char* vocabulary;
-    double energy;
     const char* truth;
     const char* save_model;  /* --save-model DIR */
     const char* apply_model; /* --apply DIR: FILE holds new points for the model saved there */
@@ -91,6 +93,10 @@ int parse_options(int argc, char** argv, options* o);
 int runs_on_group(const options* o);
 int apply_setting(facto_solver* solver, const char* setting);
 int list_params_of(const options* o);
+/* The index in o->param_names of the problem parameter `name` given last, or -1. */
+int given_param(const options* o, const char* name);
+/* Problem parameter `name` of `kind`: the value given, else the library's default (NaN for no such). */
+double problem_param(const options* o, const char* kind, const char* name);
 
 /* problems.c */
 facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,

@@ -24,9 +24,10 @@ facto_status group_symnmf(int64_t rows, int64_t cols, const int64_t* indptr, con
 facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K, facto_problem** out);
 
 /* The self-dictionary problem on the M x N data X (column-major, one point per column; every process
- * holds it all): one process's problem, or this rank's columns (split evenly in rank order) as a
- * distributed problem. */
-facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, double lambda, double mu,
+ * holds it all) with the problem parameters o gives (the library's defaults for the rest): one process's
+ * problem, or this rank's columns (split evenly in rank order) as a distributed problem. */
+struct options;
+facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, const struct options* o,
                                    facto_problem** out);
 
 /* The sum of `value` over the processes, on every process. */

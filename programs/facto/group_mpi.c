@@ -2,6 +2,8 @@
  * of M, and the distributed solver runs on MPI_COMM_WORLD through libfacto_mpi; rank 0 writes the results. */
 #include "group.h"
 
+#include "cli.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +78,7 @@ facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K
     return st;
 }
 
-facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, double lambda, double mu,
+facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, const options* o,
                                    facto_problem** out)
 {
     *out = NULL;
@@ -85,7 +87,8 @@ facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_
     if (st < 0) return st;
     const int64_t first = block_start(N, group_rank()), last = block_start(N, group_rank() + 1);
     st = facto_problem_new_self_dictionary_distributed(c, N, first, X + first * M, M, last - first, M, FACTO_COL_MAJOR,
-                                                       K, lambda, mu, out);
+                                                       K, problem_param(o, "distributed_self_dictionary", "lambda"),
+                                                       problem_param(o, "distributed_self_dictionary", "mu"), out);
     facto_collectives_free(c);
     return st;
 }

@@ -1,6 +1,8 @@
 /* The CLI on one process: the whole problem here, nothing to gather. */
 #include "group.h"
 
+#include "cli.h"
+
 #include <string.h>
 
 int group_start(int* argc, char*** argv)
@@ -28,10 +30,11 @@ facto_status group_nomad_points(const double* X, int64_t n, int64_t d, int64_t K
     return facto_problem_new_nomad_points(X, n, d, d, FACTO_ROW_MAJOR, K, out);
 }
 
-facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, double lambda, double mu,
+facto_status group_self_dictionary(const double* X, int64_t M, int64_t N, int64_t K, const options* o,
                                    facto_problem** out)
 {
-    return facto_problem_new_self_dictionary(X, M, N, M, FACTO_COL_MAJOR, K, lambda, mu, out);
+    return facto_problem_new_self_dictionary_named(X, M, N, M, FACTO_COL_MAJOR, K, o->n_params, o->param_names,
+                                                   o->param_values, out);
 }
 
 int64_t group_sum(int64_t value) { return value; }

@@ -41,7 +41,23 @@ static void print_problems(FILE* out)
     }
 }
 
-/* The usage text; the problems and their default algorithms come from the library. */
+/* The named parameters of problem kind `kind` with their defaults and reasons, from the library. */
+static void print_problem_params(FILE* out, const char* kind)
+{
+    int64_t count = 0;
+    facto_problem_param_count(kind, &count);
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info p;
+        p.struct_size = sizeof p;
+        if (facto_problem_param_info(kind, i, &p) < 0) continue;
+        if (p.type == FACTO_PARAM_INT)
+            fprintf(out, "  %s %s: int, default %lld\n      %s\n", kind, p.name, (long long)p.default_int, p.description);
+        else
+            fprintf(out, "  %s %s: double, default %g\n      %s\n", kind, p.name, p.default_double, p.description);
+    }
+}
+
+/* The usage text; the problems, their default algorithms and parameters come from the library. */
 static void print_usage(FILE* out)
 {
     fputs(
@@ -70,15 +86,12 @@ static void print_usage(FILE* out)
     "  --separable N         self_dictionary on N generated points (Table I model, no FILE); reports success\n"
     "  --features M          dimension of those points (default 50)\n"
     "  --snr DB              their signal-to-noise ratio in dB (default 10)\n"
-    "  --lambda L            self_dictionary's lambda (default: the heuristic ||X - X C0||_F / K;\n"
-    "                        topics and communities: 5e-7, the paper's 1e-6 in its\n"
-    "                        authors' objective, which has no 1/2)\n"
-    "  --mu MU               self_dictionary's mu (default 1e-5)\n"
+    "  --param NAME=VALUE    set a problem parameter (repeatable; the list below); --lambda L, --mu MU,\n"
+    "                        --min-df N and --energy E are short for --param lambda=L, ...\n"
     "  --subsets FILE        topics: the K-topic document subsets file (rows dataset,K,trial,min_df,...)\n"
     "  --trial T             topics: use its subset of K = -k topics and trial T (default 1)\n"
-    "  --min-df N            topics: drop terms in fewer documents (default: the subset's, else 2)\n"
+    "                        (topics: --min-df defaults to the subset's when it gives one)\n"
     "  --vocabulary FILE     topics: one term per line, to print the top terms as words\n"
-    "  --energy E            communities: keep the nodes carrying this fraction of the energy (default 0.99)\n"
     "  --truth FILE          communities: true memberships (N x K CSV) to report the averaged Spearman SRC\n"
     "  --rings N             nomad on N points of two rings (Fig. 4, no FILE); -k is NOMAD's K\n"
     "  --layers K2,K3,...    multi-layer NOMAD (Sec. 3.1): after -k, solve again on each layer's Q\n"
@@ -103,7 +116,14 @@ static void print_usage(FILE* out)
     "  --list-params         print the solver's parameters and exit\n"
     "  --list-algorithms     print each problem's algorithms (the library's registry) and exit\n"
     "  --version             print the library's version and exit\n"
-    "  -h, --help            this help\n", out);
+    "  -h, --help            this help\n"
+    "\n"
+    "problem parameters (--param NAME=VALUE), with the library's defaults:\n", out);
+    for (int64_t i = 0; i < count; ++i) {
+        const char* kind = facto_problem_kind_name(i);
+        if (!strncmp(kind, "distributed_", 12)) continue;
+        print_problem_params(out, kind);
+    }
 }
 
 /* --list-algorithms: every problem kind's algorithms, the default first, with their descriptions; 0 when
@@ -127,6 +147,56 @@ static int list_algorithms(void)
     return 1;
 }
 
+/* --param NAME=VALUE, or --lambda/--mu/--energy/--min-df VALUE: one problem parameter by the library's name
+ * (the library checks the name and value when the problem is built); 0 after a message. */
+static int add_param(options* o, const char* flag, const char* text)
+{
+    static char names[16][64];
+    const char* value = text;
+    if (!strcmp(flag, "--param")) {
+        const char* eq = strchr(text, '=');
+        if (!eq || eq == text || (size_t)(eq - text) >= sizeof names[0])
+            return fprintf(stderr, "facto: --param needs NAME=VALUE, got '%s'\n", text), 0;
+        value = eq + 1;
+    }
+    if (o->n_params == 16) return fprintf(stderr, "facto: too many problem parameters\n"), 0;
+    char* name = names[o->n_params];
+    if (!strcmp(flag, "--param")) {
+        memcpy(name, text, (size_t)(value - 1 - text));
+        name[value - 1 - text] = '\0';
+    } else {
+        snprintf(name, sizeof names[0], "%s", !strcmp(flag, "--min-df") ? "min_df" : flag + 2);
+    }
+    char* end;
+    const double v = strtod(value, &end);
+    if (*end || end == value) return fprintf(stderr, "facto: bad value '%s' of %s\n", value, name), 0;
+    o->param_names[o->n_params] = name;
+    o->param_values[o->n_params++] = v;
+    return 1;
+}
+
+int given_param(const options* o, const char* name)
+{
+    for (int i = o->n_params - 1; i >= 0; --i)
+        if (!strcmp(o->param_names[i], name)) return i;
+    return -1;
+}
+
+double problem_param(const options* o, const char* kind, const char* name)
+{
+    const int given = given_param(o, name);
+    if (given >= 0) return o->param_values[given];
+    int64_t count = 0;
+    facto_problem_param_count(kind, &count);
+    for (int64_t i = 0; i < count; ++i) {
+        facto_param_info p;
+        p.struct_size = sizeof p;
+        if (facto_problem_param_info(kind, i, &p) >= 0 && !strcmp(p.name, name))
+            return p.type == FACTO_PARAM_INT ? (double)p.default_int : p.default_double;
+    }
+    return NAN;
+}
+
 int parse_options(int argc, char** argv, options* o)
 {
     memset(o, 0, sizeof *o);
@@ -135,13 +205,10 @@ int parse_options(int argc, char** argv, options* o)
     o->fraction = 0.1;
     o->features = 50;
     o->snr = 10.0;
-    o->lambda = NAN; /* self_dictionary: the heuristic; topics, communities: the paper's (5e-7 here) */
-    o->mu = 1e-5;
     o->bandwidth = 1.0;
     o->scaling = FACTO_SCALE_MINMAX;
     o->progress_every = 10;
     o->trial = 1;
-    o->energy = 0.99;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -210,11 +277,13 @@ int parse_options(int argc, char** argv, options* o)
             const long long v = strtoll(next, &end, 10);
             if (*end || v < 2) return fprintf(stderr, "facto: bad %s '%s'\n", a, next), 0;
             *(!strcmp(a, "--separable") ? &o->separable : &o->features) = v;
-        } else if (!strcmp(a, "--snr") || !strcmp(a, "--lambda") || !strcmp(a, "--mu")) {
+        } else if (!strcmp(a, "--snr")) {
             char* end;
-            const double v = strtod(next, &end);
+            o->snr = strtod(next, &end);
             if (*end || end == next) return fprintf(stderr, "facto: bad %s '%s'\n", a, next), 0;
-            *(!strcmp(a, "--snr") ? &o->snr : !strcmp(a, "--lambda") ? &o->lambda : &o->mu) = v;
+        } else if (!strcmp(a, "--param") || !strcmp(a, "--lambda") || !strcmp(a, "--mu") || !strcmp(a, "--energy") ||
+                   !strcmp(a, "--min-df")) {
+            if (!add_param(o, a, next)) return 0;
         } else if (!strcmp(a, "--fraction")) {
             char* end;
             o->fraction = strtod(next, &end);
@@ -242,17 +311,12 @@ int parse_options(int argc, char** argv, options* o)
             o->output_labels = next;
         } else if (!strcmp(a, "--subsets")) {
             o->subsets = next;
-        } else if (!strcmp(a, "--trial") || !strcmp(a, "--min-df")) {
+        } else if (!strcmp(a, "--trial")) {
             char* end = NULL;
-            const long long v = next ? strtoll(next, &end, 10) : 0;
-            if (!next || *end || v < 1) return fprintf(stderr, "facto: %s needs a positive integer\n", a), 0;
-            *(!strcmp(a, "--trial") ? &o->trial : &o->min_df) = v;
+            o->trial = next ? strtoll(next, &end, 10) : 0;
+            if (!next || *end || o->trial < 1) return fprintf(stderr, "facto: %s needs a positive integer\n", a), 0;
         } else if (!strcmp(a, "--vocabulary")) {
             o->vocabulary = next;
-        } else if (!strcmp(a, "--energy")) {
-            char* end = NULL;
-            o->energy = next ? strtod(next, &end) : 0.0;
-            if (!next || *end) return fprintf(stderr, "facto: --energy needs a number\n"), 0;
         } else if (!strcmp(a, "--truth")) {
             o->truth = next;
         } else if (!strcmp(a, "--save-model")) {
@@ -358,13 +422,15 @@ int list_params_of(const options* o)
 {
     const double one = 1.0, two[2] = {1.0, 2.0}, ones[6] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
     const int64_t first = 0, second = 1, triangle_rows[6] = {0, 0, 1, 1, 2, 2}, triangle_cols[6] = {1, 2, 0, 2, 0, 1};
+    const char* every_node[1] = {"energy"};
     facto_problem* tiny = NULL;
     if (!strcmp(o->problem, "symnmf")) facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
     else if (!strcmp(o->problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
     else if (!strcmp(o->problem, "communities"))
-        facto_problem_new_communities(FACTO_SPARSE_COO, 3, 3, 6, triangle_rows, triangle_cols, ones, 1, 1.0, 0.0, 1e-5, &tiny);
+        facto_problem_new_communities_named(FACTO_SPARSE_COO, 3, 3, 6, triangle_rows, triangle_cols, ones, 1, 1,
+                                            every_node, &one, &tiny);
     else if (!strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics"))
-        facto_problem_new_self_dictionary(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0.0, 1e-5, &tiny);
+        facto_problem_new_self_dictionary_named(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0, NULL, NULL, &tiny);
     else if (!strcmp(o->problem, "nomad")) facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
     else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
     facto_solver* s = NULL;
@@ -375,6 +441,8 @@ int list_params_of(const options* o)
         printf("%s makes its solver by the problem (--list-algorithms); on the smallest problems:\n", o->solver);
     list_params(s);
     facto_solver_free(s);
+    printf("parameters of the problem %s (--param NAME=VALUE):\n", o->problem);
+    print_problem_params(stdout, o->problem);
     return 1;
 }
 

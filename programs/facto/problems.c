@@ -115,8 +115,7 @@ static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
     }
     /* points are rows of a row-major n x dim array: the column-major dim x n X */
     facto_problem* problem = NULL;
-    st = group_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, o->k,
-                               isnan(o->lambda) ? -1.0 : o->lambda, o->mu, &problem);
+    st = group_self_dictionary(generated ? generated : facto_matrix_data(m), dim, n, o->k, o, &problem);
     free(generated);
     facto_matrix_free(m);
     if (st < 0) fail("problem", st, facto_last_error());
@@ -130,7 +129,7 @@ facto_problem* build_topics(const options* o, int64_t** truth, int64_t* document
     facto_sparse* counts = NULL;
     facto_status st = facto_sparse_read(o->file, &counts);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
-    int64_t D = 0, V = 0, nnz = 0, subset_min_df = 2;
+    int64_t D = 0, V = 0, nnz = 0, subset_min_df = 0;
     facto_sparse_shape(counts, &D, &V, &nnz);
     int64_t* r = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *r);
     int64_t* c = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *c);
@@ -157,9 +156,14 @@ facto_problem* build_topics(const options* o, int64_t** truth, int64_t* document
         nnz = kept;
     }
     if (o->labels && !(*truth = read_document_labels(o->labels, D, *documents, position))) goto done;
-    st = facto_problem_new_topics(FACTO_SPARSE_COO, *documents, V, nnz, r, c, v, o->k,
-                                  o->min_df ? o->min_df : subset_min_df, 0, isnan(o->lambda) ? 5e-7 : o->lambda,
-                                  o->mu, &problem);
+    /* the subset's min_df unless one was given */
+    const char* names[17];
+    double values[17];
+    int count = o->n_params;
+    memcpy(names, o->param_names, sizeof o->param_names), memcpy(values, o->param_values, sizeof o->param_values);
+    if (subset_min_df > 0 && given_param(o, "min_df") < 0) names[count] = "min_df", values[count++] = (double)subset_min_df;
+    st = facto_problem_new_topics_named(FACTO_SPARSE_COO, *documents, V, nnz, r, c, v, o->k, count, names, values,
+                                        &problem);
     if (st < 0) fail("problem", st, facto_last_error());
 done:
     if (!problem) free(*truth), *truth = NULL;
@@ -177,8 +181,8 @@ static facto_problem* build_communities(const options* o)
     csr_arrays a;
     facto_problem* problem = NULL;
     if (copy_csr(A, &a)) {
-        st = facto_problem_new_communities(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
-                                           o->k, o->energy, isnan(o->lambda) ? 5e-7 : o->lambda, o->mu, &problem);
+        st = facto_problem_new_communities_named(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices,
+                                                 a.values, o->k, o->n_params, o->param_names, o->param_values, &problem);
         if (st < 0) fail("problem", st, facto_last_error());
         free_csr(&a);
     }
