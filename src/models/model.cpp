@@ -30,7 +30,7 @@ const std::vector<Rule>& rules()
         {"edm_completion", {"X"}, false, capture_factor, check_factor, apply_factor, factor_columns},
         {"self_dictionary", {"W"}, false, capture_separable, check_separable, apply_separable, separable_columns},
         {"topics", {"topics", "idf"}, false, capture_separable, check_separable, apply_separable, separable_columns},
-        {"communities", {"extension", "pure"}, false, capture_separable, check_separable, apply_separable, separable_columns},
+        {"communities", {"extension", "pure", "memberships"}, false, capture_separable, check_separable, apply_separable, separable_columns},
         {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, false, capture_nomad, check_nomad,
          apply_nomad, nomad_columns},
     };

@@ -33,6 +33,23 @@ std::vector<int64_t> labels_or_unknown(const Matrix& rows)
     return labels;
 }
 
+// Rows of new nodes that their eigenvector rows leave without a membership (their edges reach only nodes
+// outside the K eigenvectors' support) from their neighbours: the edge-weighted mean of the fitted nodes'
+// memberships, clipped at 0 and scaled to sum 1; a node without an edge to a fitted one stays empty.
+void through_neighbours(const NewData& Y, const Matrix& fitted, const std::vector<bool>& empty, Matrix& rows,
+                        std::size_t threads)
+{
+    if (std::none_of(empty.begin(), empty.end(), [](bool e) { return e; })) return;
+    Matrix mean = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), fitted.shape()[1]});
+    if (Y.is_sparse())
+        spmm(Y.sparse(), fitted, mean, threads);
+    else
+        blas::gemm(false, false, 1.0, Y.dense(), fitted, 0.0, mean);
+    for (std::size_t l = 0; l < empty.size(); ++l)
+        if (empty[l]) xt::row(rows, static_cast<std::ptrdiff_t>(l)) = xt::maximum(xt::row(mean, static_cast<std::ptrdiff_t>(l)), 0.0);
+    CommunityModel::normalize_memberships(rows);
+}
+
 Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
 {
     const Matrix &topics = model.array("topics"), &idf = model.array("idf");
@@ -72,6 +89,7 @@ void capture_separable(const Solver& solver, Model& model)
         const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
         model.arrays["extension"] = problem.eigenvector_extension();
         model.arrays["pure"] = problem.pure_rows(selected_of(solver));
+        model.arrays["memberships"] = matrix_of(solver.output("memberships"));
     } else {
         const auto& problem = dynamic_cast<const SelfDictionary&>(solver.problem());
         const std::vector<int64_t> selected = selected_of(solver);
@@ -97,7 +115,12 @@ void check_separable(const Model& model)
                 "the topics model's 'idf' keeps " + std::to_string(kept) + " terms (idf > 0) for its " +
                     std::to_string(topics.shape()[0]) + " topics: each topic's anchor is a kept term");
     } else if (model.kind == "communities") {
-        const auto K = static_cast<int64_t>(require_array(model, "extension", -1, -1).shape()[1]);
+        const Matrix& extension = require_array(model, "extension", -1, -1);
+        const auto K = static_cast<int64_t>(extension.shape()[1]);
+        if (model.arrays.count("memberships")) {  // since 0.4.0: the fitted nodes' rows, for their new neighbours
+            require_array(model, "memberships", static_cast<int64_t>(extension.shape()[0]), K);
+            require_nonnegative(model, "memberships");
+        }
         const double condition = CommunityModel::condition(require_array(model, "pure", K, K));
         require(condition <= CommunityModel::kLargestCondition, FACTO_ERROR_BAD_STATE,
                 "the communities model's 'pure' rows are linearly dependent (condition " + value_text(condition) +
@@ -133,6 +156,8 @@ Applied apply_separable(const Model& model, const NewData& Y, std::size_t thread
         out.residuals = residuals(NewData(v), xt::transpose(pure), out.rows, threads);  // v ~ h V(J, :)
         for (std::size_t l = 0; l < empty.size(); ++l)
             if (empty[l]) out.residuals[l] = blas::dot(&v(l, 0), &v(l, 0), K);
+        if (const auto fitted = model.arrays.find("memberships"); fitted != model.arrays.end())
+            through_neighbours(Y, fitted->second, empty, out.rows, threads);
         out.labels = labels_or_unknown(out.rows);
         return out;
     }

@@ -321,4 +321,36 @@ BOOST_AUTO_TEST_CASE(a_communities_model_gives_new_nodes_their_memberships)
     BOOST_TEST(alone.labels[0] == -1);
 }
 
+// A new node whose edges reach only nodes outside the K eigenvectors' support (here a weak second
+// component, a 4-cycle of weight 0.01 beside the planted graph, whose eigenvalues are far below its
+// three) has a zero eigenvector row: it takes its neighbours' fitted memberships (their edge-weighted
+// mean), not -1; a node with no edge still gets -1, and one joined to a pure node gets that community.
+BOOST_AUTO_TEST_CASE(a_node_beyond_the_eigenvectors_gets_its_neighbours_memberships)
+{
+    const PlantedGraph g = planted_graph();
+    std::vector<int64_t> row, col;
+    std::vector<double> value;
+    for (int64_t i = 0; i < 60; ++i)
+        for (int64_t e = g.A.indptr[static_cast<std::size_t>(i)]; e < g.A.indptr[static_cast<std::size_t>(i) + 1]; ++e)
+            row.push_back(i), col.push_back(g.A.indices[static_cast<std::size_t>(e)]),
+                value.push_back(g.A.values[static_cast<std::size_t>(e)]);
+    for (int64_t i = 0; i < 4; ++i)
+        for (int64_t j : {(i + 1) % 4, (i + 3) % 4}) row.push_back(60 + i), col.push_back(60 + j), value.push_back(0.01);
+    const CsrMatrix A = csr_from_triplets(64, 64, row.data(), col.data(), value.data(), static_cast<int64_t>(value.size()));
+    const auto solver = solved(std::make_shared<const CommunityModel>(A, 3, 1.0, 1e-6, 1e-5), "spa");
+    const Model model = capture_model(*solver);
+    const Output H = solver->output("memberships");
+    const auto fitted = [&](std::size_t i, std::size_t k) { return H.doubles[i * 3 + k]; };
+    Matrix edges({3, 64}, 0.0);
+    edges(0, 60) = 1.0, edges(0, 61) = 3.0;  // the cycle only
+    const int64_t pure = solver->output("selected").ints[1];
+    edges(2, static_cast<std::size_t>(pure)) = 1.0;
+    const Applied applied = apply_model(model, edges, 1);
+    BOOST_TEST(applied.labels[0] != -1);
+    for (std::size_t k = 0; k < 3; ++k)
+        BOOST_TEST(std::abs(applied.rows(0, k) - (fitted(60, k) + 3.0 * fitted(61, k)) / 4.0) <= 1e-12);
+    BOOST_TEST(applied.labels[1] == -1);
+    BOOST_TEST(applied.labels[2] == solver->output("labels").ints[static_cast<std::size_t>(pure)]);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

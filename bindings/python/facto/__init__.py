@@ -22,7 +22,7 @@ from .decomposition import AnchorTopicModel, SeparableNMF
 from .manifold import EDMCompletion
 from ._base import InvalidParameterError, NotFittedError
 from .core import (Algorithm, Applied, CsrMatrix, Model, ParamInfo, Problem, Progress, Solver, StopReason, algorithms,
-                   default_algorithm, problem_kinds)
+                   default_algorithm, problem_kinds, problem_params)
 from .data import (Communities, TopicModel, averaged_spearman, clustering_accuracy, detect_communities,
                    distance_nrmse, gaussian_affinity, helix, kmeans, knn_similarity, manifold_points, multilayer_nomad,
                    nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors, separable_data,
@@ -40,5 +40,5 @@ __all__ = ["Algorithm", "AnchorTopicModel", "Applied", "Communities", "CsrMatrix
            "SymNMFClustering", "TopicModel", "algorithms", "averaged_spearman", "clustering_accuracy", "consensus",
            "default_algorithm", "detect_communities", "distance_nrmse", "gaussian_affinity", "helix", "kmeans",
            "knn_similarity", "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram",
-           "problem_kinds", "read_matrix", "read_matrix_market", "sample_pairs", "select_anchors", "select_k",
+           "problem_kinds", "problem_params", "read_matrix", "read_matrix_market", "sample_pairs", "select_anchors", "select_k",
            "separable_data", "topic_model", "write_csv"]

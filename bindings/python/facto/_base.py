@@ -207,7 +207,8 @@ COMMON_CONSTRAINTS = {"max_iter": Integer(1, optional=True), "tol": Real(0.0, op
 
 
 class FactoEstimator(BaseEstimator):
-    """The estimators' common parameters: solver (a facto algorithm), max_iter and tol (the solver's
+    """The estimators' common parameters: solver (a facto algorithm, or "auto": the library's default for
+    the problem kind; fit sets solver_ to the algorithm that ran), max_iter and tol (the solver's
     max_iterations and tolerance; None keeps its defaults), n_init (seeded starts, the best objective
     kept), random_state (None: the solver's default seed, so that a fit is reproducible, unlike
     scikit-learn's None, the global RNG; an int: that seed; a RandomState: a seed drawn from it; start i
@@ -253,13 +254,15 @@ class FactoEstimator(BaseEstimator):
 
     def _solve(self, problem, algorithm, callback=None, outputs=(), iterate=False, model_rule=None, on_result=None,
                fixed=None):
-        """Solves `problem` with `algorithm` and this estimator's settings from n_init seeded starts (one
-        for a solver without a seed), keeping the best objective: sets n_iter_, objective_,
+        """Solves `problem` with `algorithm` ("auto": the library's default) and this estimator's settings
+        from n_init seeded starts (one for a solver without a seed), keeping the best objective: sets
+        solver_ (the algorithm that ran), n_iter_, objective_,
         stationarity_, stop_reason_ (its name, e.g. "CONVERGED"), interrupted_ and the model applied by
         transform / predict (model_rule(model) adds its feature rule), calls on_result with {output:
         array} (the iterate under "iterate" when asked: it can be large, MERIT's is N x N) and returns
-        that dict. Ctrl-C keeps the best so far, this start's partial solve included. `fixed` holds solver
-        parameters the estimator's own arguments decide."""
+        that dict; `outputs` may be a function of the algorithm that ran. Ctrl-C keeps the best so far, this
+        start's partial solve included. `fixed` holds solver parameters the estimator's own arguments
+        decide."""
         params = dict(self.solver_params or {}, **(fixed or {}))
         if self.max_iter is not None:
             params["max_iterations"] = int(self.max_iter)
@@ -284,7 +287,9 @@ class FactoEstimator(BaseEstimator):
                         print(f"[{type(self).__name__}] {progress.stop_reason.name} after {progress.iteration} "
                               f"iterations: objective {progress.objective:.8g}", flush=True)
                     if best is None or self._better(progress.objective, best[0].objective):
-                        best = (progress, self._collect(solver, outputs, iterate, model_rule))
+                        wanted = outputs(solver.algorithm) if callable(outputs) else outputs
+                        best = (progress, self._collect(solver, wanted, iterate, model_rule))
+                    self.solver_ = solver.algorithm
                     if interrupted or not seeded:
                         break
         progress, (values, model) = best

@@ -54,7 +54,8 @@ class SimplicialSymNMF(_Clusterer):
     affinity : "rbf" (default: P_ij = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X after
         `scaling`) or "precomputed" (X is P, n x n; a sparse P is made dense).
     bandwidth : float, default 1.0.  scaling : "minmax" (default, each feature to [-1, 1]), "zscore", "none".
-    solver : "frank_wolfe" (default), "projected_gradient" or "penalty_method".
+    solver : "auto" (default: the library's default for simplicial_symnmf), "frank_wolfe", "projected_gradient"
+        or "penalty_method".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: labels_, membership_ (W, n x k), gap_ (the Frank-Wolfe gap), n_iter_, objective_,
@@ -64,9 +65,9 @@ class SimplicialSymNMF(_Clusterer):
     """
 
     _constraints = {"n_clusters": Integer(1), "affinity": Options(["rbf", "precomputed"]), "bandwidth": Real(0.0, False),
-                    "scaling": Options(SCALINGS), "solver": Options(solvers_of("simplicial_symnmf"))}
+                    "scaling": Options(SCALINGS), "solver": Options(solvers_of("simplicial_symnmf", "auto"))}
 
-    def __init__(self, n_clusters=2, *, affinity="rbf", bandwidth=1.0, scaling="minmax", solver="frank_wolfe",
+    def __init__(self, n_clusters=2, *, affinity="rbf", bandwidth=1.0, scaling="minmax", solver="auto",
                  max_iter=None, tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
@@ -116,7 +117,8 @@ class SymNMFClustering(_Clusterer):
         Sec. 7.1), "rbf" (dense Gaussian affinity) or "precomputed" (X is M: dense or scipy.sparse, kept sparse).
     n_neighbors : int, default 0 (floor(log2 n) + 1).  similarity : "gaussian" (self-tuning) or "cosine",
         for the kNN graph.  bandwidth, scaling : of the rbf affinity.
-    solver : "nolips" (default), "projected_gradient", "beta_snmf", "coordinate_descent", "sym_hals", "sym_anls".
+    solver : "auto" (default: the library's default for symnmf), "nolips", "projected_gradient", "beta_snmf",
+        "coordinate_descent", "sym_hals", "sym_anls".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: labels_, embedding_ (H), n_iter_, objective_, stationarity_, stop_reason_, interrupted_,
@@ -128,10 +130,10 @@ class SymNMFClustering(_Clusterer):
 
     _constraints = {"n_clusters": Integer(1), "affinity": Options(["nearest_neighbors", "rbf", "precomputed"]),
                     "n_neighbors": Integer(0), "similarity": Options(SIMILARITIES), "bandwidth": Real(0.0, False),
-                    "scaling": Options(SCALINGS), "solver": Options(solvers_of("symnmf"))}
+                    "scaling": Options(SCALINGS), "solver": Options(solvers_of("symnmf", "auto"))}
 
     def __init__(self, n_clusters=2, *, affinity="nearest_neighbors", n_neighbors=0, similarity="gaussian",
-                 bandwidth=1.0, scaling="minmax", solver="nolips", max_iter=None, tol=None, n_init=1,
+                 bandwidth=1.0, scaling="minmax", solver="auto", max_iter=None, tol=None, n_init=1,
                  random_state=None, verbose=0, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
@@ -190,7 +192,7 @@ class NOMADClustering(_Clusterer):
     n_clusters : int, default 2. K.
     affinity : "points" (default: X holds the points; D is applied through them, memory linear in n) or
         "precomputed" (X is D, n x n symmetric).
-    solver : "auto" (default: "burer_monteiro" on points, "nomad_cgm" on a precomputed D), "burer_monteiro"
+    solver : "auto" (default: the library's rule for nomad, which solver_ names), "burer_monteiro"
         (Q = Y Y^T, Y >= 0: completely positive Q only, exact on well-separated clusters), "nomad_cgm"
         (the paper's conditional gradient), "nomad_admm" (to the SDP's optimum with a certified bound; n^2
         memory and an n x n eigendecomposition per step).
@@ -246,18 +248,20 @@ class NOMADClustering(_Clusterer):
         else:
             X = symmetric_input(self, X, accept_sparse=False)
             problem = Problem.nomad(X, self.n_clusters)
-        self.solver_ = self.solver if self.solver != "auto" else (
-            "burer_monteiro" if self.affinity == "points" else "nomad_cgm")
-        kept = "factor" if self.solver_ == "burer_monteiro" else "Q"
         components = self.assign_labels == "components"  # else k-means below: the library's labels unused
-        outputs = (("labels",) if components else ()) + ("embedding", "feasibility", kept) + \
-            (("upper_bound",) if self.certify else ())
-        self._solve(problem, self.solver_, callback, outputs=outputs, model_rule=False,
-                    on_result=lambda out: self._fitted(out, kept, X),
+
+        def outputs(algorithm):  # burer_monteiro keeps its factor Y, the others Q
+            kept = "factor" if algorithm == "burer_monteiro" else "Q"
+            return (("labels",) if components else ()) + ("embedding", "feasibility", kept) + \
+                (("upper_bound",) if self.certify else ())
+
+        self._solve(problem, self.solver, callback, outputs=outputs, model_rule=False,
+                    on_result=lambda out: self._fitted(out, X),
                     fixed={"label_rule": "components"} if components else None)
         return self
 
-    def _fitted(self, out, kept, X):
+    def _fitted(self, out, X):
+        kept = "factor" if "factor" in out else "Q"
         for stale in ("Q_", "factor_", "cluster_centers_"):  # a refit with another solver or affinity
             self.__dict__.pop(stale, None)
         setattr(self, kept + "_", out[kept])

@@ -62,6 +62,40 @@ def default_algorithm(kind):
     return next(a.name for a in algorithms(kind) if a.is_default)
 
 
+def _param_entry(info):
+    """A ParamInfo from the library's facto_param_info."""
+    if info.type == _lib.PARAM_DOUBLE:
+        entry = ("double", info.default_double, info.lower_double, info.upper_double, None)
+    elif info.type == _lib.PARAM_INT:
+        entry = ("int", info.default_int, info.lower_int, info.upper_int, None)
+    else:
+        entry = ("string", info.default_string.decode(), None, None, info.choices.decode().split("|"))
+    return ParamInfo(info.name.decode(), *entry, info.description.decode())
+
+
+def problem_params(kind):
+    """The named parameters of a problem kind (what its constructor takes beyond the data and the rank),
+    as ParamInfo with the library's defaults and the reason for each; [] for a kind without any."""
+    count = ctypes.c_int64()
+    check(lib.facto_problem_param_count(kind.encode(), ctypes.byref(count)), _lib.last_error)
+    table = []
+    for i in range(count.value):
+        info = _lib.ParamInfo()
+        info.struct_size = ctypes.sizeof(info)
+        check(lib.facto_problem_param_info(kind.encode(), i, ctypes.byref(info)), _lib.last_error)
+        table.append(_param_entry(info))
+    return table
+
+
+def _given(**params):
+    """The problem parameters a caller chose (None: the library's default), as the by-name constructors
+    take them: a count, an array of names and one of values. `lam` is the library's "lambda"."""
+    chosen = {("lambda" if name == "lam" else name): float(value) for name, value in params.items() if value is not None}
+    names = (ctypes.c_char_p * max(len(chosen), 1))(*[name.encode() for name in chosen])
+    values = np.array(list(chosen.values()) or [0.0])
+    return len(chosen), names, values, values.ctypes.data_as(_lib.c_double_p)
+
+
 class CsrMatrix(collections.namedtuple("CsrMatrix", "indptr indices data shape")):
     """A sparse matrix in compressed sparse row form, as facto's helpers return it (the attribute
     names follow scipy.sparse.csr_matrix, so scipy.sparse.csr_matrix((data, indices, indptr), shape)
@@ -193,46 +227,52 @@ class Problem(_Handle):
         return cls(handle.value)
 
     @classmethod
-    def self_dictionary(cls, X, K=0, lam=None, mu=1e-5):
+    def self_dictionary(cls, X, K=0, lam=None, mu=None):
         """Self-dictionary separable NMF (Nguyen, Fu & Wu, eq. 18): min 1/2 ||X - X C||_F^2 + lam Phi_mu(C),
         columns of C (N x N) on the simplex, for data X of shape M x N (one point per column). K is the
-        number of anchors (0 = unknown); lam=None takes the paper's heuristic ||X - X C0||_F / K (needs K),
+        number of anchors (0 = unknown). lam and mu: None takes the library's defaults
+        (problem_params("self_dictionary"): lam the paper's heuristic ||X - X C0||_F / K, which needs K);
         lam=0 is MERIT(0). Solvers "merit" and "spa"; read the outputs "selected", "H" and "nnz"."""
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        count, names, _, values = _given(lam=lam, mu=mu)
         handle = ctypes.c_void_p()
-        check(lib.facto_problem_new_self_dictionary(ptr, rows, cols, ld, layout, int(K),
-                                                    -1.0 if lam is None else float(lam), float(mu),
-                                                    ctypes.byref(handle)), _lib.last_error)
+        check(lib.facto_problem_new_self_dictionary_named(ptr, rows, cols, ld, layout, int(K), count, names, values,
+                                                          ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
     @classmethod
-    def topics(cls, counts, K, min_df=2, rank=0, lam=5e-7, mu=1e-5):
+    def topics(cls, counts, K, min_df=None, rank=None, lam=None, mu=None):
         """Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix
         (facto.CsrMatrix, scipy.sparse or dense): terms in fewer than min_df documents (or in all) dropped,
         TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), then a self-dictionary
-        problem whose anchors are anchor words. Outputs: "selected", "topics" (K x V), "top_terms",
-        "document_topics", "labels", "coherence", "similarity_count" (and "H", "nnz")."""
+        problem whose anchors are anchor words; None takes the library's default (problem_params("topics")).
+        Outputs: "selected", "topics" (K x V), "top_terms", "document_topics", "labels", "coherence",
+        "similarity_count" (and "H", "nnz")."""
         rows, cols, indptr, indices, values = cls._csr(counts, "counts")
+        count, names, _, chosen = _given(min_df=min_df, rank=rank, lam=lam, mu=mu)
         handle = ctypes.c_void_p()
-        check(lib.facto_problem_new_topics(_lib.SPARSE_CSR, rows, cols, values.size,
-                                           indptr.ctypes.data_as(_lib.c_int64_p), indices.ctypes.data_as(_lib.c_int64_p),
-                                           values.ctypes.data_as(_lib.c_double_p), int(K), int(min_df), int(rank),
-                                           float(lam), float(mu), ctypes.byref(handle)), _lib.last_error)
+        check(lib.facto_problem_new_topics_named(_lib.SPARSE_CSR, rows, cols, values.size,
+                                                 indptr.ctypes.data_as(_lib.c_int64_p),
+                                                 indices.ctypes.data_as(_lib.c_int64_p),
+                                                 values.ctypes.data_as(_lib.c_double_p), int(K), count, names, chosen,
+                                                 ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
     @classmethod
-    def communities(cls, A, K, energy=0.99, lam=5e-7, mu=1e-5):
+    def communities(cls, A, K, energy=None, lam=None, mu=None):
         """Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix
         (both triangles; facto.CsrMatrix, scipy.sparse or dense): the top-K eigenvectors over the nodes that
-        carry `energy` of their energy, as a self-dictionary problem whose anchors are pure nodes. Outputs:
-        "selected", "memberships" (N x K), "labels", "nodes" (and "H", "nnz")."""
+        carry `energy` of their energy, as a self-dictionary problem whose anchors are pure nodes; None takes
+        the library's default (problem_params("communities")). Outputs: "selected", "memberships" (N x K),
+        "labels", "nodes" (and "H", "nnz")."""
         rows, cols, indptr, indices, values = cls._csr(A, "A")
+        count, names, _, chosen = _given(energy=energy, lam=lam, mu=mu)
         handle = ctypes.c_void_p()
-        check(lib.facto_problem_new_communities(_lib.SPARSE_CSR, rows, cols, values.size,
-                                                indptr.ctypes.data_as(_lib.c_int64_p),
-                                                indices.ctypes.data_as(_lib.c_int64_p),
-                                                values.ctypes.data_as(_lib.c_double_p), int(K), float(energy),
-                                                float(lam), float(mu), ctypes.byref(handle)), _lib.last_error)
+        check(lib.facto_problem_new_communities_named(_lib.SPARSE_CSR, rows, cols, values.size,
+                                                      indptr.ctypes.data_as(_lib.c_int64_p),
+                                                      indices.ctypes.data_as(_lib.c_int64_p),
+                                                      values.ctypes.data_as(_lib.c_double_p), int(K), count, names,
+                                                      chosen, ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
     @classmethod
@@ -341,7 +381,7 @@ def _interrupt_requests_stop(handle):
 class Solver(_Handle):
     """One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
 
-    `algorithm` is one of facto.algorithms(problem.kind); None (the default) is that kind's default.
+    `algorithm` is one of facto.algorithms(problem.kind), or "auto" (the default): that kind's default.
 
     `solver.params` reads and writes parameters by name (`solver.params["tolerance"] = 1e-8`).
     A callback is any callable taking a Progress; a truthy return value stops the solve, and an
@@ -351,9 +391,7 @@ class Solver(_Handle):
     """
     _free = lib.facto_solver_free
 
-    def __init__(self, problem, algorithm=None, callback=None, callback_every=1, **params):
-        if algorithm is None:
-            algorithm = default_algorithm(problem.kind)
+    def __init__(self, problem, algorithm="auto", callback=None, **params):
         handle = ctypes.c_void_p()
         check(lib.facto_solver_new(problem._h, algorithm.encode(), ctypes.byref(handle)), _lib.last_error)
         super().__init__(handle.value)
@@ -362,7 +400,6 @@ class Solver(_Handle):
         self._pending = None     # exception raised inside the callback, re-raised after the step
         for name, value in params.items():
             self.params[name] = value
-        self.params["callback_every"] = callback_every
         if callback is not None:
             self.set_callback(callback)
 
@@ -402,13 +439,7 @@ class Solver(_Handle):
             info = _lib.ParamInfo()
             info.struct_size = ctypes.sizeof(info)
             check(lib.facto_solver_param_info(self._h, i, ctypes.byref(info)), self._error)
-            if info.type == _lib.PARAM_DOUBLE:
-                entry = ("double", info.default_double, info.lower_double, info.upper_double, None)
-            elif info.type == _lib.PARAM_INT:
-                entry = ("int", info.default_int, info.lower_int, info.upper_int, None)
-            else:
-                entry = ("string", info.default_string.decode(), None, None, info.choices.decode().split("|"))
-            table.append(ParamInfo(info.name.decode(), *entry, info.description.decode()))
+            table.append(_param_entry(info))
         return table
 
     def set_iterate(self, X):

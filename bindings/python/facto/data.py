@@ -141,10 +141,12 @@ def separable_data(M, N, K, snr_db=float("inf"), kind="dirichlet", seed=0):
     return X, anchors
 
 
-def select_anchors(X, K, solver="merit", lam=None, mu=1e-5, **params):
-    """The K anchor columns of X (M x N) by MERIT (default) or SPA: returns (selected, H) with selected
-    the increasing column indices and H (K x N) the simplex-constrained least squares on them, so that
-    X ~ X[:, selected] @ H. **params are solver parameters by their facto names (e.g. max_iterations)."""
+def select_anchors(X, K, solver="auto", lam=None, mu=None, **params):
+    """The K anchor columns of X (M x N) by `solver` (auto: the library's default for self_dictionary):
+    returns (selected, H) with selected the increasing column indices and H (K x N) the simplex-constrained
+    least squares on them, so that X ~ X[:, selected] @ H. lam, mu: None takes the library's defaults
+    (problem_params("self_dictionary")). **params are solver parameters by their facto names (e.g.
+    max_iterations)."""
     from .core import Problem, Solver
     with Problem.self_dictionary(X, K, lam, mu) as problem, Solver(problem, solver, **params) as s:
         s.solve()
@@ -181,10 +183,11 @@ TopicModel.__doc__ = ("Topics of a corpus: anchor words (vocabulary columns, or 
                       "gives new documents their proportions).")
 
 
-def topic_model(counts, K, solver="merit", vocabulary=None, min_df=2, rank=0, lam=5e-7, mu=1e-5, **params):
-    """Anchor-word topics of a documents x terms count matrix by `solver` ("merit", "spa", "snpa",
-    "fast_anchor", "fast_gradient"); with a vocabulary (a sequence of V words) anchors and top terms are
-    words. **params are solver parameters by their facto names (e.g. max_iterations)."""
+def topic_model(counts, K, solver="auto", vocabulary=None, min_df=None, rank=None, lam=None, mu=None, **params):
+    """Anchor-word topics of a documents x terms count matrix by `solver` (auto: the library's default,
+    or "merit", "spa", "snpa", "fast_anchor", "fast_gradient"); with a vocabulary (a sequence of V words)
+    anchors and top terms are words. min_df, rank, lam, mu: None takes the library's defaults
+    (problem_params("topics")). **params are solver parameters by their facto names (e.g. max_iterations)."""
     from .core import Problem, Solver
     with Problem.topics(counts, K, min_df, rank, lam, mu) as problem, Solver(problem, solver, **params) as s:
         s.solve()
@@ -203,9 +206,10 @@ Communities.__doc__ = ("Mixed memberships: the pure nodes, every node's membersh
                        "their edges to the N fitted nodes).")
 
 
-def detect_communities(A, K, solver="merit", energy=0.99, lam=5e-7, mu=1e-5, **params):
-    """Mixed-membership communities of a symmetric adjacency matrix by `solver` ("merit", "spa", "snpa",
-    "fast_gradient", "geonmf"; SPOC is "spa" with energy=1, and geonmf needs energy=1)."""
+def detect_communities(A, K, solver="auto", energy=None, lam=None, mu=None, **params):
+    """Mixed-membership communities of a symmetric adjacency matrix by `solver` (auto: the library's
+    default, or "merit", "spa", "snpa", "fast_gradient", "geonmf"; SPOC is "spa" with energy=1, and geonmf
+    needs energy=1). energy, lam, mu: None takes the library's defaults (problem_params("communities"))."""
     from .core import Problem, Solver
     with Problem.communities(A, K, energy, lam, mu) as problem, Solver(problem, solver, **params) as s:
         s.solve()

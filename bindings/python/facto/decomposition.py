@@ -16,9 +16,11 @@ class SeparableNMF(TransformerMixin, FactoEstimator):
     Parameters
     ----------
     n_components : int, default 2. The number of anchors K.
-    solver : "merit" (default), "spa", "snpa", "fast_anchor" or "fast_gradient".
-    lam : float or None (default: the paper's heuristic ||X - X C0||_F / K; 0 is MERIT(0)).  mu : the
-        smoothing of Phi_mu, default 1e-5.
+    solver : "auto" (default: the library's default for self_dictionary), "merit", "spa", "snpa",
+        "fast_anchor" or "fast_gradient".
+    lam, mu : the weight and smoothing of Phi_mu; None (default) takes the library's defaults
+        (facto.problem_params("self_dictionary"): lam the paper's heuristic ||X - X C0||_F / K); lam=0 is
+        MERIT(0).
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: anchors_ (the anchor samples' indices, increasing), components_ (X[anchors_]),
@@ -26,10 +28,10 @@ class SeparableNMF(TransformerMixin, FactoEstimator):
     n_iter_, objective_, stationarity_, stop_reason_, interrupted_, n_features_in_.
     """
 
-    _constraints = {"n_components": Integer(1), "solver": Options(solvers_of("self_dictionary")),
-                    "lam": Real(0.0, optional=True), "mu": Real(0.0, False)}
+    _constraints = {"n_components": Integer(1), "solver": Options(solvers_of("self_dictionary", "auto")),
+                    "lam": Real(0.0, optional=True), "mu": Real(0.0, False, optional=True)}
 
-    def __init__(self, n_components=2, *, solver="merit", lam=None, mu=1e-5, max_iter=None, tol=None, n_init=1,
+    def __init__(self, n_components=2, *, solver="auto", lam=None, mu=None, max_iter=None, tol=None, n_init=1,
                  random_state=None, verbose=0, solver_params=None):
         self.n_components = n_components
         self.solver = solver
@@ -92,10 +94,12 @@ class AnchorTopicModel(TransformerMixin, FactoEstimator):
     Parameters
     ----------
     n_components : int, default 10. The number of topics K.
-    min_df : int, default 2.  rank : int, default 0 (2 K).  lam, mu : MERIT's, defaults 5e-7 and 1e-5.
-    solver : "merit" (default), "spa", "snpa", "fast_anchor" or "fast_gradient". At lam = 5e-7 MERIT's
-        certified anchors are not always better than SPA's (worse on average on TDT2's 10-topic subsets,
-        better on Reuters' first 10-topic subset and on all of TDT2): compare with solver="spa".
+    min_df, rank (0: 2 K), lam, mu : the problem's parameters; None (default) takes the library's defaults
+        (facto.problem_params("topics"), each with the reason for it).
+    solver : "auto" (default: the library's default for topics), "merit", "spa", "snpa", "fast_anchor" or
+        "fast_gradient". MERIT's certified anchors are not always better than SPA's (worse on average on
+        TDT2's 10-topic subsets, better on Reuters' first 10-topic subset and on all of TDT2): compare with
+        solver="spa".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: anchors_ (the anchor words' term indices), components_ (K x n_terms, each topic's term
@@ -109,10 +113,11 @@ class AnchorTopicModel(TransformerMixin, FactoEstimator):
     with no kept term gets a row of zeros (predict: -1).
     """
 
-    _constraints = {"n_components": Integer(1), "min_df": Integer(1), "rank": Integer(0), "lam": Real(0.0),
-                    "mu": Real(0.0, False), "solver": Options(solvers_of("topics"))}
+    _constraints = {"n_components": Integer(1), "min_df": Integer(1, optional=True), "rank": Integer(0, optional=True),
+                    "lam": Real(0.0, optional=True), "mu": Real(0.0, False, optional=True),
+                    "solver": Options(solvers_of("topics", "auto"))}
 
-    def __init__(self, n_components=10, *, min_df=2, rank=0, lam=5e-7, mu=1e-5, solver="merit", max_iter=None,
+    def __init__(self, n_components=10, *, min_df=None, rank=None, lam=None, mu=None, solver="auto", max_iter=None,
                  tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_components = n_components
         self.min_df = min_df

@@ -18,7 +18,7 @@ class EDMCompletion(FactoEstimator):
         stored entries, a dense X every pair whose entry is not NaN) or "euclidean" (the distances
         between X's rows, every pair).
     squared : bool, default False. The entries are squared distances already.
-    solver : "nolips" (default) or "gradient_descent".
+    solver : "auto" (default: the library's default for edm_completion), "nolips" or "gradient_descent".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: embedding_ (n x n_components), n_pairs_ (the pairs observed), n_iter_, objective_,
@@ -29,9 +29,9 @@ class EDMCompletion(FactoEstimator):
     """
 
     _constraints = {"n_components": Integer(1), "metric": Options(["precomputed", "euclidean"]), "squared": Flag(),
-                    "solver": Options(solvers_of("edm_completion"))}
+                    "solver": Options(solvers_of("edm_completion", "auto"))}
 
-    def __init__(self, n_components=3, *, metric="precomputed", squared=False, solver="nolips", max_iter=None,
+    def __init__(self, n_components=3, *, metric="precomputed", squared=False, solver="auto", max_iter=None,
                  tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_components = n_components
         self.metric = metric

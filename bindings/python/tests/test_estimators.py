@@ -171,10 +171,11 @@ sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
 # scikit-learn's checks test the estimator conventions, not convergence: as scikit-learn does for its own
-# iterative estimators, the slowest to converge on the checks' small random data run with fewer iterations
+# iterative estimators, the slowest to converge on the checks' small random data run with fewer iterations,
+# and NOMAD with burer_monteiro (the default's certified nomad_admm takes seconds per fit at their sizes)
 ESTIMATORS = [facto.SimplicialSymNMF(), facto.SimplicialSymNMF(affinity="precomputed"), facto.SymNMFClustering(),
-              facto.SymNMFClustering(affinity="precomputed"), facto.NOMADClustering(),
-              facto.NOMADClustering(affinity="precomputed"), facto.SeparableNMF(max_iter=20), facto.AnchorTopicModel(),
+              facto.SymNMFClustering(affinity="precomputed"), facto.NOMADClustering(solver="burer_monteiro"),
+              facto.NOMADClustering(affinity="precomputed", solver="burer_monteiro"), facto.SeparableNMF(max_iter=20), facto.AnchorTopicModel(),
               facto.EDMCompletion(max_iter=100), facto.EDMCompletion(metric="euclidean", max_iter=100)]
 
 

@@ -67,6 +67,24 @@ def test_the_registry_lists_each_kinds_algorithms_with_one_default_first(affinit
         facto.algorithms("no_such_kind")
 
 
+def test_problem_parameters_default_to_the_librarys_table():
+    """A parameter left at None is the library's default: the problem built so has the objective of the one
+    built with the table's defaults given, and another value changes it; the table refuses a bad value."""
+    table = {p.name: p for p in facto.problem_params("self_dictionary")}
+    assert set(table) == {"lambda", "mu"} and all(p.description for p in table.values())
+    assert facto.problem_params("symnmf") == []
+    X, _ = facto.separable_data(8, 12, 3, snr_db=30, seed=2)
+    C = np.eye(12)  # at a constant C, Phi_mu is 1 whatever mu
+    with facto.Problem.self_dictionary(X, 3) as chosen, \
+            facto.Problem.self_dictionary(X, 3, table["lambda"].default, table["mu"].default) as given, \
+            facto.Problem.self_dictionary(X, 3, mu=1e-2) as other:
+        assert chosen.objective(C) == given.objective(C) != other.objective(C)
+    with pytest.raises(facto.FactoValueError, match="mu"):
+        facto.Problem.self_dictionary(X, 3, mu=-1.0)
+    with facto.Problem.self_dictionary(X, 3) as problem, facto.Solver(problem, "auto") as s:
+        assert s.algorithm == facto.default_algorithm("self_dictionary")
+
+
 def test_step_once_then_solve_with_a_callback_that_stops_early(affinity):
     with facto.Problem.simplicial_symnmf(affinity, 3) as problem, \
             facto.Solver(problem, variant="vanilla", objective_tolerance=0) as s:

@@ -113,37 +113,55 @@ facto_edm_completion <- function(n, r, i, j, d) {
   problem_of(.Call(C_facto_r_edm_completion, whole_number(n), whole_number(r), as.double(i), as.double(j), as.double(d)))
 }
 
+# The problem parameters a caller chose (NULL: the library's default, facto_problem_params(kind)) as
+# the named numeric vector the by-name constructors take.
+chosen_params <- function(...) {
+  given <- Filter(Negate(is.null), list(...))
+  for (name in names(given))
+    if (!is.numeric(given[[name]]) || length(given[[name]]) != 1)
+      argument_error(name, " must be one number or NULL (the library's default), got ", deparse(given[[name]]))
+  vapply(given, as.double, 0.0)
+}
+
+# The named parameters of a problem kind (what its constructor takes beyond the data and the rank) as a
+# data frame (name, type, default, range, description: why the default), from the library.
+facto_problem_params <- function(kind) {
+  cols <- checked(.Call(C_facto_r_problem_params, kind))
+  data.frame(name = cols[[1]], type = cols[[2]], default = cols[[3]], range = cols[[4]], description = cols[[5]],
+             stringsAsFactors = FALSE)
+}
+
 # Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C), columns
-# of C on the simplex, for data X (M x N, one point per column). K anchors (0 = unknown); lambda = NULL
-# takes the paper's heuristic ||X - X C0||_F / K (needs K), 0 is MERIT(0). Solvers "merit" and "spa";
-# read facto_selected(solver) and facto_output(solver, "H").
-facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = 1e-5) {
+# of C on the simplex, for data X (M x N, one point per column). K anchors (0 = unknown); lambda and mu
+# NULL take the library's defaults (facto_problem_params("self_dictionary"): lambda the paper's heuristic
+# ||X - X C0||_F / K, which needs K); lambda = 0 is MERIT(0). Solvers "merit" and "spa"; read
+# facto_selected(solver) and facto_output(solver, "H").
+facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = NULL) {
   X <- numeric_matrix(X)
-  K <- whole_number(K)
-  if (is.null(lambda) && K == 0) argument_error("lambda = NULL (the paper's heuristic) needs K > 0")
-  problem_of(.Call(C_facto_r_self_dictionary, X, K, if (is.null(lambda)) -1 else as.double(lambda),
-                   as.double(mu)))
+  problem_of(.Call(C_facto_r_self_dictionary, X, whole_number(K), chosen_params(lambda = lambda, mu = mu)))
 }
 
 # Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem built from a documents x
 # terms count matrix (numeric matrix or facto_sparse): terms in fewer than min_df documents (or in all)
-# dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K). Solvers "merit", "spa",
-# "snpa", "fast_anchor", "fast_gradient"; outputs "topics", "top_terms", "document_topics", "labels",
-# "coherence", "similarity_count" (see topic_model for all at once).
-facto_topics <- function(counts, K, min_df = 2, rank = 0, lambda = 5e-7, mu = 1e-5) {
+# dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K); NULL takes the library's
+# default (facto_problem_params("topics")). Solvers "merit", "spa", "snpa", "fast_anchor", "fast_gradient";
+# outputs "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count" (see
+# topic_model for all at once).
+facto_topics <- function(counts, K, min_df = NULL, rank = NULL, lambda = NULL, mu = NULL) {
   t <- as_triplets(counts)
   problem_of(.Call(C_facto_r_topics, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(t$cols),
-                   whole_number(K), as.double(min_df), as.double(rank), as.double(lambda), as.double(mu)))
+                   whole_number(K), chosen_params(min_df = min_df, rank = rank, lambda = lambda, mu = mu)))
 }
 
 # Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the top-K
 # eigenvectors of a symmetric adjacency matrix (numeric matrix or facto_sparse, both triangles) over the
-# nodes carrying `energy` of the energy. Solvers "merit", "spa" (SPOC with energy = 1), "snpa",
-# "fast_gradient", "geonmf" (energy = 1); outputs "memberships", "labels", "nodes".
-facto_communities <- function(A, K, energy = 0.99, lambda = 5e-7, mu = 1e-5) {
+# nodes carrying `energy` of the energy; NULL takes the library's default (facto_problem_params("communities")).
+# Solvers "merit", "spa" (SPOC with energy = 1), "snpa", "fast_gradient", "geonmf" (energy = 1); outputs
+# "memberships", "labels", "nodes".
+facto_communities <- function(A, K, energy = NULL, lambda = NULL, mu = NULL) {
   t <- as_triplets(A)
   problem_of(.Call(C_facto_r_communities, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), whole_number(K),
-                   as.double(energy), as.double(lambda), as.double(mu)))
+                   chosen_params(energy = energy, lambda = lambda, mu = mu)))
 }
 
 # Averaged Spearman rank correlation (SRC) of estimated memberships against true ones (n x K matrices).
@@ -269,11 +287,8 @@ facto_objective <- function(problem, X) {
 }
 
 # A solver running `algorithm` on `problem`; parameters may be given by name in `...`.
-facto_solver <- function(problem, algorithm = NULL, ..., callback = NULL) {
-  if (is.null(algorithm)) {
-    table <- facto_algorithms(checked(.Call(C_facto_r_problem_info, problem$ptr))[[1]])
-    algorithm <- table$name[table$default]
-  }
+facto_solver <- function(problem, algorithm = "auto", ..., callback = NULL) {
+  if (is.null(algorithm)) algorithm <- "auto"  # the library's default for the problem's kind
   solver <- structure(class = "facto_solver",
                       list(ptr = checked(.Call(C_facto_r_solver_new, problem$ptr, algorithm))))
   params <- list(...)

@@ -3,9 +3,11 @@
 # 1-based, and the run's record) with print and summary methods. The handle API underneath
 # (facto_solver, facto_step, ...) stays available for stepping and warm starts.
 
-# Solves `problem` with `algorithm`, the solver parameters `params` (a named list) and `callback` from
+# Solves `problem` with `algorithm` ("auto": the library's default), the solver parameters `params` (a
+# named list) and `callback` from
 # n_init starts (seeds seed, seed + 1, ...; the default seed when params has none), keeps the best
-# objective (the largest when maximize), reads the outputs named in `outputs` ("iterate" is the iterate)
+# objective (the largest when maximize), reads the outputs named in `outputs` ("iterate" is the iterate; a
+# function of the algorithm that ran gives them)
 # and the model (list(kind, arrays), with `rule` applied to it when given), frees the handles, and
 # returns make(values, run, model), the fit; run$trace is the kept start's objective by iteration. Ctrl-C
 # ends the solve at the end of an iteration and raises the interrupt condition with the best fit so far,
@@ -24,7 +26,7 @@ solve_and_read <- function(problem, algorithm, params, callback, outputs, make, 
   best <- NULL
   for (start in seq_len(n_init) - 1) {
     trace <- list()
-    prefix <- NULL  # once the solver is made: its algorithm, the kind's default when `algorithm` is NULL
+    prefix <- NULL  # once the solver is made: the algorithm that runs
     recorder <- function(p) {
       trace[[length(trace) + 1L]] <<- c(p$iteration, p$objective)
       if (verbose > 0 && p$iteration %% every == 0)
@@ -34,21 +36,23 @@ solve_and_read <- function(problem, algorithm, params, callback, outputs, make, 
     }
     solver <- do.call(facto_solver, c(list(problem, algorithm), params, list(callback = recorder)))
     seeded <- "seed" %in% facto_params(solver)$name
-    prefix <- sprintf("[%s]%s", checked(.Call(C_facto_r_solver_algorithm, solver$ptr)),
+    ran <- checked(.Call(C_facto_r_solver_algorithm, solver$ptr))
+    prefix <- sprintf("[%s]%s", ran,
                       if (n_init > 1 && seeded) sprintf(" start %d/%d", start + 1, n_init) else "")
     if (seeded && start > 0) facto_set(solver, "seed", facto_get(solver, "seed") + start)
     read <- function() {
       p <- facto_progress(solver)
       table <- facto_params(solver)
       steps <- do.call(rbind, trace)
-      run <- list(algorithm = algorithm, stop_reason = p$stop_reason, iterations = as.integer(p$iteration),
+      run <- list(algorithm = ran, stop_reason = p$stop_reason, iterations = as.integer(p$iteration),
                   objective = p$objective, stationarity = p$stationarity, feasibility = p$feasibility,
                   seconds = p$elapsed_seconds,
                   parameters = stats::setNames(lapply(table$name, function(n) facto_get(solver, n)), table$name),
                   defaults = stats::setNames(table$default, table$name),
                   trace = data.frame(iteration = if (is.null(steps)) integer() else as.integer(steps[, 1]),
                                      objective = if (is.null(steps)) numeric() else steps[, 2]))
-      values <- lapply(stats::setNames(outputs, outputs),
+      wanted <- if (is.function(outputs)) outputs(ran) else outputs
+      values <- lapply(stats::setNames(wanted, wanted),
                        function(o) if (o == "iterate") facto_iterate(solver) else facto_output(solver, o))
       model <- checked(.Call(C_facto_r_solver_model, solver$ptr))[c("kind", "arrays")]
       list(values = values, run = run, model = if (is.null(rule)) model else rule(model))
@@ -118,13 +122,13 @@ row_factor_fit <- function(class, factor, problem, data, points, algorithm, para
                                    c(factor, "labels")), run, call, model,
             stats::setNames(apply_model(model, data)$residuals, points)), n_init = n_init, verbose = verbose)
 
-simplicial_symnmf <- function(P, k, algorithm = "frank_wolfe", ..., n_init = 1, callback = NULL, verbose = FALSE) {
+simplicial_symnmf <- function(P, k, algorithm = "auto", ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()  # here: a promise of it would be evaluated in another frame
   row_factor_fit("facto_simplicial_symnmf", "W", facto_simplicial_symnmf(P, k), P, point_names(P), algorithm,
                  list(...), callback, call, n_init, verbose)
 }
 
-symnmf <- function(M, r, algorithm = "nolips", ..., n_init = 1, callback = NULL, verbose = FALSE) {
+symnmf <- function(M, r, algorithm = "auto", ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   row_factor_fit("facto_symnmf", "X", facto_symnmf(M, r), M, point_names(M), algorithm, list(...), callback, call,
                  n_init, verbose)
@@ -146,7 +150,7 @@ facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = 1
   fit
 }
 
-separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, ..., n_init = 1, callback = NULL,
+separable_nmf <- function(X, K, algorithm = "auto", lambda = NULL, mu = NULL, ..., n_init = 1, callback = NULL,
                           verbose = FALSE) {
   call <- match.call()
   X <- numeric_matrix(X)
@@ -160,7 +164,7 @@ separable_nmf <- function(X, K, algorithm = "merit", lambda = NULL, mu = 1e-5, .
                  }, n_init = n_init, verbose = verbose)
 }
 
-nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmeans", "components"), certify = TRUE,
+nomad <- function(x, K, algorithm = "auto", gram = FALSE, assign_labels = c("kmeans", "components"), certify = TRUE,
                   ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   assign_labels <- match.arg(assign_labels)
@@ -168,12 +172,13 @@ nomad <- function(x, K, algorithm = NULL, gram = FALSE, assign_labels = c("kmean
   x <- numeric_matrix(x)
   if (!gram && nrow(x) == ncol(x) && nrow(x) > 2 && isSymmetric(unname(x)))
     warning("x is square and symmetric: if it is NOMAD's D rather than points, set gram = TRUE", call. = FALSE)
-  if (is.null(algorithm)) algorithm <- if (gram) "nomad_cgm" else "burer_monteiro"
-  kept <- if (algorithm == "burer_monteiro") "factor" else "Q"
   problem <- if (gram) facto_nomad(x, K) else facto_nomad_points(x, K)
-  outputs <- c(kept, if (assign_labels == "components") "labels", "embedding", "feasibility", if (certify) "upper_bound")
+  outputs <- function(ran)  # burer_monteiro keeps its factor Y, the others Q
+    c(if (ran == "burer_monteiro") "factor" else "Q", if (assign_labels == "components") "labels", "embedding",
+      "feasibility", if (certify) "upper_bound")
   params <- c(list(...), if (assign_labels == "components") list(label_rule = "components"))
   solve_and_read(problem, algorithm, params, callback, outputs, function(v, run, model) {
+    kept <- if (is.null(v$factor)) "Q" else "factor"
     labels <- if (assign_labels == "components") one_based(v$labels)
               else facto_kmeans(v[[kept]], K, seed = run$parameters$seed)
     # the model of these labels: their means (points) or each cluster's mean of D (gram)
@@ -219,7 +224,7 @@ observed_pairs <- function(x) {
   list(n = t$rows, i = i[unique_], j = j[unique_], d = d[unique_], names = names)
 }
 
-edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., n_init = 1, callback = NULL,
+edm_completion <- function(x, r, algorithm = "auto", squared = FALSE, ..., n_init = 1, callback = NULL,
                            verbose = FALSE) {
   call <- match.call()
   p <- observed_pairs(x)
@@ -236,8 +241,8 @@ edm_completion <- function(x, r, algorithm = "nolips", squared = FALSE, ..., n_i
                  }, n_init = n_init, verbose = verbose)
 }
 
-topic_model <- function(counts, K, algorithm = "merit", vocabulary = NULL, min_df = 2, rank = 0, lambda = 5e-7,
-                        mu = 1e-5, ..., n_init = 1, callback = NULL, verbose = FALSE) {
+topic_model <- function(counts, K, algorithm = "auto", vocabulary = NULL, min_df = NULL, rank = NULL, lambda = NULL,
+                        mu = NULL, ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   if (is.null(vocabulary) && !inherits(counts, "facto_sparse")) vocabulary <- colnames(counts)
   terms <- if (inherits(counts, "facto_sparse")) counts$ncol else ncol(counts)
@@ -263,7 +268,7 @@ topic_model <- function(counts, K, algorithm = "merit", vocabulary = NULL, min_d
                  }, n_init = n_init, verbose = verbose)
 }
 
-detect_communities <- function(A, K, algorithm = "merit", energy = 0.99, lambda = 5e-7, mu = 1e-5, ...,
+detect_communities <- function(A, K, algorithm = "auto", energy = NULL, lambda = NULL, mu = NULL, ...,
                                n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   solve_and_read(facto_communities(A, K, energy, lambda, mu), algorithm, list(...), callback,

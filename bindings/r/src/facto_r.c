@@ -165,44 +165,61 @@ SEXP facto_r_simplicial_symnmf(SEXP P, SEXP k)
     return wrap_problem(st, problem);
 }
 
-SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP lambda, SEXP mu)
+/* A named numeric vector of problem parameters (what the caller chose; the library has the defaults) as
+ * the by-name constructors take it: the names (allocated for this call) and the values. */
+static int64_t named_params(SEXP params, const char*** names, const double** values)
+{
+    const int64_t count = Rf_isReal(params) ? Rf_xlength(params) : 0;
+    SEXP labels = Rf_getAttrib(params, R_NamesSymbol);
+    *names = (const char**)R_alloc((size_t)(count > 0 ? count : 1), sizeof **names);
+    for (int64_t i = 0; i < count; ++i) (*names)[i] = CHAR(STRING_ELT(labels, i));
+    *values = count > 0 ? REAL(params) : NULL;
+    return count;
+}
+
+SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP params)
 {
     if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
     const int64_t rows = Rf_nrows(X), cols = Rf_ncols(X);
+    const char** names;
+    const double* values;
+    const int64_t count = named_params(params, &names, &values);
     facto_problem* problem = NULL;
-    const facto_status st =
-        facto_problem_new_self_dictionary(REAL(X), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR,
-                                          (int64_t)Rf_asReal(K), Rf_asReal(lambda), Rf_asReal(mu), &problem);
+    const facto_status st = facto_problem_new_self_dictionary_named(
+        REAL(X), rows, cols, rows > 0 ? rows : 1, FACTO_COL_MAJOR, (int64_t)Rf_asReal(K), count, names, values, &problem);
     return wrap_problem(st, problem);
 }
 
 /* Topics from 1-based triplets (i, j, x) of a rows x cols count matrix. */
-SEXP facto_r_topics(SEXP i, SEXP j, SEXP x, SEXP rows, SEXP cols, SEXP K, SEXP min_df, SEXP rank, SEXP lambda,
-                    SEXP mu)
+SEXP facto_r_topics(SEXP i, SEXP j, SEXP x, SEXP rows, SEXP cols, SEXP K, SEXP params)
 {
     const R_xlen_t nnz = Rf_xlength(x);
     if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
         return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    const char** names;
+    const double* values;
+    const int64_t count = named_params(params, &names, &values);
     facto_problem* problem = NULL;
-    const facto_status st = facto_problem_new_topics(
+    const facto_status st = facto_problem_new_topics_named(
         FACTO_SPARSE_COO, (int64_t)Rf_asReal(rows), (int64_t)Rf_asReal(cols), nnz, zero_based(i), zero_based(j),
-        REAL(x), (int64_t)Rf_asReal(K), (int64_t)Rf_asReal(min_df), (int64_t)Rf_asReal(rank), Rf_asReal(lambda),
-        Rf_asReal(mu), &problem);
+        REAL(x), (int64_t)Rf_asReal(K), count, names, values, &problem);
     return wrap_problem(st, problem);
 }
 
 /* Communities from 1-based triplets (i, j, x) of an n x n adjacency matrix (both triangles). */
-SEXP facto_r_communities(SEXP i, SEXP j, SEXP x, SEXP n, SEXP K, SEXP energy, SEXP lambda, SEXP mu)
+SEXP facto_r_communities(SEXP i, SEXP j, SEXP x, SEXP n, SEXP K, SEXP params)
 {
     const R_xlen_t nnz = Rf_xlength(x);
     if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
         return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
     const int64_t size = (int64_t)Rf_asReal(n);
+    const char** names;
+    const double* values;
+    const int64_t count = named_params(params, &names, &values);
     facto_problem* problem = NULL;
     const facto_status st =
-        facto_problem_new_communities(FACTO_SPARSE_COO, size, size, nnz, zero_based(i), zero_based(j), REAL(x),
-                                      (int64_t)Rf_asReal(K), Rf_asReal(energy), Rf_asReal(lambda), Rf_asReal(mu),
-                                      &problem);
+        facto_problem_new_communities_named(FACTO_SPARSE_COO, size, size, nnz, zero_based(i), zero_based(j), REAL(x),
+                                            (int64_t)Rf_asReal(K), count, names, values, &problem);
     return wrap_problem(st, problem);
 }
 
@@ -438,18 +455,29 @@ SEXP facto_r_algorithms(SEXP kind)
     return out;
 }
 
-SEXP facto_r_params(SEXP ptr)
+/* A parameter table (names, types, defaults, ranges, descriptions) of `count` entries that describe(owner,
+ * i, info) fills: a solver's or a problem kind's. */
+typedef facto_status (*describe_param)(const void* owner, int64_t index, facto_param_info* info);
+
+static facto_status describe_solver_param(const void* owner, int64_t index, facto_param_info* info)
 {
-    SOLVER_OR_FAIL(box, ptr);
-    int64_t count = 0;
-    facto_solver_param_count(box->solver, &count);
+    return facto_solver_param_info((const facto_solver*)owner, index, info);
+}
+
+static facto_status describe_problem_param(const void* owner, int64_t index, facto_param_info* info)
+{
+    return facto_problem_param_info((const char*)owner, index, info);
+}
+
+static SEXP param_table(int64_t count, describe_param describe, const void* owner)
+{
     SEXP names = PROTECT(Rf_allocVector(STRSXP, count)), types = PROTECT(Rf_allocVector(STRSXP, count));
     SEXP defaults = PROTECT(Rf_allocVector(STRSXP, count)), ranges = PROTECT(Rf_allocVector(STRSXP, count));
     SEXP descriptions = PROTECT(Rf_allocVector(STRSXP, count));
     for (int64_t i = 0; i < count; ++i) {
         facto_param_info p;
         p.struct_size = sizeof p;
-        facto_solver_param_info(box->solver, i, &p);
+        describe(owner, i, &p);
         char value[64], range[128];
         if (p.type == FACTO_PARAM_DOUBLE) {
             snprintf(value, sizeof value, "%.15g", p.default_double);
@@ -476,6 +504,24 @@ SEXP facto_r_params(SEXP ptr)
     SET_VECTOR_ELT(out, 4, descriptions);
     UNPROTECT(6);
     return out;
+}
+
+SEXP facto_r_params(SEXP ptr)
+{
+    SOLVER_OR_FAIL(box, ptr);
+    int64_t count = 0;
+    facto_solver_param_count(box->solver, &count);
+    return param_table(count, describe_solver_param, box->solver);
+}
+
+SEXP facto_r_problem_params(SEXP kind)
+{
+    if (!Rf_isString(kind) || Rf_length(kind) != 1) return failure(FACTO_ERROR_INVALID_ARGUMENT, "kind must be a string");
+    const char* name = CHAR(STRING_ELT(kind, 0));
+    int64_t count = 0;
+    const facto_status st = facto_problem_param_count(name, &count);
+    if (st < 0) return failure(st, facto_last_error());
+    return param_table(count, describe_problem_param, name);
 }
 
 SEXP facto_r_reset(SEXP ptr)
@@ -1036,7 +1082,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_solve", (DL_FUNC)&facto_r_solve, 1},
     {"facto_r_iterate", (DL_FUNC)&facto_r_iterate, 1},
     {"facto_r_output", (DL_FUNC)&facto_r_output, 2},
-    {"facto_r_self_dictionary", (DL_FUNC)&facto_r_self_dictionary, 4},
+    {"facto_r_self_dictionary", (DL_FUNC)&facto_r_self_dictionary, 3},
     {"facto_r_separable_data", (DL_FUNC)&facto_r_separable_data, 6},
     {"facto_r_gaussian_affinity", (DL_FUNC)&facto_r_gaussian_affinity, 3},
     {"facto_r_nomad_gram", (DL_FUNC)&facto_r_nomad_gram, 1},
@@ -1044,8 +1090,9 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_nomad_points", (DL_FUNC)&facto_r_nomad_points, 2},
     {"facto_r_nomad_layer", (DL_FUNC)&facto_r_nomad_layer, 2},
     {"facto_r_accuracy", (DL_FUNC)&facto_r_accuracy, 2},
-    {"facto_r_topics", (DL_FUNC)&facto_r_topics, 10},
-    {"facto_r_communities", (DL_FUNC)&facto_r_communities, 8},
+    {"facto_r_topics", (DL_FUNC)&facto_r_topics, 7},
+    {"facto_r_communities", (DL_FUNC)&facto_r_communities, 6},
+    {"facto_r_problem_params", (DL_FUNC)&facto_r_problem_params, 1},
     {"facto_r_spearman", (DL_FUNC)&facto_r_spearman, 2},
     {"facto_r_kmeans", (DL_FUNC)&facto_r_kmeans, 4},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},

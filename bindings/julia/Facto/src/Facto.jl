@@ -13,7 +13,8 @@ module Facto
 using Libdl
 using SparseArrays
 
-export Problem, Solver, FactoError, Progress, algorithms, default_algorithm, problem_kinds, kind, simplicial_symnmf,
+export Problem, Solver, FactoError, Progress, algorithms, default_algorithm, problem_kinds, problem_params, kind,
+       simplicial_symnmf,
        step!, solve!, progress, iterate_matrix,
        labels, set_callback!, set_iterate!, params, gaussian_affinity, clustering_accuracy, symnmf,
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
@@ -181,20 +182,21 @@ function edm_completion(n::Integer, r::Integer, i::AbstractVector{<:Integer}, j:
 end
 
 """
-    self_dictionary(X, K = 0; lambda = nothing, mu = 1e-5) -> Problem
+    self_dictionary(X, K = 0; lambda = nothing, mu = nothing) -> Problem
 
 Self-dictionary separable NMF (Nguyen, Fu & Wu): min 1/2 ||X - X C||² + λ Φ_μ(C), columns of C on the
-simplex, for data `X` (M×N, one point per column) with `K` anchors (0 = unknown). `lambda = nothing` takes
-the paper's heuristic ||X - X C₀|| / K (needs K); 0 is MERIT(0). Solvers "merit" and "spa"; read
-`selected(solver)` and `output(solver, "H")`.
+simplex, for data `X` (M×N, one point per column) with `K` anchors (0 = unknown). `nothing` takes the
+library's default (`problem_params("self_dictionary")`: lambda the paper's heuristic ||X - X C₀|| / K,
+which needs K); lambda 0 is MERIT(0). Solvers "merit" and "spa"; read `selected(solver)` and
+`output(solver, "H")`.
 """
-function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = nothing, mu::Real = 1e-5)
+function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = nothing, mu = nothing)
     A = Matrix{Float64}(X)
+    names, values = chosen(lambda = lambda, mu = mu)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_problem_new_self_dictionary), Int32,
-               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Float64, Float64, Ref{Ptr{Cvoid}}),
-               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K,
-               lambda === nothing ? -1.0 : Float64(lambda), mu, out)
+    st = ccall(sym(:facto_problem_new_self_dictionary_named), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int64, Ptr{Cstring}, Ptr{Float64}, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, length(names), names, values, out)
     check(st, thread_message)
     return Problem(out[])
 end
@@ -269,21 +271,23 @@ function nomad_distributed(c::Collectives, n::Integer, first_row::Integer, X_row
 end
 
 """
-    self_dictionary_distributed(c, N, first_col, X_cols, K = 0; lambda = nothing, mu = 1e-5) -> Problem
+    self_dictionary_distributed(c, N, first_col, X_cols, K = 0; lambda = nothing, mu = nothing) -> Problem
 
 Collective: the self-dictionary problem with the N data points (columns of X) distributed; this rank gives
 columns `first_col` .. `first_col + size(X_cols, 2) - 1` (1-based). Every rank then holds all of X and its
-columns of C. Solver "merit"; outputs "selected", "H" (this rank's columns), "nnz".
+columns of C. `nothing` takes the library's default (`problem_params("distributed_self_dictionary")`).
+Solver "merit"; outputs "selected", "H" (this rank's columns), "nnz".
 """
 function self_dictionary_distributed(c::Collectives, N::Integer, first_col::Integer, X_cols::AbstractMatrix{<:Real},
-                                     K::Integer = 0; lambda = nothing, mu::Real = 1e-5)
+                                     K::Integer = 0; lambda = nothing, mu = nothing)
     A = Matrix{Float64}(X_cols)
+    default(name) = first(p.default for p in problem_params("distributed_self_dictionary") if p.name == name)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_problem_new_self_dictionary_distributed), Int32,
                (Ptr{Cvoid}, Int64, Int64, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Float64, Float64,
                 Ref{Ptr{Cvoid}}),
                c.ptr, N, first_col - 1, A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K,
-               lambda === nothing ? -1.0 : Float64(lambda), mu, out)
+               Float64(something(lambda, default("lambda"))), Float64(something(mu, default("mu"))), out)
     check(st, thread_message)
     return Problem(out[])
 end
@@ -298,38 +302,42 @@ function _triplets(M::AbstractMatrix{<:Real})
 end
 
 """
-    topics(counts, K; min_df = 2, rank = 0, lambda = 5e-7, mu = 1e-5) -> Problem
+    topics(counts, K; min_df = nothing, rank = nothing, lambda = nothing, mu = nothing) -> Problem
 
 Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents×terms count matrix: rare terms
 dropped, TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), as a self-dictionary
-problem whose anchors are anchor words. Outputs "selected", "topics", "top_terms", "document_topics",
-"labels", "coherence", "similarity_count".
+problem whose anchors are anchor words; `nothing` takes the library's default (`problem_params("topics")`).
+Outputs "selected", "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count".
 """
-function topics(counts::AbstractMatrix{<:Real}, K::Integer; min_df::Integer = 2, rank::Integer = 0,
-                lambda::Real = 5e-7, mu::Real = 1e-5)
+function topics(counts::AbstractMatrix{<:Real}, K::Integer; min_df = nothing, rank = nothing, lambda = nothing,
+                mu = nothing)
     rows, cols, I, J, V = _triplets(counts)
+    names, values = chosen(min_df = min_df, rank = rank, lambda = lambda, mu = mu)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_problem_new_topics), Int32,
-               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int64, Int64, Float64,
-                Float64, Ref{Ptr{Cvoid}}), SPARSE_COO, rows, cols, length(V), I, J, V, K, min_df, rank, lambda, mu, out)
+    st = ccall(sym(:facto_problem_new_topics_named), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int64, Ptr{Cstring},
+                Ptr{Float64}, Ref{Ptr{Cvoid}}), SPARSE_COO, rows, cols, length(V), I, J, V, K, length(names), names,
+               values, out)
     check(st, thread_message)
     return Problem(out[])
 end
 
 """
-    communities(A, K; energy = 0.99, lambda = 5e-7, mu = 1e-5) -> Problem
+    communities(A, K; energy = nothing, lambda = nothing, mu = nothing) -> Problem
 
 Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix: the
 top-K eigenvectors over the nodes carrying `energy` of the energy, as a self-dictionary problem whose
-anchors are pure nodes. Outputs "selected", "memberships", "labels", "nodes".
+anchors are pure nodes; `nothing` takes the library's default (`problem_params("communities")`). Outputs
+"selected", "memberships", "labels", "nodes".
 """
-function communities(A::AbstractMatrix{<:Real}, K::Integer; energy::Real = 0.99, lambda::Real = 5e-7,
-                     mu::Real = 1e-5)
+function communities(A::AbstractMatrix{<:Real}, K::Integer; energy = nothing, lambda = nothing, mu = nothing)
     rows, cols, I, J, V = _triplets(A)
+    names, values = chosen(energy = energy, lambda = lambda, mu = mu)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_problem_new_communities), Int32,
-               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Float64, Float64, Float64,
-                Ref{Ptr{Cvoid}}), SPARSE_COO, rows, cols, length(V), I, J, V, K, energy, lambda, mu, out)
+    st = ccall(sym(:facto_problem_new_communities_named), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int64, Ptr{Cstring},
+                Ptr{Float64}, Ref{Ptr{Cvoid}}), SPARSE_COO, rows, cols, length(V), I, J, V, K, length(names), names,
+               values, out)
     check(st, thread_message)
     return Problem(out[])
 end
@@ -443,9 +451,10 @@ default_algorithm(kind::AbstractString) = first(a.name for a in algorithms(kind)
 # ---- solvers ----
 
 """
-    Solver(problem, algorithm = default_algorithm(kind(problem)); callback = nothing, params...)
+    Solver(problem, algorithm = "auto"; callback = nothing, params...)
 
-One algorithm bound to one problem; owns the iterate. Parameters may be given as keywords.
+One algorithm bound to one problem ("auto": the library's default for its kind); owns the iterate.
+Parameters may be given as keywords.
 """
 mutable struct Solver
     ptr::Ptr{Cvoid}
@@ -453,7 +462,7 @@ mutable struct Solver
     pending::Any        # exception thrown by the callback, rethrown after step!/solve!
 end
 
-function Solver(problem::Problem, algorithm::AbstractString = default_algorithm(kind(problem)); callback = nothing,
+function Solver(problem::Problem, algorithm::AbstractString = "auto"; callback = nothing,
                 kwargs...)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_solver_new), Int32, (Ptr{Cvoid}, Cstring, Ref{Ptr{Cvoid}}), live(problem), algorithm, out)
@@ -488,16 +497,45 @@ function params(s::Solver)
         info = Ref(ParamInfo(UInt32(sizeof(ParamInfo)), 0, C_NULL, C_NULL, 0, 0, 0, 0, 0, 0, C_NULL, C_NULL))
         check(ccall(sym(:facto_solver_param_info), Int32, (Ptr{Cvoid}, Int64, Ref{ParamInfo}), s.ptr, i, info),
               message(s))
-        p = info[]
-        kind = p.type == PARAM_DOUBLE ? :double : p.type == PARAM_INT ? :int : :string
-        default = kind == :double ? p.default_double : kind == :int ? p.default_int : unsafe_string(p.default_string)
-        choices = kind == :string ? split(unsafe_string(p.choices), '|') : String[]
-        push!(table, (name = unsafe_string(p.name), type = kind, default = default,
-                      lower = kind == :int ? p.lower_int : p.lower_double,
-                      upper = kind == :int ? p.upper_int : p.upper_double, choices = choices,
-                      description = unsafe_string(p.description)))
+        push!(table, param_entry(info[]))
     end
     return table
+end
+
+# A parameter table entry (name, type, default, lower, upper, choices, description) from the library's record.
+function param_entry(p::ParamInfo)
+    kind = p.type == PARAM_DOUBLE ? :double : p.type == PARAM_INT ? :int : :string
+    default = kind == :double ? p.default_double : kind == :int ? p.default_int : unsafe_string(p.default_string)
+    choices = kind == :string ? split(unsafe_string(p.choices), '|') : String[]
+    return (name = unsafe_string(p.name), type = kind, default = default,
+            lower = kind == :int ? p.lower_int : p.lower_double, upper = kind == :int ? p.upper_int : p.upper_double,
+            choices = choices, description = unsafe_string(p.description))
+end
+
+"""
+    problem_params(kind) -> Vector
+
+The named parameters of a problem kind (what its constructor takes beyond the data and the rank), as
+`params` lists a solver's, with the library's defaults and the reason for each; empty for a kind without any.
+"""
+function problem_params(kind::AbstractString)
+    count = Ref{Int64}(0)
+    check(ccall(sym(:facto_problem_param_count), Int32, (Cstring, Ref{Int64}), kind, count), thread_message)
+    table = []
+    for i in 0:count[]-1
+        info = Ref(ParamInfo(UInt32(sizeof(ParamInfo)), 0, C_NULL, C_NULL, 0, 0, 0, 0, 0, 0, C_NULL, C_NULL))
+        check(ccall(sym(:facto_problem_param_info), Int32, (Cstring, Int64, Ref{ParamInfo}), kind, i, info),
+              thread_message)
+        push!(table, param_entry(info[]))
+    end
+    return table
+end
+
+# The problem parameters a caller chose (`nothing`: the library's default) as names and values for the
+# by-name constructors.
+function chosen(; given...)
+    picked = [(String(name), Float64(value)) for (name, value) in given if value !== nothing]
+    return String[first(p) for p in picked], Float64[last(p) for p in picked]
 end
 
 # Type of a parameter; an unknown name is left to the library, whose error names it.
@@ -664,14 +702,14 @@ function next_nomad_layer(s::Solver, K::Integer)
 end
 
 """
-    multilayer_nomad(D, Ks; algorithm = default_algorithm("nomad"), params...) -> Vector{Matrix{Float64}}
+    multilayer_nomad(D, Ks; algorithm = "auto", params...) -> Vector{Matrix{Float64}}
 
 Multi-layer NOMAD ([TSC] Sec. 3.1): layer 1 is NOMAD on `D` with `Ks[1]`, layer l + 1 NOMAD on layer l's Q
 with `Ks[l + 1]` (non-increasing), each solved by `algorithm` with the keyword parameters, which every layer
 keeps. Returns every layer's Q: facto.h's loop over facto_solver_new_nomad_layer, the same in every binding.
 """
 function multilayer_nomad(D::AbstractMatrix{<:Real}, Ks::AbstractVector{<:Integer};
-                          algorithm = default_algorithm("nomad"), kwargs...)
+                          algorithm = "auto", kwargs...)
     isempty(Ks) && throw(ArgumentError("multilayer_nomad needs at least one K"))
     layers = Matrix{Float64}[]
     s = Solver(nomad(D, Ks[1]), algorithm; kwargs...)

@@ -110,6 +110,19 @@ end
     @test_throws FactoError Facto.self_dictionary(X)  # the heuristic lambda needs K
 end
 
+@testset "problem parameters left at nothing are the library's defaults" begin
+    table = Facto.problem_params("self_dictionary")
+    @test Set(p.name for p in table) == Set(["lambda", "mu"])
+    @test isempty(Facto.problem_params("symnmf"))
+    default(name) = first(p.default for p in table if p.name == name)
+    X, _ = Facto.separable_data(8, 12, 3; snr_db = 30, seed = 2)
+    C = [Float64(i == j) for i in 1:12, j in 1:12]  # at a constant C, Phi_mu is 1 whatever mu
+    chosen = Facto.objective(Facto.self_dictionary(X, 3), C)
+    @test chosen == Facto.objective(Facto.self_dictionary(X, 3; lambda = default("lambda"), mu = default("mu")), C)
+    @test chosen != Facto.objective(Facto.self_dictionary(X, 3; mu = 1e-2), C)
+    @test_throws FactoError Facto.self_dictionary(X, 3; mu = -1.0)
+end
+
 @testset "NOMAD by both solvers and in layers" begin
     X, labels = Facto.manifold_points(:two_rings, 100)
     @test size(X) == (100, 2) && labels[1] == 1 && labels[100] == 2

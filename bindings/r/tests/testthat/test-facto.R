@@ -36,6 +36,21 @@ test_that("the registry lists each kind's algorithms with one default first, and
   expect_error(facto_algorithms("no_such_kind"), "simplicial_symnmf", class = "facto_error")
 })
 
+test_that("problem parameters left NULL are the library's defaults, which its table gives", {
+  table <- facto_problem_params("self_dictionary")
+  expect_setequal(table$name, c("lambda", "mu"))
+  expect_true(all(nzchar(table$description)))
+  expect_equal(nrow(facto_problem_params("symnmf")), 0)
+  data <- facto_separable_data(8, 12, 3, snr_db = 30, seed = 2)
+  C <- diag(12)  # at a constant C, Phi_mu is 1 whatever mu
+  default <- function(name) as.numeric(table$default[table$name == name])
+  chosen <- facto_objective(facto_self_dictionary(data$X, 3), C)
+  expect_identical(chosen, facto_objective(facto_self_dictionary(data$X, 3, default("lambda"), default("mu")), C))
+  expect_false(chosen == facto_objective(facto_self_dictionary(data$X, 3, mu = 1e-2), C))
+  expect_error(facto_self_dictionary(data$X, 3, mu = -1), "mu", class = "facto_error")
+  expect_error(facto_problem_params("no_such_kind"), "simplicial_symnmf", class = "facto_error")
+})
+
 test_that("step once, then solve with a callback that stops early; iterate and labels", {
   solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), objective_tolerance = 0)
   expect_identical(facto_step(solver), "running")

@@ -151,6 +151,8 @@ extern "C" {
     pub fn facto_solver_param_count(solver: *const facto_solver, count: *mut i64) -> facto_status;
     pub fn facto_solver_param_info(solver: *const facto_solver, index: i64, info: *mut facto_param_info)
         -> facto_status;
+    pub fn facto_problem_param_count(kind: *const c_char, count: *mut i64) -> facto_status;
+    pub fn facto_problem_param_info(kind: *const c_char, index: i64, info: *mut facto_param_info) -> facto_status;
     pub fn facto_solver_set_double(solver: *mut facto_solver, name: *const c_char, value: f64) -> facto_status;
     pub fn facto_solver_set_int(solver: *mut facto_solver, name: *const c_char, value: i64) -> facto_status;
     pub fn facto_solver_set_string(solver: *mut facto_solver, name: *const c_char, value: *const c_char)
@@ -218,18 +220,22 @@ extern "C" {
     pub fn facto_distance_nrmse(x: *const f64, x_true: *const f64, n: i64, r: i64, layout: i32, max_pairs: i64,
                                 seed: u64, nrmse: *mut f64) -> facto_status;
 
-    pub fn facto_problem_new_self_dictionary(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
-                                             lambda: f64, mu: f64, out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_self_dictionary_named(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32,
+                                                   k: i64, count: i64, param_names: *const *const c_char,
+                                                   param_values: *const f64, out: *mut *mut facto_problem)
+        -> facto_status;
     pub fn facto_separable_data(kind: i32, m: i64, n: i64, k: i64, snr_db: f64, seed: u64, x: *mut f64,
                                 capacity: i64, layout: i32, anchors: *mut i64, anchors_capacity: i64)
         -> facto_status;
 
-    pub fn facto_problem_new_topics(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64, idx: *const i64,
-                                    values: *const f64, k: i64, min_df: i64, rank: i64, lambda: f64, mu: f64,
-                                    out: *mut *mut facto_problem) -> facto_status;
-    pub fn facto_problem_new_communities(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
-                                         idx: *const i64, values: *const f64, k: i64, energy: f64, lambda: f64,
-                                         mu: f64, out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_topics_named(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
+                                          idx: *const i64, values: *const f64, k: i64, count: i64,
+                                          param_names: *const *const c_char, param_values: *const f64,
+                                          out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_communities_named(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
+                                               idx: *const i64, values: *const f64, k: i64, count: i64,
+                                               param_names: *const *const c_char, param_values: *const f64,
+                                               out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_averaged_spearman(estimated: *const f64, truth: *const f64, n: i64, k: i64, layout: i32,
                                    src: *mut f64) -> facto_status;
     pub fn facto_kmeans(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, replicates: i32,

@@ -305,6 +305,49 @@ pub fn default_algorithm(kind: &str) -> Result<String> {
     Ok(algorithms(kind)?.into_iter().find(|a| a.is_default).map(|a| a.name).unwrap_or_default())
 }
 
+/// A parameter table entry from the library's record.
+fn param_info(info: &sys::facto_param_info) -> ParamInfo {
+    let (default, bounds, choices) = match info.type_ {
+        sys::FACTO_PARAM_DOUBLE => (Value::F64(info.default_double), Some((info.lower_double, info.upper_double)),
+                                    vec![]),
+        sys::FACTO_PARAM_INT => (Value::I64(info.default_int), Some((info.lower_int as f64, info.upper_int as f64)),
+                                 vec![]),
+        _ => (Value::Str(text(info.default_string)), None, text(info.choices).split('|').map(String::from).collect()),
+    };
+    ParamInfo { name: text(info.name), description: text(info.description), default, bounds, choices }
+}
+
+/// The named parameters of a problem kind (what its constructor takes beyond the data and the rank), with
+/// the library's defaults and the reason for each; empty for a kind without any.
+pub fn problem_params(kind: &str) -> Result<Vec<ParamInfo>> {
+    let name = c_string(kind)?;
+    let mut count = 0i64;
+    check(unsafe { sys::facto_problem_param_count(name.as_ptr(), &mut count) }, thread_message)?;
+    let mut table = Vec::with_capacity(count as usize);
+    for index in 0..count {
+        let mut info: sys::facto_param_info = unsafe { std::mem::zeroed() };
+        info.struct_size = std::mem::size_of::<sys::facto_param_info>() as u32;
+        check(unsafe { sys::facto_problem_param_info(name.as_ptr(), index, &mut info) }, thread_message)?;
+        table.push(param_info(&info));
+    }
+    Ok(table)
+}
+
+/// The problem parameters a caller chose, as the by-name constructors take them: C names and values.
+struct Chosen {
+    _names: Vec<CString>,
+    pointers: Vec<*const c_char>,
+    values: Vec<f64>,
+}
+
+impl Chosen {
+    fn new(params: &[(&str, f64)]) -> Result<Chosen> {
+        let names = params.iter().map(|(name, _)| c_string(name)).collect::<Result<Vec<_>>>()?;
+        let pointers = names.iter().map(|n| n.as_ptr()).collect();
+        Ok(Chosen { _names: names, pointers, values: params.iter().map(|(_, v)| *v).collect() })
+    }
+}
+
 /// An optimization problem: its data are copied in and never change.
 pub struct Problem {
     raw: NonNull<sys::facto_problem>,
@@ -361,45 +404,52 @@ impl Problem {
 
     /// Self-dictionary separable NMF (Nguyen, Fu & Wu, eq. 18): min 1/2 ||X - X C||_F^2 + lambda Phi_mu(C),
     /// columns of C (N x N) on the simplex, for data X of shape M x N (one point per column). `k`: the
-    /// number of anchors (0 = unknown); `lambda` None takes the paper's heuristic ||X - X C0||_F / K
-    /// (needs k), Some(0.0) is MERIT(0). Solvers "merit" and "spa"; read [`Solver::selected`] and
-    /// the output "H".
-    pub fn self_dictionary(x: MatrixRef<'_>, k: usize, lambda: Option<f64>, mu: f64) -> Result<Problem> {
+    /// number of anchors (0 = unknown); `params`: the problem parameters chosen by name (`&[("mu", 1e-4)]`),
+    /// the library's defaults for the rest ([`problem_params`]: lambda is the paper's heuristic
+    /// ||X - X C0||_F / K, which needs k; lambda 0 is MERIT(0)). Solvers "merit" and "spa"; read
+    /// [`Solver::selected`] and the output "H".
+    pub fn self_dictionary(x: MatrixRef<'_>, k: usize, params: &[(&str, f64)]) -> Result<Problem> {
+        let chosen = Chosen::new(params)?;
         let mut raw = ptr::null_mut();
         check(unsafe {
-            sys::facto_problem_new_self_dictionary(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
-                                                   x.layout.raw(), k as i64, lambda.unwrap_or(-1.0), mu, &mut raw)
+            sys::facto_problem_new_self_dictionary_named(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
+                                                         x.layout.raw(), k as i64, chosen.values.len() as i64,
+                                                         chosen.pointers.as_ptr(), chosen.values.as_ptr(), &mut raw)
         }, thread_message)?;
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
     /// Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix: terms
-    /// in fewer than `min_df` documents (or in all) dropped, TF-IDF, the word-word correlation reduced to
-    /// `rank` dimensions (0: 2K), as a self-dictionary problem whose anchors are anchor words. Outputs
-    /// "selected", "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count".
-    pub fn topics(counts: &CsrMatrix, k: usize, min_df: usize, rank: usize, lambda: f64, mu: f64)
-                  -> Result<Problem> {
+    /// in fewer than min_df documents (or in all) dropped, TF-IDF, the word-word correlation reduced to
+    /// rank dimensions (0: 2K), as a self-dictionary problem whose anchors are anchor words; `params` as
+    /// for [`Problem::self_dictionary`] (min_df, rank, lambda, mu). Outputs "selected", "topics",
+    /// "top_terms", "document_topics", "labels", "coherence", "similarity_count".
+    pub fn topics(counts: &CsrMatrix, k: usize, params: &[(&str, f64)]) -> Result<Problem> {
+        let chosen = Chosen::new(params)?;
         let mut raw = ptr::null_mut();
         check(unsafe {
-            sys::facto_problem_new_topics(sys::FACTO_SPARSE_CSR, counts.rows as i64, counts.cols as i64,
-                                          counts.values.len() as i64, counts.indptr.as_ptr(), counts.indices.as_ptr(),
-                                          counts.values.as_ptr(), k as i64, min_df as i64, rank as i64, lambda, mu,
-                                          &mut raw)
+            sys::facto_problem_new_topics_named(sys::FACTO_SPARSE_CSR, counts.rows as i64, counts.cols as i64,
+                                                counts.values.len() as i64, counts.indptr.as_ptr(),
+                                                counts.indices.as_ptr(), counts.values.as_ptr(), k as i64,
+                                                chosen.values.len() as i64, chosen.pointers.as_ptr(),
+                                                chosen.values.as_ptr(), &mut raw)
         }, thread_message)?;
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
     /// Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C) from a symmetric adjacency matrix
     /// (both triangles): the top-K eigenvectors over the nodes carrying `energy` of the energy, as a
-    /// self-dictionary problem whose anchors are pure nodes. Outputs "selected", "memberships" (N x K),
-    /// "labels", "nodes".
-    pub fn communities(adjacency: &CsrMatrix, k: usize, energy: f64, lambda: f64, mu: f64) -> Result<Problem> {
+    /// self-dictionary problem whose anchors are pure nodes; `params` as for [`Problem::self_dictionary`]
+    /// (energy, lambda, mu). Outputs "selected", "memberships" (N x K), "labels", "nodes".
+    pub fn communities(adjacency: &CsrMatrix, k: usize, params: &[(&str, f64)]) -> Result<Problem> {
+        let chosen = Chosen::new(params)?;
         let mut raw = ptr::null_mut();
         check(unsafe {
-            sys::facto_problem_new_communities(sys::FACTO_SPARSE_CSR, adjacency.rows as i64, adjacency.cols as i64,
-                                               adjacency.values.len() as i64, adjacency.indptr.as_ptr(),
-                                               adjacency.indices.as_ptr(), adjacency.values.as_ptr(), k as i64,
-                                               energy, lambda, mu, &mut raw)
+            sys::facto_problem_new_communities_named(sys::FACTO_SPARSE_CSR, adjacency.rows as i64,
+                                                     adjacency.cols as i64, adjacency.values.len() as i64,
+                                                     adjacency.indptr.as_ptr(), adjacency.indices.as_ptr(),
+                                                     adjacency.values.as_ptr(), k as i64, chosen.values.len() as i64,
+                                                     chosen.pointers.as_ptr(), chosen.values.as_ptr(), &mut raw)
         }, thread_message)?;
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
@@ -508,9 +558,9 @@ unsafe impl Send for Solver {}
 impl Solver {
     /// A solver running `algorithm` ("frank_wolfe", "projected_gradient", ...) on `problem`. The solver
     /// keeps the problem's data alive: the problem may be dropped first.
-    /// A solver of the problem kind's default algorithm ([`default_algorithm`]).
+    /// A solver of the problem kind's default algorithm ("auto": the library resolves it).
     pub fn with_default(problem: &Problem) -> Result<Solver> {
-        Solver::new(problem, &default_algorithm(&problem.kind())?)
+        Solver::new(problem, "auto")
     }
 
     /// Multi-layer NOMAD's next layer ([TSC] Sec. 3.1): a solver of this one's algorithm and parameter
@@ -547,16 +597,7 @@ impl Solver {
             let mut info: sys::facto_param_info = unsafe { std::mem::zeroed() };
             info.struct_size = std::mem::size_of::<sys::facto_param_info>() as u32;
             check(unsafe { sys::facto_solver_param_info(self.raw.as_ptr(), index, &mut info) }, || self.message())?;
-            let (default, bounds, choices) = match info.type_ {
-                sys::FACTO_PARAM_DOUBLE => (Value::F64(info.default_double),
-                                            Some((info.lower_double, info.upper_double)), vec![]),
-                sys::FACTO_PARAM_INT => (Value::I64(info.default_int),
-                                         Some((info.lower_int as f64, info.upper_int as f64)), vec![]),
-                _ => (Value::Str(text(info.default_string)), None,
-                      text(info.choices).split('|').map(String::from).collect()),
-            };
-            table.push(ParamInfo { name: text(info.name), description: text(info.description), default, bounds,
-                                   choices });
+            table.push(param_info(&info));
         }
         Ok(table)
     }

@@ -275,7 +275,7 @@ fn edm_completion_recovers_the_helix() {
 #[test]
 fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
     let (x, anchors) = facto::separable_data(facto::Separable::Midpoints, 50, 55, 10, f64::INFINITY, 3).unwrap();
-    let problem = facto::Problem::self_dictionary(x.view(), 10, None, 1e-5).unwrap();
+    let problem = facto::Problem::self_dictionary(x.view(), 10, &[]).unwrap();
     assert_eq!(problem.kind(), "self_dictionary");
     for name in ["merit", "spa"] {
         let mut solver = facto::Solver::new(&problem, name).unwrap();
@@ -290,8 +290,33 @@ fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
         }
     }
     // the heuristic lambda needs K; the midpoints model needs N = K + K (K - 1) / 2
-    assert!(facto::Problem::self_dictionary(x.view(), 0, None, 1e-5).is_err());
+    assert!(facto::Problem::self_dictionary(x.view(), 0, &[]).is_err());
     assert!(facto::separable_data(facto::Separable::Midpoints, 10, 20, 5, 10.0, 0).is_err());
+}
+
+#[test]
+fn problem_parameters_not_given_are_the_librarys_defaults() {
+    let table = facto::problem_params("self_dictionary").unwrap();
+    let names: Vec<&str> = table.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["lambda", "mu"]);
+    assert!(facto::problem_params("symnmf").unwrap().is_empty());
+    let default = |name: &str| match table.iter().find(|p| p.name == name).unwrap().default {
+        Value::F64(v) => v,
+        _ => panic!("{} is not a double", name),
+    };
+    let (x, _) = facto::separable_data(facto::Separable::Dirichlet, 8, 12, 3, 30.0, 2).unwrap();
+    let mut c = vec![0.0; 144]; // the identity: at a constant C, Phi_mu is 1 whatever mu
+    for i in 0..12 {
+        c[i * 13] = 1.0;
+    }
+    let at = |p: &Problem| p.objective(MatrixRef::new(&c, 12, 12, Layout::RowMajor).unwrap()).unwrap();
+    let chosen = Problem::self_dictionary(x.view(), 3, &[]).unwrap();
+    let given = Problem::self_dictionary(x.view(), 3, &[("lambda", default("lambda")), ("mu", default("mu"))]).unwrap();
+    let other = Problem::self_dictionary(x.view(), 3, &[("mu", 1e-2)]).unwrap();
+    assert_eq!(at(&chosen), at(&given));
+    assert_ne!(at(&chosen), at(&other));
+    let refused = Problem::self_dictionary(x.view(), 3, &[("lam", 1.0)]).err().unwrap();
+    assert_eq!(refused.status_name(), "FACTO_ERROR_UNKNOWN_PARAMETER");
 }
 
 #[test]
@@ -404,7 +429,7 @@ fn nomad_on_points_never_forms_d() {
 fn topics_and_communities_recover_planted_structure() {
     let counts = facto::read_matrix_market(data_dir().join("planted_corpus.mtx").to_str().unwrap()).unwrap();
     for algorithm in ["merit", "spa", "snpa", "fast_anchor"] {
-        let problem = Problem::topics(&counts, 3, 1, 0, 1e-6, 1e-5).unwrap();
+        let problem = Problem::topics(&counts, 3, &[("min_df", 1.0), ("lambda", 1e-6)]).unwrap();
         let mut solver = Solver::new(&problem, algorithm).unwrap();
         solver.solve().unwrap();
         assert_eq!(solver.selected().unwrap(), vec![0, 1, 2], "{algorithm}");
@@ -414,7 +439,7 @@ fn topics_and_communities_recover_planted_structure() {
     }
     let graph = facto::read_matrix_market(data_dir().join("planted_graph.mtx.gz").to_str().unwrap()).unwrap();
     let (truth, n, k) = read_csv(data_dir().join("planted_graph_membership.csv"), false);
-    let problem = Problem::communities(&graph, 3, 1.0, 1e-6, 1e-5).unwrap();
+    let problem = Problem::communities(&graph, 3, &[("energy", 1.0), ("lambda", 1e-6)]).unwrap();
     let mut solver = Solver::new(&problem, "geonmf").unwrap();
     solver.solve().unwrap();
     assert_eq!(solver.selected().unwrap(), vec![0, 1, 2]);
@@ -424,7 +449,7 @@ fn topics_and_communities_recover_planted_structure() {
     assert!((src - 1.0).abs() < 1e-12);
     let labels = facto::kmeans(MatrixRef::new(&truth, n, k, Layout::RowMajor).unwrap(), 3, 5, 1).unwrap();
     assert_eq!(labels.len(), n);
-    assert!(Problem::communities(&graph, 3, 0.0, 1e-6, 1e-5).is_err());
+    assert!(Problem::communities(&graph, 3, &[("energy", 0.0)]).is_err());
 }
 
 #[test]
