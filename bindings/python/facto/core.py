@@ -392,6 +392,7 @@ class Solver(_Handle):
     _free = lib.facto_solver_free
 
     def __init__(self, problem, algorithm="auto", callback=None, **params):
+        algorithm = "auto" if algorithm is None else algorithm  # None, as before 0.4.0: the kind's default
         handle = ctypes.c_void_p()
         check(lib.facto_solver_new(problem._h, algorithm.encode(), ctypes.byref(handle)), _lib.last_error)
         super().__init__(handle.value)

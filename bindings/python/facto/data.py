@@ -244,8 +244,8 @@ def nomad_gram(X):
     return _matrix_to_array(handle.value)
 
 
-def nomad(X, K, solver=None, **params):
-    """NOMAD on the points X (rows; Problem.nomad_points keeps D as the points) by `solver` (default: the
+def nomad(X, K, solver="auto", **params):
+    """NOMAD on the points X (rows; Problem.nomad_points keeps D as the points) by `solver` ("auto": the
     nomad kind's default, facto.algorithms("nomad")): returns (Q, feasibility), feasibility the RMS and the
     largest magnitude of Q's negative entries, max_i |(Q 1)_i - 1| and |Tr Q - K|. **params are solver
     parameters by their facto names (e.g. max_iterations, step_rule, rank)."""
@@ -255,10 +255,10 @@ def nomad(X, K, solver=None, **params):
         return s.output("Q"), s.output("feasibility").ravel()
 
 
-def multilayer_nomad(D, Ks, algorithm=None, **params):
+def multilayer_nomad(D, Ks, algorithm="auto", **params):
     """Multi-layer NOMAD ([TSC] Sec. 3.1) on the symmetric n x n D (facto.nomad_gram forms the paper's
     from points): layer 1 is NOMAD on D with Ks[0], layer l + 1 NOMAD on layer l's Q with Ks[l]
-    (non-increasing), each solved by `algorithm` (default: the nomad kind's default) with **params, which
+    (non-increasing), each solved by `algorithm` ("auto": the nomad kind's default) with **params, which
     every layer keeps. Returns the layers' Q, a list of n x n arrays. This is facto.h's loop over
     facto_solver_new_nomad_layer, the same in every binding."""
     if len(Ks) == 0:

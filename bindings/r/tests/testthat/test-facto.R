@@ -184,7 +184,7 @@ test_that("MERIT and SPA find the anchors of noiseless separable data", {
     expect_equal(colSums(H), rep(1, 55), tolerance = 1e-12)
     expect_equal(d$X[, facto_selected(solver)] %*% H, d$X, tolerance = 1e-8)
   }
-  expect_error(facto_self_dictionary(d$X), "needs K > 0")  # the heuristic lambda
+  expect_error(facto_self_dictionary(d$X), "needs K")  # the heuristic lambda
   expect_error(facto_separable_data(10, 20, 5, kind = "midpoints"), class = "facto_error")
 })
 

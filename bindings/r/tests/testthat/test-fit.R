@@ -52,7 +52,7 @@ test_that("separable_nmf finds the planted anchors and X = W H", {
 test_that("nomad clusters points and a Gram matrix, with a certified upper bound", {
   set.seed(3)
   X <- 20 * diag(10)[rep(1:4, each = 30), ] + matrix(rnorm(1200, sd = 0.3), 120, 10)
-  fit <- nomad(X, 4)
+  fit <- nomad(X, 4, "burer_monteiro")  # the factored solver: its factor Y (the default certifies with Q)
   expect_s3_class(fit, "facto_nomad")
   expect_identical(fit$run$stop_reason, "converged")
   expect_equal(facto_accuracy(fit$labels, rep(1:4, each = 30)), 1)
@@ -117,7 +117,7 @@ test_that("bad input is an error naming the user's argument and call, never a si
   expect_error(symnmf(P, 2.7), "r must be one whole number")
   expect_error(symnmf(P, NA), "r must be one whole number")
   expect_error(nomad(iris, 3), "x has columns that are not numeric: Species")
-  expect_error(separable_nmf(t(P), 0), "needs K > 0")
+  expect_error(separable_nmf(t(P), 0), "needs K")
   D <- as.matrix(dist(facto_helix(10, seed = 1)))
   D[1, 2] <- Inf
   expect_error(edm_completion(D, 3), "finite and nonnegative")
@@ -151,7 +151,7 @@ test_that("Ctrl-C during a fit raises the interrupt with the partial fit", {
     if (p$iteration == 3) tools::pskill(Sys.getpid(), tools::SIGINT)
     FALSE
   }
-  caught <- tryCatch(nomad(D, 16, gram = TRUE, tolerance = 0, feasibility_tolerance = 0, objective_tolerance = 0,
+  caught <- tryCatch(nomad(D, 16, "nomad_cgm", gram = TRUE, tolerance = 0, feasibility_tolerance = 0, objective_tolerance = 0,
                            max_iterations = 1e9, time_limit = 60, callback = interrupt_at_3),
                      interrupt = function(e) e)
   expect_s3_class(caught, "facto_interrupt")
