@@ -20,6 +20,8 @@ import re
 import subprocess
 import sys
 
+from check_algorithms import registry as algorithm_table  # `facto --list-algorithms`, parsed once
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # The front ends' own code (their tests may pin any value they test).
 SOURCES = {
@@ -56,15 +58,7 @@ def problem_defaults(cli):
 
 def registry(cli):
     """({kind: [algorithm]}, {solver parameter: {numeric defaults}}) from the CLI."""
-    text = subprocess.run([cli, "--list-algorithms"], check=True, capture_output=True, text=True).stdout
-    algorithms, kind = {}, None
-    for line in text.splitlines():
-        m = re.fullmatch(r"(\w+):", line)
-        if m:
-            kind = m.group(1)
-            algorithms[kind] = []
-        else:
-            algorithms[kind].append(re.match(r"  (\w+)", line).group(1))
+    algorithms = {kind: [name for name, _, _ in listed] for kind, listed in algorithm_table(cli).items()}
     defaults = {}
     for kind, names in algorithms.items():
         if kind.startswith("distributed_"):
