@@ -49,18 +49,13 @@ std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const 
     }
     for (int64_t i = 0; i < count; ++i) {
         require(names[i] != nullptr, FACTO_ERROR_NULL_POINTER, "param_names[" + std::to_string(i) + "] is NULL");
+        // an integral value goes by set_int, which a double parameter takes too; any other by set_double,
+        // which an integer parameter refuses (PARAMETER_TYPE)
         const double v = values[i];
-        bool is_int = false;
-        for (const ParamSpec& s : params->specs())
-            if (std::string_view(names[i]) == s.name) is_int = s.type == ParamType::Int;
-        if (!is_int) {
+        if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0)
+            params->set_int(names[i], static_cast<int64_t>(v));
+        else
             params->set_double(names[i], v);
-            continue;
-        }
-        require(std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0,
-                FACTO_ERROR_PARAMETER_TYPE,
-                std::string("parameter '") + names[i] + "' is an integer, not " + value_text(v));
-        params->set_int(names[i], static_cast<int64_t>(v));
     }
     return params;
 }

@@ -250,7 +250,8 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
  * pass only what their user chose, so every default lives in the library. The arrays are only read;
  * with count = 0 they may be NULL. Errors: as the positional form's, and UNKNOWN_PARAMETER (a name the
  * kind does not have; the message lists them), PARAMETER_TYPE (a fractional value for an integer),
- * OUT_OF_RANGE (a value outside the parameter's bounds), INVALID_ARGUMENT (count < 0), NULL_POINTER. */
+ * OUT_OF_RANGE (a value outside the parameter's bounds), INVALID_ARGUMENT (count < 0), NULL_POINTER.
+ * On error *out is set to NULL; on success the caller owns *out (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_self_dictionary_named(const double* X, int64_t rows, int64_t cols,
                                                                int64_t ld, int32_t layout, int64_t K, int64_t count,
                                                                const char* const* param_names,

@@ -33,7 +33,8 @@ typedef struct options {
     int bound; /* --bound: print the solver's upper_bound */
     int list_params;
     const char* sets[64];
-    const char* param_names[16]; /* problem parameters given (--param, --lambda, ...), the library's names */
+    const char* param_names[16]; /* problem parameters given (--param, --lambda, ...), the library's names, */
+    char param_text[16][64];     /* held here */
     double param_values[16];
     int n_params;
     int n_sets;

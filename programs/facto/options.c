@@ -151,21 +151,20 @@ static int list_algorithms(void)
  * (the library checks the name and value when the problem is built); 0 after a message. */
 static int add_param(options* o, const char* flag, const char* text)
 {
-    static char names[16][64];
     const char* value = text;
     if (!strcmp(flag, "--param")) {
         const char* eq = strchr(text, '=');
-        if (!eq || eq == text || (size_t)(eq - text) >= sizeof names[0])
+        if (!eq || eq == text || (size_t)(eq - text) >= sizeof o->param_text[0])
             return fprintf(stderr, "facto: --param needs NAME=VALUE, got '%s'\n", text), 0;
         value = eq + 1;
     }
     if (o->n_params == 16) return fprintf(stderr, "facto: too many problem parameters\n"), 0;
-    char* name = names[o->n_params];
+    char* name = o->param_text[o->n_params];
     if (!strcmp(flag, "--param")) {
         memcpy(name, text, (size_t)(value - 1 - text));
         name[value - 1 - text] = '\0';
     } else {
-        snprintf(name, sizeof names[0], "%s", !strcmp(flag, "--min-df") ? "min_df" : flag + 2);
+        snprintf(name, sizeof o->param_text[0], "%s", !strcmp(flag, "--min-df") ? "min_df" : flag + 2);
     }
     char* end;
     const double v = strtod(value, &end);

@@ -35,7 +35,8 @@ std::vector<int64_t> labels_or_unknown(const Matrix& rows)
 
 // Rows of new nodes that their eigenvector rows leave without a membership (their edges reach only nodes
 // outside the K eigenvectors' support) from their neighbours: the edge-weighted mean of the fitted nodes'
-// memberships, clipped at 0 and scaled to sum 1; a node without an edge to a fitted one stays empty.
+// memberships, clipped at 0, then as the fit's rows (below 1e-12 to 0, scaled to sum 1); a node without an
+// edge to a fitted one stays empty.
 void through_neighbours(const NewData& Y, const Matrix& fitted, const std::vector<bool>& empty, Matrix& rows,
                         std::size_t threads)
 {
