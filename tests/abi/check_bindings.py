@@ -14,6 +14,8 @@ wrong answer at run time. This script parses the headers and the bindings and re
              and output types, the choice codes of the data helpers, the ABI major version, and the
              stop-reason tables indexed by status (which must list every stop reason)
   structs    field names, order and types of copied structs (facto_progress, facto_param_info)
+  versions   each binding's package version (and R's configure floor) equals the headers' version: a
+             binding calls the calls of its own release, so an older library must not satisfy it
 R's C glue includes the headers, so the compiler checks its calls; only R's own hard-coded codes are
 read, and that the glue includes every header whose functions it calls.
 
@@ -834,6 +836,36 @@ def mismatches(copies, header):
 BINDINGS = (("python", parse_python), ("rust", parse_rust), ("julia", parse_julia), ("r", parse_r))
 
 
+# Where each binding states the version of facto it is (file, pattern whose group 1 is the version).
+VERSION_SITES = (
+    ("bindings/python/pyproject.toml", r'^version = "([0-9.]+)"'),
+    ("bindings/python/facto/__init__.py", r'^__version__ = "([0-9.]+)"'),
+    ("bindings/r/DESCRIPTION", r"^Version: ([0-9.]+)"),
+    ("bindings/r/configure", r"--atleast-version=([0-9.]+)"),
+    ("bindings/rust/facto-sys/Cargo.toml", r'^version = "([0-9.]+)"'),
+    ("bindings/rust/facto/Cargo.toml", r'^version = "([0-9.]+)"'),
+    ("bindings/rust/facto/Cargo.toml", r'facto-sys = .*version = "([0-9.]+)"'),
+    ("bindings/julia/Facto/Project.toml", r'^version = "([0-9.]+)"'),
+)
+
+
+def version_mismatches(root, header):
+    """Every binding's stated version against FACTO_VERSION_MAJOR.MINOR.PATCH."""
+    c = header.constants
+    wanted = f"{c['FACTO_VERSION_MAJOR']}.{c['FACTO_VERSION_MINOR']}.{c['FACTO_VERSION_PATCH']}"
+    found = []
+    for name, pattern in VERSION_SITES:
+        path = root / name
+        if not path.exists():
+            continue
+        m = re.search(pattern, path.read_text(encoding="utf-8"), re.M)
+        if m is None:
+            found.append((name, f"states no version (looked for {pattern})"))
+        elif m.group(1) != wanted:
+            found.append((name, f"says {m.group(1)}, the headers are {wanted}"))
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", type=Path, default=REPOSITORY,
@@ -862,6 +894,11 @@ def main():
               f"{len(copies.stop_tables)} stop-reason tables, {len(copies.structs)} structs checked: "
               f"{len(found)} mismatches")
         total += len(found)
+    versions = version_mismatches(root, header)
+    for where, message in versions:
+        print(f"MISMATCH version: {where}: {message}")
+    print(f"versions: {len(VERSION_SITES)} sites checked: {len(versions)} mismatches")
+    total += len(versions)
     print(f"FAILED: {total} mismatches" if total else "all bindings match the headers")
     return 1 if total else 0
 

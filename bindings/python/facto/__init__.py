@@ -30,7 +30,7 @@ from .data import (Communities, TopicModel, averaged_spearman, clustering_accura
 from .selection import KSelection, consensus, select_k
 from ._lib import lib as _lib_handle
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 library_version = _lib_handle.facto_version().decode()
 
 __all__ = ["Algorithm", "AnchorTopicModel", "Applied", "Communities", "CsrMatrix", "EDMCompletion", "FactoError",
