@@ -77,7 +77,8 @@ static void print_usage(FILE* out)
     fputs(
     "  --set NAME=VALUE      set a solver parameter (repeatable; see --list-params)\n"
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
-    "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B) (default 1)\n"
+    "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B); 0 (default): the median rule,\n"
+    "                        a quarter of the median of ||x_i - x_j||^2 over the pairs (Zhao & Gordon's: 1)\n"
     "  --scale MODE          feature scaling before the kernel: minmax (to [-1, 1], default), zscore, none\n"
     "  --graph KIND          symnmf from features: gaussian (self-tuning, default) or cosine kNN graph\n"
     "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
@@ -204,7 +205,7 @@ int parse_options(int argc, char** argv, options* o)
     o->fraction = 0.1;
     o->features = 50;
     o->snr = 10.0;
-    o->bandwidth = 1.0;
+    o->bandwidth = FACTO_BANDWIDTH_MEDIAN_RULE;
     o->scaling = FACTO_SCALE_MINMAX;
     o->progress_every = 10;
     o->trial = 1;

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
@@ -55,45 +57,83 @@ void scale_columns(Matrix& X, const ColumnScaling& s)
 
 void scale_columns(Matrix& X, Scaling scaling) { scale_columns(X, column_scaling(X, scaling)); }
 
+namespace {
+// ||y_l - x_j||^2 = ||y_l||^2 + ||x_j||^2 - 2 <y_l, x_j> (m x n), the inner products from one GEMM,
+// clipped at 0 (rounding).
+Matrix squared_distances(const Matrix& Y, const Matrix& X)
+{
+    const std::size_t m = Y.shape()[0], n = X.shape()[0];
+    Matrix D2({m, n});
+    blas::gemm(false, true, 1.0, Y, X, 0.0, D2);
+    const Vector y2 = xt::sum(xt::square(Y), {1}), x2 = xt::sum(xt::square(X), {1});
+    for (std::size_t l = 0; l < m; ++l) {
+        double* row = &D2(l, 0);
+        for (std::size_t j = 0; j < n; ++j) row[j] = std::max(y2(l) + x2(j) - 2.0 * row[j], 0.0);
+    }
+    return D2;
+}
+
+// The median rule of resolve_bandwidth on the squared distances of a point set (n x n).
+double median_rule(const Matrix& D2)
+{
+    const std::size_t n = D2.shape()[0];
+    std::vector<double> pairs;
+    pairs.reserve(n * (n - 1) / 2);
+    for (std::size_t i = 0; i < n; ++i) pairs.insert(pairs.end(), &D2(i, 0) + i + 1, &D2(i, 0) + n);
+    const auto median = [](std::vector<double>& v) {
+        const auto middle = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+        std::nth_element(v.begin(), middle, v.end());
+        return *middle;
+    };
+    double m = pairs.empty() ? 0.0 : median(pairs);
+    if (m == 0.0) {  // at least half the pairs coincide: the median of the others
+        pairs.erase(std::remove(pairs.begin(), pairs.end(), 0.0), pairs.end());
+        m = pairs.empty() ? 4.0 : median(pairs);
+    }
+    return 0.25 * m;
+}
+
+void require_bandwidth(double bandwidth, bool resolved)
+{
+    require(std::isfinite(bandwidth) && (resolved ? bandwidth > 0.0 : bandwidth >= 0.0), FACTO_ERROR_OUT_OF_RANGE,
+            std::string("bandwidth must be finite and ") + (resolved ? "> 0" : ">= 0 (0: the median rule)") + ", got " +
+                value_text(bandwidth));
+}
+
+Matrix kernel(Matrix D2, double bandwidth)
+{
+    D2 = xt::exp(-D2 / bandwidth);
+    return D2;
+}
+}  // namespace
+
+double resolve_bandwidth(const Matrix& X, double bandwidth)
+{
+    require_bandwidth(bandwidth, false);
+    if (bandwidth > 0.0) return bandwidth;
+    require_finite(X, "X");
+    return median_rule(squared_distances(X, X));
+}
+
 Matrix gaussian_affinity(const Matrix& X, double bandwidth)
 {
-    require(std::isfinite(bandwidth) && bandwidth > 0.0, FACTO_ERROR_OUT_OF_RANGE,
-            "bandwidth must be positive and finite, got " + value_text(bandwidth));
+    require_bandwidth(bandwidth, false);
     require_finite(X, "X");
-    const std::size_t n = X.shape()[0];
-    // ||x_i - x_j||^2 = ||x_i||^2 + ||x_j||^2 - 2 <x_i, x_j>, the inner products from one GEMM.
-    Matrix P({n, n});
-    blas::gemm(false, true, 1.0, X, X, 0.0, P);
-    const Vector squared_norms = xt::diagonal(P);
-    for (std::size_t i = 0; i < n; ++i) {
-        double* row = &P(i, 0);
-        for (std::size_t j = 0; j < n; ++j) {
-            const double d2 = std::max(squared_norms(i) + squared_norms(j) - 2.0 * row[j], 0.0);
-            row[j] = std::exp(-d2 / bandwidth);
-        }
-        row[i] = 1.0;
-    }
+    Matrix D2 = squared_distances(X, X);
+    const double b = bandwidth > 0.0 ? bandwidth : median_rule(D2);
+    Matrix P = kernel(std::move(D2), b);
+    for (std::size_t i = 0; i < P.shape()[0]; ++i) P(i, i) = 1.0;
     return P;
 }
 
 Matrix gaussian_cross_affinity(const Matrix& Y, const Matrix& X, double bandwidth)
 {
-    require(std::isfinite(bandwidth) && bandwidth > 0.0, FACTO_ERROR_OUT_OF_RANGE,
-            "bandwidth must be positive and finite, got " + value_text(bandwidth));
+    require_bandwidth(bandwidth, true);
     require(Y.shape()[1] == X.shape()[1], FACTO_ERROR_DIMENSION,
             "the new points have " + std::to_string(Y.shape()[1]) + " features, the fitted ones " +
                 std::to_string(X.shape()[1]));
     require_finite(Y, "the new points");
-    const std::size_t m = Y.shape()[0], n = X.shape()[0];
-    // ||y_l - x_j||^2 = ||y_l||^2 + ||x_j||^2 - 2 <y_l, x_j>, the inner products from one GEMM.
-    Matrix P({m, n});
-    blas::gemm(false, true, 1.0, Y, X, 0.0, P);
-    const Vector y2 = xt::sum(xt::square(Y), {1}), x2 = xt::sum(xt::square(X), {1});
-    for (std::size_t l = 0; l < m; ++l) {
-        double* row = &P(l, 0);
-        for (std::size_t j = 0; j < n; ++j) row[j] = std::exp(-std::max(y2(l) + x2(j) - 2.0 * row[j], 0.0) / bandwidth);
-    }
-    return P;
+    return kernel(squared_distances(Y, X), bandwidth);
 }
 
 }  // namespace facto

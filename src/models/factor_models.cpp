@@ -228,10 +228,9 @@ void require_fitted_points(const Matrix& factor, const Matrix& X)
 void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling scaling)
 {
     require_fitted_points(symnmf_factor(model, "Gaussian affinity"), X);
-    require(std::isfinite(bandwidth) && bandwidth > 0.0, FACTO_ERROR_OUT_OF_RANGE,
-            "bandwidth must be positive and finite, got " + value_text(bandwidth));
     const ColumnScaling s = column_scaling(X, scaling);
     scale_columns(X, s);
+    bandwidth = resolve_bandwidth(X, bandwidth);  // the median rule's value kept, as the fit's affinity used it
     const std::size_t p = X.shape()[1];
     Matrix shift = Matrix::from_shape({2, p});
     for (std::size_t j = 0; j < p; ++j) {

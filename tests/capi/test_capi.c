@@ -464,8 +464,13 @@ static void test_data_helpers(void)
     facto_matrix_free(m);
     CHECK(facto_matrix_data(NULL) == NULL);
 
-    CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, 0.0, FACTO_SCALE_NONE, &m),
+    CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, -1.0, FACTO_SCALE_NONE, &m),
                  FACTO_ERROR_OUT_OF_RANGE, facto_last_error());
+    /* the median rule with 2 points: the one squared distance, 27, over 4, so P_01 = exp(-4) */
+    CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, FACTO_BANDWIDTH_MEDIAN_RULE, FACTO_SCALE_NONE, &m),
+                 FACTO_OK, "");
+    CHECK(fabs(facto_matrix_data(m)[1] - exp(-4.0)) < 1e-15 && facto_matrix_data(m)[0] == 1.0);
+    facto_matrix_free(m);
     CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, 1.0, 17, &m), FACTO_ERROR_INVALID_ARGUMENT,
                  facto_last_error());
     CHECK_STATUS(facto_gaussian_affinity(X, 2, 3, 3, FACTO_ROW_MAJOR, 2.0, FACTO_SCALE_NONE, &m), FACTO_OK, "");

@@ -691,8 +691,8 @@ static void write_file(const char* path, const char* text, size_t size)
     X(write_missing_directory, FACTO_ERROR_IO, "facto_no_such_directory/a.csv", "for writing",                       \
       facto_write_csv("facto_no_such_directory/a.csv", P, 4, 4, 4, FACTO_ROW_MAJOR), facto_last_error())             \
     /* data helpers */                                                                                               \
-    X(affinity_bandwidth, FACTO_ERROR_OUT_OF_RANGE, "bandwidth", "got 0",                                            \
-      facto_gaussian_affinity(P, 4, 4, 4, FACTO_ROW_MAJOR, 0.0, FACTO_SCALE_NONE, &out_matrix), facto_last_error())  \
+    X(affinity_bandwidth, FACTO_ERROR_OUT_OF_RANGE, "bandwidth", "got -1",                                           \
+      facto_gaussian_affinity(P, 4, 4, 4, FACTO_ROW_MAJOR, -1.0, FACTO_SCALE_NONE, &out_matrix), facto_last_error()) \
     X(affinity_scaling, FACTO_ERROR_INVALID_ARGUMENT, "scaling", "got 9",                                            \
       facto_gaussian_affinity(P, 4, 4, 4, FACTO_ROW_MAJOR, 1.0, 9, &out_matrix), facto_last_error())                 \
     X(consensus_runs, FACTO_ERROR_DIMENSION, "runs must be at least 1", "got 0 and 3",                              \

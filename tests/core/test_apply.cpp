@@ -370,6 +370,14 @@ BOOST_AUTO_TEST_CASE(a_simplicial_symnmf_model_applies_the_fits_rule_to_affiniti
     const Applied by_features = apply_model(model, s.test, 1);
     BOOST_TEST(xt::amax(xt::abs(by_features.rows - by_rows.rows))() < 1e-9);
     BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), by_features));
+    // the median rule (bandwidth 0): the model keeps the bandwidth it resolved to on the fitted points,
+    // so features give the rows of the affinities made by hand at that bandwidth
+    Model by_rule = model;
+    use_gaussian_affinity(by_rule, s.train, 0.0, Scaling::MinMax);
+    const double b = resolve_bandwidth(scaled, 0.0);
+    BOOST_TEST(by_rule.array("rbf_settings")(0, 0) == b);
+    const Matrix P_rule = gaussian_cross_affinity(test, scaled, b);
+    BOOST_TEST(xt::amax(xt::abs(apply_model(by_rule, s.test, 1).rows - SimplicialSymNMF::apply(solver->iterate(), P_rule, 1)))() < 1e-9);
     std::vector<int64_t> labels = row_argmax(solver->iterate()), truth = s.train_truth;
     labels.insert(labels.end(), by_features.labels.begin(), by_features.labels.end());
     truth.insert(truth.end(), s.test_truth.begin(), s.test_truth.end());

@@ -124,7 +124,37 @@ BOOST_AUTO_TEST_CASE(gaussian_affinity_matches_its_definition)
             for (std::size_t c = 0; c < 4; ++c) d2 += (X(i, c) - X(j, c)) * (X(i, c) - X(j, c));
             BOOST_TEST(P(i, j) == std::exp(-d2 / 2.5), boost::test_tools::tolerance(1e-12));
         }
-    BOOST_TEST(status_of([&] { gaussian_affinity(X, 0.0); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(status_of([&] { gaussian_affinity(X, -1.0); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(status_of([&] { gaussian_affinity(X, std::nan("")); }) == FACTO_ERROR_OUT_OF_RANGE);
+}
+
+BOOST_AUTO_TEST_CASE(the_median_rule_takes_a_quarter_of_the_median_squared_distance)
+{
+    // bandwidth 0: b = median_{i<j} ||x_i - x_j||^2 / 4, found here by sorting the n (n - 1) / 2 pairs
+    // (odd count: the middle one; even: nth_element's upper middle)
+    for (const std::size_t n : {9, 12}) {
+        const Matrix X = random_matrix(n, 3, 40 + n);
+        std::vector<double> pairs;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j) {
+                double d2 = 0.0;
+                for (std::size_t c = 0; c < 3; ++c) d2 += (X(i, c) - X(j, c)) * (X(i, c) - X(j, c));
+                pairs.push_back(d2);
+            }
+        std::sort(pairs.begin(), pairs.end());
+        const double b = pairs[pairs.size() / 2] / 4.0;
+        BOOST_TEST(resolve_bandwidth(X, 0.0) == b, boost::test_tools::tolerance(1e-12));
+        BOOST_TEST(resolve_bandwidth(X, 2.5) == 2.5);
+        BOOST_TEST(xt::amax(xt::abs(gaussian_affinity(X, 0.0) - gaussian_affinity(X, resolve_bandwidth(X, 0.0))))() < 1e-15);
+    }
+    // most pairs coincide: the median of the positive ones (here the single distance 1, so b = 1/4);
+    // every point equal: any bandwidth gives P = 1
+    const Matrix twins{{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {1.0, 0.0}};
+    BOOST_TEST(resolve_bandwidth(twins, 0.0) == 0.25);
+    const Matrix same({3, 2}, 1.0);
+    BOOST_TEST(xt::all(xt::equal(gaussian_affinity(same, 0.0), 1.0)));
+    BOOST_TEST(status_of([&] { resolve_bandwidth(same, -1.0); }) == FACTO_ERROR_OUT_OF_RANGE);
+    BOOST_TEST(status_of([&] { gaussian_cross_affinity(same, same, 0.0); }) == FACTO_ERROR_OUT_OF_RANGE);
 }
 
 BOOST_AUTO_TEST_CASE(column_scalings)

@@ -24,6 +24,17 @@ PARAM_DOUBLE, PARAM_INT, PARAM_STRING = 1, 2, 3
 OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
 SCALINGS = {"none": 0, "minmax": 1, "zscore": 2}
 SIMILARITIES = {"gaussian": 0, "cosine": 1}
+BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
+
+
+def bandwidth_code(bandwidth):
+    """The ABI's bandwidth: None is the median rule; a number must be positive (0 is refused, not
+    taken for the median rule, so that a computed bandwidth of 0 stays an error)."""
+    if bandwidth is None:
+        return BANDWIDTH_MEDIAN_RULE
+    if not float(bandwidth) > 0.0:
+        raise FactoValueError(-8, f"bandwidth must be positive or None (the median rule), got {bandwidth!r}")
+    return float(bandwidth)
 SPARSE_CSR = 0
 
 

@@ -622,12 +622,13 @@ class Model(_Handle):
         check(lib.facto_model_save(self._h, os.fspath(directory).encode(), None if text is None else text.encode()),
               self._error)
 
-    def use_gaussian_affinity(self, X, bandwidth=1.0, scaling="minmax"):
-        """apply then takes features: new points' Gaussian affinities to the fitted points X, scaled as X was."""
+    def use_gaussian_affinity(self, X, bandwidth=None, scaling="minmax"):
+        """apply then takes features: new points' Gaussian affinities to the fitted points X, scaled as X was
+        (bandwidth None: the median rule, its value on X kept in the model)."""
         if scaling not in _lib.SCALINGS:
             raise _lib.FactoValueError(-1, f"scaling must be one of {sorted(_lib.SCALINGS)}, got {scaling!r}")
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
-        check(lib.facto_model_use_gaussian_affinity(self._h, ptr, rows, cols, ld, layout, float(bandwidth),
+        check(lib.facto_model_use_gaussian_affinity(self._h, ptr, rows, cols, ld, layout, _lib.bandwidth_code(bandwidth),
                                                     _lib.SCALINGS[scaling]), self._error)
 
     def use_knn_similarity(self, X, k=0, kind="gaussian"):

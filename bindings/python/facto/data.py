@@ -32,15 +32,16 @@ def write_csv(path, X):
     check(lib.facto_write_csv(str(path).encode(), ptr, rows, cols, ld, layout), _lib.last_error)
 
 
-def gaussian_affinity(X, bandwidth=1.0, scaling="minmax"):
+def gaussian_affinity(X, bandwidth=None, scaling="minmax"):
     """P_ij = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X, after scaling its columns
-    ("minmax" to [-1, 1], "zscore", or "none")."""
+    ("minmax" to [-1, 1], "zscore", or "none"); bandwidth None: the median rule, a quarter
+    of the median of ||x_i - x_j||^2 over the pairs."""
     if scaling not in _lib.SCALINGS:
         raise _lib.FactoValueError(-1, f"scaling must be one of {sorted(_lib.SCALINGS)}, got {scaling!r}")
     a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
     handle = ctypes.c_void_p()
-    check(lib.facto_gaussian_affinity(ptr, rows, cols, ld, layout, float(bandwidth), _lib.SCALINGS[scaling],
-                                      ctypes.byref(handle)), _lib.last_error)
+    check(lib.facto_gaussian_affinity(ptr, rows, cols, ld, layout, _lib.bandwidth_code(bandwidth),
+                                      _lib.SCALINGS[scaling], ctypes.byref(handle)), _lib.last_error)
     return _matrix_to_array(handle.value)
 
 

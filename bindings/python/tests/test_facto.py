@@ -210,6 +210,15 @@ def test_data_helpers_agree_with_numpy(tmp_path, blobs):
     sq = (X * X).sum(1)
     reference = np.exp(-np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0) / 4.0)
     assert np.allclose(facto.gaussian_affinity(X, 4.0, "none"), reference, rtol=1e-12, atol=1e-14)
+    # no bandwidth: the median rule, a quarter of the median squared distance over the pairs i < j (an odd
+    # count here or nth_element's upper middle, which sorting gives at index m // 2); 0 is refused
+    D2 = np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0)
+    pairs = np.sort(D2[np.triu_indices(len(X), 1)])
+    median_rule = np.exp(-D2 / (pairs[len(pairs) // 2] / 4))
+    np.fill_diagonal(median_rule, 1.0)
+    assert np.allclose(facto.gaussian_affinity(X, scaling="none"), median_rule, rtol=1e-10, atol=1e-14)
+    with pytest.raises(facto.FactoValueError, match="median rule"):
+        facto.gaussian_affinity(X, 0.0)
     with pytest.raises(OSError):
         facto.read_matrix(tmp_path / "missing.csv")
 

@@ -5,6 +5,7 @@
 STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stopped_by_callback",
                   "stopped_by_request", "stalled")
 SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L)
+BANDWIDTH_MEDIAN_RULE <- 0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 # The call the user made into the package: the outermost frame running one of its functions.
 user_call <- function() {
@@ -393,11 +394,21 @@ facto_free <- function(x) {
   invisible(NULL)
 }
 
-# P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows of X, after scaling its columns.
-facto_gaussian_affinity <- function(X, bandwidth = 1, scaling = c("minmax", "zscore", "none")) {
+# The ABI's bandwidth: NULL is the median rule; a number must be positive (0 is refused, so that a
+# computed bandwidth of 0 stays an error).
+bandwidth_code <- function(bandwidth) {
+  if (is.null(bandwidth)) return(BANDWIDTH_MEDIAN_RULE)
+  if (!is.numeric(bandwidth) || length(bandwidth) != 1L || is.na(bandwidth) || !(bandwidth > 0))
+    argument_error("bandwidth must be a positive number or NULL (the median rule)")
+  as.double(bandwidth)
+}
+
+# P_ij = exp(-||x_i - x_j||^2 / bandwidth) for the rows of X, after scaling its columns; bandwidth NULL:
+# the median rule, a quarter of the median of ||x_i - x_j||^2 over the pairs.
+facto_gaussian_affinity <- function(X, bandwidth = NULL, scaling = c("minmax", "zscore", "none")) {
   scaling <- match.arg(scaling)
   X <- numeric_matrix(X)
-  checked(.Call(C_facto_r_gaussian_affinity, X, as.double(bandwidth), SCALINGS[[scaling]]))
+  checked(.Call(C_facto_r_gaussian_affinity, X, bandwidth_code(bandwidth), SCALINGS[[scaling]]))
 }
 
 facto_accuracy <- function(predicted, truth) checked(.Call(C_facto_r_accuracy, predicted, truth))

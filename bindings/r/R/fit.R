@@ -136,14 +136,14 @@ symnmf <- function(M, r, algorithm = "auto", ..., n_init = 1, callback = NULL, v
 
 # The fit of a simplicial_symnmf or symnmf made from the affinity that facto_gaussian_affinity (affinity =
 # "rbf") or facto_knn_similarity ("knn") built from the features X: predict then takes new points' features.
-facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = 1,
+facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = NULL,
                                scaling = c("minmax", "zscore", "none"), k = 0, similarity = c("gaussian", "cosine")) {
   if (!inherits(fit, c("facto_simplicial_symnmf", "facto_symnmf")))
     argument_error("facto_use_features is for simplicial_symnmf and symnmf fits, not ", class(fit)[1])
   affinity <- match.arg(affinity)
   X <- numeric_matrix(X)
   fit$model <- if (affinity == "rbf")
-    checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, as.double(bandwidth), SCALINGS[[match.arg(scaling)]]))
+    checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, bandwidth_code(bandwidth), SCALINGS[[match.arg(scaling)]]))
   else checked(.Call(C_facto_r_model_rule, fit$model, "knn", X, whole_number(k),
                      match(match.arg(similarity), c("gaussian", "cosine")) - 1L))
   fit$model <- fit$model[c("kind", "arrays")]

@@ -731,9 +731,21 @@ selected(s::Solver) = output(s, "selected") .+ 1
 # ---- data helpers ----
 
 const SCALINGS = Dict(:none => Int32(0), :minmax => Int32(1), :zscore => Int32(2))
+const BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
-"""P_ij = exp(-||x_i - x_j||² / bandwidth) for the rows of X, after scaling its columns."""
-function gaussian_affinity(X::AbstractMatrix{<:Real}; bandwidth::Real = 1.0, scaling::Symbol = :minmax)
+# The ABI's bandwidth: nothing is the median rule; a number must be positive (a computed 0 stays an
+# error, not a request for the median rule).
+function bandwidth_code(bandwidth::Union{Nothing,Real})
+    bandwidth === nothing && return BANDWIDTH_MEDIAN_RULE
+    bandwidth > 0 || throw(FactoError(-8, "FACTO_ERROR_OUT_OF_RANGE",
+                                      "bandwidth must be positive or nothing (the median rule), got $bandwidth"))
+    return Float64(bandwidth)
+end
+
+"""P_ij = exp(-||x_i - x_j||² / bandwidth) for the rows of X, after scaling its columns; `bandwidth = nothing`
+(the default): the median rule, a quarter of the median of ||x_i - x_j||² over the pairs."""
+function gaussian_affinity(X::AbstractMatrix{<:Real}; bandwidth::Union{Nothing,Real} = nothing, scaling::Symbol = :minmax)
+    bandwidth = bandwidth_code(bandwidth)
     A = Matrix{Float64}(X)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_gaussian_affinity), Int32,
@@ -921,19 +933,20 @@ function save_model(m::Model, directory::AbstractString; settings::AbstractStrin
 end
 
 """
-    use_features!(m, X; affinity = :rbf, bandwidth = 1.0, scaling = :minmax, k = 0, kind = :gaussian)
+    use_features!(m, X; affinity = :rbf, bandwidth = nothing, scaling = :minmax, k = 0, kind = :gaussian)
 
 The model of a fit on the affinity built from the features `X` (n×p) takes new points' features:
 `affinity = :rbf` (as `gaussian_affinity`), `:knn` (as `knn_similarity`), or `:points` (NOMAD's means).
 """
-function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :rbf, bandwidth::Real = 1.0,
+function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :rbf,
+                       bandwidth::Union{Nothing,Real} = nothing,
                        scaling::Symbol = :minmax, k::Integer = 0, kind::Symbol = :gaussian)
     A = Matrix{Float64}(X)
     n, p, ld = size(A, 1), size(A, 2), max(size(A, 1), 1)
     st = if affinity === :rbf
         ccall(sym(:facto_model_use_gaussian_affinity), Int32,
               (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, Int32),
-              live(m), A, n, p, ld, COL_MAJOR, bandwidth, SCALINGS[scaling])
+              live(m), A, n, p, ld, COL_MAJOR, bandwidth_code(bandwidth), SCALINGS[scaling])
     elseif affinity === :knn
         ccall(sym(:facto_model_use_knn_similarity), Int32,
               (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32),

@@ -117,6 +117,14 @@ test_that("the data helpers agree with R", {
   sq <- rowSums(d$X^2)
   reference <- exp(-pmax(outer(sq, sq, "+") - 2 * d$X %*% t(d$X), 0) / 4)
   expect_equal(facto_gaussian_affinity(d$X, 4, "none"), reference, tolerance = 1e-12)
+  # no bandwidth: the median rule, a quarter of the median squared distance over the pairs i < j (the
+  # upper middle of an even count, as the library's nth_element takes it); 0 is refused
+  D2 <- pmax(outer(sq, sq, "+") - 2 * d$X %*% t(d$X), 0)
+  pairs <- sort(D2[upper.tri(D2)])
+  median_rule <- exp(-D2 / (pairs[length(pairs) %/% 2 + 1] / 4))
+  diag(median_rule) <- 1
+  expect_equal(facto_gaussian_affinity(d$X, scaling = "none"), median_rule, tolerance = 1e-10)
+  expect_error(facto_gaussian_affinity(d$X, 0), "median rule")
   expect_equal(facto_accuracy(c(5, 5, 4, 5), c(0, 0, 1, 1)), 0.75)
   solver <- facto_solver(facto_simplicial_symnmf(affinity(), 3), seed = 1)
   facto_solve(solver)

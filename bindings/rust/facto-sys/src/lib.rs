@@ -37,6 +37,7 @@ pub const FACTO_ERROR_INTERNAL: facto_status = -99;
 pub const FACTO_SPARSE_CSR: i32 = 0;
 pub const FACTO_SPARSE_CSC: i32 = 1;
 pub const FACTO_SPARSE_COO: i32 = 2;
+pub const FACTO_BANDWIDTH_MEDIAN_RULE: f64 = 0.0;
 pub const FACTO_SIMILARITY_GAUSSIAN: i32 = 0;
 pub const FACTO_SIMILARITY_COSINE: i32 = 1;
 pub const FACTO_SEPARABLE_MIDPOINTS: i32 = 0;

@@ -792,9 +792,22 @@ fn take_matrix(raw: *mut sys::facto_matrix) -> Matrix {
     Matrix { data, rows: rows as usize, cols: cols as usize, layout: Layout::RowMajor }
 }
 
-/// P_ij = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X, after scaling its columns.
-pub fn gaussian_affinity(x: MatrixRef<'_>, bandwidth: f64, scaling: Scaling) -> Result<Matrix> {
+/// The ABI's bandwidth: `None` is the median rule; `Some(b)` must be positive (a computed 0 stays
+/// an error, not a request for the median rule).
+fn bandwidth_code(bandwidth: Option<f64>) -> Result<f64> {
+    match bandwidth {
+        None => Ok(sys::FACTO_BANDWIDTH_MEDIAN_RULE),
+        Some(b) if b > 0.0 => Ok(b),
+        Some(b) => Err(Error { status: sys::FACTO_ERROR_OUT_OF_RANGE,
+                               message: format!("bandwidth must be positive or None (the median rule), got {b}") }),
+    }
+}
+
+/// P_ij = exp(-||x_i - x_j||^2 / bandwidth) of the rows of X, after scaling its columns; bandwidth `None`:
+/// the median rule, a quarter of the median of ||x_i - x_j||^2 over the pairs.
+pub fn gaussian_affinity(x: MatrixRef<'_>, bandwidth: Option<f64>, scaling: Scaling) -> Result<Matrix> {
     let scaling = scaling_code(scaling);
+    let bandwidth = bandwidth_code(bandwidth)?;
     let mut raw = ptr::null_mut();
     check(unsafe {
         sys::facto_gaussian_affinity(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), bandwidth,
@@ -1146,7 +1159,8 @@ impl Model {
 
     /// The Gaussian feature rule: apply then takes features, their affinities built as facto's
     /// [`gaussian_affinity`] built the fitted points' from `x`.
-    pub fn use_gaussian_affinity(&mut self, x: MatrixRef<'_>, bandwidth: f64, scaling: Scaling) -> Result<()> {
+    pub fn use_gaussian_affinity(&mut self, x: MatrixRef<'_>, bandwidth: Option<f64>, scaling: Scaling) -> Result<()> {
+        let bandwidth = bandwidth_code(bandwidth)?;
         check(unsafe {
             sys::facto_model_use_gaussian_affinity(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64,
                                                    x.ld(), x.layout.raw(), bandwidth, scaling_code(scaling))

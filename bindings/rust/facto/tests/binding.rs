@@ -21,8 +21,28 @@ fn read_csv(path: PathBuf, skip_header: bool) -> (Vec<f64>, usize, usize) {
 
 fn blobs_affinity() -> (Vec<f64>, usize) {
     let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
-    let p = facto::gaussian_affinity(MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap(), 4.0, Scaling::None).unwrap();
+    let p = facto::gaussian_affinity(MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap(), Some(4.0), Scaling::None).unwrap();
     (p.data, n)
+}
+
+#[test]
+fn no_bandwidth_is_the_median_rule() {
+    // a quarter of the median squared distance over the pairs i < j (the upper middle of an even count,
+    // as the library's nth_element takes it); Some(0.0) is refused, not taken for the rule
+    let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
+    let d2 = |i: usize, j: usize| (0..d).map(|c| (x[i * d + c] - x[j * d + c]).powi(2)).sum::<f64>();
+    let mut pairs: Vec<f64> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| d2(i, j)).collect();
+    pairs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let b = pairs[pairs.len() / 2] / 4.0;
+    let m = MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap();
+    let p = facto::gaussian_affinity(m, None, Scaling::None).unwrap();
+    for i in 0..n {
+        for j in 0..n {
+            let want = if i == j { 1.0 } else { (-d2(i, j) / b).exp() };
+            assert!((p.data[i * n + j] - want).abs() <= 1e-10 * want.max(1e-4), "P[{i},{j}]");
+        }
+    }
+    assert!(facto::gaussian_affinity(m, Some(0.0), Scaling::None).is_err());
 }
 
 #[test]
