@@ -46,6 +46,10 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
+#   bash benchmarks/run.sh panel [quick|full]                            (the defaults beside scikit-learn's
+#                                                                            KMeans and SpectralClustering on
+#                                                                            wine, breast-cancer, digits,
+#                                                                            satimage; full: Fashion-MNIST 10k)
 #   bash benchmarks/run.sh distributed [graph.mtx r ... | nomad]         (distributed SymNMF per rank
 #                                                                            on P = 1 .. 1024, compute measured,
 #                                                                            communication modelled for three
@@ -144,6 +148,10 @@ case "$which" in
     for part in ${1:-holdout select_k}; do
       FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/holdout.py "$results" "$part"
     done ;;
+  panel)
+    bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn dataset-fashion-mnist
+    cmake --build build -j"$(nproc)" --target facto >/dev/null
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/panel.py "${1:-quick}" ;;
   distributed)
     cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
     ./build/benchmarks/bench_distributed "$@"
@@ -159,6 +167,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|panel|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -60,10 +60,11 @@ std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const 
     return params;
 }
 
-Scaling scaling_in(int32_t scaling)
+Scaling scaling_in(int32_t scaling, Similarity kernel)
 {
-    require(scaling >= FACTO_SCALE_NONE && scaling <= FACTO_SCALE_ZSCORE, FACTO_ERROR_INVALID_ARGUMENT,
-            "scaling must be FACTO_SCALE_NONE, _MINMAX or _ZSCORE, got " + std::to_string(scaling));
+    require(scaling >= FACTO_SCALE_NONE && scaling <= FACTO_SCALE_AUTO, FACTO_ERROR_INVALID_ARGUMENT,
+            "scaling must be FACTO_SCALE_NONE, _MINMAX, _ZSCORE or _AUTO, got " + std::to_string(scaling));
+    if (scaling == FACTO_SCALE_AUTO) return kernel == Similarity::Gaussian ? Scaling::MinMax : Scaling::None;
     return static_cast<Scaling>(scaling);
 }
 

@@ -51,7 +51,9 @@ std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const 
                                          const double* values);
 
 // A FACTO_SCALE_* or FACTO_SIMILARITY_* argument as the core's enum (Error(INVALID_ARGUMENT) otherwise).
-Scaling scaling_in(int32_t scaling);
+// FACTO_SCALE_NONE, _MINMAX, _ZSCORE; FACTO_SCALE_AUTO resolves by kernel: min-max for the Gaussian (the
+// affinity, the Gaussian kNN graph), none for the cosine graph.
+Scaling scaling_in(int32_t scaling, Similarity kernel = Similarity::Gaussian);
 Similarity similarity_in(int32_t kind);
 
 }  // namespace facto::capi

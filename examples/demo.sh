@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job: build facto and cluster the bundled satimage data (6435 points, 6 classes) with
-# Frank-Wolfe on the Gaussian kernel of Zhao & Gordon (features scaled to [-1, 1], bandwidth 1), run to
-# convergence with the defaults (pairwise steps; the Frank-Wolfe gap at most 1e-6 of the objective at
-# the start).
+# Frank-Wolfe on the Gaussian kernel (features scaled to [-1, 1], the median rule's bandwidth; Zhao &
+# Gordon's 1 with --bandwidth 1), run to convergence with the defaults (pairwise steps; the Frank-Wolfe
+# gap at most 1e-6 of the objective at the start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash cmake/install-deps.sh

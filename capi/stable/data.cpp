@@ -209,18 +209,27 @@ facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int
     });
 }
 
-facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout, int64_t k,
-                                  int32_t kind, facto_sparse** out)
+facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                         int64_t k, int32_t kind, int32_t scaling, facto_sparse** out)
 {
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
         *out = nullptr;
         const facto::Similarity similarity = facto::capi::similarity_in(kind);
+        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
-        const facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
+        facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
+        facto::require_finite(features, "X");
+        facto::scale_columns(features, how);
         *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity)).release();
         return FACTO_OK;
     });
+}
+
+facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout, int64_t k,
+                                  int32_t kind, facto_sparse** out)
+{
+    return facto_knn_similarity_scaled(X, rows, cols, ld, layout, k, kind, FACTO_SCALE_NONE, out);
 }
 
 facto_status facto_nomad_gram(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,

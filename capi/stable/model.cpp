@@ -159,15 +159,22 @@ facto_status facto_model_use_gaussian_affinity(facto_model* model, const double*
     });
 }
 
-facto_status facto_model_use_knn_similarity(facto_model* model, const double* X, int64_t rows, int64_t cols, int64_t ld,
-                                            int32_t layout, int64_t k, int32_t kind)
+facto_status facto_model_use_knn_similarity_scaled(facto_model* model, const double* X, int64_t rows, int64_t cols,
+                                                   int64_t ld, int32_t layout, int64_t k, int32_t kind, int32_t scaling)
 {
     return on_model(model, [&](facto::Model& m) {
         const facto::Similarity similarity = facto::capi::similarity_in(kind);
+        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
-        facto::use_knn_similarity(m, facto::copy_in(X, rows, cols, ld, layout, "X"), k, similarity);
+        facto::use_knn_similarity(m, facto::copy_in(X, rows, cols, ld, layout, "X"), k, similarity, how);
         return FACTO_OK;
     });
+}
+
+facto_status facto_model_use_knn_similarity(facto_model* model, const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                            int32_t layout, int64_t k, int32_t kind)
+{
+    return facto_model_use_knn_similarity_scaled(model, X, rows, cols, ld, layout, k, kind, FACTO_SCALE_NONE);
 }
 
 facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols, int64_t ld,

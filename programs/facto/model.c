@@ -28,7 +28,7 @@ static void settings_of(const options* o, char* out, size_t capacity)
     json_string(file, sizeof file, o->file ? o->file : "");
     json_string(solver, sizeof solver, o->solver);
     json_string(problem, sizeof problem, o->problem);
-    static const char* const scalings[] = {"none", "minmax", "zscore"};
+    static const char* const scalings[] = {"none", "minmax", "zscore", "auto"};
     snprintf(out, capacity,
              "{\"problem\": %s, \"solver\": %s, \"k\": %lld, \"file\": %s, \"affinity\": %s, \"bandwidth\": %.17g, "
              "\"scale\": \"%s\", \"graph\": \"%s\", \"neighbors\": %lld}",
@@ -50,7 +50,8 @@ static int attach_features(facto_model* model, const options* o)
     facto_matrix_shape(X, &n, &p);
     const double* x = facto_matrix_data(X);
     st = simplicial ? facto_model_use_gaussian_affinity(model, x, n, p, p, FACTO_ROW_MAJOR, o->bandwidth, o->scaling)
-         : symnmf   ? facto_model_use_knn_similarity(model, x, n, p, p, FACTO_ROW_MAJOR, o->neighbors, o->graph)
+         : symnmf   ? facto_model_use_knn_similarity_scaled(model, x, n, p, p, FACTO_ROW_MAJOR, o->neighbors, o->graph,
+                                                   o->scaling)
                     : facto_model_use_points(model, x, n, p, p, FACTO_ROW_MAJOR);
     facto_matrix_free(X);
     if (st < 0) return !fail("--save-model", st, facto_model_last_error(model));

@@ -79,7 +79,8 @@ static void print_usage(FILE* out)
     "  --affinity            FILE is the n x n affinity matrix P itself\n"
     "  --bandwidth B         Gaussian kernel bandwidth, P_ij = exp(-||x_i - x_j||^2 / B); 0 (default): the median rule,\n"
     "                        a quarter of the median of ||x_i - x_j||^2 over the pairs (Zhao & Gordon's: 1)\n"
-    "  --scale MODE          feature scaling before the kernel: minmax (to [-1, 1], default), zscore, none\n"
+    "  --scale MODE          feature scaling before the kernel or the kNN graph: auto (default: minmax, to [-1, 1],\n"
+    "                        for Gaussian kernels and graphs, none for the cosine graph), minmax, zscore, none\n"
     "  --graph KIND          symnmf from features: gaussian (self-tuning, default) or cosine kNN graph\n"
     "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
     "  --helix N             edm_completion on N Helix points (no FILE); reports the nRMSE\n"
@@ -206,7 +207,7 @@ int parse_options(int argc, char** argv, options* o)
     o->features = 50;
     o->snr = 10.0;
     o->bandwidth = FACTO_BANDWIDTH_MEDIAN_RULE;
-    o->scaling = FACTO_SCALE_MINMAX;
+    o->scaling = FACTO_SCALE_AUTO;
     o->progress_every = 10;
     o->trial = 1;
     for (int i = 1; i < argc; ++i) {
@@ -300,7 +301,8 @@ int parse_options(int argc, char** argv, options* o)
             if (!strcmp(next, "none")) o->scaling = FACTO_SCALE_NONE;
             else if (!strcmp(next, "minmax")) o->scaling = FACTO_SCALE_MINMAX;
             else if (!strcmp(next, "zscore")) o->scaling = FACTO_SCALE_ZSCORE;
-            else return fprintf(stderr, "facto: --scale must be none, minmax or zscore\n"), 0;
+            else if (!strcmp(next, "auto")) o->scaling = FACTO_SCALE_AUTO;
+            else return fprintf(stderr, "facto: --scale must be auto, none, minmax or zscore\n"), 0;
         } else if (!strcmp(a, "--labels")) {
             o->labels = next;
         } else if (!strcmp(a, "--init")) {

@@ -250,7 +250,8 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, double*
     facto_matrix_shape(data, &rows, &cols);
     if (symnmf && !o->affinity) {
         facto_sparse* M = NULL;
-        st = facto_knn_similarity(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph, &M);
+        st = facto_knn_similarity_scaled(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph,
+                                         o->scaling, &M);
         facto_matrix_free(data);
         if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
         *affinity_seconds = now_seconds() - t0;

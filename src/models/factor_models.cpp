@@ -54,6 +54,8 @@ void check_feature_rule(const Model& model, int64_t n)
         require(!held || !missing, FACTO_ERROR_BAD_STATE,
                 "the " + model.kind + " model has '" + (held ? *held : std::string()) + "' but not '" +
                     (missing ? *missing : std::string()) + "': the " + what + " feature rule needs all of its arrays");
+    require(knn || !model.has(kKnnScaling), FACTO_ERROR_BAD_STATE,
+            "the " + model.kind + " model has '" + std::string(kKnnScaling) + "' without the kNN rule's other arrays");
     if (gaussian) {
         const auto p = static_cast<int64_t>(require_array(model, "rbf_features", n, -1).shape()[1]);
         require_array(model, "rbf_scaling", 2, p);
@@ -66,11 +68,20 @@ void check_feature_rule(const Model& model, int64_t n)
     if (knn) {
         require(n >= 2, FACTO_ERROR_BAD_STATE,
                 "the " + model.kind + " model's kNN rule needs at least 2 fitted points, it has 1");
-        require_array(model, "knn_features", n, -1);
-        require_array(model, "knn_settings", 1, 3);
+        const auto p = static_cast<int64_t>(require_array(model, "knn_features", n, -1).shape()[1]);
+        const Matrix& settings = require_array(model, "knn_settings", 1, -1);
+        require(settings.shape()[1] == 3 || settings.shape()[1] == 4, FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's 'knn_settings' has " + std::to_string(settings.shape()[1]) +
+                    " values: k, the similarity, the scale neighbour and (since 0.4.0) the scaling");
         require_integer(model, "knn_settings", 0, "k", 1, n - 1);
         require_integer(model, "knn_settings", 1, "the similarity", 0, 1);
         require_integer(model, "knn_settings", 2, "the scale neighbour", 1, n - 1);
+        if (settings.shape()[1] == 4) require_integer(model, "knn_settings", 3, "the scaling", 0, 2);
+        const bool scaled = settings.shape()[1] == 4 && settings(0, 3) != 0.0;
+        require(scaled == model.has(kKnnScaling), FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's kNN rule " + (scaled ? "scales its features but has no '" : "has '") +
+                    kKnnScaling + (scaled ? "'" : "' but no scaling in 'knn_settings'"));
+        if (scaled) require_array(model, kKnnScaling, 2, p);
         for (const char* name : {"knn_scale", "knn_degree"}) {
             require_array(model, name, n, 1);
             require_nonnegative(model, name);
@@ -103,13 +114,17 @@ Affinities affinities_from_features(const Model& model, const NewData& Y)
         const Matrix& X = model.array("knn_features");
         const Matrix& settings = model.array("knn_settings");
         require_columns(Y, static_cast<int64_t>(X.shape()[1]), "model's kNN graph is built from the features it was fitted on");
+        Matrix points = Y.dense();
+        if (const auto scaling = model.arrays.find(kKnnScaling); scaling != model.arrays.end())
+            scale_columns(points, ColumnScaling{static_cast<Scaling>(static_cast<int32_t>(settings(0, 3))),
+                                                xt::row(scaling->second, 0), xt::row(scaling->second, 1)});
         KnnGraph graph;
         graph.kind = static_cast<Similarity>(static_cast<int32_t>(settings(0, 1)));
         graph.k = static_cast<int64_t>(settings(0, 0)), graph.scale_neighbor = static_cast<int64_t>(settings(0, 2));
         const Matrix &scale = model.array("knn_scale"), &degree = model.array("knn_degree");
         graph.scale.assign(scale.begin(), scale.end());
         graph.degree.assign(degree.begin(), degree.end());
-        out.sparse = knn_cross_similarity(Y.dense(), X, graph);
+        out.sparse = knn_cross_similarity(points, X, graph);
         out.made = out.is_sparse = true;
     }
     return out;
@@ -214,6 +229,19 @@ void drop_feature_rules(Model& model)
 {
     for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
         for (const std::string& name : *rule) model.arrays.erase(name);
+    model.arrays.erase(models::kKnnScaling);
+}
+
+// A scaling's statistics as the model keeps them: 2 x p, row 0 the first (low or mean), row 1 the second.
+Matrix scaling_rows(const ColumnScaling& s)
+{
+    const std::size_t p = s.first.size();
+    Matrix rows = Matrix::from_shape({2, p});
+    for (std::size_t j = 0; j < p; ++j) {
+        rows(0, j) = s.first(j);
+        rows(1, j) = s.second(j);
+    }
+    return rows;
 }
 
 void require_fitted_points(const Matrix& factor, const Matrix& X)
@@ -231,26 +259,24 @@ void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling sca
     const ColumnScaling s = column_scaling(X, scaling);
     scale_columns(X, s);
     bandwidth = resolve_bandwidth(X, bandwidth);  // the median rule's value kept, as the fit's affinity used it
-    const std::size_t p = X.shape()[1];
-    Matrix shift = Matrix::from_shape({2, p});
-    for (std::size_t j = 0; j < p; ++j) {
-        shift(0, j) = s.first(j);
-        shift(1, j) = s.second(j);
-    }
+    Matrix shift = scaling_rows(s);
     drop_feature_rules(model);
     model.arrays["rbf_features"] = std::move(X);
     model.arrays["rbf_scaling"] = std::move(shift);
     model.arrays["rbf_settings"] = Matrix({{bandwidth, static_cast<double>(static_cast<int32_t>(scaling))}});
 }
 
-void use_knn_similarity(Model& model, const Matrix& X, int64_t k, Similarity kind)
+void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling)
 {
     require_fitted_points(symnmf_factor(model, "kNN similarity"), X);
+    const ColumnScaling s = column_scaling(X, scaling);
+    scale_columns(X, s);
     KnnGraph graph = knn_graph(X, k, kind);
     drop_feature_rules(model);
+    if (scaling != Scaling::None) model.arrays[models::kKnnScaling] = scaling_rows(s);
     model.arrays["knn_features"] = X;
     model.arrays["knn_settings"] = Matrix({{static_cast<double>(graph.k), static_cast<double>(static_cast<int32_t>(kind)),
-                                            static_cast<double>(graph.scale_neighbor)}});
+                                            static_cast<double>(graph.scale_neighbor), static_cast<double>(static_cast<int32_t>(scaling))}});
     const std::size_t n = X.shape()[0];
     Matrix scale = Matrix::from_shape({n, 1}), degree = Matrix::from_shape({n, 1});
     std::copy(graph.scale.begin(), graph.scale.end(), scale.begin());

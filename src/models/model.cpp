@@ -83,9 +83,11 @@ std::vector<std::string> array_names(const std::string& kind)
     const Rule* r = find_rule(kind);
     if (!r) return {};
     std::vector<std::string> names(r->arrays.begin(), r->arrays.end());
-    if (r->feature_rules)
+    if (r->feature_rules) {
         for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
             names.insert(names.end(), rule->begin(), rule->end());
+        names.emplace_back(models::kKnnScaling);
+    }
     return names;
 }
 

@@ -833,6 +833,44 @@ static void test_edm_and_sparse_helpers(void)
     facto_sparse* graph = NULL;
     CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, 9, &graph), FACTO_ERROR_INVALID_ARGUMENT,
                  facto_last_error());
+    /* the scaled graph is the graph of the scaled features: AUTO is min-max for the Gaussian graph, none for
+       the cosine one; the same CSR, entry for entry, as scaling by hand */
+    {
+        double lo[3], hi[3], scaled[HN * 3];
+        for (int c = 0; c < 3; ++c) {
+            lo[c] = hi[c] = points[c];
+            for (int i = 1; i < HN; ++i) {
+                lo[c] = fmin(lo[c], points[i * 3 + c]);
+                hi[c] = fmax(hi[c], points[i * 3 + c]);
+            }
+            for (int i = 0; i < HN; ++i) scaled[i * 3 + c] = 2.0 * (points[i * 3 + c] - lo[c]) / (hi[c] - lo[c]) - 1.0;
+        }
+        const struct { const double* x; int32_t kind, scaling; } pairs[2][2] = {
+            {{scaled, FACTO_SIMILARITY_GAUSSIAN, FACTO_SCALE_NONE}, {points, FACTO_SIMILARITY_GAUSSIAN, FACTO_SCALE_AUTO}},
+            {{points, FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE}, {points, FACTO_SIMILARITY_COSINE, FACTO_SCALE_AUTO}}};
+        for (int t = 0; t < 2; ++t) {
+            facto_sparse* g[2] = {NULL, NULL};
+            int64_t nz[2] = {0, 0};
+            for (int u = 0; u < 2; ++u) {
+                CHECK_STATUS(facto_knn_similarity_scaled(pairs[t][u].x, HN, 3, 3, FACTO_ROW_MAJOR, 0, pairs[t][u].kind,
+                                                         pairs[t][u].scaling, &g[u]),
+                             FACTO_OK, "");
+                facto_sparse_shape(g[u], &rows, &cols, &nz[u]);
+            }
+            CHECK(nz[0] == nz[1]);
+            int64_t ip[2][HN + 1];
+            int64_t* ix[2] = {malloc((size_t)nz[0] * sizeof(int64_t)), malloc((size_t)nz[0] * sizeof(int64_t))};
+            double* vx[2] = {malloc((size_t)nz[0] * sizeof(double)), malloc((size_t)nz[0] * sizeof(double))};
+            for (int u = 0; u < 2; ++u) facto_sparse_copy_csr(g[u], ip[u], ix[u], vx[u]);
+            int same = memcmp(ip[0], ip[1], sizeof ip[0]) == 0 && memcmp(ix[0], ix[1], (size_t)nz[0] * sizeof(int64_t)) == 0;
+            for (int64_t e = 0; e < nz[0]; ++e) same = same && fabs(vx[0][e] - vx[1][e]) <= 1e-12;
+            CHECK(same);
+            for (int u = 0; u < 2; ++u) free(ix[u]), free(vx[u]), facto_sparse_free(g[u]);
+        }
+        CHECK_STATUS(facto_knn_similarity_scaled(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_GAUSSIAN, 4, &graph),
+                     FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
+        CHECK(graph == NULL);
+    }
     CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_GAUSSIAN, &graph),
                  FACTO_OK, "");
     int64_t nnz = 0;

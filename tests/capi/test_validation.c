@@ -723,6 +723,9 @@ static void write_file(const char* path, const char* text, size_t size)
     X(knn_negative_k, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0", "got -1",                                          \
       facto_knn_similarity(P, 4, 4, 4, FACTO_ROW_MAJOR, -1, FACTO_SIMILARITY_COSINE, &out_sparse),                   \
       facto_last_error())                                                                                            \
+    X(knn_scaling, FACTO_ERROR_INVALID_ARGUMENT, "scaling", "got 7",                                                 \
+      facto_knn_similarity_scaled(P, 4, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE, 7, &out_sparse),          \
+      facto_last_error())                                                                                            \
     X(knn_points, FACTO_ERROR_DIMENSION, "at least 2 points", "",                                                    \
       facto_knn_similarity(P, 1, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE, &out_sparse),                    \
       facto_last_error())                                                                                            \

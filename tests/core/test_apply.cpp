@@ -399,6 +399,34 @@ BOOST_AUTO_TEST_CASE(a_symnmf_model_with_the_knn_rule_joins_new_points_to_the_fi
     BOOST_TEST(sparse.rows == applied.rows);
 }
 
+BOOST_AUTO_TEST_CASE(a_scaled_knn_rule_scales_new_points_by_the_fitted_columns)
+{
+    // with a scaling, the rule's graph is the graph of the scaled features, and new points are scaled by the
+    // fitted columns' statistics (not their own) before joining it: exactly SymNMF::apply of
+    // knn_cross_similarity on points scaled by hand; the contract refuses a scaling without its
+    // statistics and statistics without a scaling
+    Split s = blob_split(150, 13);
+    for (std::size_t i = 0; i < s.train.shape()[0]; ++i) s.train(i, 1) *= 1000.0;  // unequal ranges
+    for (std::size_t i = 0; i < s.test.shape()[0]; ++i) s.test(i, 1) *= 1000.0;
+    const ColumnScaling scaling = column_scaling(s.train, Scaling::MinMax);
+    Matrix train = s.train, test = s.test;
+    scale_columns(train, scaling);
+    scale_columns(test, scaling);
+    const KnnFit fit = knn_fit(train);
+    Model model = fit.model;
+    use_knn_similarity(model, s.train, 0, Similarity::Gaussian, Scaling::MinMax);
+    BOOST_TEST(model.array("knn_features") == train);
+    const Applied applied = apply_model(model, s.test, 1);
+    BOOST_TEST(applied.rows == SymNMF::apply(fit.solver->iterate(), knn_cross_similarity(test, train, fit.graph)));
+    BOOST_TEST(same(apply_model(rebuilt(model), s.test, 1), applied));
+    Model lost = model;
+    lost.arrays.erase(models::kKnnScaling);
+    BOOST_TEST(status_of([&] { check_model(lost); }) == FACTO_ERROR_BAD_STATE);
+    Model stray = fit.model;  // the unscaled rule, its settings' scaling none
+    stray.arrays[models::kKnnScaling] = model.array(models::kKnnScaling);
+    BOOST_TEST(status_of([&] { check_model(stray); }) == FACTO_ERROR_BAD_STATE);
+}
+
 BOOST_AUTO_TEST_CASE(edm_positions_of_new_points_are_exact_from_exact_distances)
 {
     // fitted points in general position; each new point observes 4 (r + 1 = 3 suffice) or all its squared distances:

@@ -22,7 +22,7 @@ COL_MAJOR = 1
 
 PARAM_DOUBLE, PARAM_INT, PARAM_STRING = 1, 2, 3
 OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
-SCALINGS = {"none": 0, "minmax": 1, "zscore": 2}
+SCALINGS = {"none": 0, "minmax": 1, "zscore": 2, "auto": 3}
 SIMILARITIES = {"gaussian": 0, "cosine": 1}
 BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
@@ -177,6 +177,8 @@ _PROTOTYPES = {
     "facto_sparse_copy_csr": (_S, [_P, c_int64_p, c_int64_p, c_double_p]),
     "facto_sparse_copy_coo": (_S, [_P, c_int64_p, c_int64_p, c_double_p]),
     "facto_knn_similarity": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.POINTER(_P)]),
+    "facto_knn_similarity_scaled": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.c_int32,
+                                         ctypes.POINTER(_P)]),
     "facto_helix_points": (_S, [_I, ctypes.c_uint64, c_double_p, _I]),
     "facto_sample_pairs": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_uint64, ctypes.POINTER(_P)]),
     "facto_distance_nrmse": (_S, [c_double_p, c_double_p, _I, _I, ctypes.c_int32, _I, ctypes.c_uint64, c_double_p]),
@@ -209,6 +211,8 @@ _PROTOTYPES = {
     "facto_model_settings": (_STR, [_P]),
     "facto_model_use_gaussian_affinity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_int32]),
     "facto_model_use_knn_similarity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32]),
+    "facto_model_use_knn_similarity_scaled": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32,
+                                                   ctypes.c_int32]),
     "facto_model_use_points": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
     "facto_model_use_gram": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
     "facto_model_apply_columns": (_S, [_P, c_int64_p]),

@@ -81,15 +81,19 @@ def read_matrix_market(path):
     return _sparse_to_csr(handle.value)
 
 
-def knn_similarity(X, k=0, kind="gaussian"):
+def knn_similarity(X, k=0, kind="gaussian", scaling="auto"):
     """The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X, as a
-    CsrMatrix (k = 0: floor(log2 n) + 1; kind "gaussian" (self-tuning) or "cosine")."""
+    CsrMatrix (k = 0: floor(log2 n) + 1; kind "gaussian" (self-tuning) or "cosine"), after scaling X's
+    columns: "auto" (min-max for the Gaussian graph, none for the cosine one), "minmax", "zscore" or
+    "none" (Kuang et al.'s graph)."""
     if kind not in _lib.SIMILARITIES:
         raise _lib.FactoValueError(-4, f"kind must be one of {sorted(_lib.SIMILARITIES)}, got {kind!r}")
+    if scaling not in _lib.SCALINGS:
+        raise _lib.FactoValueError(-4, f"scaling must be one of {sorted(_lib.SCALINGS)}, got {scaling!r}")
     a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
     handle = ctypes.c_void_p()
-    check(lib.facto_knn_similarity(ptr, rows, cols, ld, layout, int(k), _lib.SIMILARITIES[kind],
-                                   ctypes.byref(handle)), _lib.last_error)
+    check(lib.facto_knn_similarity_scaled(ptr, rows, cols, ld, layout, int(k), _lib.SIMILARITIES[kind],
+                                          _lib.SCALINGS[scaling], ctypes.byref(handle)), _lib.last_error)
     return _sparse_to_csr(handle.value)
 
 

@@ -4,7 +4,7 @@
 
 STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stopped_by_callback",
                   "stopped_by_request", "stalled")
-SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L)
+SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L, auto = 3L)
 BANDWIDTH_MEDIAN_RULE <- 0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 # The call the user made into the package: the outermost frame running one of its functions.
@@ -245,11 +245,13 @@ facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "m
 }
 
 # The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
-# k = 0 means floor(log2 n) + 1.
-facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine")) {
+# k = 0 means floor(log2 n) + 1; X's columns scaled first ("auto": min-max for the Gaussian graph, none for
+# the cosine one; "none": Kuang et al.'s graph).
+facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine"), scaling = c("auto", "minmax", "zscore", "none")) {
   kind <- match.arg(kind)
   X <- numeric_matrix(X)
-  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), if (kind == "gaussian") 0L else 1L))
+  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), if (kind == "gaussian") 0L else 1L,
+                     SCALINGS[[match.arg(scaling)]]))
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
 }
 

@@ -785,13 +785,13 @@ static SEXP sparse_to_list(facto_sparse* m)
     return out;
 }
 
-SEXP facto_r_knn_similarity(SEXP X, SEXP k, SEXP kind)
+SEXP facto_r_knn_similarity(SEXP X, SEXP k, SEXP kind, SEXP scaling)
 {
     if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
     const int64_t rows = Rf_nrows(X);
     facto_sparse* S = NULL;
-    const facto_status st = facto_knn_similarity(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
-                                                 (int64_t)Rf_asReal(k), Rf_asInteger(kind), &S);
+    const facto_status st = facto_knn_similarity_scaled(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                                        (int64_t)Rf_asReal(k), Rf_asInteger(kind), Rf_asInteger(scaling), &S);
     return st < 0 ? failure(st, facto_last_error()) : sparse_to_list(S);
 }
 
@@ -941,9 +941,9 @@ SEXP facto_r_solver_model(SEXP ptr)
     return st < 0 ? solver_failure(box, st) : list_of_model(m);
 }
 
-/* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b), "points"
- * (X) or "gram" (X is D). */
-SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b)
+/* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b, scaling c),
+ * "points" (X) or "gram" (X is D). */
+SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP c)
 {
     SEXP failed = R_NilValue;
     facto_model* m = model_of(model, &failed);
@@ -954,8 +954,8 @@ SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b)
     if (!strcmp(rule, "rbf"))
         st = facto_model_use_gaussian_affinity(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, Rf_asReal(a), Rf_asInteger(b));
     else if (!strcmp(rule, "knn"))
-        st = facto_model_use_knn_similarity(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, (int64_t)Rf_asReal(a),
-                                            Rf_asInteger(b));
+        st = facto_model_use_knn_similarity_scaled(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, (int64_t)Rf_asReal(a),
+                                                   Rf_asInteger(b), Rf_asInteger(c));
     else if (!strcmp(rule, "points"))
         st = facto_model_use_points(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
     else
@@ -1058,7 +1058,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_symnmf", (DL_FUNC)&facto_r_symnmf, 2},
     {"facto_r_symnmf_sparse", (DL_FUNC)&facto_r_symnmf_sparse, 5},
     {"facto_r_edm_completion", (DL_FUNC)&facto_r_edm_completion, 5},
-    {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 3},
+    {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 4},
     {"facto_r_read_mtx", (DL_FUNC)&facto_r_read_mtx, 1},
     {"facto_r_helix", (DL_FUNC)&facto_r_helix, 2},
     {"facto_r_sample_pairs", (DL_FUNC)&facto_r_sample_pairs, 3},
@@ -1097,7 +1097,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_kmeans", (DL_FUNC)&facto_r_kmeans, 4},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
     {"facto_r_solver_model", (DL_FUNC)&facto_r_solver_model, 1},
-    {"facto_r_model_rule", (DL_FUNC)&facto_r_model_rule, 5},
+    {"facto_r_model_rule", (DL_FUNC)&facto_r_model_rule, 6},
     {"facto_r_model_apply", (DL_FUNC)&facto_r_model_apply, 7},
     {"facto_r_model_save", (DL_FUNC)&facto_r_model_save, 3},
     {"facto_r_model_load", (DL_FUNC)&facto_r_model_load, 1},

@@ -730,7 +730,7 @@ selected(s::Solver) = output(s, "selected") .+ 1
 
 # ---- data helpers ----
 
-const SCALINGS = Dict(:none => Int32(0), :minmax => Int32(1), :zscore => Int32(2))
+const SCALINGS = Dict(:none => Int32(0), :minmax => Int32(1), :zscore => Int32(2), :auto => Int32(3))
 const BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 # The ABI's bandwidth: nothing is the median rule; a number must be positive (a computed 0 stays an
@@ -819,16 +819,19 @@ function take_sparse(raw::Ptr{Cvoid})
 end
 
 """
-    knn_similarity(X; k = 0, kind = :gaussian) -> SparseMatrixCSC
+    knn_similarity(X; k = 0, kind = :gaussian, scaling = :auto) -> SparseMatrixCSC
 
 The normalized kNN similarity graph (Kuang et al. 2015, Sec. 7.1) of the rows of `X`; `k = 0` means
-floor(log2 n) + 1; `kind` is `:gaussian` (self-tuning) or `:cosine`.
+floor(log2 n) + 1; `kind` is `:gaussian` (self-tuning) or `:cosine`; `X`'s columns are scaled first
+(`:auto`: min-max for the Gaussian graph, none for the cosine one; `:none`: Kuang et al.'s graph).
 """
-function knn_similarity(X::AbstractMatrix{<:Real}; k::Integer = 0, kind::Symbol = :gaussian)
+function knn_similarity(X::AbstractMatrix{<:Real}; k::Integer = 0, kind::Symbol = :gaussian, scaling::Symbol = :auto)
     A = Matrix{Float64}(X)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_knn_similarity), Int32, (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Ref{Ptr{Cvoid}}),
-               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, Int32(kind === :cosine ? 1 : 0), out)
+    st = ccall(sym(:facto_knn_similarity_scaled), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Ref{Ptr{Cvoid}}),
+               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, Int32(kind === :cosine ? 1 : 0),
+               SCALINGS[scaling], out)
     check(st, thread_message)
     return take_sparse(out[])
 end
@@ -933,14 +936,14 @@ function save_model(m::Model, directory::AbstractString; settings::AbstractStrin
 end
 
 """
-    use_features!(m, X; affinity = :rbf, bandwidth = nothing, scaling = :minmax, k = 0, kind = :gaussian)
+    use_features!(m, X; affinity = :rbf, bandwidth = nothing, scaling = :auto, k = 0, kind = :gaussian)
 
 The model of a fit on the affinity built from the features `X` (n×p) takes new points' features:
 `affinity = :rbf` (as `gaussian_affinity`), `:knn` (as `knn_similarity`), or `:points` (NOMAD's means).
 """
 function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :rbf,
                        bandwidth::Union{Nothing,Real} = nothing,
-                       scaling::Symbol = :minmax, k::Integer = 0, kind::Symbol = :gaussian)
+                       scaling::Symbol = :auto, k::Integer = 0, kind::Symbol = :gaussian)
     A = Matrix{Float64}(X)
     n, p, ld = size(A, 1), size(A, 2), max(size(A, 1), 1)
     st = if affinity === :rbf
@@ -948,9 +951,9 @@ function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :
               (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, Int32),
               live(m), A, n, p, ld, COL_MAJOR, bandwidth_code(bandwidth), SCALINGS[scaling])
     elseif affinity === :knn
-        ccall(sym(:facto_model_use_knn_similarity), Int32,
-              (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32),
-              live(m), A, n, p, ld, COL_MAJOR, k, Int32(kind === :cosine ? 1 : 0))
+        ccall(sym(:facto_model_use_knn_similarity_scaled), Int32,
+              (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32),
+              live(m), A, n, p, ld, COL_MAJOR, k, Int32(kind === :cosine ? 1 : 0), SCALINGS[scaling])
     else
         ccall(sym(:facto_model_use_points), Int32, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32),
               live(m), A, n, p, ld, COL_MAJOR)

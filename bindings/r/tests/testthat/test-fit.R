@@ -52,7 +52,7 @@ test_that("separable_nmf finds the planted anchors and X = W H", {
 test_that("nomad clusters points and a Gram matrix, with a certified upper bound", {
   set.seed(3)
   X <- 20 * diag(10)[rep(1:4, each = 30), ] + matrix(rnorm(1200, sd = 0.3), 120, 10)
-  fit <- nomad(X, 4, "burer_monteiro")  # the factored solver: its factor Y (the default certifies with Q)
+  fit <- nomad(X, 4, "burer_monteiro")  # the factored solver: its factor Y (the default, above 50 points too)
   expect_s3_class(fit, "facto_nomad")
   expect_identical(fit$run$stop_reason, "converged")
   expect_equal(facto_accuracy(fit$labels, rep(1:4, each = 30)), 1)
@@ -67,7 +67,8 @@ test_that("nomad clusters points and a Gram matrix, with a certified upper bound
   angle <- 2 * pi * (0:99) / 100
   rings <- rbind(cbind(cos(angle), sin(angle)), 0.5 * cbind(cos(angle), sin(angle)))
   gram <- nomad(facto_nomad_gram(rings), 16, gram = TRUE, assign_labels = "components", component_threshold = 1 / 16)
-  expect_equal(dim(gram$Q), c(200, 200))
+  expect_identical(gram$run$algorithm, "burer_monteiro")  # auto above 50 points: the factor, not Q
+  expect_equal(nrow(gram$factor), 200)
   expect_equal(facto_accuracy(gram$labels, rep(1:2, each = 100)), 1)
   expect_lte(gram$run$objective, gram$upper_bound)
 })

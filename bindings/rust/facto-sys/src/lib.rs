@@ -56,6 +56,7 @@ pub const FACTO_OUTPUT_INT64: i32 = 2;
 pub const FACTO_SCALE_NONE: i32 = 0;
 pub const FACTO_SCALE_MINMAX: i32 = 1;
 pub const FACTO_SCALE_ZSCORE: i32 = 2;
+pub const FACTO_SCALE_AUTO: i32 = 3;
 
 #[repr(C)]
 pub struct facto_problem {
@@ -215,6 +216,8 @@ extern "C" {
         -> facto_status;
     pub fn facto_knn_similarity(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32,
                                 out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_knn_similarity_scaled(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32,
+                                       scaling: i32, out: *mut *mut facto_sparse) -> facto_status;
     pub fn facto_helix_points(n: i64, seed: u64, out: *mut f64, capacity: i64) -> facto_status;
     pub fn facto_sample_pairs(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, fraction: f64, seed: u64,
                               out: *mut *mut facto_sparse) -> facto_status;
@@ -275,6 +278,8 @@ extern "C" {
                                              layout: i32, bandwidth: f64, scaling: i32) -> facto_status;
     pub fn facto_model_use_knn_similarity(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
                                           layout: i32, k: i64, kind: i32) -> facto_status;
+    pub fn facto_model_use_knn_similarity_scaled(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
+                                                 layout: i32, k: i64, kind: i32, scaling: i32) -> facto_status;
     pub fn facto_model_use_points(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
         -> facto_status;
     pub fn facto_model_use_gram(model: *mut facto_model, d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)

@@ -763,7 +763,7 @@ impl Drop for Solver {
     }
 }
 
-/// Feature scalings for [`gaussian_affinity`].
+/// Feature scalings for [`gaussian_affinity`] and [`knn_similarity`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scaling {
     None,
@@ -771,6 +771,8 @@ pub enum Scaling {
     MinMax,
     /// Each column to mean 0, standard deviation 1.
     ZScore,
+    /// By the kernel: MinMax for the Gaussian affinity and the Gaussian kNN graph, None for the cosine graph.
+    Auto,
 }
 
 fn scaling_code(scaling: Scaling) -> i32 {
@@ -778,6 +780,7 @@ fn scaling_code(scaling: Scaling) -> i32 {
         Scaling::None => sys::FACTO_SCALE_NONE,
         Scaling::MinMax => sys::FACTO_SCALE_MINMAX,
         Scaling::ZScore => sys::FACTO_SCALE_ZSCORE,
+        Scaling::Auto => sys::FACTO_SCALE_AUTO,
     }
 }
 
@@ -905,13 +908,14 @@ fn similarity_code(kind: Similarity) -> i32 {
 }
 
 /// The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (k = 0:
-/// floor(log2 n) + 1).
-pub fn knn_similarity(x: MatrixRef<'_>, k: usize, kind: Similarity) -> Result<CsrMatrix> {
+/// floor(log2 n) + 1), X's columns scaled first (`Scaling::Auto`: min-max for the Gaussian graph, none for
+/// the cosine one; `Scaling::None`: Kuang et al.'s graph).
+pub fn knn_similarity(x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling) -> Result<CsrMatrix> {
     let kind = similarity_code(kind);
     let mut raw = ptr::null_mut();
     check(unsafe {
-        sys::facto_knn_similarity(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), k as i64,
-                                  kind, &mut raw)
+        sys::facto_knn_similarity_scaled(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
+                                         k as i64, kind, scaling_code(scaling), &mut raw)
     }, thread_message)?;
     Ok(take_sparse(raw))
 }
@@ -1168,11 +1172,12 @@ impl Model {
         Ok(())
     }
 
-    /// The kNN feature rule: new points join the fitted points' [`knn_similarity`] graph.
-    pub fn use_knn_similarity(&mut self, x: MatrixRef<'_>, k: usize, kind: Similarity) -> Result<()> {
+    /// The kNN feature rule: new points, scaled as `x` was, join the fitted points' [`knn_similarity`] graph.
+    pub fn use_knn_similarity(&mut self, x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling) -> Result<()> {
         check(unsafe {
-            sys::facto_model_use_knn_similarity(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64,
-                                                x.ld(), x.layout.raw(), k as i64, similarity_code(kind))
+            sys::facto_model_use_knn_similarity_scaled(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64,
+                                                       x.cols as i64, x.ld(), x.layout.raw(), k as i64,
+                                                       similarity_code(kind), scaling_code(scaling))
         }, || self.message())?;
         Ok(())
     }

@@ -243,7 +243,7 @@ fn symnmf_on_a_knn_graph_and_dense_agree() {
     let (labels, _, _) = read_csv(data_dir().join("blobs_labels.csv"), false);
     let truth: Vec<i64> = labels.iter().map(|&v| v as i64).collect();
     let graph = facto::knn_similarity(MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap(), 0,
-                                      facto::Similarity::Gaussian).unwrap();
+                                      facto::Similarity::Gaussian, Scaling::Auto).unwrap();
     assert_eq!((graph.rows, graph.cols), (n, n));
     assert!(graph.values.len() >= n * 7);
     let mut dense = vec![0.0; n * n];
@@ -480,13 +480,13 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
     let (truth, _, _) = read_csv(data_dir().join("blobs_labels.csv"), false);
     let truth: Vec<i64> = truth.iter().map(|&v| v as i64).collect();
     let features = MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap();
-    let graph = facto::knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    let graph = facto::knn_similarity(features, 0, facto::Similarity::Gaussian, Scaling::None).unwrap();
     let problem = Problem::symnmf_sparse(&graph, 3).unwrap();
     let mut solver = Solver::with_default(&problem).unwrap();
     assert_eq!(solver.solve().unwrap(), StopReason::Converged);
     let mut model = facto::Model::from_solver(&solver).unwrap();
     assert_eq!(model.kind(), "symnmf");
-    model.use_knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    model.use_knn_similarity(features, 0, facto::Similarity::Gaussian, Scaling::None).unwrap();
     let applied = model.apply(features).unwrap();
     assert_eq!(facto::clustering_accuracy(&applied.labels, &truth).unwrap(), 1.0);
     assert!(applied.residuals.iter().all(|&r| r >= 0.0));
@@ -529,12 +529,12 @@ fn a_saved_model_is_untrusted_input() {
     // a user's file
     let (x, n, d) = read_csv(data_dir().join("blobs.csv"), true);
     let features = MatrixRef::new(&x, n, d, Layout::RowMajor).unwrap();
-    let graph = facto::knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    let graph = facto::knn_similarity(features, 0, facto::Similarity::Gaussian, Scaling::None).unwrap();
     let problem = Problem::symnmf_sparse(&graph, 3).unwrap();
     let mut solver = Solver::with_default(&problem).unwrap();
     solver.solve().unwrap();
     let mut model = facto::Model::from_solver(&solver).unwrap();
-    model.use_knn_similarity(features, 0, facto::Similarity::Gaussian).unwrap();
+    model.use_knn_similarity(features, 0, facto::Similarity::Gaussian, Scaling::None).unwrap();
     let directory = std::env::temp_dir().join(format!("facto_rust_untrusted_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&directory);
     model.save(directory.to_str().unwrap(), None).unwrap();
