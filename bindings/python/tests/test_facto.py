@@ -235,6 +235,24 @@ def test_cross_language_fixture():
     assert np.max(np.abs(W - np.loadtxt(reference, delimiter=","))) <= 1e-12
 
 
+def test_the_knn_graph_scales_its_features_first(blobs):
+    # "auto" is min-max for the Gaussian graph and none for the cosine one: the graph of the features scaled
+    # by hand; the SymNMF model's rule scales new points by the fitted columns' statistics
+    X, _ = blobs
+    X = X * np.array([1.0, 1000.0])  # unequal ranges
+    low, high = X.min(0), X.max(0)
+    scaled = 2 * (X - low) / (high - low) - 1
+    by_hand = facto.knn_similarity(scaled, scaling="none").toarray()
+    assert np.allclose(facto.knn_similarity(X).toarray(), by_hand, rtol=1e-12, atol=1e-15)
+    assert np.allclose(facto.knn_similarity(X, kind="cosine").toarray(),
+                       facto.knn_similarity(X, kind="cosine", scaling="none").toarray(), rtol=0, atol=0)
+    est = facto.SymNMFClustering(3, random_state=0).fit(X)
+    reference = facto.SymNMFClustering(3, random_state=0, scaling="none").fit(scaled)
+    assert np.array_equal(est.labels_, reference.labels_)
+    new = X[:5] + 0.01
+    assert np.allclose(est.transform(new), reference.transform(2 * (new - low) / (high - low) - 1), rtol=1e-10, atol=1e-12)
+
+
 def test_symnmf_on_a_knn_graph_with_every_solver(blobs):
     X, y = blobs
     graph = facto.knn_similarity(X)

@@ -90,6 +90,14 @@ end
     end
     graph = Facto.knn_similarity(points)
     @test graph == graph'
+    # :auto scales the Gaussian graph's features to [-1, 1] first: the graph of the features scaled by hand
+    low, high = minimum(points; dims = 1), maximum(points; dims = 1)
+    @test Facto.knn_similarity(points) ≈ Facto.knn_similarity(2 .* (points .- low) ./ (high .- low) .- 1; scaling = :none)
+    # no bandwidth: the median rule, a quarter of the median squared distance over the pairs
+    d2 = [sum(abs2, points[i, :] .- points[j, :]) for i in 1:200, j in 1:200]
+    pairs = sort([d2[i, j] for i in 1:200 for j in i+1:200])
+    P = Facto.gaussian_affinity(points; scaling = :none)
+    @test P[1, 2] ≈ exp(-d2[1, 2] / (pairs[length(pairs) ÷ 2 + 1] / 4))
     s = Solver(Facto.symnmf(graph, 3), "sym_hals"; max_iterations = 50)
     solve!(s)
     @test progress(s).objective < Facto.objective(Facto.symnmf(graph, 3), fill(0.1, 200, 3))
