@@ -239,7 +239,7 @@ def test_the_knn_graph_scales_its_features_first(blobs):
     # "auto" is min-max for the Gaussian graph and none for the cosine one: the graph of the features scaled
     # by hand; the SymNMF model's rule scales new points by the fitted columns' statistics
     X, _ = blobs
-    X = X * np.array([1.0, 1000.0])  # unequal ranges
+    X = X * np.array([1.0, 1000.0, 1.0])  # unequal ranges
     low, high = X.min(0), X.max(0)
     scaled = 2 * (X - low) / (high - low) - 1
     by_hand = facto.knn_similarity(scaled, scaling="none").toarray()
