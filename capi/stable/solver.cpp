@@ -18,8 +18,9 @@ std::string* sink(const facto_solver* s) { return s ? &s->last_error : nullptr; 
 
 facto_progress to_c(const facto::Progress& p)
 {
-    return facto_progress{sizeof(facto_progress), p.stop_reason, p.iteration, p.objective, p.stationarity,
-                          p.step_size, p.relative_change, p.elapsed_seconds, p.feasibility};
+    return facto_progress{sizeof(facto_progress), p.stop_reason, p.iteration,     p.objective,
+                          p.stationarity,      p.step_size,   p.relative_change, p.elapsed_seconds,
+                          p.feasibility,       p.tolerance};
 }
 
 // The spec of the solver's output `name`; UNKNOWN_PARAMETER listing the outputs when there is none.

@@ -523,6 +523,9 @@ typedef struct facto_progress {
     /* since 0.2.0: */
     double feasibility;      /* violation of the constraints the iterates need not satisfy (nomad_cgm,
                                 burer_monteiro; what "feasibility_tolerance" bounds), else 0 */
+    /* since 0.4.0: */
+    double tolerance;        /* the bound on stationarity that CONVERGED used at the last iteration: the parameter
+                                "tolerance", or its automatic value where the parameter is 0 (burer_monteiro) */
 } facto_progress;
 
 /* Copy the progress into *progress (see struct_size). Allowed inside the callback.

@@ -213,8 +213,7 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
                facto_status_string(s->reason),
                (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, s->affinity_seconds,
                now_seconds() - s->start_seconds);
-        double tolerance = 0.0;
-        facto_solver_get_double(solver, "tolerance", &tolerance);
+        const double tolerance = p.tolerance; /* the one in force: the parameter's automatic value resolved */
         printf(", \"tolerance\": %.1e", tolerance);
         if (o->n_layers) printf(", \"earlier_layers\": [%s]", s->earlier_layers);
         double accuracy = -1.0;

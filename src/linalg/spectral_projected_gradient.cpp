@@ -20,12 +20,12 @@ double box_projected_gradient(const double* x, const double* g, std::size_t n, d
 namespace {
 
 // The method over a set given by its projection project(v, out) (out := P(v), out may be v; collective
-// when distributed) and stationarity measure; `convex`: search along the segment to P(x - step g), else along
+// when distributed; false where P(v) was not found, a trial the search then shortens) and stationarity measure; `convex`: search along the segment to P(x - step g), else along
 // the arc P(x - t step g). When `reach` is finite (on the nonnegative sphere, its radius) the length
 // without a previous call's (settings.step) or after a step of nonpositive curvature (s^T y <= 0) is
 // reach / ||g||, where the box's is 1 / ||P(x - g) - x||_inf or the longest: those jump across the
 // sphere, where the nonmonotone search can accept a spike (one entry, stationary).
-LbfgsbResult spg(std::vector<double>& x, const std::function<void(const double*, double*)>& project, bool convex,
+LbfgsbResult spg(std::vector<double>& x, const std::function<bool(const double*, double*)>& project, bool convex,
                  double reach,
                  const std::function<double(const double*, const double*)>& measure,
                  const std::function<double(const double*, double*)>& fg, const LbfgsbSettings& settings,
@@ -34,7 +34,7 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<void(const double*,
     constexpr double gamma = 1e-4, shortest = 1e-30, longest = 1e30;
     const std::size_t n = x.size();
     std::vector<double> g(n), trial(n), g_trial(n), d(n);
-    project(x.data(), x.data());
+    require(project(x.data(), x.data()), FACTO_ERROR_NUMERICAL, "SPG: the start has no point on the set");
     double f = fg(x.data(), g.data());
     require(std::isfinite(f), FACTO_ERROR_NUMERICAL, "SPG: the function is not finite at the start");
     const auto sum = [&](double* values, std::size_t count) { sum_over(collectives, values, count); };
@@ -56,9 +56,9 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<void(const double*,
            !interrupted()) {
         // d = P(x - step g) - x, and the nonmonotone Armijo search: along d (safeguarded quadratic
         // interpolation, SPG2's), or along the arc (halving t, SPG1's)
-        const auto arc = [&](double t) {
+        const auto arc = [&](double t) {  // the slope, NaN where the projection failed
             for (std::size_t k = 0; k < n; ++k) d[k] = x[k] - t * step * g[k];
-            project(d.data(), trial.data());
+            if (!project(d.data(), trial.data())) return std::numeric_limits<double>::quiet_NaN();
             for (std::size_t k = 0; k < n; ++k) d[k] = trial[k] - x[k];
             double slope = blas::dot(g.data(), d.data(), n);
             sum(&slope, 1);
@@ -71,7 +71,7 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<void(const double*,
         for (int backtracks = 0;; ++backtracks) {
             if (convex)
                 for (std::size_t k = 0; k < n; ++k) trial[k] = x[k] + t * d[k];
-            f_trial = fg(trial.data(), g_trial.data());
+            f_trial = std::isnan(along_arc) ? std::numeric_limits<double>::infinity() : fg(trial.data(), g_trial.data());
             const double decrease = convex ? t * slope : along_arc;
             if ((std::isfinite(f_trial) && f_trial <= reference + gamma * decrease) || backtracks == 60) break;
             if (convex) {
@@ -82,6 +82,7 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<void(const double*,
                 along_arc = arc(t);
             }
         }
+        if (std::isnan(along_arc)) break;  // no point on the set along the arc: x stays
         require(std::isfinite(f_trial), FACTO_ERROR_NUMERICAL, "SPG: the function became non-finite");
         // the Barzilai-Borwein length s^T s / s^T y
         double products[2] = {0.0, 0.0};  // s^T s, s^T y
@@ -114,6 +115,7 @@ LbfgsbResult minimize_in_box_spg(std::vector<double>& x, double lower, double up
     const std::size_t n = x.size();
     const auto project = [&](const double* v, double* out) {
         for (std::size_t k = 0; k < n; ++k) out[k] = std::clamp(v[k], lower, upper);
+        return true;
     };
     const auto measure = [&](const double* at, const double* g) {
         return largest_over(collectives, box_projected_gradient(at, g, n, lower, upper));
@@ -180,11 +182,23 @@ LbfgsbResult minimize_on_nonnegative_sphere_spg(std::vector<double>& x, std::siz
     const std::size_t n = x.size();
     const auto project = [&](const double* v, double* out) {
         project_to_nonnegative_sphere(v, n, columns, radius, largest, out, collectives);
+        return true;
     };
     const auto measure = [&](const double* at, const double* g) {
         return sphere_projected_gradient(at, g, n, columns, radius, largest, collectives);
     };
     return spg(x, project, false, radius, measure, fg, settings, collectives);
+}
+
+LbfgsbResult minimize_by_retraction_spg(std::vector<double>& x, const std::function<bool(const double*, double*)>& retract,
+                                        double reach, const std::function<double(const double*, double*)>& fg,
+                                        const LbfgsbSettings& settings, const Collectives* collectives)
+{
+    const std::size_t n = x.size();
+    const auto measure = [&](const double* at, const double* g) {
+        return largest_over(collectives, box_projected_gradient(at, g, n, 0.0, std::numeric_limits<double>::infinity()));
+    };
+    return spg(x, retract, false, reach, measure, fg, settings, collectives);
 }
 
 }  // namespace facto

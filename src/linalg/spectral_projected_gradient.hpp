@@ -55,4 +55,14 @@ LbfgsbResult minimize_on_nonnegative_sphere_spg(std::vector<double>& x, std::siz
 double sphere_projected_gradient(const double* x, const double* g, std::size_t n, std::size_t columns, double radius,
                                  double largest, const Collectives* collectives = nullptr);
 
+// The method on a set within x >= 0 given by a retraction (gradient projection in Rosen's sense):
+// retract(v, out) puts out := a point of the set near [v]_+ (false where it finds none, which shortens
+// the step; out may be v); fg returns f and its reduced gradient, which vanishes on x's support and is
+// >= 0 off it at a stationary point; the search runs along the arc retract(x - t step g), the length
+// without a previous one reach / ||g||; the measure is ||[x - g]_+ - x||_inf. A start off the set is
+// refused (Error NUMERICAL). Else the contract of minimize_in_box_spg.
+LbfgsbResult minimize_by_retraction_spg(std::vector<double>& x, const std::function<bool(const double*, double*)>& retract,
+                                        double reach, const std::function<double(const double*, double*)>& fg,
+                                        const LbfgsbSettings& settings, const Collectives* collectives = nullptr);
+
 }  // namespace facto

@@ -121,7 +121,9 @@ const Entry table[] = {
     {"nomad", "nomad_cgm", false, "the conditional-gradient augmented Lagrangian ([TSC] Alg. 2)",
      &build<Nomad, NomadCgm>},
     {"nomad", "burer_monteiro", false,
-     "Q = Y Y^T with Y >= 0 by the method of multipliers and L-BFGS-B ([TSC] App. E, [BM]); memory linear in n",
+     "Q = Y Y^T with Y >= 0 ([TSC] Sec. 4, [BM]): the method of multipliers on the nonnegative sphere ([NLR]), "
+     "then gradient projection on the feasible factors; the paper's L-BFGS-B form is inner_method=lbfgsb; memory "
+     "linear in n",
      &build<Nomad, BurerMonteiro>},
     {"nomad", "nomad_admm", false, "ADMM on Q = Z, psd against nonnegative; certifies the optimum",
      &build<Nomad, NomadAdmm>},

@@ -141,6 +141,7 @@ void Solver::fill_initial_progress()
     progress_.objective = current_objective();
     progress_.stationarity = current_stationarity();
     progress_.feasibility = current_feasibility();
+    progress_.tolerance = tolerance();
 }
 
 Output Solver::output(const std::string& name) const
@@ -163,7 +164,7 @@ bool Solver::objective_settled() const
 
 bool Solver::converged() const
 {
-    return progress_.stationarity <= common_.tolerance && progress_.feasibility <= common_.feasibility_tolerance;
+    return progress_.stationarity <= tolerance() && progress_.feasibility <= common_.feasibility_tolerance;
 }
 
 int32_t Solver::stopping_rule() const
@@ -198,6 +199,7 @@ int32_t Solver::step()
     progress_.objective = current_objective();
     progress_.stationarity = current_stationarity();
     progress_.feasibility = current_feasibility();
+    progress_.tolerance = tolerance();
     progress_.iteration += 1;
     progress_.relative_change =
         std::fabs(previous - progress_.objective) / std::max(std::fabs(previous), std::numeric_limits<double>::min());

@@ -27,6 +27,7 @@ struct Progress {
     double relative_change = std::numeric_limits<double>::quiet_NaN();
     double elapsed_seconds = 0.0;
     double feasibility = 0.0;  // constraint violation; 0 where iterates are feasible by construction
+    double tolerance = std::numeric_limits<double>::quiet_NaN();  // tolerance() at the last iteration
 };
 
 class Solver {
@@ -63,6 +64,9 @@ public:
     bool in_callback() const { return in_callback_; }
     // True once an iterate exists (after initialize, step, solve or set_iterate).
     bool started() const { return started_; }
+    // The stationarity bound CONVERGED uses: the parameter tolerance (a solver whose parameter has an
+    // automatic value, 0, resolves it here).
+    virtual double tolerance() const { return common_.tolerance; }
 
     // Named outputs; by default the problem's, computed from the dense iterate.
     virtual std::vector<OutputSpec> output_specs() const { return problem_->output_specs(); }

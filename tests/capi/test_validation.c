@@ -46,7 +46,7 @@ static const int64_t doc_row[6] = {0, 0, 1, 1, 2, 2}, doc_col[6] = {0, 1, 1, 2, 
 static const double doc_count[6] = {1, 2, 1, 3, 1, 1}, doc_fraction[6] = {1, 2, 1, 0.5, 1, 1};
 static const int64_t edge_row[4] = {0, 1, 2, 3}, edge_col[4] = {1, 0, 3, 2};
 static const double edge_weight[4] = {1, 1, 2, 2};
-static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0, 0};
+static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static facto_algorithm_info algorithm_info = {sizeof(facto_algorithm_info), 0, NULL, NULL};
 static facto_algorithm_info small_algorithm_info = {2, 0, NULL, NULL};
 static int64_t count;

@@ -1,6 +1,7 @@
 // The feasible sets of src/sets/: the row simplices' O(nk) LMO and gap (Alg. 2) against brute force
 // over all vertices, projections against their optimality conditions, validation of given points, the
-// column simplices' sparse iterate against its dense form.
+// column simplices' sparse iterate against its dense form, NOMAD's feasible factors' restoration and
+// reduced gradient against their defining properties.
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "base/error.hpp"
 #include "sets/column_simplices.hpp"
 #include "sets/dominant_diagonal.hpp"
+#include "sets/kmeans_factors.hpp"
 #include "sets/orthant.hpp"
 #include "sets/row_simplices.hpp"
 #include "sets/spectraplex.hpp"
@@ -258,6 +260,132 @@ BOOST_AUTO_TEST_CASE(spectraplex_projection_satisfies_the_variational_inequality
             BOOST_TEST(t * vRv / norm2 - at_P <= 1e-10 * (1.0 + std::fabs(at_P)));
         }
     }
+}
+
+namespace {
+// Near NOMAD's factors with soft rows: the scaled indicators of 3 clusters of 20 points in columns 0-2
+// and, in column 3 + c, positive entries on the rows of clusters c and c + 1 (so Q = Y Y^T is not block
+// diagonal: on blocks, Q 1 = 1 and Tr Q = K force a hard clustering, where the trace's constraint repeats
+// the rows' and J J^T is singular; here, once restored, J's condition number is about 17); `noise` more
+// on the support
+std::vector<double> soft_factor(double noise, uint64_t seed)
+{
+    const std::size_t n = 60, r = 6;
+    Rng rng(seed);
+    std::vector<double> Y(n * r, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        Y[i * r + i / 20] = 1.0 / std::sqrt(20.0);
+        Y[i * r + 3 + i / 20] = 0.1 * rng.uniform();
+        Y[i * r + 3 + (i / 20 + 2) % 3] = 0.1 * rng.uniform();
+    }
+    for (double& y : Y)
+        if (y > 0.0) y *= 1.0 + noise * (rng.uniform() - 0.5);
+    return Y;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(kmeans_factors_are_restored_onto_the_set_by_a_normal_correction)
+{
+    // Gauss-Newton from far (the soft factor: row sums off by 0.2, entries clipped at 0 on the way, so
+    // the sweeps converge linearly) and from near (a point of the set moved by 1e-4 on its support, as a
+    // gradient projection step does, here relative 1e-3: a few sweeps): feasible to 1e-12, nonnegative, nothing outside the
+    // support; from near, the correction is normal to the set to first order: its tangent part, what
+    // reduce keeps of it, is O(step^2), here below 1e-3 of the correction
+    const KmeansFactors set(60, 6, 3.0, nullptr);
+    std::vector<double> far = soft_factor(0.3, 5);
+    BOOST_TEST(set.violation(far.data()) > 0.1);
+    BOOST_TEST(!set.restore(far.data(), 1e-12, 3));  // not in 3 sweeps
+    BOOST_TEST(set.restore(far.data(), 1e-12, 100));
+    BOOST_TEST(set.violation(far.data()) <= 1e-12);
+    for (double y : far) BOOST_TEST(y >= 0.0);
+    Rng rng(8);
+    std::vector<double> near = far;
+    for (double& y : near) y *= 1.0 + 1e-3 * (rng.uniform() - 0.5);  // relative: no entry crosses 0
+    const std::vector<double> start = near;
+    BOOST_TEST(set.violation(near.data()) > 1e-6);
+    BOOST_TEST(set.restore(near.data(), 1e-12));
+    BOOST_TEST(set.violation(near.data()) <= 1e-12);
+    std::vector<double> step(near.size()), R(near.size()), x;
+    double moved = 0.0;
+    for (std::size_t k = 0; k < near.size(); ++k) {
+        BOOST_TEST(near[k] >= 0.0);
+        if (start[k] == 0.0) BOOST_TEST(near[k] == 0.0);
+        step[k] = near[k] - start[k];
+        moved = std::max(moved, std::fabs(step[k]));
+    }
+    BOOST_TEST(moved > 0.0);
+    set.reduce(near.data(), step.data(), x, R.data());
+    double tangent = 0.0;
+    for (std::size_t k = 0; k < near.size(); ++k)
+        if (near[k] > 0.0) tangent = std::max(tangent, std::fabs(R[k]));
+    BOOST_TEST(tangent <= 1e-3 * moved);
+    // a row without support cannot reach row sum 1 on it: refused, not forced
+    std::vector<double> Y = far;
+    for (std::size_t k = 0; k < 6; ++k) Y[k] = 0.0;
+    BOOST_TEST(!set.restore(Y.data(), 1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(kmeans_factors_reduce_a_gradient_to_its_tangent_part)
+{
+    // At a point of the set, R = G - J^T x with the least-squares multipliers x: J (M o R) = 0 (central
+    // differences of the constraints along M o R vanish), <G, T> = <R, T> along a tangent T,
+    // and a gradient that is J^T x0 itself reduces to 0
+    const std::size_t n = 60, r = 6;
+    const KmeansFactors set(n, r, 3.0, nullptr);
+    std::vector<double> Y = soft_factor(0.3, 6);
+    BOOST_TEST_REQUIRE(set.restore(Y.data(), 1e-13, 100));
+    const auto constraints = [&](const std::vector<double>& Z) {  // (Z Z^T 1, ||Z||^2)
+        std::vector<double> c(n + 1, 0.0), u(r, 0.0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < r; ++k) u[k] += Z[i * r + k], c[n] += Z[i * r + k] * Z[i * r + k];
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < r; ++k) c[i] += Z[i * r + k] * u[k];
+        return c;
+    };
+    const auto masked = [&](std::vector<double> V) {
+        for (std::size_t k = 0; k < V.size(); ++k)
+            if (!(Y[k] > 0.0)) V[k] = 0.0;
+        return V;
+    };
+    const Matrix G = random_matrix(n, r, 11), H = random_matrix(n, r, 12);
+    std::vector<double> R(n * r), T(n * r), x, ignored;
+    set.reduce(Y.data(), G.data(), x, R.data());
+    set.reduce(Y.data(), H.data(), ignored, T.data());
+    const std::vector<double> D = masked(R);
+    T = masked(T);  // a tangent direction on the support
+    const double h = 1e-5;
+    std::vector<double> up = Y, down = Y;
+    for (std::size_t k = 0; k < Y.size(); ++k) up[k] += h * D[k], down[k] -= h * D[k];
+    // against the constraints' change along M o G itself: 1e-8, the conjugate gradients' 1e-10 relative
+    // residual times the norms between a residual and one entry (the central difference of a quadratic
+    // is exact but for rounding, 1e-16 / h)
+    std::vector<double> up_G = Y, down_G = Y;
+    for (std::size_t k = 0; k < Y.size(); ++k)
+        if (Y[k] > 0.0) up_G[k] += h * G.data()[k], down_G[k] -= h * G.data()[k];
+    const std::vector<double> cu = constraints(up), cd = constraints(down), cu_G = constraints(up_G), cd_G = constraints(down_G);
+    double along_support = 0.0, along_reduced = 0.0;
+    for (std::size_t i = 0; i <= n; ++i) {
+        along_support = std::max(along_support, std::fabs(cu_G[i] - cd_G[i]) / (2.0 * h));
+        along_reduced = std::max(along_reduced, std::fabs(cu[i] - cd[i]) / (2.0 * h));
+    }
+    BOOST_TEST(along_reduced <= 1e-8 * along_support);
+    double along_G = 0.0, along_R = 0.0;
+    for (std::size_t k = 0; k < Y.size(); ++k) along_G += G.data()[k] * T[k], along_R += R[k] * T[k];
+    BOOST_TEST(along_G == along_R, boost::test_tools::tolerance(1e-9));
+    // G0 = J^T x0 = x0 u^T + 1 (Y^T x0)^T + 2 x0_n Y everywhere
+    std::vector<double> x0(n + 1), u(r, 0.0), v(r, 0.0), G0(n * r), R0(n * r), found;
+    Rng rng(13);
+    for (double& value : x0) value = rng.normal();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) u[k] += Y[i * r + k], v[k] += Y[i * r + k] * x0[i];
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) {
+            G0[i * r + k] = x0[i] * u[k] + v[k] + 2.0 * x0[n] * Y[i * r + k];
+            largest = std::max(largest, std::fabs(G0[i * r + k]));
+        }
+    set.reduce(Y.data(), G0.data(), found, R0.data());
+    for (double value : R0) BOOST_TEST(std::fabs(value) <= 1e-8 * largest);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -49,6 +49,7 @@ class Progress(ctypes.Structure):
         ("relative_change", ctypes.c_double),
         ("elapsed_seconds", ctypes.c_double),
         ("feasibility", ctypes.c_double),
+        ("tolerance", ctypes.c_double),  # since 0.4.0
     ]
 
 

@@ -27,10 +27,11 @@ class StopReason(enum.IntEnum):
 
 
 Progress = namedtuple("Progress", "iteration objective stationarity step_size relative_change "
-                                  "elapsed_seconds stop_reason feasibility")
+                                  "elapsed_seconds stop_reason feasibility tolerance")
 Progress.__doc__ = ("Progress of a solver: iteration count, objective, the stationarity measure its tolerance "
                     "bounds (relative to the problem's scale), last step, timing, stop reason, and the "
-                    "violation of constraints its iterates need not meet (NOMAD; 0 otherwise).")
+                    "violation of constraints its iterates need not meet (NOMAD; 0 otherwise), and the bound on "
+                    "stationarity in force (the parameter tolerance, or its automatic value where that is 0).")
 
 ParamInfo = namedtuple("ParamInfo", "name type default lower upper choices description")
 Algorithm = namedtuple("Algorithm", "name is_default description")
@@ -127,7 +128,7 @@ def _as_matrix(array, name):
 
 def _progress_tuple(p):
     return Progress(p.iteration, p.objective, p.stationarity, p.step_size, p.relative_change,
-                    p.elapsed_seconds, StopReason(p.stop_reason), p.feasibility)
+                    p.elapsed_seconds, StopReason(p.stop_reason), p.feasibility, p.tolerance)
 
 
 class _Handle:

@@ -544,8 +544,8 @@ SEXP facto_r_set_iterate(SEXP ptr, SEXP X)
 static SEXP progress_list(const facto_progress* p)
 {
     const char* names[] = {"iteration", "objective", "stationarity", "step_size", "relative_change", "elapsed_seconds",
-                           "stop_reason", "feasibility"};
-    SEXP out = PROTECT(Rf_allocVector(VECSXP, 8)), n = PROTECT(Rf_allocVector(STRSXP, 8));
+                           "stop_reason", "feasibility", "tolerance"};
+    SEXP out = PROTECT(Rf_allocVector(VECSXP, 9)), n = PROTECT(Rf_allocVector(STRSXP, 9));
     SET_VECTOR_ELT(out, 0, Rf_ScalarReal((double)p->iteration));
     SET_VECTOR_ELT(out, 1, Rf_ScalarReal(p->objective));
     SET_VECTOR_ELT(out, 2, Rf_ScalarReal(p->stationarity));
@@ -554,7 +554,8 @@ static SEXP progress_list(const facto_progress* p)
     SET_VECTOR_ELT(out, 5, Rf_ScalarReal(p->elapsed_seconds));
     SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(p->stop_reason));
     SET_VECTOR_ELT(out, 7, Rf_ScalarReal(p->feasibility));
-    for (int i = 0; i < 8; ++i) SET_STRING_ELT(n, i, Rf_mkChar(names[i]));
+    SET_VECTOR_ELT(out, 8, Rf_ScalarReal(p->tolerance));
+    for (int i = 0; i < 9; ++i) SET_STRING_ELT(n, i, Rf_mkChar(names[i]));
     Rf_setAttrib(out, R_NamesSymbol, n);
     UNPROTECT(2);
     return out;

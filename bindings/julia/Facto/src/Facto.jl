@@ -77,6 +77,7 @@ struct Progress
     relative_change::Float64
     elapsed_seconds::Float64
     feasibility::Float64  # since 0.2.0
+    tolerance::Float64    # since 0.4.0: the bound on stationarity in force
 end
 
 struct ParamInfo
@@ -101,7 +102,7 @@ struct AlgorithmInfo
     description::Cstring
 end
 
-empty_progress() = Progress(UInt32(sizeof(Progress)), 0, 0, NaN, NaN, NaN, NaN, 0.0, 0.0)
+empty_progress() = Progress(UInt32(sizeof(Progress)), 0, 0, NaN, NaN, NaN, NaN, 0.0, 0.0, NaN)
 
 # ---- problems ----
 

@@ -117,6 +117,8 @@ pub struct facto_progress {
     pub relative_change: f64,
     pub elapsed_seconds: f64,
     pub feasibility: f64,
+    /// since 0.4.0
+    pub tolerance: f64,
 }
 
 pub type facto_callback =

@@ -210,6 +210,8 @@ pub struct Progress {
     pub stop_reason: StopReason,
     /// The violation of the constraints the iterates need not meet (NOMAD's solvers; 0 otherwise).
     pub feasibility: f64,
+    /// The bound on `stationarity` in force: the parameter `tolerance`, or its automatic value where that is 0.
+    pub tolerance: f64,
 }
 
 impl From<&sys::facto_progress> for Progress {
@@ -223,6 +225,7 @@ impl From<&sys::facto_progress> for Progress {
             elapsed_seconds: p.elapsed_seconds,
             stop_reason: StopReason::from_raw(p.stop_reason),
             feasibility: p.feasibility,
+            tolerance: p.tolerance,
         }
     }
 }
