@@ -167,7 +167,17 @@ GramOperator GramOperator::with_fast_products(double c) const
                                   return GramOperator(Square{std::move(D)});
                               },
                               [&](const Square& S) { return GramOperator(Square{S.D * c}); },
-                              [&](const Factor& f) { return GramOperator(Factor{f.F * std::sqrt(c)}); }},
+                              [&](const Factor& f) {
+                                  // with at least as many features as points the square is no larger
+                                  // than F and its products cost n^2 r instead of 2 n d r
+                                  const std::size_t n = f.F.shape()[0], d = f.F.shape()[1];
+                                  if (n > d) return GramOperator(Factor{f.F * std::sqrt(c)});
+                                  Matrix D({n, n});
+                                  blas::gemm(false, true, c, f.F, f.F, 0.0, D);
+                                  for (std::size_t i = 0; i < n; ++i)  // exactly symmetric
+                                      for (std::size_t j = 0; j < i; ++j) D(i, j) = D(j, i);
+                                  return GramOperator(Square{std::move(D)});
+                              }},
                       storage_);
 }
 

@@ -56,7 +56,8 @@ public:
     double largest_eigenvalue(std::size_t threads) const;
 
     // c D stored for block products: a triangle becomes the full square (n^2 values; checked against
-    // the memory available), a factor F becomes sqrt(c) F. Requires c > 0.
+    // the memory available), a factor F becomes sqrt(c) F, or the square c F F^T when F has at least as
+    // many columns as rows (then no larger than F). Requires c > 0.
     GramOperator with_fast_products(double c) const;
     // D's upper triangle: the one stored, or formed from F or the square (checked against the memory
     // available: `what` names the caller in the message).

@@ -123,6 +123,29 @@ BOOST_AUTO_TEST_CASE(at_zero_it_is_the_spectral_bound)
     }
 }
 
+BOOST_AUTO_TEST_CASE(more_features_than_points_take_the_components_from_the_points_gram)
+{
+    // d > n (a TF-IDF corpus): J D J's spectrum and components come from the n x n Gram instead of the
+    // d x d covariance; the bound at G = 0 and at a G > 0 is still (1) from the dense matrix, within the
+    // margin, with every component kept and with the fewest that a tail of 1e-3 allows
+    const std::size_t n = 24;
+    const Matrix F = uniform_matrix(n, 60, 9, -0.5, 1.0);
+    const Matrix zero({n, 4}, 0.0), G = uniform_matrix(n, 4, 10, 0.0, 0.3);
+    for (const double tail_fraction : {0.0, 1e-3}) {
+        BOOST_TEST_CONTEXT("tail_fraction " << tail_fraction) {
+            PartitionDual dual(F, 3, tail_fraction);
+            BOOST_TEST(dual.components().shape()[1] <= n);
+            dual.partition(cyclic_labels(n, 4));
+            for (const Matrix* at : {&zero, &G}) {
+                const double dense = dense_bound(F, 3, cyclic_labels(n, 4), *at);
+                const double exact = dual.evaluate(at->data(), 1.0, nullptr).exact;
+                BOOST_TEST(exact >= dense - 1e-10 * std::fabs(dense));
+                if (tail_fraction == 0.0) BOOST_TEST(exact <= dense + margin(dual, 3, n, *at, dense));
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(the_components_left_out_count_by_their_tail)
 {
     // F with column scales 1, 1/2, ..., 1/64: J D J's spectrum decays, and a tail fraction of 0.3 keeps

@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_SUITE(nomad_points)
 BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
 {
     // triangle, square and factor of D = F F^T (n = 37, d = 5): the products agree to rounding (1e-13
-    // relative: sums of 5 or 37 terms of size 1), and so do the scalars
+    // relative: sums of 5, 20 or 37 terms of size 1), and so do the scalars
     const std::size_t n = 37, d = 5, r = 3;
     const Matrix F = uniform_matrix(n, d, 1, -1.0, 1.0);
     Matrix D({n, n});
@@ -92,6 +92,20 @@ BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
     for (std::size_t k = 0; k < formed->values.size(); ++k)
         BOOST_TEST(formed->values[k] == triangle.triangle("test")->values[k], boost::test_tools::tolerance(1e-13));
     BOOST_TEST(triangle.triangle("test").get() == triangle.triangle("test").get());
+    // more features than points: the fast products form the square c F F^T (n^2 <= n d values), the same
+    // products
+    const Matrix wide = uniform_matrix(8, 20, 4, -1.0, 1.0), V = uniform_matrix(8, r, 5, -1.0, 1.0);
+    Matrix wide_D({8, 8});
+    blas::gemm(false, true, 3.0, wide, wide, 0.0, wide_D);
+    const GramOperator fast = GramOperator::factored(wide).with_fast_products(3.0);
+    BOOST_TEST(!fast.is_factored());
+    BOOST_TEST(fast.stored_values() == 64.0);
+    std::vector<double> wide_expected(r * 8, 0.0), wide_got(r * 8);
+    for (std::size_t k = 0; k < r; ++k)
+        for (std::size_t i = 0; i < 8; ++i)
+            for (std::size_t j = 0; j < 8; ++j) wide_expected[k * 8 + i] += V(j, k) * wide_D(j, i);
+    fast.left_multiply(V.data(), r, wide_got.data(), 1);
+    BOOST_TEST(relative_difference(wide_got, wide_expected) <= 1e-13);
 }
 
 BOOST_AUTO_TEST_CASE(points_and_their_gram_matrix_give_the_same_objective_and_gradient)

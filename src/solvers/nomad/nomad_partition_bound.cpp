@@ -73,27 +73,44 @@ PartitionDual::PartitionDual(const Matrix& F, int64_t K, double tail_fraction)
         for (std::size_t k = 0; k < d; ++k) mu[k] += F(i, k);
     for (double& v : mu) v /= static_cast<double>(n_);
     mean_ = static_cast<double>(n_) * blas::dot(mu.data(), mu.data(), d);
-    Matrix C({d, d});
-    blas::gram(F, C);
-    for (std::size_t a = 0; a < d; ++a)
-        for (std::size_t b = 0; b < d; ++b) C(a, b) -= static_cast<double>(n_) * mu[a] * mu[b];
+    // J D J's spectrum from the smaller of (J F)^T (J F) (d x d) and J F F^T J (n x n): the same nonzero
+    // eigenvalues; the components J F V_r are, from the second, U_r diag(sigma_r)^1/2
+    const bool by_points = d > n_;
+    const std::size_t m = by_points ? n_ : d;
+    Matrix C({m, m});
+    if (by_points) {
+        blas::gemm(false, true, 1.0, F, F, 0.0, C);
+        std::vector<double> row_means(n_, 0.0);
+        for (std::size_t i = 0; i < n_; ++i) row_means[i] = blas::dot(&F(i, 0), mu.data(), d);
+        const double all = blas::dot(mu.data(), mu.data(), d);  // (F_i - mu) . (F_j - mu) = D_ij - F_i . mu - F_j . mu + mu . mu
+        for (std::size_t i = 0; i < n_; ++i)
+            for (std::size_t j = 0; j < n_; ++j) C(i, j) += all - row_means[i] - row_means[j];
+    } else {
+        blas::gram(F, C);
+        for (std::size_t a = 0; a < d; ++a)
+            for (std::size_t b = 0; b < d; ++b) C(a, b) -= static_cast<double>(n_) * mu[a] * mu[b];
+    }
     Vector lambda;
     blas::symmetric_eigen(C, lambda);
-    std::vector<double> sigma(d);  // J D J's nonzero spectrum, descending
-    for (std::size_t i = 0; i < d; ++i) sigma[i] = std::max(lambda(d - 1 - i), 0.0);
+    std::vector<double> sigma(m);  // J D J's nonzero spectrum, descending
+    for (std::size_t i = 0; i < m; ++i) sigma[i] = std::max(lambda(m - 1 - i), 0.0);
     const std::size_t k = static_cast<std::size_t>(K - 1);
     const auto sum = [&](std::size_t first) {
-        return std::accumulate(sigma.begin() + static_cast<std::ptrdiff_t>(std::min(first, d)),
-                               sigma.begin() + static_cast<std::ptrdiff_t>(std::min(first + k, d)), 0.0);
+        return std::accumulate(sigma.begin() + static_cast<std::ptrdiff_t>(std::min(first, m)),
+                               sigma.begin() + static_cast<std::ptrdiff_t>(std::min(first + k, m)), 0.0);
     };
     top_ = sum(0);
-    while (r_ < d && sum(r_) > tail_fraction * top_) ++r_;
+    while (r_ < m && sum(r_) > tail_fraction * top_) ++r_;
     tail_ = sum(r_);
     trace_ = std::accumulate(sigma.begin(), sigma.end(), 0.0);
     sigma_.assign(sigma.begin(), sigma.begin() + static_cast<std::ptrdiff_t>(r_));
-    // F_r = (F - 1 mu^T) V_r, V_r's columns being C's last r rows (eigenvectors), largest first
+    // F_r = (F - 1 mu^T) V_r, V_r's columns being C's last r rows (eigenvectors), largest first; by points
+    // U_r sigma_r^1/2 with U_r's columns C's last r rows
     Matrix Fr({n_, r_});
-    if (r_ > 0) {
+    if (r_ > 0 && by_points) {
+        for (std::size_t j = 0; j < r_; ++j)
+            for (std::size_t i = 0; i < n_; ++i) Fr(i, j) = C(m - 1 - j, i) * std::sqrt(sigma[j]);
+    } else if (r_ > 0) {
         Matrix V({d, r_});
         for (std::size_t j = 0; j < r_; ++j)
             for (std::size_t a = 0; a < d; ++a) V(a, j) = C(d - 1 - j, a);
