@@ -68,12 +68,14 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<bool(const double*,
         double along_arc = slope;  // g^T (P(x - t step g) - x) at the current t
         const double reference = *std::max_element(recent.begin(), recent.end());
         double t = 1.0, f_trial = 0.0;
+        bool stopped = false;  // a stop request between trials: x stays
         for (int backtracks = 0;; ++backtracks) {
             if (convex)
                 for (std::size_t k = 0; k < n; ++k) trial[k] = x[k] + t * d[k];
             f_trial = std::isnan(along_arc) ? std::numeric_limits<double>::infinity() : fg(trial.data(), g_trial.data());
             const double decrease = convex ? t * slope : along_arc;
             if ((std::isfinite(f_trial) && f_trial <= reference + gamma * decrease) || backtracks == 60) break;
+            if ((stopped = interrupted())) break;
             if (convex) {
                 const double quadratic = -0.5 * t * t * slope / (f_trial - f - t * slope);
                 t = std::isfinite(quadratic) && quadratic >= 0.1 * t && quadratic <= 0.9 * t ? quadratic : 0.5 * t;
@@ -82,7 +84,7 @@ LbfgsbResult spg(std::vector<double>& x, const std::function<bool(const double*,
                 along_arc = arc(t);
             }
         }
-        if (std::isnan(along_arc)) break;  // no point on the set along the arc: x stays
+        if (stopped || std::isnan(along_arc)) break;  // stopped, or no point on the set along the arc: x stays
         require(std::isfinite(f_trial), FACTO_ERROR_NUMERICAL, "SPG: the function became non-finite");
         // the Barzilai-Borwein length s^T s / s^T y
         double products[2] = {0.0, 0.0};  // s^T s, s^T y

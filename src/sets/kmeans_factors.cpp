@@ -172,7 +172,7 @@ void KmeansFactors::solve(const double* Y, const Linearization& l, const std::ve
     }
 }
 
-bool KmeansFactors::restore(double* Y, double target, int sweeps) const
+bool KmeansFactors::restore(double* Y, double target, int sweeps, const std::function<bool()>& interrupted) const
 {
     const std::size_t n = rows * columns;
     for (std::size_t k = 0; k < n; ++k) Y[k] = std::max(Y[k], 0.0);
@@ -180,7 +180,7 @@ bool KmeansFactors::restore(double* Y, double target, int sweeps) const
     for (int sweep = 0;; ++sweep) {
         const double violation = this->violation(Y);
         if (violation <= target) return true;
-        if (!std::isfinite(violation) || sweep == sweeps) return false;
+        if (!std::isfinite(violation) || sweep == sweeps || (interrupted && interrupted())) return false;
         // c = (Y u - 1, ||Y||^2 - K); J J^T x = -c to a relative residual of min(0.1, violation) (the
         // forcing term of an inexact Newton method: quadratic convergence without solving far from the set)
         const Linearization l = linearize(Y);

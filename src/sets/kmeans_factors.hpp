@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "base/collectives.hpp"
@@ -34,8 +35,9 @@ struct KmeansFactors {
     // max(max_i |(Y Y^T 1)_i - 1|, |||Y||^2 - K| / K) over every process: what the solver calls feasibility.
     double violation(const double* Y) const;
     // Y := the Gauss-Newton projection of Y onto the set (in place, Y >= 0 first); true when the
-    // violation ends at most `target` within `sweeps` (false: Y is left where the sweeps ended).
-    bool restore(double* Y, double target, int sweeps = 10) const;
+    // violation ends at most `target` within `sweeps` (false: Y is left where the sweeps ended, also when
+    // `interrupted`, asked before each sweep, says so; collective when distributed, as it is here).
+    bool restore(double* Y, double target, int sweeps = 10, const std::function<bool()>& interrupted = {}) const;
     // R := the reduced gradient of G at Y (both rows x columns, row-major); x (rows + 1 values: the rows'
     // multipliers, then the trace's) is the least-squares multipliers, its values on entry the conjugate
     // gradients' start (resized to rows + 1 with zeros when it has another size).

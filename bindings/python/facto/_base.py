@@ -216,10 +216,12 @@ class FactoEstimator(BaseEstimator):
     end; 2 every iteration, on stdout) and solver_params (a dict of any other solver parameter by its
     facto name, never modified; a fit's callback is fit's own argument).
 
-    Ctrl-C during fit stops the solve at the end of an iteration; the estimator keeps that partial fit
-    (its attributes set, interrupted_ True) and KeyboardInterrupt is raised."""
+    Ctrl-C during fit stops the solve within one inner step; the estimator keeps that partial fit (its
+    attributes set but for what costs as much as the solve, interrupted_ True) and KeyboardInterrupt is
+    raised."""
 
     _constraints = {}  # the estimator's own, besides COMMON_CONSTRAINTS
+    _left_when_interrupted = ()  # outputs an interrupted fit does not compute (its attribute NaN)
     _maximize = False  # whether the problem's objective is maximized (NOMAD's Tr(D Q))
 
     def _validate_params(self):
@@ -288,6 +290,8 @@ class FactoEstimator(BaseEstimator):
                               f"iterations: objective {progress.objective:.8g}", flush=True)
                     if best is None or self._better(progress.objective, best[0].objective):
                         wanted = outputs(solver.algorithm) if callable(outputs) else outputs
+                        if interrupted:  # Ctrl-C is answered now: what costs a solve's time more is left out
+                            wanted = tuple(name for name in wanted if name not in self._left_when_interrupted)
                         best = (progress, self._collect(solver, wanted, iterate, model_rule))
                     self.solver_ = solver.algorithm
                     if interrupted or not seeded:

@@ -207,7 +207,8 @@ class NOMADClustering(_Clusterer):
         "components" (the paper's rule: connected components of Q's graph, edges where
         Q_ij > component_threshold K / n; may give more than K labels).
     certify : bool, default True. Compute upper_bound_ (for burer_monteiro: k-means and certificates, about
-        half a solve's time at n = 70,000; False leaves it NaN).
+        half a solve's time at n = 70,000, and much more on text, whose flat spectrum keeps many components;
+        False, or a Ctrl-C during fit, leaves it NaN).
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators (n_init keeps the
         start of largest Tr(D Q)).
 
@@ -229,6 +230,7 @@ class NOMADClustering(_Clusterer):
                     "solver": Options(solvers_of("nomad", "auto")), "assign_labels": Options(["kmeans", "components"]),
                     "certify": Flag()}
     _maximize = True
+    _left_when_interrupted = ("upper_bound",)  # the certificate: half a solve's time at n = 70,000, more on text
     _transform_differs = ("transform gives a point its cluster's mean embedding (the Nystrom extension), "
                           "fit_transform the fitted points' own embedding_")
 
@@ -274,7 +276,7 @@ class NOMADClustering(_Clusterer):
         setattr(self, kept + "_", out[kept])
         self.embedding_ = out["embedding"]
         self.feasibility_ = out["feasibility"]
-        self.upper_bound_ = float(np.ravel(out["upper_bound"])[0]) if self.certify else float("nan")
+        self.upper_bound_ = float(np.ravel(out["upper_bound"])[0]) if "upper_bound" in out else float("nan")
         if self.assign_labels == "components":
             self.labels_ = out["labels"]
         else:

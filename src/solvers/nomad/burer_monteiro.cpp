@@ -455,9 +455,9 @@ double BurerMonteiro::iterate_on_set()
     // and Barzilai-Borwein lengths SPG's), from the last call's length
     std::vector<double> y(Y_.begin(), Y_.end());
     const KmeansFactors set = factors();
-    const auto retract = [&set](const double* v, double* out) {
+    const auto retract = [this, &set](const double* v, double* out) {
         if (out != v) std::copy(v, v + set.rows * set.columns, out);
-        return set.restore(out, kRestored);
+        return set.restore(out, kRestored, 10, [this] { return interrupted_anywhere(); });
     };
     const auto f = [this](const double* Y, double* R) { return value_on_set(Y, R); };
     const LbfgsbResult inner = minimize_by_retraction_spg(y, retract, radius(), f, inner_settings(), problem().collectives());
