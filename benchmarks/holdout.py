@@ -42,12 +42,17 @@ def satimage():
 
 
 def fashion(count=10000):
+    """The first `count` of Fashion-MNIST's 10,000 test images and then its 60,000 training images."""
     root = "/usr/share/datasets/fashion-mnist/"
-    with gzip.open(root + "t10k-images-idx3-ubyte.gz") as f:
-        X = np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784)[:count] / 255.0
-    with gzip.open(root + "t10k-labels-idx1-ubyte.gz") as f:
-        y = np.frombuffer(f.read(), np.uint8, offset=8)[:count].astype(np.int64)
-    return X, y
+    images, labels = [], []
+    for part in ("t10k", "train"):
+        with gzip.open(root + part + "-images-idx3-ubyte.gz") as f:
+            images.append(np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784))
+        with gzip.open(root + part + "-labels-idx1-ubyte.gz") as f:
+            labels.append(np.frombuffer(f.read(), np.uint8, offset=8))
+        if sum(len(y) for y in labels) >= count:
+            break
+    return np.concatenate(images)[:count] / 255.0, np.concatenate(labels)[:count].astype(np.int64)
 
 
 def tdt2():

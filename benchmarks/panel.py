@@ -9,8 +9,10 @@ Every row is one fit in this process, on the same data and seed: clustering accu
 beside them ("paper: ..."), and scikit-learn's KMeans (k-means++, n_init 10) and SpectralClustering
 (on its kNN graph: its default rbf kernel with gamma 1 did not finish on digits in 5 minutes) as the
 references a user compares with. Data: scikit-learn's wine, breast-cancer and
-digits, the bundled satimage; "full" adds the 10,000 Fashion-MNIST test images (Debian's
-dataset-fashion-mnist).
+digits, the bundled satimage, and the TF-IDF (scikit-learn's TfidfTransformer, sparse) of 1000 Reuters
+documents of its 10 largest topics (a seeded sample; the benchmark data directory, benchmarks/README.md);
+"full" adds the 10,000 Fashion-MNIST test images (Debian's dataset-fashion-mnist), all 70,000, and the
+TF-IDF of TDT2's 9394 labelled documents. A row a method cannot take at that size says so.
 """
 import sys
 import time
@@ -21,32 +23,62 @@ from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.datasets import load_breast_cancer, load_digits, load_wine
 
 import facto
-from holdout import fashion, satimage
+from holdout import DATA, fashion, satimage, tdt2
 
 SEED = 0
 
 
+def reuters(count=1000, topics=10):
+    """TF-IDF of `count` documents drawn (seeded) from Reuters-21578's `topics` largest topics."""
+    import os
+    import scipy.sparse
+    from sklearn.feature_extraction.text import TfidfTransformer
+    counts = facto.read_matrix_market(os.path.join(DATA, "merit/reuters21578_doc_term.mtx.gz"))
+    C = scipy.sparse.csr_matrix((counts.data, counts.indices, counts.indptr), shape=counts.shape)
+    labels = np.loadtxt(os.path.join(DATA, "merit/reuters21578_labels.csv.gz"), delimiter=",", skiprows=1,
+                        usecols=(0, 1)).astype(np.int64)
+    y = np.full(C.shape[0], -1, dtype=np.int64)
+    y[labels[:, 0] - 1] = labels[:, 1]
+    largest = np.argsort(-np.bincount(y[y >= 0]))[:topics]
+    kept = np.sort(np.random.default_rng(SEED).permutation(np.flatnonzero(np.isin(y, largest)))[:count])
+    X = TfidfTransformer().fit_transform(C[kept])
+    return X[:, np.flatnonzero(X.getnnz(axis=0))], y[kept]
+
+
+def tdt2_tfidf():
+    from sklearn.feature_extraction.text import TfidfTransformer
+    C, y = tdt2()
+    known = np.flatnonzero(y >= 0)
+    X = TfidfTransformer().fit_transform(C[known])
+    return X[:, np.flatnonzero(X.getnnz(axis=0))], y[known]
+
+
 def data_sets(mode):
     sets = [("wine", *load_wine(return_X_y=True)), ("breast-cancer", *load_breast_cancer(return_X_y=True)),
-            ("digits", *load_digits(return_X_y=True)), ("satimage", *satimage())]
+            ("digits", *load_digits(return_X_y=True)), ("satimage", *satimage()),
+            ("Reuters TF-IDF 1k", *reuters())]
     if mode == "full":
-        sets.append(("Fashion-MNIST 10k", *fashion(10000)))
+        sets += [("Fashion-MNIST 10k", *fashion(10000)), ("Fashion-MNIST 70k", *fashion(70000)),
+                 ("TDT2 TF-IDF", *tdt2_tfidf())]
     return sets
 
 
 def methods(K, n):
-    """(name, estimator) pairs; a None estimator is skipped with its reason in the name."""
-    rows = [
-        ("sklearn KMeans", KMeans(K, n_init=10, random_state=SEED)),
+    """(name, estimator, reason) triples; a None estimator is skipped for its reason."""
+    dense_kernel = "the dense n x n kernel: %.0f GB" % (8e-9 * n * n) if n > 20000 else None
+    return [
+        ("sklearn KMeans", KMeans(K, n_init=10, random_state=SEED), None),
         ("sklearn SpectralClustering (kNN graph)",
-         SpectralClustering(K, affinity="nearest_neighbors", random_state=SEED) if n <= 20000 else None),
-        ("SimplicialSymNMF", facto.SimplicialSymNMF(K, random_state=SEED)),
+         SpectralClustering(K, affinity="nearest_neighbors", random_state=SEED), dense_kernel),
+        ("SimplicialSymNMF", facto.SimplicialSymNMF(K, random_state=SEED), dense_kernel),
         ("  paper: bandwidth=1.0 (120 s limit)",
-         facto.SimplicialSymNMF(K, bandwidth=1.0, random_state=SEED, solver_params={"time_limit": 120})),
-        ("SymNMFClustering", facto.SymNMFClustering(K, random_state=SEED)),
-        ("NOMADClustering", facto.NOMADClustering(K, random_state=SEED)),
+         facto.SimplicialSymNMF(K, bandwidth=1.0, random_state=SEED, solver_params={"time_limit": 120}), dense_kernel),
+        ("SymNMFClustering", facto.SymNMFClustering(K, random_state=SEED), None),
+        ("NOMADClustering", facto.NOMADClustering(K, random_state=SEED), None),
+        ("  paper: inner_method=lbfgsb, start=kmeans",
+         facto.NOMADClustering(K, solver="burer_monteiro", random_state=SEED,
+                               solver_params={"inner_method": "lbfgsb", "start": "kmeans"}), None),
     ]
-    return rows
 
 
 def fit(estimator, X):
@@ -62,12 +94,13 @@ def main():
     print("| data (n, K) | method | accuracy | seconds | stop |")
     print("|---|---|---|---|---|")
     for name, X, y in data_sets(mode):
-        X = np.ascontiguousarray(X, dtype=float)
+        if not hasattr(X, "tocsr"):  # scipy.sparse stays sparse: the estimators take it as users give it
+            X = np.ascontiguousarray(X, dtype=float)
         K = len(np.unique(y))
-        for label, estimator in methods(K, X.shape[0]):
+        for label, estimator, skipped in methods(K, X.shape[0]):
             where = f"{name} ({X.shape[0]}, {K})"
-            if estimator is None:
-                print(f"| {where} | {label} | skipped (dense n x n kernel) | | |", flush=True)
+            if skipped:
+                print(f"| {where} | {label} | not run ({skipped}) | | |", flush=True)
                 continue
             seconds = fit(estimator, X)
             accuracy = facto.clustering_accuracy(estimator.labels_, y)

@@ -393,6 +393,9 @@ def test_nomad_from_points_keeps_d_implicit():
         assert facto.clustering_accuracy(s.output("labels").ravel(), truth) == 1.0
         f = s.output("feasibility").ravel()
         assert f[0] == 0.0 and f[2] <= 1e-5
+        # tolerance 0 is automatic: the progress carries the bound in force, and the stationarity is below it
+        assert s.params["tolerance"] == 0.0 and s.progress.tolerance == 1e-6
+        assert s.progress.stationarity <= s.progress.tolerance
         # certified: the clustering's dual certificate meets the objective (to the residuals' 1e-5)
         assert abs(s.output("upper_bound")[0] - s.progress.objective) <= 1e-4 * s.progress.objective
         Q = s.output("Q")

@@ -147,6 +147,8 @@ end
             @test size(Y) == (100, 24) && all(Y .>= 0)  # r = 3 K
             @test Q ≈ Y * Y' atol = 1e-12
             @test_throws FactoError Facto.nomad_layer(s, 9)  # K must not grow
+            # tolerance 0 is automatic: the progress carries the bound in force
+            @test progress(s).tolerance == 1e-6 && progress(s).stationarity <= progress(s).tolerance
         end
     end
     layers = Facto.multilayer_nomad(D, [8, 4]; algorithm = "burer_monteiro", seed = 3)

@@ -249,6 +249,9 @@ test_that("Burer-Monteiro NOMAD is feasible and multi-layer NOMAD stacks layers"
   feasibility <- facto_output(solver, "feasibility")
   expect_lte(feasibility[3], facto_get(solver, "feasibility_tolerance"))
   expect_lte(facto_progress(solver)$feasibility, facto_get(solver, "feasibility_tolerance"))
+  # tolerance 0 is automatic: the progress carries the bound in force (1e-6 on the feasible factors)
+  expect_equal(facto_progress(solver)$tolerance, 1e-6)
+  expect_lte(facto_progress(solver)$stationarity, facto_progress(solver)$tolerance)
   expect_error(facto_nomad_layer(solver, 9), class = "facto_error")  # K must not grow
   facto_set(solver, "seed", 7)
   next_layer <- facto_solver_nomad_layer(solver, 4)  # the same algorithm and settings

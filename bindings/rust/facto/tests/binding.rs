@@ -397,6 +397,11 @@ fn nomad_by_both_solvers_and_in_layers() {
             other => panic!("{:?}", other),
         };
         assert!(solver.progress().feasibility <= limit, "{}", name);
+        // the stationarity bound in force (burer_monteiro's tolerance 0 resolves to 1e-6 on the feasible factors)
+        assert!(solver.progress().stationarity <= solver.progress().tolerance, "{}", name);
+        if name == "burer_monteiro" {
+            assert_eq!(solver.progress().tolerance, 1e-6);
+        }
         let q = solver.iterate(Layout::RowMajor).unwrap();
         let f = solver.output_f64("feasibility", Layout::RowMajor).unwrap();
         // nomad_cgm keeps the equalities by construction; burer_monteiro to its feasibility tolerance
