@@ -196,6 +196,14 @@ BOOST_AUTO_TEST_CASE(it_is_never_below_the_exact_optimum)
         BOOST_TEST(b.bound >= exact * (1.0 - 1e-7));
         BOOST_TEST(b.bound < b.spectral);
         if (parts == 30) BOOST_TEST(b.bound <= exact * (1.0 + 1e-2));
+        // a budget of the multiply-adds of 5 steps ((r + 2 K')^3 + n (r + K') K' each) takes 5: the same
+        // first steps, so a bound between the spectral one and the 300 steps' (still above the optimum)
+        const double r = static_cast<double>(b.rank), p = static_cast<double>(parts);
+        settings.budget = 5.5 * (std::pow(r + 2.0 * p, 3.0) + 30.0 * (r + p) * p);
+        const PartitionBound cheap = nomad_partition_bound(F, 4, settings);
+        BOOST_TEST(cheap.iterations == 5);
+        BOOST_TEST(cheap.bound >= b.bound);
+        BOOST_TEST(cheap.bound <= cheap.spectral);
     }
     // burer_monteiro's upper_bound on these points: at least its own objective less its feasibility
     // (1e-5 of K / n per row: Tr(D Q) moves by at most that times ||D||_1 / n), and at least the optimum

@@ -144,6 +144,8 @@ private:
     void onto_sphere();
     // YtD_ := Y^T D (the columns of the rows held here); returns this process's part of Tr(Y^T D Y).
     double product(const double* Y);
+    // The multiply-adds of the products since the start (D's stored values times the columns multiplied).
+    double product_work() const;
     // objective_, feasibility_, row_sums_ and squares_ at Y_.
     void measure();
     // S Z for S = grad_Q L at Y_ and the current multipliers (Z and S Z n x m, row-major).
@@ -181,12 +183,15 @@ private:
     std::vector<double> mu_, row_sums_, u_, w_;
     double lambda_ = 0.0, objective_ = 0.0, feasibility_ = 0.0, squares_ = 0.0;  // squares_ = ||Y||_F^2 = Tr Q
     double inner_gradient_ = 0.0;  // the projected gradient at the end of the last (33a)
+    double product_columns_ = 0.0;  // columns multiplied by D since the start (product_work)
     // on the feasible factors (restore_below): since when, the least-squares multipliers (the rows',
     // then the trace's) and the gradient -2 D Y of the last point
     bool on_set_ = false;
     std::vector<double> multipliers_, gradient_;
     // the restoration's target: the feasible factors' violation at most this
     static constexpr double kRestored = 1e-12;
+    // the partition bound's steps may take the solve's multiply-adds, and at least these
+    static constexpr double kBoundWork = 1e9;
     double step_ = 0.0;            // SPG's last Barzilai-Borwein length (0: none yet)
     int64_t outer_ = 0;
     std::size_t threads_ = 1;

@@ -268,7 +268,10 @@ PartitionBound nomad_partition_bound(const Matrix& F, int64_t K, const Partition
     double mu = first_mu, f = at_zero.smoothed, largest = 0.0;
     for (const double gk : g) largest = std::max(largest, std::fabs(gk));
     double step = largest > 0.0 ? 1e-3 / largest : 1.0;
-    for (int taken = 0; result.iterations < settings.iterations; ++result.iterations) {
+    const double r = static_cast<double>(result.rank), p = static_cast<double>(dual.parts());
+    const double step_cost = std::pow(r + 2.0 * p, 3.0) + static_cast<double>(n) * (r + p) * p;
+    for (int taken = 0; result.iterations < settings.iterations && (result.iterations + 1) * step_cost <= settings.budget;
+         ++result.iterations) {
         for (std::size_t k = 0; k < size; ++k) trial[k] = std::max(G[k] - step * g[k], 0.0);
         const PartitionDual::Value v = dual.evaluate(trial.data(), mu, g_trial.data());
         result.bound = std::min(result.bound, v.exact);

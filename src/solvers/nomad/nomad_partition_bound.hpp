@@ -27,6 +27,8 @@
 #include <vector>
 
 #include "linalg/gram_operator.hpp"
+#include <limits>
+
 #include "linalg/matrix.hpp"
 
 namespace facto {
@@ -73,6 +75,9 @@ private:
 struct PartitionBoundSettings {
     int64_t parts = 0;            // K' (0: min(4 K, 64), at most n): the points are split by k-means on F_r
     int iterations = 200;         // projected gradient steps tried (0: G = 0 only)
+    // multiply-adds the steps may take in all, each about (r + 2 K')^3 + n (r + K') K' (the eigenproblem
+    // and the gradient): fewer steps where the spectrum is flat and r large
+    double budget = std::numeric_limits<double>::infinity();
     double tail_fraction = 1e-3;  // for r (PartitionDual)
     uint64_t seed = 0;            // k-means' seed
     std::size_t threads = 1;
