@@ -68,11 +68,12 @@ Scaling scaling_in(int32_t scaling, Similarity kernel)
     return static_cast<Scaling>(scaling);
 }
 
-Similarity similarity_in(int32_t kind)
+Similarity similarity_in(int32_t kind, const Matrix& X)
 {
-    require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE, FACTO_ERROR_INVALID_ARGUMENT,
-            "kind must be FACTO_SIMILARITY_GAUSSIAN or _COSINE, got " + std::to_string(kind));
-    return static_cast<Similarity>(kind);
+    require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE || kind == FACTO_SIMILARITY_AUTO,
+            FACTO_ERROR_INVALID_ARGUMENT,
+            "kind must be FACTO_SIMILARITY_GAUSSIAN, _COSINE or _AUTO, got " + std::to_string(kind));
+    return kind == FACTO_SIMILARITY_AUTO ? automatic_similarity(X) : static_cast<Similarity>(kind);
 }
 
 }  // namespace facto::capi

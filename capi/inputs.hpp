@@ -53,7 +53,8 @@ std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const 
 // A FACTO_SCALE_* or FACTO_SIMILARITY_* argument as the core's enum (Error(INVALID_ARGUMENT) otherwise).
 // FACTO_SCALE_NONE, _MINMAX, _ZSCORE; FACTO_SCALE_AUTO resolves by kernel: min-max for the Gaussian (the
 // affinity, the Gaussian kNN graph), none for the cosine graph.
+// FACTO_SIMILARITY_AUTO resolves on the features X (automatic_similarity).
 Scaling scaling_in(int32_t scaling, Similarity kernel = Similarity::Gaussian);
-Similarity similarity_in(int32_t kind);
+Similarity similarity_in(int32_t kind, const Matrix& X);
 
 }  // namespace facto::capi

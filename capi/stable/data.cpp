@@ -215,11 +215,11 @@ facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t 
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
         *out = nullptr;
-        const facto::Similarity similarity = facto::capi::similarity_in(kind);
-        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
         facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
         facto::require_finite(features, "X");
+        const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
+        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         facto::scale_columns(features, how);
         *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity)).release();
         return FACTO_OK;

@@ -1,6 +1,7 @@
 // facto_model_*: fitted models (src/models/model.hpp) captured from solvers, rebuilt from arrays, given
 // feature rules and applied to new data.
 #include <string>
+#include <utility>
 
 #include "../inputs.hpp"
 #include "linalg/parallel.hpp"
@@ -163,10 +164,11 @@ facto_status facto_model_use_knn_similarity_scaled(facto_model* model, const dou
                                                    int64_t ld, int32_t layout, int64_t k, int32_t kind, int32_t scaling)
 {
     return on_model(model, [&](facto::Model& m) {
-        const facto::Similarity similarity = facto::capi::similarity_in(kind);
+        facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
+        const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
         const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
-        facto::use_knn_similarity(m, facto::copy_in(X, rows, cols, ld, layout, "X"), k, similarity, how);
+        facto::use_knn_similarity(m, std::move(features), k, similarity, how);
         return FACTO_OK;
     });
 }

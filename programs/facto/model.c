@@ -29,11 +29,12 @@ static void settings_of(const options* o, char* out, size_t capacity)
     json_string(solver, sizeof solver, o->solver);
     json_string(problem, sizeof problem, o->problem);
     static const char* const scalings[] = {"none", "minmax", "zscore", "auto"};
+    static const char* const graphs[] = {"gaussian", "cosine", "auto"};
     snprintf(out, capacity,
              "{\"problem\": %s, \"solver\": %s, \"k\": %lld, \"file\": %s, \"affinity\": %s, \"bandwidth\": %.17g, "
              "\"scale\": \"%s\", \"graph\": \"%s\", \"neighbors\": %lld}",
              problem, solver, (long long)o->k, file, o->affinity ? "true" : "false", o->bandwidth, scalings[o->scaling],
-             o->graph == FACTO_SIMILARITY_COSINE ? "cosine" : "gaussian", (long long)o->neighbors);
+             graphs[o->graph], (long long)o->neighbors);
 }
 
 /* The feature rule of a fit built from the features in o->file (read again here): the Gaussian affinity

@@ -81,7 +81,9 @@ static void print_usage(FILE* out)
     "                        a quarter of the median of ||x_i - x_j||^2 over the pairs (Zhao & Gordon's: 1)\n"
     "  --scale MODE          feature scaling before the kernel or the kNN graph: auto (default: minmax, to [-1, 1],\n"
     "                        for Gaussian kernels and graphs, none for the cosine graph), minmax, zscore, none\n"
-    "  --graph KIND          symnmf from features: gaussian (self-tuning, default) or cosine kNN graph\n"
+    "  --graph KIND          symnmf from features: the kNN graph's kernel: auto (default: cosine for nonnegative\n"
+    "                        features at least 90% zeros, as counts and TF-IDF; gaussian otherwise), gaussian\n"
+    "                        (self-tuning) or cosine\n"
     "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
     "  --helix N             edm_completion on N Helix points (no FILE); reports the nRMSE\n"
     "  --fraction F          fraction of the Helix distances observed (default 0.1)\n"
@@ -208,6 +210,7 @@ int parse_options(int argc, char** argv, options* o)
     o->snr = 10.0;
     o->bandwidth = FACTO_BANDWIDTH_MEDIAN_RULE;
     o->scaling = FACTO_SCALE_AUTO;
+    o->graph = FACTO_SIMILARITY_AUTO;
     o->progress_every = 10;
     o->trial = 1;
     for (int i = 1; i < argc; ++i) {
@@ -251,7 +254,8 @@ int parse_options(int argc, char** argv, options* o)
         } else if (!strcmp(a, "--graph")) {
             if (!strcmp(next, "gaussian")) o->graph = FACTO_SIMILARITY_GAUSSIAN;
             else if (!strcmp(next, "cosine")) o->graph = FACTO_SIMILARITY_COSINE;
-            else return fprintf(stderr, "facto: --graph must be gaussian or cosine\n"), 0;
+            else if (!strcmp(next, "auto")) o->graph = FACTO_SIMILARITY_AUTO;
+            else return fprintf(stderr, "facto: --graph must be auto, gaussian or cosine\n"), 0;
         } else if (!strcmp(a, "--neighbors")) {
             char* end;
             o->neighbors = strtoll(next, &end, 10);

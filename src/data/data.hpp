@@ -72,6 +72,12 @@ CsrMatrix read_matrix_market(const std::string& path);
 // blocks of rows, so memory stays O(n (block + k)).
 enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };
 CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
+// The kernel the graph's automatic choice takes for X: Cosine when X is nonnegative with at least 90% of
+// its entries 0 (counts or TF-IDF: text, where a document's length is not its topic and min-max scaling
+// inflates rare terms), Gaussian otherwise. On the defaults panel's 1000 Reuters TF-IDF documents SymNMF's
+// accuracy is 0.50-0.51 on the cosine graph and 0.37-0.38 on the scaled Gaussian one; on satimage (dense)
+// the cosine graph loses 0.1.
+Similarity automatic_similarity(const Matrix& X);
 // The same graph with what new points need to join it (knn_cross_similarity): the kernel, k (resolved),
 // the points' scales s_i and degrees d_i.
 struct KnnGraph {

@@ -130,6 +130,13 @@ KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_ne
     return graph;
 }
 
+Similarity automatic_similarity(const Matrix& X)
+{
+    if (std::any_of(X.begin(), X.end(), [](double v) { return v < 0.0; })) return Similarity::Gaussian;
+    const auto zeros = std::count(X.begin(), X.end(), 0.0);
+    return 10 * zeros >= 9 * static_cast<std::ptrdiff_t>(X.size()) ? Similarity::Cosine : Similarity::Gaussian;
+}
+
 CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor)
 {
     return knn_graph(X, k, kind, scale_neighbor).S;

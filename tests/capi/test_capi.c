@@ -834,7 +834,8 @@ static void test_edm_and_sparse_helpers(void)
     CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, 9, &graph), FACTO_ERROR_INVALID_ARGUMENT,
                  facto_last_error());
     /* the scaled graph is the graph of the scaled features: AUTO is min-max for the Gaussian graph, none for
-       the cosine one; the same CSR, entry for entry, as scaling by hand */
+       the cosine one; the same CSR, entry for entry, as scaling by hand. The automatic kernel of the Helix
+       (signed, dense) is the Gaussian. */
     {
         double lo[3], hi[3], scaled[HN * 3];
         for (int c = 0; c < 3; ++c) {
@@ -845,10 +846,11 @@ static void test_edm_and_sparse_helpers(void)
             }
             for (int i = 0; i < HN; ++i) scaled[i * 3 + c] = 2.0 * (points[i * 3 + c] - lo[c]) / (hi[c] - lo[c]) - 1.0;
         }
-        const struct { const double* x; int32_t kind, scaling; } pairs[2][2] = {
+        const struct { const double* x; int32_t kind, scaling; } pairs[3][2] = {
             {{scaled, FACTO_SIMILARITY_GAUSSIAN, FACTO_SCALE_NONE}, {points, FACTO_SIMILARITY_GAUSSIAN, FACTO_SCALE_AUTO}},
-            {{points, FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE}, {points, FACTO_SIMILARITY_COSINE, FACTO_SCALE_AUTO}}};
-        for (int t = 0; t < 2; ++t) {
+            {{points, FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE}, {points, FACTO_SIMILARITY_COSINE, FACTO_SCALE_AUTO}},
+            {{scaled, FACTO_SIMILARITY_GAUSSIAN, FACTO_SCALE_NONE}, {points, FACTO_SIMILARITY_AUTO, FACTO_SCALE_AUTO}}};
+        for (int t = 0; t < 3; ++t) {
             facto_sparse* g[2] = {NULL, NULL};
             int64_t nz[2] = {0, 0};
             for (int u = 0; u < 2; ++u) {

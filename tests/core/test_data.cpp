@@ -9,6 +9,8 @@
 #include <numeric>
 #include <string>
 
+#include <xtensor/xbuilder.hpp>
+
 #include "data/data.hpp"
 #include "base/error.hpp"
 #include "linalg/sparse.hpp"
@@ -296,6 +298,23 @@ BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
         BOOST_TEST(xt::allclose(got, xt::transpose(got), 0.0, 0.0));  // exactly symmetric
     }
     BOOST_TEST(status_of([&] { knn_similarity(X, 40, Similarity::Cosine); }) == FACTO_ERROR_OUT_OF_RANGE);
+}
+
+BOOST_AUTO_TEST_CASE(the_automatic_kernel_is_the_cosine_on_sparse_nonnegative_features_only)
+{
+    // a 20 x 10 count matrix with 10% of its entries nonzero: the cosine; one more zero entry made nonzero
+    // (89% zeros) or one entry negative: the Gaussian
+    Matrix counts = xt::zeros<double>({20, 10});
+    for (std::size_t i = 0; i < 20; ++i) counts(i, (3 * i) % 10) = 1.0 + static_cast<double>(i % 4);
+    BOOST_TEST(static_cast<int>(automatic_similarity(counts)) == static_cast<int>(Similarity::Cosine));
+    Matrix denser = counts;
+    denser(0, 1) = 2.0;
+    BOOST_TEST(static_cast<int>(automatic_similarity(denser)) == static_cast<int>(Similarity::Gaussian));
+    Matrix signed_counts = counts;
+    signed_counts(0, 0) = -1.0;
+    BOOST_TEST(static_cast<int>(automatic_similarity(signed_counts)) == static_cast<int>(Similarity::Gaussian));
+    BOOST_TEST(static_cast<int>(automatic_similarity(uniform_matrix(30, 4, 9, 0.1, 1.0))) ==
+               static_cast<int>(Similarity::Gaussian));
 }
 
 BOOST_AUTO_TEST_CASE(a_cosine_graph_does_not_depend_on_the_features_scale)

@@ -23,7 +23,7 @@ COL_MAJOR = 1
 PARAM_DOUBLE, PARAM_INT, PARAM_STRING = 1, 2, 3
 OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
 SCALINGS = {"none": 0, "minmax": 1, "zscore": 2, "auto": 3}
-SIMILARITIES = {"gaussian": 0, "cosine": 1}
+SIMILARITIES = {"gaussian": 0, "cosine": 1, "auto": 2}
 BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 

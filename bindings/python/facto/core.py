@@ -632,7 +632,7 @@ class Model(_Handle):
         check(lib.facto_model_use_gaussian_affinity(self._h, ptr, rows, cols, ld, layout, _lib.bandwidth_code(bandwidth),
                                                     _lib.SCALINGS[scaling]), self._error)
 
-    def use_knn_similarity(self, X, k=0, kind="gaussian", scaling="auto"):
+    def use_knn_similarity(self, X, k=0, kind="auto", scaling="auto"):
         """apply then takes features: new points, scaled as X was, join the kNN graph of the fitted points X."""
         if kind not in _lib.SIMILARITIES:
             raise _lib.FactoValueError(-4, f"kind must be one of {sorted(_lib.SIMILARITIES)}, got {kind!r}")

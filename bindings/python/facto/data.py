@@ -81,9 +81,10 @@ def read_matrix_market(path):
     return _sparse_to_csr(handle.value)
 
 
-def knn_similarity(X, k=0, kind="gaussian", scaling="auto"):
+def knn_similarity(X, k=0, kind="auto", scaling="auto"):
     """The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X, as a
-    CsrMatrix (k = 0: floor(log2 n) + 1; kind "gaussian" (self-tuning) or "cosine"), after scaling X's
+    CsrMatrix (k = 0: floor(log2 n) + 1; kind "gaussian" (self-tuning), "cosine" or "auto": the cosine
+    for nonnegative X with at least 90% zeros, as counts and TF-IDF, the Gaussian otherwise), after scaling X's
     columns: "auto" (min-max for the Gaussian graph, none for the cosine one), "minmax", "zscore" or
     "none" (Kuang et al.'s graph)."""
     if kind not in _lib.SIMILARITIES:

@@ -68,12 +68,14 @@ def test_nomad_predicts_by_the_nearest_center_and_embeds_in_k_minus_one_dimensio
 
 def test_n_init_one_is_a_plain_fit_and_more_starts_never_do_worse(blobs):
     X, _ = blobs
-    plain = facto.SymNMFClustering(n_clusters=4, random_state=5).fit(X)
-    once = facto.SymNMFClustering(n_clusters=4, random_state=5, n_init=1).fit(X)
-    np.testing.assert_array_equal(plain.embedding_, once.embedding_)
-    singles = [facto.SymNMFClustering(n_clusters=4, random_state=5 + r).fit(X).objective_ for r in range(4)]
-    best = facto.SymNMFClustering(n_clusters=4, random_state=5, n_init=4).fit(X)
-    assert best.objective_ == min(singles)
+    plain = facto.SeparableNMF(n_components=3, solver="merit", random_state=5, max_iter=30).fit(X)
+    once = facto.SeparableNMF(n_components=3, solver="merit", random_state=5, max_iter=30, n_init=1).fit(X)
+    np.testing.assert_array_equal(plain.weights_, once.weights_)
+    singles = [facto.SymNMFClustering(n_clusters=4, random_state=5 + r, n_init=1).fit(X) for r in range(5)]
+    # SymNMFClustering's default is five starts: the lowest of the five single starts' objectives
+    best = facto.SymNMFClustering(n_clusters=4, random_state=5).fit(X)
+    assert best.n_init == 5 and best.objective_ == min(single.objective_ for single in singles)
+    np.testing.assert_array_equal(best.embedding_, min(singles, key=lambda single: single.objective_).embedding_)
     # maximized; burer_monteiro, whose starts differ (the default's admm ends at one optimum from any)
     nomad = facto.NOMADClustering(n_clusters=4, solver="burer_monteiro", random_state=5, n_init=3).fit(X)
     assert nomad.objective_ == max(facto.NOMADClustering(n_clusters=4, solver="burer_monteiro",

@@ -5,6 +5,7 @@
 STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stopped_by_callback",
                   "stopped_by_request", "stalled")
 SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L, auto = 3L)
+SIMILARITIES <- c(gaussian = 0L, cosine = 1L, auto = 2L)  # FACTO_SIMILARITY_*
 BANDWIDTH_MEDIAN_RULE <- 0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 # The call the user made into the package: the outermost frame running one of its functions.
@@ -246,11 +247,13 @@ facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "m
 
 # The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
 # k = 0 means floor(log2 n) + 1; X's columns scaled first ("auto": min-max for the Gaussian graph, none for
-# the cosine one; "none": Kuang et al.'s graph).
-facto_knn_similarity <- function(X, k = 0, kind = c("gaussian", "cosine"), scaling = c("auto", "minmax", "zscore", "none")) {
+# the cosine one; "none": Kuang et al.'s graph); kind "auto": the cosine for nonnegative X with at least 90%
+# zeros (counts, TF-IDF), the Gaussian otherwise.
+facto_knn_similarity <- function(X, k = 0, kind = c("auto", "gaussian", "cosine"),
+                                 scaling = c("auto", "minmax", "zscore", "none")) {
   kind <- match.arg(kind)
   X <- numeric_matrix(X)
-  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), if (kind == "gaussian") 0L else 1L,
+  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), SIMILARITIES[[kind]],
                      SCALINGS[[match.arg(scaling)]]))
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
 }

@@ -138,7 +138,7 @@ symnmf <- function(M, r, algorithm = "auto", ..., n_init = 1, callback = NULL, v
 # "rbf") or facto_knn_similarity ("knn") built from the features X: predict then takes new points' features.
 facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = NULL,
                                scaling = c("auto", "minmax", "zscore", "none"), k = 0,
-                               similarity = c("gaussian", "cosine")) {
+                               similarity = c("auto", "gaussian", "cosine")) {
   if (!inherits(fit, c("facto_simplicial_symnmf", "facto_symnmf")))
     argument_error("facto_use_features is for simplicial_symnmf and symnmf fits, not ", class(fit)[1])
   affinity <- match.arg(affinity)
@@ -147,7 +147,7 @@ facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = N
   fit$model <- if (affinity == "rbf")
     checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, bandwidth_code(bandwidth), scaling, NULL))
   else checked(.Call(C_facto_r_model_rule, fit$model, "knn", X, whole_number(k),
-                     match(match.arg(similarity), c("gaussian", "cosine")) - 1L, scaling))
+                     SIMILARITIES[[match.arg(similarity)]], scaling))
   fit$model <- fit$model[c("kind", "arrays")]
   fit
 }

@@ -901,12 +901,15 @@ pub enum Similarity {
     Gaussian,
     /// Cosine of the angle, negative values clipped to 0.
     Cosine,
+    /// Cosine for nonnegative features with at least 90% zeros (counts, TF-IDF), Gaussian otherwise.
+    Auto,
 }
 
 fn similarity_code(kind: Similarity) -> i32 {
     match kind {
         Similarity::Gaussian => sys::FACTO_SIMILARITY_GAUSSIAN,
         Similarity::Cosine => sys::FACTO_SIMILARITY_COSINE,
+        Similarity::Auto => sys::FACTO_SIMILARITY_AUTO,
     }
 }
 
