@@ -164,10 +164,11 @@ test_that("Ctrl-C during a fit raises the interrupt with the partial fit", {
 
 test_that("verbose reports progress as messages without changing the fit", {
   d <- facto_separable_data(50, 55, 10, kind = "midpoints", seed = 3)
-  quiet <- separable_nmf(d$X, 10, max_iterations = 25)
+  quiet <- separable_nmf(d$X, 10, "merit", max_iterations = 25)
   # the solve's messages come from inside the C callback, outside R's condition handlers: captured by a
   # sink on stderr, not by capture_messages
-  shown <- capture.output(loud <- separable_nmf(d$X, 10, max_iterations = 25, verbose = TRUE), type = "message")
+  shown <- capture.output(loud <- separable_nmf(d$X, 10, "merit", max_iterations = 25, verbose = TRUE),
+                          type = "message")
   expect_equal(loud$anchors, quiet$anchors)
   expect_identical(loud$run$iterations, quiet$run$iterations)
   expect_match(shown[1], "^\\[merit\\] iteration 10: objective ")
