@@ -46,10 +46,11 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
-#   bash benchmarks/run.sh panel [quick|full]                            (the defaults beside scikit-learn's
-#                                                                            KMeans and SpectralClustering on
+#   bash benchmarks/run.sh panel [quick|full] [clustering|separable]     (the defaults beside scikit-learn's
+#                                                                            KMeans, SpectralClustering and NMF on
 #                                                                            wine, breast-cancer, digits,
-#                                                                            satimage; full: Fashion-MNIST 10k)
+#                                                                            satimage, Reuters TF-IDF; full:
+#                                                                            Fashion-MNIST 10k and 70k, TDT2)
 #   bash benchmarks/run.sh distributed [graph.mtx r ... | nomad]         (distributed SymNMF per rank
 #                                                                            on P = 1 .. 1024, compute measured,
 #                                                                            communication modelled for three
@@ -151,7 +152,7 @@ case "$which" in
   panel)
     bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target facto >/dev/null
-    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/panel.py "${1:-quick}" ;;
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/panel.py "${1:-quick}" ${2:+"$2"} ;;
   distributed)
     cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
     ./build/benchmarks/bench_distributed "$@"

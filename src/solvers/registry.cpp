@@ -84,8 +84,8 @@ const Entry table[] = {
     {"edm_completion", "gradient_descent", false, "gradient descent with an Armijo search ([DAB] baseline)",
      &build<EdmCompletion, GradientDescent>},
     {"self_dictionary", "snpa", true,
-     "the successive nonnegative projection algorithm, greedy ([NFW] baseline); the default: the lowest held-out "
-     "error measured on data that is not separable",
+     "the successive nonnegative projection algorithm, greedy ([NFW] baseline); the default: it finishes in "
+     "seconds, with the lowest held-out error on two of the three unseparable sets measured",
      &build<SelfDictionary, Snpa>},
     {"self_dictionary", "merit", false,
      "MERIT: memory-efficient Frank-Wolfe on SD-MMV ([NFW] Alg. 1); the better choice on noisy separable data",
