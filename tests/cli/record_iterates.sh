@@ -55,13 +55,14 @@ run --problem symnmf --solver nolips -k 3 "$blobs" --graph cosine --set max_iter
 run --problem edm_completion -k 3 --helix 300 --set max_iterations=100
 run --problem edm_completion -k 3 --helix 300 --set kernel=gram --set max_iterations=50
 run --problem edm_completion -k 3 --helix 300 --solver gradient_descent --set max_iterations=100
-# self_dictionary (no iterate output): MERIT's variants and warm starts, SPA
-run_no_w --problem self_dictionary -k 10 --separable 300 --set max_iterations=300
-run_no_w --problem self_dictionary -k 10 --separable 300 --set variant=pairwise --set max_iterations=300
-run_no_w --problem self_dictionary -k 10 --separable 300 --set variant=away --set max_iterations=300
-run_no_w --problem self_dictionary -k 10 --separable 300 --set warm_start=spa --set max_iterations=100
-run_no_w --problem self_dictionary -k 10 --separable 300 --set warm_start=none --set block=7 --set max_iterations=100
+# self_dictionary (no iterate output): MERIT's variants and warm starts, SPA, SNPA (the default)
+run_no_w --problem self_dictionary --solver merit -k 10 --separable 300 --set max_iterations=300
+run_no_w --problem self_dictionary --solver merit -k 10 --separable 300 --set variant=pairwise --set max_iterations=300
+run_no_w --problem self_dictionary --solver merit -k 10 --separable 300 --set variant=away --set max_iterations=300
+run_no_w --problem self_dictionary --solver merit -k 10 --separable 300 --set warm_start=spa --set max_iterations=100
+run_no_w --problem self_dictionary --solver merit -k 10 --separable 300 --set warm_start=none --set block=7 --set max_iterations=100
 run_no_w --problem self_dictionary -k 10 --separable 300 --solver spa
+run_no_w --problem self_dictionary -k 10 --separable 300
 # nomad: conditional gradient (both step rules), Burer-Monteiro, multi-layer
 run --problem nomad -k 4 --rings 120 --solver nomad_cgm --set max_iterations=60
 run --problem nomad -k 4 --rings 120 --solver nomad_cgm --set step_rule=line_search --set max_iterations=40
