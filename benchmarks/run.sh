@@ -46,6 +46,10 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
+#   bash benchmarks/run.sh topics [quick|full]                           (the topic job's defaults beside
+#                                                                            scikit-learn's NMF and LDA on
+#                                                                            [NFW]'s TDT2 and Reuters subsets;
+#                                                                            full: trials 1-10, all of TDT2)
 #   bash benchmarks/run.sh panel [quick|full] [clustering|separable]     (the defaults beside scikit-learn's
 #                                                                            KMeans, SpectralClustering and NMF on
 #                                                                            wine, breast-cancer, digits,
@@ -149,6 +153,10 @@ case "$which" in
     for part in ${1:-holdout select_k}; do
       FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/holdout.py "$results" "$part"
     done ;;
+  topics)
+    bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn
+    cmake --build build -j"$(nproc)" --target facto >/dev/null
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/topics.py "${1:-quick}" ;;
   panel)
     bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target facto >/dev/null
@@ -168,6 +176,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|panel|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|topics|panel|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -201,7 +201,8 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
 /* Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem (above) built from a
  * corpus, whose anchors are anchor words. counts is the D x V document-term count matrix (sparse, as
  * for facto_problem_new_symnmf_sparse; entries 0 or at least 1). Terms in fewer than min_df documents
- * (the paper: 2) or in all of them are dropped (N terms remain), the counts weighted by TF-IDF
+ * (the paper: 2; 0, since 0.4.0: 1% of the D documents, at least 2, the registry's default) or in all of
+ * them are dropped (N terms remain), the counts weighted by TF-IDF
  * (1 + ln c) ln(D / df), the word-word correlation P = F^T F / D (N x N, never formed) scaled to unit
  * column sums, and reduced to its leading `rank` singular directions (0: 2K); the problem's X is that
  * rank x N matrix. K >= 1 topics; lambda, mu as for facto_problem_new_self_dictionary (the paper's
@@ -215,7 +216,7 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * "umass_coherence" (1 x 1, Mimno et al.'s definition, each pair once: half of "coherence"). Solvers: those of self_dictionary ("fast_anchor" searches the word-word
  * matrix's normalized rows, not X). Memory O(nnz + N (rank + 60)).
  * Errors: as facto_problem_new_symnmf_sparse (no symmetry needed), OUT_OF_RANGE (a count in (0, 1),
- * min_df < 1), DIMENSION (D < 2; K, rank out of range; fewer than max(K, 2) terms kept), NUMERICAL
+ * min_df < 0), DIMENSION (D < 2; K, rank out of range; fewer than max(K, 2) terms kept), NUMERICAL
  * (the singular vectors did not converge). On error *out is set to NULL; on success the caller owns
  * *out (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_topics(int32_t format, int64_t rows, int64_t cols, int64_t nnz,

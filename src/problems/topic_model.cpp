@@ -24,10 +24,18 @@ struct TopicModel::Reduced {
     int64_t vocabulary;
 };
 
+int64_t TopicModel::automatic_min_df(int64_t documents)
+{
+    return std::max<int64_t>(2, (documents + 50) / 100);
+}
+
 TopicModel::Reduced TopicModel::reduce(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank)
 {
     require(counts.rows >= 2, FACTO_ERROR_DIMENSION,
             "the corpus needs at least 2 documents, got " + std::to_string(counts.rows));
+    require(min_df >= 0, FACTO_ERROR_OUT_OF_RANGE,
+            "min_df must be 0 (1% of the documents) or at least 1, got " + std::to_string(min_df));
+    if (min_df == 0) min_df = automatic_min_df(counts.rows);
     Reduced r{tf_idf(counts, min_df), {}, {}, {}, counts.cols};
     const CsrMatrix& F = r.tfidf.F;
     const int64_t N = F.cols;

@@ -431,8 +431,8 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_fraction, 2, 1, 0, 0.0, 1e-5,        \
                                &out_problem),                                                                        \
       facto_last_error())                                                                                            \
-    X(topics_min_df, FACTO_ERROR_OUT_OF_RANGE, "min_df must be at least 1", "got 0",                                 \
-      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 2, 0, 0, 0.0, 1e-5,           \
+    X(topics_min_df, FACTO_ERROR_OUT_OF_RANGE, "min_df must be 0 (1% of the documents) or at least 1", "got -1",     \
+      facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 2, -1, 0, 0.0, 1e-5,          \
                                &out_problem),                                                                        \
       facto_last_error())                                                                                            \
     X(topics_documents, FACTO_ERROR_DIMENSION, "at least 2 documents", "got 1",                                      \
