@@ -151,6 +151,23 @@ BOOST_AUTO_TEST_CASE(planted_anchor_words_and_topics_are_recovered_exactly)
     }
 }
 
+// The automatic threshold (min_df 0) is 1% of the documents rounded, at least 2: a word in every document
+// of a topic holding at least max(2, ceil(D / 100)) documents is never dropped, so a planted anchor
+// word of such a topic stays a candidate; on the planted corpus the automatic model finds the anchors.
+BOOST_AUTO_TEST_CASE(the_automatic_min_df_keeps_every_anchor_of_a_topic_with_one_percent_of_the_documents)
+{
+    for (int64_t D = 2; D <= 100000; ++D) {
+        const int64_t threshold = TopicModel::automatic_min_df(D), one_percent = (D + 99) / 100;
+        BOOST_TEST_REQUIRE(threshold <= std::max<int64_t>(2, one_percent));
+        BOOST_TEST_REQUIRE(100 * threshold >= D - 50);
+    }
+    const PlantedCorpus c = planted_corpus();
+    const auto model = std::make_shared<const TopicModel>(c.counts, 3, 0, 0, 1e-6, 1e-5);
+    BOOST_TEST(model->N() == 9);
+    BOOST_TEST(solved(model, "auto")->output("selected").ints == (std::vector<int64_t>{0, 1, 2}),
+               boost::test_tools::per_element());
+}
+
 // Terms pruned by min_df keep their vocabulary columns in every output.
 BOOST_AUTO_TEST_CASE(topic_outputs_name_vocabulary_columns)
 {
