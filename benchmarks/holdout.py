@@ -55,14 +55,21 @@ def fashion(count=10000):
     return np.concatenate(images)[:count] / 255.0, np.concatenate(labels)[:count].astype(np.int64)
 
 
-def tdt2():
-    counts = facto.read_matrix_market(os.path.join(DATA, "merit/tdt2_doc_term.mtx.gz"))
-    labels = np.loadtxt(os.path.join(DATA, "merit/tdt2_labels.csv.gz"), delimiter=",", skiprows=1)
+def corpus(name):
+    """A [NFW] corpus of the data directory ("tdt2", "reuters21578"): its document-term counts (CSR) and each
+    document's topic (-1 where unlabelled)."""
     import scipy.sparse
+    counts = facto.read_matrix_market(os.path.join(DATA, f"merit/{name}_doc_term.mtx.gz"))
     C = scipy.sparse.csr_matrix((counts.data, counts.indices, counts.indptr), shape=counts.shape)
+    labels = np.loadtxt(os.path.join(DATA, f"merit/{name}_labels.csv.gz"), delimiter=",", skiprows=1,
+                        usecols=(0, 1)).astype(np.int64)
     y = np.full(C.shape[0], -1, dtype=np.int64)
-    y[labels[:, 0].astype(np.int64) - 1] = labels[:, 1].astype(np.int64)
+    y[labels[:, 0] - 1] = labels[:, 1]
     return C, y
+
+
+def tdt2():
+    return corpus("tdt2")
 
 
 def timed(f):

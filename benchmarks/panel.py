@@ -29,22 +29,15 @@ from sklearn.datasets import load_breast_cancer, load_digits, load_wine
 from sklearn.decomposition import NMF
 
 import facto
-from holdout import DATA, fashion, satimage, split, tdt2
+from holdout import corpus, fashion, satimage, split, tdt2
 
 SEED = 0
 
 
 def reuters(count=1000, topics=10):
     """TF-IDF of `count` documents drawn (seeded) from Reuters-21578's `topics` largest topics."""
-    import os
-    import scipy.sparse
     from sklearn.feature_extraction.text import TfidfTransformer
-    counts = facto.read_matrix_market(os.path.join(DATA, "merit/reuters21578_doc_term.mtx.gz"))
-    C = scipy.sparse.csr_matrix((counts.data, counts.indices, counts.indptr), shape=counts.shape)
-    labels = np.loadtxt(os.path.join(DATA, "merit/reuters21578_labels.csv.gz"), delimiter=",", skiprows=1,
-                        usecols=(0, 1)).astype(np.int64)
-    y = np.full(C.shape[0], -1, dtype=np.int64)
-    y[labels[:, 0] - 1] = labels[:, 1]
+    C, y = corpus("reuters21578")
     largest = np.argsort(-np.bincount(y[y >= 0]))[:topics]
     kept = np.sort(np.random.default_rng(SEED).permutation(np.flatnonzero(np.isin(y, largest)))[:count])
     X = TfidfTransformer().fit_transform(C[kept])

@@ -21,33 +21,26 @@ import time
 import warnings
 
 import numpy as np
-import scipy.sparse
 from sklearn.decomposition import NMF, LatentDirichletAllocation
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.metrics import normalized_mutual_info_score
 
 import facto
+from holdout import DATA, corpus
 
-DATA = os.environ.get("FACTO_DATA", "benchmarks/data")
 K = 10
 TOP = 20
 
 
-def corpus(name):
-    """The counts (documents x terms, CSR), each document's topic (-1 unknown) and the K = 10 subsets."""
-    counts = facto.read_matrix_market(os.path.join(DATA, f"merit/{name}_doc_term.mtx.gz"))
-    C = scipy.sparse.csr_matrix((counts.data, counts.indices, counts.indptr), shape=counts.shape)
-    known = np.loadtxt(os.path.join(DATA, f"merit/{name}_labels.csv.gz"), delimiter=",", skiprows=1,
-                       usecols=(0, 1)).astype(np.int64)
-    topic = np.full(C.shape[0], -1, dtype=np.int64)
-    topic[known[:, 0] - 1] = known[:, 1]
-    subsets = []
+def subsets(name):
+    """The documents (rows of the counts) of each of [NFW]'s K-topic subsets of corpus `name`."""
+    found = []
     with gzip.open(os.path.join(DATA, f"merit/{name}_kclass_subsets.csv.gz"), "rt") as lines:
         for line in lines:
             fields = line.strip().split(",")
             if not line.startswith("#") and int(fields[1]) == K:
-                subsets.append(np.array(fields[6].split(), dtype=np.int64) - 1)
-    return C, topic, subsets
+                found.append(np.array(fields[6].split(), dtype=np.int64) - 1)
+    return found
 
 
 def scores(counts, top):
@@ -120,14 +113,14 @@ def main():
     print("| corpus | method | accuracy | NMI | coherence | similarity count | seconds | peak MB |")
     print("|---|---|---|---|---|---|---|---|")
     for name in ("tdt2", "reuters21578"):
-        C, topic, subsets = corpus(name)
+        C, topic = corpus(name)
         pieces = []
-        for rows in subsets[:trials]:
+        for rows in subsets(name)[:trials]:
             counts = C[rows]
             pieces.append((counts[:, np.flatnonzero(counts.getnnz(axis=0))], topic[rows]))
         run(f"{name} K = 10 subsets 1-{trials}", pieces)
     if mode == "full":
-        C, topic, _ = corpus("tdt2")
+        C, topic = corpus("tdt2")
         known = np.flatnonzero(topic >= 0)
         counts = C[known]
         run("all of TDT2", [(counts[:, np.flatnonzero(counts.getnnz(axis=0))], topic[known])])

@@ -102,7 +102,7 @@ const Entry table[] = {
      &build<SelfDictionary, Merit>},
     {"topics", "spa", true,
      "the successive projection algorithm ([NFW] Table II baseline); the default: the best accuracy and NMI "
-     "measured on TDT2's K = 10 subsets among the anchor steps, 4-20x sooner than MERIT",
+     "measured on TDT2's K = 10 subsets among the anchor steps, 2.5-17x sooner than MERIT",
      &build<TopicModel, Spa>},
     {"topics", "merit", false, "MERIT on the word co-occurrence model ([NFW] Sec. V-B)", &build<TopicModel, Merit>},
     {"topics", "snpa", false, "the successive nonnegative projection algorithm ([NFW] Table II baseline)",

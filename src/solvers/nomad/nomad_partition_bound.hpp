@@ -24,11 +24,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "linalg/gram_operator.hpp"
-#include <limits>
-
 #include "linalg/matrix.hpp"
 
 namespace facto {
