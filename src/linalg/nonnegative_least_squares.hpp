@@ -6,7 +6,7 @@
 namespace facto {
 
 // min_{H >= 0} 1/2 ||X - W H||_F^2 given G = W^T W (K x K) and B = W^T X (K x N), by exact HALS
-// (block coordinate descent on the rows of H, Cichocki & Phan 2009): row k becomes
+// (block coordinate descent on the rows of H, [CP]): row k becomes
 // max(0, H(k, :) + (B(k, :) - G(k, :) H) / G(k, k)), or 0 when G(k, k) = 0. Sweeps until the projected
 // gradient's Frobenius norm is at most `tolerance` times that of the start, or `max_sweeps`. H (K x N,
 // nonnegative) is the start on entry and the result on exit; returns the sweeps made.

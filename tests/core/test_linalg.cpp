@@ -10,7 +10,9 @@
 #include "linalg/blas.hpp"
 #include "linalg/krylov_schur.hpp"
 #include "linalg/lanczos.hpp"
+#include "linalg/alternating_nmf.hpp"
 #include "linalg/nonnegative_least_squares.hpp"
+#include "linalg/sparse.hpp"
 #include "linalg/product_argmin.hpp"
 #include "linalg/spectral_projected_gradient.hpp"
 
@@ -314,6 +316,50 @@ BOOST_AUTO_TEST_CASE(nonnegative_least_squares_meets_the_kkt_conditions)
     BOOST_TEST(xt::amin(H)() >= 0.0);
     BOOST_TEST(projected_gradient_norm(G, B, H) <= 1e-12 * start);
     BOOST_TEST(xt::sum(xt::equal(H, 0.0))() > 0u);  // the constraint binds somewhere (X has mixed signs)
+}
+
+// Alternating HALS on a sparse matrix: no step raises 1/2 ||F - W H||^2; on F = W* H* exactly
+// (nonnegative, rank 4, H* half zeros) a start near the planted factors converges toward the exact fit
+// (its projected gradients vanishing with it) until a step's gain is below rounding; tolerance 1 stops
+// after one step.
+BOOST_AUTO_TEST_CASE(alternating_nmf_never_raises_the_fit_and_finds_an_exact_factorization)
+{
+    const std::size_t D = 50, N = 40, K = 4;
+    Matrix Wp = xt::abs(random_matrix(D, K, 61)), Hp = xt::abs(random_matrix(K, N, 62));
+    Hp = xt::where(random_matrix(K, N, 63) > 0.0, Hp, 0.0);
+    Matrix dense = Matrix::from_shape({D, N});
+    blas::gemm(false, false, 1.0, Wp, Hp, 0.0, dense);
+    std::vector<int64_t> row, col;
+    std::vector<double> value;
+    for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t n = 0; n < N; ++n)
+            if (dense(d, n) != 0.0) row.push_back(static_cast<int64_t>(d)), col.push_back(static_cast<int64_t>(n)), value.push_back(dense(d, n));
+    const CsrMatrix F = csr_from_triplets(static_cast<int64_t>(D), static_cast<int64_t>(N), row.data(), col.data(), value.data(),
+                                          static_cast<int64_t>(value.size()));
+    const CsrMatrix Ft = transpose(F);
+    const auto fit = [&](const Matrix& W, const Matrix& H) {
+        Matrix WH = Matrix::from_shape({D, N});
+        blas::gemm(false, false, 1.0, W, H, 0.0, WH);
+        return 0.5 * xt::sum(xt::square(dense - WH))();
+    };
+    Matrix W = xt::abs(random_matrix(D, K, 64)), H = xt::abs(random_matrix(K, N, 65));
+    double last = fit(W, H);
+    BOOST_TEST(alternating_nmf(F, Ft, W, H, 1.0, 100, 1) == 1);
+    for (int step = 0; step < 200; ++step) {
+        BOOST_TEST_REQUIRE(fit(W, H) <= last * (1.0 + 1e-14));
+        last = fit(W, H);
+        alternating_nmf(F, Ft, W, H, 0.0, 1, 1);
+    }
+    W = Wp * (1.0 + 0.1 * random_matrix(D, K, 66)), H = Hp * (1.0 + 0.1 * random_matrix(K, N, 67)) + 0.01;
+    const double start = fit(W, H);
+    alternating_nmf(F, Ft, W, H, 1e-15, 20000, 2);
+    BOOST_TEST(xt::amin(W)() >= 0.0);
+    BOOST_TEST(xt::amin(H)() >= 0.0);
+    BOOST_TEST(fit(W, H) <= 1e-6 * start);  // HALS's rate slows near the fit's zeros
+    Matrix G = Matrix::from_shape({K, K}), B = Matrix::from_shape({K, N});
+    blas::gemm(true, false, 1.0, W, W, 0.0, G);
+    blas::gemm(true, false, 1.0, W, dense, 0.0, B);
+    BOOST_TEST(projected_gradient_norm(G, B, H) <= 1e-5 * std::sqrt(xt::sum(xt::square(B))()));
 }
 
 // Block principal pivoting solves the problem exactly: the KKT conditions hold to the rounding of the
