@@ -307,7 +307,7 @@ void topics(const std::string& dataset, int trials, int fg_trials, const std::st
             std::map<double, std::shared_ptr<const TopicModel>> problems;  // one per lambda
             for (const Method* m : to_run)
                 if (!problems.count(m->lambda))
-                    problems[m->lambda] = std::make_shared<const TopicModel>(subset, K, min_df, 0, m->lambda, 1e-5);
+                    problems[m->lambda] = std::make_shared<const TopicModel>(subset, K, min_df, 0, m->lambda, 1e-5, 0.0);
             for (const Method* m : to_run) {
                 const auto& problem = problems[m->lambda];
                 auto solver = make_solver(problem, m->algorithm);
@@ -517,7 +517,7 @@ void topic_defaults(double limit)
         for (int64_t d : docs) truth.push_back(label_of.at(static_cast<std::size_t>(d)));
         const auto t0 = Clock::now();
         const auto problem = std::make_shared<const TopicModel>(corpus.whole ? counts : select_rows(counts, docs), 10,
-                                                                min_df, 0, 5e-7, 1e-5);
+                                                                min_df, 0, 5e-7, 1e-5, 0.0);
         const double built = seconds_since(t0);
         const char* name = corpus.whole ? "tdt2-all" : corpus.dataset;
         SweepReference reference(static_cast<std::size_t>(problem->N()), problem->Xt().shape()[1]);
@@ -581,7 +581,7 @@ void memory_one(int64_t min_df, const std::string& algorithm)
     malloc_trim(0);  // the decompressed text goes back to the system
     reset_peak();
     double base = resident_mib("VmRSS:");
-    const auto problem = std::make_shared<const TopicModel>(counts, 10, min_df, 0, 1e-6, 1e-5);
+    const auto problem = std::make_shared<const TopicModel>(counts, 10, min_df, 0, 1e-6, 1e-5, 0.0);
     const double problem_mib = resident_mib("VmHWM:") - base;
     reset_peak();
     base = resident_mib("VmRSS:");

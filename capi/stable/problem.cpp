@@ -56,7 +56,8 @@ facto_status facto_problem_new_topics(int32_t format, int64_t rows, int64_t cols
     return new_problem(out, [&] {
         require_sparse_shape(format, rows, cols, nnz);
         return std::make_shared<facto::TopicModel>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K, min_df,
-                                                   rank, lambda, mu);
+                                                   rank, lambda, mu,
+                                                   named_parameters("topics", 0, nullptr, nullptr)->get_double("refine"));
     });
 }
 
@@ -81,7 +82,7 @@ facto_status facto_problem_new_topics_named(int32_t format, int64_t rows, int64_
         require_sparse_shape(format, rows, cols, nnz);
         return std::make_shared<facto::TopicModel>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K,
                                                    p->get_int("min_df"), p->get_int("rank"), p->get_double("lambda"),
-                                                   p->get_double("mu"));
+                                                   p->get_double("mu"), p->get_double("refine"));
     });
 }
 

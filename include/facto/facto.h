@@ -206,7 +206,11 @@ FACTO_API facto_status facto_problem_new_self_dictionary(const double* X, int64_
  * (1 + ln c) ln(D / df), the word-word correlation P = F^T F / D (N x N, never formed) scaled to unit
  * column sums, and reduced to its leading `rank` singular directions (0: 2K); the problem's X is that
  * rank x N matrix. K >= 1 topics; lambda, mu as for facto_problem_new_self_dictionary (the paper's
- * 1e-6, 1e-5 are 5e-7, 1e-5 here: its authors' code minimizes twice facto's objective). Outputs,
+ * 1e-6, 1e-5 are 5e-7, 1e-5 here: its authors' code minimizes twice facto's objective). The anchors'
+ * topics (the paper's, from the word-word matrix) are then refined (since 0.4.0; the by-name form's
+ * "refine", 1e-3 here): the documents' TF-IDF with raw counts, each row scaled to unit norm, is
+ * factored as weights x topics by alternating HALS sweeps from the anchors' topics until a sweep gains
+ * less than `refine` of the fit; refine = 0 keeps the paper's topics and TF-IDF. Outputs,
  * besides the self-dictionary ones ("selected" as vocabulary columns): "topics" (K x V, each row a
  * topic's word distribution, 0 on dropped terms), "top_terms" (int64, K x min(20, N), vocabulary
  * columns by decreasing weight), "document_topics" (D x K, rows summing to 1, or 0 for a
@@ -245,7 +249,7 @@ FACTO_API facto_status facto_problem_new_communities(int32_t format, int64_t row
                                                      facto_problem** out);
 
 /* By-name forms of the three constructors above (since 0.4.0): the kind's named parameters
- * (facto_problem_param_info: "lambda", "mu"; topics also "min_df", "rank"; communities also "energy")
+ * (facto_problem_param_info: "lambda", "mu"; topics also "min_df", "rank", "refine"; communities also "energy")
  * start at the library's defaults, and the `count` pairs param_names[i] = param_values[i] replace
  * some (an integer parameter takes an integral value; a name given twice keeps the last). Front ends
  * pass only what their user chose, so every default lives in the library. The arrays are only read;

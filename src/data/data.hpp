@@ -102,12 +102,18 @@ struct TfIdf {
     CsrMatrix F;                 // D x N: documents x kept terms
     std::vector<int64_t> terms;  // the count matrix's column of each kept term, increasing
     std::vector<int64_t> df;     // document frequency of each kept term
+    std::vector<double> idf;     // ln(D / df) of each kept term
 };
 TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df);
+// How a count c of a term with inverse document frequency idf is weighted: [NFW]'s (1 + ln c) idf, or
+// c idf with each document's row then scaled to unit Euclidean norm (scikit-learn's TfidfTransformer with
+// the plain idf, what the topic job's refinement fits: every document counts alike).
+enum class TermWeighting { Sublinear = 0, UnitRows = 1 };
 // Counts (D x V, 0 or at least 1) weighted by idf learnt elsewhere: count c of term t becomes
-// (1 + ln c) idf[column[t]] in column column[t] of the result (D x idf.size()); terms with column -1 are
-// dropped. Error(DIMENSION) when column has not V entries, OUT_OF_RANGE naming a bad count.
-CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf);
+// c idf[column[t]] as `weighting` says, in column column[t] of the result (D x idf.size()); terms with
+// column -1 are dropped. Error(DIMENSION) when column has not V entries, OUT_OF_RANGE naming a bad count.
+CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf,
+                         TermWeighting weighting);
 
 // The Helix of [DAB] Sec. 4.2: x_i = (cos 3t_i, sin 3t_i, 2t_i), t_i uniform on [0, 2 pi].
 Matrix helix_points(int64_t n, uint64_t seed);

@@ -24,14 +24,13 @@ TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df)
             result.terms.push_back(static_cast<int64_t>(t));
             result.df.push_back(df[t]);
         }
-    std::vector<double> idf(result.df.size());
-    for (std::size_t j = 0; j < idf.size(); ++j)
-        idf[j] = std::log(static_cast<double>(D) / static_cast<double>(result.df[j]));
-    result.F = tf_idf_weights(counts, column, idf);
+    for (int64_t f : result.df) result.idf.push_back(std::log(static_cast<double>(D) / static_cast<double>(f)));
+    result.F = tf_idf_weights(counts, column, result.idf, TermWeighting::Sublinear);
     return result;
 }
 
-CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf)
+CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf,
+                         TermWeighting weighting)
 {
     require(column.size() == static_cast<std::size_t>(counts.cols), FACTO_ERROR_DIMENSION,
             "the counts have " + std::to_string(counts.cols) + " terms, the vocabulary " + std::to_string(column.size()));
@@ -48,9 +47,17 @@ CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& co
             const int64_t j = column[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
             if (c <= 0.0 || j < 0) continue;
             F.indices.push_back(j);
-            F.values.push_back((1.0 + std::log(c)) * idf[static_cast<std::size_t>(j)]);
+            const double tf = weighting == TermWeighting::Sublinear ? 1.0 + std::log(c) : c;
+            F.values.push_back(tf * idf[static_cast<std::size_t>(j)]);
         }
         F.indptr[i + 1] = static_cast<int64_t>(F.values.size());
+        if (weighting == TermWeighting::UnitRows) {
+            const auto row = F.values.begin() + F.indptr[i];
+            double norm = 0.0;
+            for (auto v = row; v != F.values.end(); ++v) norm += *v * *v;
+            norm = std::sqrt(norm);
+            for (auto v = row; v != F.values.end(); ++v) *v = norm > 0.0 ? *v / norm : 0.0;
+        }
     }
     return F;
 }

@@ -29,7 +29,7 @@ const std::vector<Rule>& rules()
         {"symnmf", {"H"}, true, capture_factor, check_factor, apply_factor, factor_columns},
         {"edm_completion", {"X"}, false, capture_factor, check_factor, apply_factor, factor_columns},
         {"self_dictionary", {"W"}, false, capture_separable, check_separable, apply_separable, separable_columns},
-        {"topics", {"topics", "idf"}, false, capture_separable, check_separable, apply_separable, separable_columns},
+        {"topics", {"topics", "idf", "weighting"}, false, capture_separable, check_separable, apply_separable, separable_columns},
         {"communities", {"extension", "pure", "memberships"}, false, capture_separable, check_separable, apply_separable, separable_columns},
         {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, false, capture_nomad, check_nomad,
          apply_nomad, nomad_columns},

@@ -51,6 +51,14 @@ void through_neighbours(const NewData& Y, const Matrix& fitted, const std::vecto
     CommunityModel::normalize_memberships(rows);
 }
 
+// How the topics model weighs counts: its "weighting" (since 0.4.0; 1 when the fit was refined), else
+// [NFW]'s.
+TermWeighting weighting_of(const Model& model)
+{
+    return model.has("weighting") && model.array("weighting")(0, 0) == 1.0 ? TermWeighting::UnitRows
+                                                                            : TermWeighting::Sublinear;
+}
+
 Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
 {
     const Matrix &topics = model.array("topics"), &idf = model.array("idf");
@@ -66,7 +74,7 @@ Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
     for (std::size_t k = 0; k < K; ++k)
         for (std::size_t t = 0; t < column.size(); ++t)
             if (column[t] >= 0) Tt(static_cast<std::size_t>(column[t]), k) = topics(k, t);
-    const CsrMatrix F = tf_idf_weights(Y.sparse(), column, kept_idf);
+    const CsrMatrix F = tf_idf_weights(Y.sparse(), column, kept_idf, weighting_of(model));
     Applied out;
     out.rows = TopicModel::document_weights(F, xt::transpose(Tt));
     out.residuals = residuals(NewData(F), Tt, out.rows, threads);
@@ -81,11 +89,11 @@ void capture_separable(const Solver& solver, Model& model)
     if (model.kind == "topics") {
         const auto& problem = dynamic_cast<const TopicModel&>(solver.problem());
         Matrix idf({1, static_cast<std::size_t>(problem.vocabulary())}, 0.0);
-        const auto D = static_cast<double>(problem.documents());
         for (std::size_t j = 0; j < problem.terms().size(); ++j)  // as tf_idf weighs the fitted counts
-            idf(0, static_cast<std::size_t>(problem.terms()[j])) = std::log(D / static_cast<double>(problem.tfidf().df[j]));
+            idf(0, static_cast<std::size_t>(problem.terms()[j])) = problem.tfidf().idf[j];
         model.arrays["topics"] = matrix_of(solver.output("topics"));
         model.arrays["idf"] = std::move(idf);
+        model.arrays["weighting"] = Matrix({1, 1}, static_cast<double>(problem.weighting()));
     } else if (model.kind == "communities") {
         const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
         model.arrays["extension"] = problem.eigenvector_extension();
@@ -110,6 +118,11 @@ void check_separable(const Model& model)
         const Matrix& idf = require_array(model, "idf", 1, static_cast<int64_t>(topics.shape()[1]));
         require_nonnegative(model, "topics");
         require_nonnegative(model, "idf");
+        if (model.has("weighting")) {
+            const double w = require_array(model, "weighting", 1, 1)(0, 0);
+            require(w == 0.0 || w == 1.0, FACTO_ERROR_BAD_STATE,
+                    "the topics model's 'weighting' is " + value_text(w) + ": 0 ([NFW]'s TF-IDF) or 1 (unit rows)");
+        }
         // the K anchors are kept terms (idf > 0), so there are at least K
         const auto kept = static_cast<std::size_t>(std::count_if(idf.begin(), idf.end(), [](double v) { return v > 0.0; }));
         require(kept >= topics.shape()[0], FACTO_ERROR_BAD_STATE,

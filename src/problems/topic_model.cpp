@@ -6,6 +6,7 @@
 
 #include "base/error.hpp"
 #include "base/random.hpp"
+#include "linalg/alternating_nmf.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/krylov_schur.hpp"
 #include "linalg/nonnegative_least_squares.hpp"
@@ -22,6 +23,7 @@ struct TopicModel::Reduced {
     std::vector<double> s;
     Matrix X;
     int64_t vocabulary;
+    CsrMatrix G;
 };
 
 int64_t TopicModel::automatic_min_df(int64_t documents)
@@ -29,14 +31,17 @@ int64_t TopicModel::automatic_min_df(int64_t documents)
     return std::max<int64_t>(2, (documents + 50) / 100);
 }
 
-TopicModel::Reduced TopicModel::reduce(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank)
+TopicModel::Reduced TopicModel::reduce(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank,
+                                       double refine)
 {
     require(counts.rows >= 2, FACTO_ERROR_DIMENSION,
             "the corpus needs at least 2 documents, got " + std::to_string(counts.rows));
+    require(refine >= 0.0 && refine <= 1.0, FACTO_ERROR_OUT_OF_RANGE,
+            "refine must be in [0, 1] (0: the anchors' topics unrefined), got " + value_text(refine));
     require(min_df >= 0, FACTO_ERROR_OUT_OF_RANGE,
             "min_df must be 0 (1% of the documents) or at least 1, got " + std::to_string(min_df));
     if (min_df == 0) min_df = automatic_min_df(counts.rows);
-    Reduced r{tf_idf(counts, min_df), {}, {}, {}, counts.cols};
+    Reduced r{tf_idf(counts, min_df), {}, {}, {}, counts.cols, {}};
     const CsrMatrix& F = r.tfidf.F;
     const int64_t N = F.cols;
     require(N >= std::max<int64_t>(K, 2), FACTO_ERROR_DIMENSION,
@@ -78,20 +83,33 @@ TopicModel::Reduced TopicModel::reduce(const CsrMatrix& counts, int64_t K, int64
         correlate(u.data(), &r.X(k, 0));
         for (std::size_t j = 0; j < n; ++j) r.X(k, j) /= r.s[j];
     }
+    if (refine > 0.0) r.G = tf_idf_weights(counts, kept_columns(r.tfidf, counts.cols), r.tfidf.idf,
+                                           TermWeighting::UnitRows);
     return r;
 }
 
-TopicModel::TopicModel(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank, double lambda, double mu)
-    : TopicModel(reduce(counts, K, min_df, rank), K, lambda, mu)
+std::vector<int64_t> TopicModel::kept_columns(const TfIdf& tfidf, int64_t vocabulary)
+{
+    std::vector<int64_t> column(static_cast<std::size_t>(vocabulary), -1);
+    for (std::size_t j = 0; j < tfidf.terms.size(); ++j) column[static_cast<std::size_t>(tfidf.terms[j])] = static_cast<int64_t>(j);
+    return column;
+}
+
+TopicModel::TopicModel(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank, double lambda, double mu,
+                       double refine)
+    : TopicModel(reduce(counts, K, min_df, rank, refine), K, lambda, mu, refine)
 {
 }
 
-TopicModel::TopicModel(Reduced reduced, int64_t K, double lambda, double mu)
+TopicModel::TopicModel(Reduced reduced, int64_t K, double lambda, double mu, double refine)
     : SelfDictionary(std::move(reduced.X), K, lambda, mu),
       tfidf_(std::move(reduced.tfidf)),
       Ft_(std::move(reduced.Ft)),
       column_sum_(std::move(reduced.s)),
-      vocabulary_(reduced.vocabulary)
+      vocabulary_(reduced.vocabulary),
+      refine_(refine),
+      G_(std::move(reduced.G)),
+      Gt_(refine > 0.0 ? transpose(G_) : CsrMatrix{})
 {
 }
 
@@ -130,9 +148,31 @@ Matrix TopicModel::topics(const std::vector<int64_t>& selected) const
 
 Matrix TopicModel::document_topics(const Matrix& T) const
 {
-    Matrix W = document_weights(tfidf_.F, T);
+    Matrix W = document_weights(weighted_documents(), T);
     scale_rows_to_one(W);
     return W;
+}
+
+Matrix TopicModel::fitted_topics(const std::vector<int64_t>& selected) const
+{
+    std::lock_guard<std::mutex> hold(last_mutex_);
+    if (selected != last_selected_ || last_topics_.size() == 0) {
+        const Matrix T = topics(selected);
+        last_topics_ = refine_ > 0.0 ? refined(T) : T;
+        last_selected_ = selected;
+    }
+    return last_topics_;
+}
+
+// G ~ W T by alternating HALS from the anchors' topics T and their NNLS weights, which the first sweep
+// over T's rows starts from; the result's rows scaled to sum 1 (a lost topic cannot occur: alternating_nmf
+// keeps every row of T nonzero).
+Matrix TopicModel::refined(const Matrix& T) const
+{
+    Matrix H = T, W = document_weights(G_, T);
+    alternating_nmf(G_, Gt_, W, H, refine_, kRefineSweeps, resolve_threads(0));
+    for (std::size_t k = 0; k < H.shape()[0]; ++k) xt::row(H, static_cast<std::ptrdiff_t>(k)) /= xt::sum(xt::row(H, static_cast<std::ptrdiff_t>(k)))();
+    return H;
 }
 
 Matrix TopicModel::document_weights(const CsrMatrix& F, const Matrix& T)
@@ -196,8 +236,8 @@ Output TopicModel::output(const std::string& name, const SimplexColumns& C) cons
         for (int64_t j : selected) out.ints.push_back(terms()[static_cast<std::size_t>(j)]);
         return out;
     }
-    const Matrix T = topics(selected);
-    const std::vector<std::vector<int64_t>> top = 
+    const Matrix T = fitted_topics(selected);
+    const std::vector<std::vector<int64_t>> top =
         top_terms(T, static_cast<std::size_t>(std::min(kTopTerms, N())));
     if (name == "topics") {
         out.doubles.assign(static_cast<std::size_t>(K() * vocabulary_), 0.0);

@@ -165,6 +165,10 @@ const std::vector<ProblemParameters>& parameter_table()
                     "[NFW] Sec. V-B: 2)"),
           int_param("rank", 0, 0, std::numeric_limits<int64_t>::max(),
                     "dimensions kept of the word-word correlation; 0: 2 K, which holds the anchors' simplex"),
+          real_param("refine", 1e-3, 0.0, 1.0,
+                     "refit the anchors' topics and the documents' weights together (HALS on the unit-row TF-IDF) "
+                     "until a sweep gains less than this fraction of the fit; 0: [NFW] Sec. V-B's topics from the "
+                     "anchors alone, which lose to scikit-learn's NMF on small corpora (docs/benchmarks.md)"),
           kSparseLambda, kMu}},
         {"communities",
          {real_param("energy", 0.99, kSmallest, 1.0,

@@ -44,6 +44,8 @@ static const int64_t assigned[3] = {0, 1, 1};
 /* a corpus of 3 documents x 4 terms, and a 4-node graph of two weighted edges (eigenvalues +-2, +-1) */
 static const int64_t doc_row[6] = {0, 0, 1, 1, 2, 2}, doc_col[6] = {0, 1, 1, 2, 2, 3};
 static const double doc_count[6] = {1, 2, 1, 3, 1, 1}, doc_fraction[6] = {1, 2, 1, 0.5, 1, 1};
+static const char* const refine_name[1] = {"refine"};
+static const double refine_two[1] = {2.0};
 static const int64_t edge_row[4] = {0, 1, 2, 3}, edge_col[4] = {1, 0, 3, 2};
 static const double edge_weight[4] = {1, 1, 2, 2};
 static facto_progress small_progress = {2, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -434,6 +436,10 @@ static void write_file(const char* path, const char* text, size_t size)
     X(topics_min_df, FACTO_ERROR_OUT_OF_RANGE, "min_df must be 0 (1% of the documents) or at least 1", "got -1",     \
       facto_problem_new_topics(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 2, -1, 0, 0.0, 1e-5,          \
                                &out_problem),                                                                        \
+      facto_last_error())                                                                                            \
+    X(topics_refine, FACTO_ERROR_OUT_OF_RANGE, "'refine' = 2", "outside [0, 1]",                                    \
+      facto_problem_new_topics_named(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 2, 1, refine_name,       \
+                                     refine_two, &out_problem),                                                      \
       facto_last_error())                                                                                            \
     X(topics_documents, FACTO_ERROR_DIMENSION, "at least 2 documents", "got 1",                                      \
       facto_problem_new_topics(FACTO_SPARSE_COO, 1, 4, 2, doc_row, doc_col, doc_count, 1, 1, 0, 0.0, 1e-5,           \

@@ -76,7 +76,7 @@ std::vector<Fitted> models_of_every_kind()
     Matrix documents({4, 9}, 0.0);
     for (int64_t w : corpus.words[1]) documents(0, static_cast<std::size_t>(w)) = 2.0;
     documents(1, 0) = 1.0;
-    out.push_back({"topics", captured(std::make_shared<const TopicModel>(corpus.counts, 3, 1, 0, 1e-6, 1e-5), "spa", 3),
+    out.push_back({"topics", captured(std::make_shared<const TopicModel>(corpus.counts, 3, 1, 0, 1e-6, 1e-5, 1e-3), "spa", 3),
                    documents});
     const PlantedGraph graph60 = planted_graph();
     out.push_back({"communities", captured(std::make_shared<const CommunityModel>(graph60.A, 3, 1.0, 1e-6, 1e-5), "spa", 3),

@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_SUITE(separable_jobs)
 BOOST_AUTO_TEST_CASE(topic_reduction_matches_the_dense_word_word_matrix)
 {
     const PlantedCorpus c = planted_corpus();
-    const TopicModel model(c.counts, 3, 1, 0, 0.0, 1e-5);
+    const TopicModel model(c.counts, 3, 1, 0, 0.0, 1e-5, 0.0);
     BOOST_TEST(model.M() == 6);
     const std::size_t N = 9, D = 60;
     Matrix F = xt::zeros<double>({D, N});  // every count is 1: F_dj = ln(D / df_j) where word j occurs
@@ -114,13 +114,15 @@ BOOST_AUTO_TEST_CASE(topic_reduction_matches_the_dense_word_word_matrix)
 }
 
 // Noiseless planted anchors: SPA and MERIT find the three anchor words, the topics are the rows of
-// the TF-IDF weights normalized, every document's topic proportions are its topic's indicator.
+// the TF-IDF weights normalized, every document's topic proportions are its topic's indicator; with the
+// refinement too (the anchors' topics fit every unit TF-IDF row exactly, so it has nothing to gain).
 BOOST_AUTO_TEST_CASE(planted_anchor_words_and_topics_are_recovered_exactly)
 {
     const PlantedCorpus c = planted_corpus();
-    const auto model = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5);
+    for (const double refine : {0.0, 1e-3})
     for (const char* algorithm : {"spa", "merit", "snpa", "fast_anchor", "fast_gradient"}) {
-        BOOST_TEST_CONTEXT(algorithm)
+        const auto model = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5, refine);
+        BOOST_TEST_CONTEXT(algorithm << ", refine " << refine)
         {
             const auto solver = solved(model, algorithm);
             BOOST_TEST(solver->output("selected").ints == (std::vector<int64_t>{0, 1, 2}),
@@ -162,10 +164,42 @@ BOOST_AUTO_TEST_CASE(the_automatic_min_df_keeps_every_anchor_of_a_topic_with_one
         BOOST_TEST_REQUIRE(100 * threshold >= D - 50);
     }
     const PlantedCorpus c = planted_corpus();
-    const auto model = std::make_shared<const TopicModel>(c.counts, 3, 0, 0, 1e-6, 1e-5);
+    const auto model = std::make_shared<const TopicModel>(c.counts, 3, 0, 0, 1e-6, 1e-5, 1e-3);
     BOOST_TEST(model->N() == 9);
     BOOST_TEST(solved(model, "auto")->output("selected").ints == (std::vector<int64_t>{0, 1, 2}),
                boost::test_tools::per_element());
+}
+
+// The refinement on an unstructured corpus: its topics are distributions over the kept terms, it fits the
+// unit-row TF-IDF G better than the anchors' topics with their weights (each HALS sweep lowers the fit;
+// the document weights of the scaled topics can only fit as well), refine = 1 stops after one sweep, and
+// refine = 0 reports the anchors' topics themselves.
+BOOST_AUTO_TEST_CASE(the_refined_topics_are_distributions_that_fit_the_documents_better)
+{
+    const auto fit_of = [](const TopicModel& problem, const Matrix& T) {  // ||G - W T||_F^2, W = NNLS weights
+        const CsrMatrix& G = problem.weighted_documents();
+        const Matrix W = TopicModel::document_weights(G, T);
+        Matrix dense = xt::zeros<double>({static_cast<std::size_t>(G.rows), static_cast<std::size_t>(G.cols)});
+        for (std::size_t d = 0; d < dense.shape()[0]; ++d)
+            for (int64_t p = G.indptr[d]; p < G.indptr[d + 1]; ++p)
+                dense(d, static_cast<std::size_t>(G.indices[static_cast<std::size_t>(p)])) = G.values[static_cast<std::size_t>(p)];
+        Matrix WT = Matrix::from_shape(dense.shape());
+        blas::gemm(false, false, 1.0, W, T, 0.0, WT);
+        return xt::sum(xt::square(dense - WT))();
+    };
+    const TopicModel unrefined(random_corpus(), 4, 1, 0, 5e-7, 1e-5, 0.0);
+    const TopicModel refined(random_corpus(), 4, 1, 0, 5e-7, 1e-5, 1e-3), one_sweep(random_corpus(), 4, 1, 0, 5e-7, 1e-5, 1.0);
+    std::vector<int64_t> anchors;  // kept columns of the anchors SPA selects
+    for (int64_t v : solved(std::make_shared<const TopicModel>(random_corpus(), 4, 1, 0, 5e-7, 1e-5, 0.0), "spa")
+                         ->output("selected").ints)
+        anchors.push_back(std::lower_bound(refined.terms().begin(), refined.terms().end(), v) - refined.terms().begin());
+    const Matrix T0 = refined.topics(anchors), T = refined.fitted_topics(anchors), T1 = one_sweep.fitted_topics(anchors);
+    BOOST_TEST(xt::amax(xt::abs(unrefined.fitted_topics(anchors) - T0))() == 0.0);
+    BOOST_TEST(xt::amin(T)() >= 0.0);
+    for (std::size_t k = 0; k < 4; ++k) BOOST_TEST(std::abs(xt::sum(xt::row(T, static_cast<std::ptrdiff_t>(k)))() - 1.0) <= 1e-12);
+    const double start = fit_of(refined, T0), after_one = fit_of(refined, T1), end = fit_of(refined, T);
+    BOOST_TEST(after_one < start);
+    BOOST_TEST(end <= after_one);
 }
 
 // Terms pruned by min_df keep their vocabulary columns in every output.
@@ -178,7 +212,7 @@ BOOST_AUTO_TEST_CASE(topic_outputs_name_vocabulary_columns)
         for (int64_t p = c.counts.indptr[static_cast<std::size_t>(d)]; p < c.counts.indptr[static_cast<std::size_t>(d) + 1]; ++p)
             row.push_back(d), col.push_back(c.counts.indices[static_cast<std::size_t>(p)] + 2), value.push_back(1.0);
     const CsrMatrix shifted = csr_from_triplets(60, 11, row.data(), col.data(), value.data(), static_cast<int64_t>(value.size()));
-    const auto model = std::make_shared<const TopicModel>(shifted, 3, 1, 0, 1e-6, 1e-5);
+    const auto model = std::make_shared<const TopicModel>(shifted, 3, 1, 0, 1e-6, 1e-5, 1e-3);
     BOOST_TEST(model->terms().front() == 2);
     const auto solver = solved(model, "spa");
     BOOST_TEST(solver->output("selected").ints == (std::vector<int64_t>{2, 3, 4}), boost::test_tools::per_element());
@@ -248,7 +282,7 @@ BOOST_AUTO_TEST_CASE(merit_auto_is_corrective_on_topics_pairwise_on_communities_
     };
     const SeparableData data = separable_dirichlet(8, 40, 4, 25.0, 11);
     const auto plain = std::make_shared<const SelfDictionary>(data.X, 4, -1.0, 1e-5);
-    const auto corpus = std::make_shared<const TopicModel>(random_corpus(), 4, 1, 0, 5e-7, 1e-5);
+    const auto corpus = std::make_shared<const TopicModel>(random_corpus(), 4, 1, 0, 5e-7, 1e-5, 0.0);
     const auto graph = std::make_shared<const CommunityModel>(sampled_graph(1).A, 3, 0.99, 5e-7, 1e-5);
     for (const auto& [problem, runs] : {std::pair{std::shared_ptr<const Problem>(plain), "vanilla"},
                                         std::pair{std::shared_ptr<const Problem>(corpus), "corrective"},
@@ -296,18 +330,34 @@ BOOST_AUTO_TEST_CASE(memberships_refuse_dependent_pure_nodes)
 }
 
 // A topics model applied to the fitted counts gives the fit's document topics (the same HALS from the same
-// start on the same TF-IDF rows: 1e-12); a new document of one topic's words gets that topic, one with no
-// kept term gets label -1 and zeros, and counts in (0, 1) are refused.
+// start on the same TF-IDF rows: 1e-12), refined or not, and a model without "weighting" weighs counts
+// as [NFW]; a new document of one topic's words gets that topic, one with no kept term gets label -1 and
+// zeros, and counts in (0, 1) are refused.
 BOOST_AUTO_TEST_CASE(a_topics_model_gives_new_documents_their_proportions)
 {
     const PlantedCorpus c = planted_corpus();
-    const auto problem = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5);
+    for (const double refine : {0.0, 1e-3}) {  // each weighs new counts as its fit did
+        BOOST_TEST_CONTEXT("refine " << refine)
+        {
+            const auto corpus = std::make_shared<const TopicModel>(random_corpus(), 4, 1, 0, 5e-7, 1e-5, refine);
+            const auto fit = solved(corpus, "spa");
+            Model fitted_model = capture_model(*fit);
+            const Output weights = fit->output("document_topics");
+            const Applied fitted = apply_model(fitted_model, random_corpus(), 1);
+            for (std::size_t e = 0; e < weights.doubles.size(); ++e)
+                BOOST_TEST(std::abs(fitted.rows.data()[e] - weights.doubles[e]) <= 1e-12);
+            BOOST_TEST(fitted.labels == fit->output("labels").ints, boost::test_tools::per_element());
+            fitted_model.arrays.erase("weighting");  // a model saved before 0.4.0 weighs them as [NFW]
+            const Applied old = apply_model(fitted_model, random_corpus(), 1);
+            BOOST_TEST((xt::amax(xt::abs(old.rows - fitted.rows))() == 0.0) == (refine == 0.0));
+            fitted_model.arrays["weighting"] = Matrix({1, 1}, 2.0);
+            BOOST_CHECK_EXCEPTION(apply_model(fitted_model, random_corpus(), 1), Error,
+                                  [](const Error& e) { return e.status() == FACTO_ERROR_BAD_STATE; });
+        }
+    }
+    const auto problem = std::make_shared<const TopicModel>(c.counts, 3, 1, 0, 1e-6, 1e-5, 1e-3);
     const auto solver = solved(problem, "spa");
     const Model model = capture_model(*solver);
-    const Applied fitted = apply_model(model, c.counts, 1);
-    const Output weights = solver->output("document_topics");
-    for (std::size_t e = 0; e < weights.doubles.size(); ++e) BOOST_TEST(std::abs(fitted.rows.data()[e] - weights.doubles[e]) <= 1e-12);
-    BOOST_TEST(fitted.labels == solver->output("labels").ints, boost::test_tools::per_element());
     Matrix fresh({2, 9}, 0.0);
     for (int64_t w : c.words[1]) fresh(0, static_cast<std::size_t>(w)) = 2.0;  // topic 1's words, twice each
     const Applied applied = apply_model(model, fresh, 1);

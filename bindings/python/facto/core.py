@@ -242,15 +242,17 @@ class Problem(_Handle):
         return cls(handle.value)
 
     @classmethod
-    def topics(cls, counts, K, min_df=None, rank=None, lam=None, mu=None):
+    def topics(cls, counts, K, min_df=None, rank=None, lam=None, mu=None, refine=None):
         """Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix
         (facto.CsrMatrix, scipy.sparse or dense): terms in fewer than min_df documents (or in all) dropped,
         TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), then a self-dictionary
-        problem whose anchors are anchor words; None takes the library's default (problem_params("topics")).
+        problem whose anchors are anchor words, their topics refined with the documents' weights until a
+        sweep gains less than `refine` (0: the paper's topics); None takes the library's default
+        (problem_params("topics")).
         Outputs: "selected", "topics" (K x V), "top_terms", "document_topics", "labels", "coherence",
         "similarity_count" (and "H", "nnz")."""
         rows, cols, indptr, indices, values = cls._csr(counts, "counts")
-        count, names, _, chosen = _given(min_df=min_df, rank=rank, lam=lam, mu=mu)
+        count, names, _, chosen = _given(min_df=min_df, rank=rank, lam=lam, mu=mu, refine=refine)
         handle = ctypes.c_void_p()
         check(lib.facto_problem_new_topics_named(_lib.SPARSE_CSR, rows, cols, values.size,
                                                  indptr.ctypes.data_as(_lib.c_int64_p),

@@ -184,18 +184,20 @@ def kmeans(X, K, replicates=10, seed=0):
 TopicModel = namedtuple("TopicModel",
                         "anchors topics top_terms document_topics labels coherence similarity_count model")
 TopicModel.__doc__ = ("Topics of a corpus: anchor words (vocabulary columns, or words), the K x V topic-word "
-                      "matrix, each topic's top terms, the documents' topic proportions and labels, paper "
-                      "002's coherence and similarity count, and the fitted facto.Model (model.apply(counts) "
+                      "matrix, each topic's top terms, the documents' topic proportions and labels, [NFW]'s "
+                      "coherence and similarity count, and the fitted facto.Model (model.apply(counts) "
                       "gives new documents their proportions).")
 
 
-def topic_model(counts, K, solver="auto", vocabulary=None, min_df=None, rank=None, lam=None, mu=None, **params):
+def topic_model(counts, K, solver="auto", vocabulary=None, min_df=None, rank=None, lam=None, mu=None, refine=None,
+                **params):
     """Anchor-word topics of a documents x terms count matrix by `solver` (auto: the library's default,
-    or "merit", "spa", "snpa", "fast_anchor", "fast_gradient"); with a vocabulary (a sequence of V words)
-    anchors and top terms are words. min_df, rank, lam, mu: None takes the library's defaults
-    (problem_params("topics")). **params are solver parameters by their facto names (e.g. max_iterations)."""
+    or "merit", "spa", "snpa", "fast_anchor", "fast_gradient"), refined with the documents' weights
+    (refine=0: the paper's topics); with a vocabulary (a sequence of V words) anchors and top terms are
+    words. min_df, rank, lam, mu, refine: None takes the library's defaults (problem_params("topics")).
+    **params are solver parameters by their facto names (e.g. max_iterations)."""
     from .core import Problem, Solver
-    with Problem.topics(counts, K, min_df, rank, lam, mu) as problem, Solver(problem, solver, **params) as s:
+    with Problem.topics(counts, K, min_df, rank, lam, mu, refine) as problem, Solver(problem, solver, **params) as s:
         s.solve()
         anchors, top = s.output("selected"), s.output("top_terms")
         if vocabulary is not None:

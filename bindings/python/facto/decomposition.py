@@ -89,18 +89,20 @@ _FRACTIONAL_DATA_CHECKS = ("check_estimators_dtypes", "check_fit_score_takes_y",
 class AnchorTopicModel(TransformerMixin, FactoEstimator):
     """Anchor-word topics of a documents x terms count matrix (Nguyen, Fu & Wu Sec. V-B): terms in fewer
     than min_df documents (or in all) dropped, TF-IDF, the word-word correlation reduced to `rank`
-    dimensions, then anchor words by `solver`. Takes counts as from CountVectorizer (scipy.sparse or dense).
+    dimensions, anchor words by `solver`, then their topics refined together with the documents' weights
+    (HALS on the documents' unit-row TF-IDF). Takes counts as from CountVectorizer (scipy.sparse or dense).
 
     Parameters
     ----------
     n_components : int, default 10. The number of topics K.
-    min_df, rank (0: 2 K), lam, mu : the problem's parameters; None (default) takes the library's defaults
-        (facto.problem_params("topics"), each with the reason for it): min_df 0, 1% of the documents (at
-        least 2), where the paper's 2 lets rare words be anchors (on TDT2's ten K = 10 subsets SPA's
-        accuracy 0.79 against 0.71).
-    solver : "auto" (default: the library's default for topics, SPA: on those subsets 0.79 against MERIT's
-        0.56 at 1%; on all of TDT2 MERIT's 0.67 is better than SPA's 0.62), "merit", "spa", "snpa",
-        "fast_anchor" or "fast_gradient". The paper's pipeline is min_df=2, solver="merit".
+    min_df, rank (0: 2 K), lam, mu, refine : the problem's parameters; None (default) takes the library's
+        defaults (facto.problem_params("topics"), each with the reason for it): min_df 0, 1% of the
+        documents (at least 2), where the paper's 2 lets rare words be anchors; refine 1e-3, the
+        refinement stops when a sweep gains less than that fraction of the fit (0: the anchors' topics as
+        the paper forms them, which trail scikit-learn's NMF on small corpora: docs/benchmarks.md).
+    solver : "auto" (default: the library's default for topics, SPA), "merit", "spa", "snpa",
+        "fast_anchor" or "fast_gradient": the anchor step. The paper's pipeline is min_df=2, refine=0,
+        solver="merit".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: anchors_ (the anchor words' term indices), components_ (K x n_terms, each topic's term
@@ -116,15 +118,17 @@ class AnchorTopicModel(TransformerMixin, FactoEstimator):
 
     _constraints = {"n_components": Integer(1), "min_df": Integer(0, optional=True), "rank": Integer(0, optional=True),
                     "lam": Real(0.0, optional=True), "mu": Real(0.0, False, optional=True),
+                    "refine": Real(0.0, optional=True),
                     "solver": Options(solvers_of("topics", "auto"))}
 
-    def __init__(self, n_components=10, *, min_df=None, rank=None, lam=None, mu=None, solver="auto", max_iter=None,
-                 tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
+    def __init__(self, n_components=10, *, min_df=None, rank=None, lam=None, mu=None, refine=None, solver="auto",
+                 max_iter=None, tol=None, n_init=1, random_state=None, verbose=0, solver_params=None):
         self.n_components = n_components
         self.min_df = min_df
         self.rank = rank
         self.lam = lam
         self.mu = mu
+        self.refine = refine
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
@@ -148,7 +152,7 @@ class AnchorTopicModel(TransformerMixin, FactoEstimator):
         """Fits on the counts X (n_documents x n_terms, nonnegative)."""
         self._validate_params()
         X = self._counts(X, reset=True)
-        problem = Problem.topics(X, self.n_components, self.min_df, self.rank, self.lam, self.mu)
+        problem = Problem.topics(X, self.n_components, self.min_df, self.rank, self.lam, self.mu, self.refine)
         self._solve(problem, self.solver, callback,
                     outputs=("selected", "topics", "top_terms", "document_topics", "labels", "umass_coherence"),
                     on_result=self._fitted)

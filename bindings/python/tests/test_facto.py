@@ -453,6 +453,20 @@ def test_topic_model_finds_the_planted_anchor_words_with_every_solver():
     assert list(dense.anchors) == [0, 1, 2]
 
 
+def test_the_refinement_is_one_parameter_and_applies_as_it_fitted():
+    rng = np.random.default_rng(3)  # unstructured counts: the refinement moves the anchors' topics
+    counts = rng.poisson(rng.uniform(0.2, 3.0, size=(1, 40)), size=(120, 40)).astype(float)
+    paper = facto.topic_model(counts, 4, solver="spa", min_df=1, refine=0)
+    refined = facto.topic_model(counts, 4, solver="spa", min_df=1)
+    assert list(paper.anchors) == list(refined.anchors)  # the anchor step is the same
+    assert np.abs(paper.topics - refined.topics).max() > 1e-6
+    for fit in (paper, refined):
+        assert np.allclose(fit.topics.sum(axis=1), 1.0) and fit.topics.min() >= 0
+        assert np.allclose(fit.model.apply(counts).rows, fit.document_topics, atol=1e-12)
+    with pytest.raises(facto.FactoValueError, match="refine"):
+        facto.topic_model(counts, 4, refine=2)
+
+
 def test_communities_recover_planted_memberships_and_src_is_one():
     A = facto.read_matrix_market(DATA / "planted_graph.mtx.gz")
     truth = np.loadtxt(DATA / "planted_graph_membership.csv", delimiter=",")

@@ -145,14 +145,16 @@ facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = NULL) {
 
 # Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B): a self-dictionary problem built from a documents x
 # terms count matrix (numeric matrix or facto_sparse): terms in fewer than min_df documents (or in all)
-# dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K); NULL takes the library's
-# default (facto_problem_params("topics")). Solvers "merit", "spa", "snpa", "fast_anchor", "fast_gradient";
-# outputs "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count" (see
-# topic_model for all at once).
-facto_topics <- function(counts, K, min_df = NULL, rank = NULL, lambda = NULL, mu = NULL) {
+# dropped, TF-IDF, the word-word correlation reduced to rank dimensions (0: 2K), the anchors' topics refined
+# with the documents' weights until a sweep gains less than `refine` (0: the paper's topics); NULL takes the
+# library's default (facto_problem_params("topics")). Solvers "merit", "spa", "snpa", "fast_anchor",
+# "fast_gradient"; outputs "topics", "top_terms", "document_topics", "labels", "coherence",
+# "similarity_count" (see topic_model for all at once).
+facto_topics <- function(counts, K, min_df = NULL, rank = NULL, lambda = NULL, mu = NULL, refine = NULL) {
   t <- as_triplets(counts)
   problem_of(.Call(C_facto_r_topics, as.double(t$i), as.double(t$j), t$x, as.double(t$rows), as.double(t$cols),
-                   whole_number(K), chosen_params(min_df = min_df, rank = rank, lambda = lambda, mu = mu)))
+                   whole_number(K), chosen_params(min_df = min_df, rank = rank, lambda = lambda, mu = mu,
+                                                  refine = refine)))
 }
 
 # Mixed-membership community detection (Nguyen, Fu & Wu Sec. V-C): a self-dictionary problem on the top-K

@@ -244,7 +244,7 @@ edm_completion <- function(x, r, algorithm = "auto", squared = FALSE, ..., n_ini
 }
 
 topic_model <- function(counts, K, algorithm = "auto", vocabulary = NULL, min_df = NULL, rank = NULL, lambda = NULL,
-                        mu = NULL, ..., n_init = 1, callback = NULL, verbose = FALSE) {
+                        mu = NULL, refine = NULL, ..., n_init = 1, callback = NULL, verbose = FALSE) {
   call <- match.call()
   if (is.null(vocabulary) && !inherits(counts, "facto_sparse")) vocabulary <- colnames(counts)
   terms <- if (inherits(counts, "facto_sparse")) counts$ncol else ncol(counts)
@@ -252,7 +252,7 @@ topic_model <- function(counts, K, algorithm = "auto", vocabulary = NULL, min_df
     argument_error("vocabulary has ", length(vocabulary), " words for ", terms, " terms (columns of counts)")
   outputs <- c("selected", "topics", "top_terms", "document_topics", "labels", "coherence", "umass_coherence",
                "similarity_count")
-  solve_and_read(facto_topics(counts, K, min_df, rank, lambda, mu), algorithm, list(...), callback, outputs,
+  solve_and_read(facto_topics(counts, K, min_df, rank, lambda, mu, refine), algorithm, list(...), callback, outputs,
                  function(v, run, model) {
                    name <- function(columns) if (is.null(vocabulary)) columns
                                              else matrix(vocabulary[columns], nrow(columns))

@@ -303,17 +303,19 @@ function _triplets(M::AbstractMatrix{<:Real})
 end
 
 """
-    topics(counts, K; min_df = nothing, rank = nothing, lambda = nothing, mu = nothing) -> Problem
+    topics(counts, K; min_df = nothing, rank = nothing, lambda = nothing, mu = nothing, refine = nothing) -> Problem
 
 Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents×terms count matrix: rare terms
 dropped, TF-IDF, the word-word correlation reduced to `rank` dimensions (0: 2K), as a self-dictionary
-problem whose anchors are anchor words; `nothing` takes the library's default (`problem_params("topics")`).
+problem whose anchors are anchor words, their topics refined with the documents' weights until a sweep
+gains less than `refine` (0: the paper's topics); `nothing` takes the library's default
+(`problem_params("topics")`).
 Outputs "selected", "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count".
 """
 function topics(counts::AbstractMatrix{<:Real}, K::Integer; min_df = nothing, rank = nothing, lambda = nothing,
-                mu = nothing)
+                mu = nothing, refine = nothing)
     rows, cols, I, J, V = _triplets(counts)
-    names, values = chosen(min_df = min_df, rank = rank, lambda = lambda, mu = mu)
+    names, values = chosen(min_df = min_df, rank = rank, lambda = lambda, mu = mu, refine = refine)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_problem_new_topics_named), Int32,
                (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int64, Ptr{Cstring},

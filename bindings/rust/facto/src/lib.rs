@@ -424,9 +424,10 @@ impl Problem {
 
     /// Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix: terms
     /// in fewer than min_df documents (or in all) dropped, TF-IDF, the word-word correlation reduced to
-    /// rank dimensions (0: 2K), as a self-dictionary problem whose anchors are anchor words; `params` as
-    /// for [`Problem::self_dictionary`] (min_df, rank, lambda, mu). Outputs "selected", "topics",
-    /// "top_terms", "document_topics", "labels", "coherence", "similarity_count".
+    /// rank dimensions (0: 2K), as a self-dictionary problem whose anchors are anchor words, their topics
+    /// refined with the documents' weights until a sweep gains less than "refine" (0: the paper's topics);
+    /// `params` as for [`Problem::self_dictionary`] (min_df, rank, lambda, mu, refine). Outputs
+    /// "selected", "topics", "top_terms", "document_topics", "labels", "coherence", "similarity_count".
     pub fn topics(counts: &CsrMatrix, k: usize, params: &[(&str, f64)]) -> Result<Problem> {
         let chosen = Chosen::new(params)?;
         let mut raw = ptr::null_mut();
