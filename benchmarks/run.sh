@@ -46,10 +46,11 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
-#   bash benchmarks/run.sh topics [quick|full]                           (the topic job's defaults beside
+#   bash benchmarks/run.sh topics [quick|full|heldout]                   (the topic job's defaults beside
 #                                                                            scikit-learn's NMF and LDA on
 #                                                                            [NFW]'s TDT2 and Reuters subsets;
-#                                                                            full: trials 1-10, all of TDT2)
+#                                                                            full: trials 1-10, all of TDT2;
+#                                                                            heldout: K = 5, 20, trials 11-20)
 #   bash benchmarks/run.sh panel [quick|full] [clustering|separable]     (the defaults beside scikit-learn's
 #                                                                            KMeans, SpectralClustering and NMF on
 #                                                                            wine, breast-cancer, digits,
