@@ -139,10 +139,7 @@ Matrix TopicModel::topics(const std::vector<int64_t>& selected) const
     if (!blas::solve_positive_definite(factor.data(), K, Ht.data(), N)) Ht.fill(0.0);
     Matrix H = xt::maximum(xt::transpose(Ht), 0.0);
     nonnegative_least_squares(G, R, H, 1e-10, 500);
-    for (std::size_t k = 0; k < K; ++k) {
-        const double sum = xt::sum(xt::row(H, static_cast<std::ptrdiff_t>(k)))();
-        if (sum > 0.0) xt::row(H, static_cast<std::ptrdiff_t>(k)) /= sum;
-    }
+    scale_rows_to_one(H);
     return H;
 }
 
@@ -165,13 +162,13 @@ Matrix TopicModel::fitted_topics(const std::vector<int64_t>& selected) const
 }
 
 // G ~ W T by alternating HALS from the anchors' topics T and their NNLS weights, which the first sweep
-// over T's rows starts from; the result's rows scaled to sum 1 (a lost topic cannot occur: alternating_nmf
-// keeps every row of T nonzero).
+// over T's rows starts from; the result's rows scaled to sum 1 as topics() scales T's (alternating_nmf
+// loses no topic: a row of T that is zero is one topics() gave).
 Matrix TopicModel::refined(const Matrix& T) const
 {
     Matrix H = T, W = document_weights(G_, T);
     alternating_nmf(G_, Gt_, W, H, refine_, kRefineSweeps, resolve_threads(0));
-    for (std::size_t k = 0; k < H.shape()[0]; ++k) xt::row(H, static_cast<std::ptrdiff_t>(k)) /= xt::sum(xt::row(H, static_cast<std::ptrdiff_t>(k)))();
+    scale_rows_to_one(H);
     return H;
 }
 
