@@ -105,6 +105,8 @@ struct TfIdf {
     std::vector<double> idf;     // ln(D / df) of each kept term
 };
 TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df);
+// Each of the `vocabulary` count columns' kept column in tfidf (-1 for a dropped term).
+std::vector<int64_t> kept_columns(const TfIdf& tfidf, int64_t vocabulary);
 // How a count c of a term with inverse document frequency idf is weighted: [NFW]'s (1 + ln c) idf, or
 // c idf with each document's row then scaled to unit Euclidean norm (scikit-learn's TfidfTransformer with
 // the plain idf, what the topic job's refinement fits: every document counts alike).

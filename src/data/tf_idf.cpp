@@ -17,16 +17,21 @@ TfIdf tf_idf(const CsrMatrix& counts, int64_t min_df)
             if (counts.values[static_cast<std::size_t>(p)] > 0.0) ++df[static_cast<std::size_t>(counts.indices[static_cast<std::size_t>(p)])];
         }
     TfIdf result;
-    std::vector<int64_t> column(V, -1);  // kept position of each term
     for (std::size_t t = 0; t < V; ++t)
         if (df[t] >= min_df && df[t] < static_cast<int64_t>(D)) {
-            column[t] = static_cast<int64_t>(result.terms.size());
             result.terms.push_back(static_cast<int64_t>(t));
             result.df.push_back(df[t]);
         }
     for (int64_t f : result.df) result.idf.push_back(std::log(static_cast<double>(D) / static_cast<double>(f)));
-    result.F = tf_idf_weights(counts, column, result.idf, TermWeighting::Sublinear);
+    result.F = tf_idf_weights(counts, kept_columns(result, counts.cols), result.idf, TermWeighting::Sublinear);
     return result;
+}
+
+std::vector<int64_t> kept_columns(const TfIdf& tfidf, int64_t vocabulary)
+{
+    std::vector<int64_t> column(static_cast<std::size_t>(vocabulary), -1);
+    for (std::size_t j = 0; j < tfidf.terms.size(); ++j) column[static_cast<std::size_t>(tfidf.terms[j])] = static_cast<int64_t>(j);
+    return column;
 }
 
 CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& column, const std::vector<double>& idf,
@@ -56,7 +61,7 @@ CsrMatrix tf_idf_weights(const CsrMatrix& counts, const std::vector<int64_t>& co
             double norm = 0.0;
             for (auto v = row; v != F.values.end(); ++v) norm += *v * *v;
             norm = std::sqrt(norm);
-            for (auto v = row; v != F.values.end(); ++v) *v = norm > 0.0 ? *v / norm : 0.0;
+            for (auto v = row; v != F.values.end(); ++v) *v /= norm;  // an empty row has no entry to divide
         }
     }
     return F;

@@ -35,26 +35,26 @@ int alternating_nmf(const CsrMatrix& F, const CsrMatrix& Ft, Matrix& W, Matrix& 
     double squares = 0.0;  // ||F||^2
     for (double v : F.values) squares += v * v;
     Matrix Wt = xt::transpose(W), FtW = Matrix::from_shape({N, K}), FHt = Matrix::from_shape({D, K});
-    // 1/2 ||F - W H||^2 = 1/2 (||F||^2 - 2 <H F^T, W^T> + <W^T W, H H^T>), B = H F^T
-    const auto objective = [&](const Matrix& B) {
-        return 0.5 * (squares - 2.0 * xt::sum(B * Wt)() + xt::sum(gram_of_rows(Wt) * gram_of_rows(H))());
+    // 1/2 ||F - W H||^2 = 1/2 (||F||^2 - 2 <H F^T, W^T> + <W^T W, H H^T>), B = H F^T, HHt = H H^T
+    const auto objective = [&](const Matrix& B, const Matrix& HHt) {
+        return 0.5 * (squares - 2.0 * xt::sum(B * Wt)() + xt::sum(gram_of_rows(Wt) * HHt)());
     };
     spmm(F, xt::eval(xt::transpose(H)), FHt, threads);
-    double before = objective(xt::transpose(FHt));
+    double before = objective(xt::transpose(FHt), gram_of_rows(H));
     int steps = 0;
     while (steps < max_steps) {
         const Matrix last_H = H, last_Wt = Wt;
         spmm(Ft, xt::eval(xt::transpose(Wt)), FtW, threads);  // H's sweep: B = W^T F
         nonnegative_least_squares(gram_of_rows(Wt), xt::transpose(FtW), H, 0.0, 1);
         spmm(F, xt::eval(xt::transpose(H)), FHt, threads);  // W's sweep: B = H F^T
-        const Matrix B = xt::transpose(FHt);
-        nonnegative_least_squares(gram_of_rows(H), B, Wt, 0.0, 1);
+        const Matrix B = xt::transpose(FHt), HHt = gram_of_rows(H);
+        nonnegative_least_squares(HHt, B, Wt, 0.0, 1);
         if (has_zero_row(H) || has_zero_row(Wt)) {
             H = last_H, Wt = last_Wt;
             break;
         }
         ++steps;
-        const double after = objective(B);
+        const double after = objective(B, HHt);
         if (before - after <= tolerance * before) break;
         before = after;
     }

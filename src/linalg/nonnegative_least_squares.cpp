@@ -28,7 +28,7 @@ int nonnegative_least_squares(const Matrix& G, const Matrix& B, Matrix& H, doubl
     const std::size_t K = G.shape()[0], N = B.shape()[1];
     require(G.shape()[1] == K && B.shape()[0] == K && H.shape()[0] == K && H.shape()[1] == N, FACTO_ERROR_INTERNAL,
             "nonnegative_least_squares: shapes do not fit");
-    const double start = projected_gradient_norm(G, B, H);
+    const double start = tolerance > 0.0 ? projected_gradient_norm(G, B, H) : 0.0;
     int sweeps = 0;
     while (sweeps < max_sweeps) {
         ++sweeps;
@@ -45,7 +45,7 @@ int nonnegative_least_squares(const Matrix& G, const Matrix& B, Matrix& H, doubl
                 h[n] = std::max(0.0, h[n] + residual / G(k, k));
             }
         }
-        if (projected_gradient_norm(G, B, H) <= tolerance * start) break;
+        if (tolerance > 0.0 && projected_gradient_norm(G, B, H) <= tolerance * start) break;
     }
     return sweeps;
 }

@@ -8,8 +8,9 @@ namespace facto {
 // min_{H >= 0} 1/2 ||X - W H||_F^2 given G = W^T W (K x K) and B = W^T X (K x N), by exact HALS
 // (block coordinate descent on the rows of H, [CP]): row k becomes
 // max(0, H(k, :) + (B(k, :) - G(k, :) H) / G(k, k)), or 0 when G(k, k) = 0. Sweeps until the projected
-// gradient's Frobenius norm is at most `tolerance` times that of the start, or `max_sweeps`. H (K x N,
-// nonnegative) is the start on entry and the result on exit; returns the sweeps made.
+// gradient's Frobenius norm is at most `tolerance` times that of the start, or `max_sweeps` (tolerance
+// 0: exactly max_sweeps, without computing the norms). H (K x N, nonnegative) is the start on entry and
+// the result on exit; returns the sweeps made.
 int nonnegative_least_squares(const Matrix& G, const Matrix& B, Matrix& H, double tolerance, int max_sweeps);
 
 // The same problem solved exactly by block principal pivoting (Kim & Park 2011, Alg. 2): each column's

@@ -88,13 +88,6 @@ TopicModel::Reduced TopicModel::reduce(const CsrMatrix& counts, int64_t K, int64
     return r;
 }
 
-std::vector<int64_t> TopicModel::kept_columns(const TfIdf& tfidf, int64_t vocabulary)
-{
-    std::vector<int64_t> column(static_cast<std::size_t>(vocabulary), -1);
-    for (std::size_t j = 0; j < tfidf.terms.size(); ++j) column[static_cast<std::size_t>(tfidf.terms[j])] = static_cast<int64_t>(j);
-    return column;
-}
-
 TopicModel::TopicModel(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank, double lambda, double mu,
                        double refine)
     : TopicModel(reduce(counts, K, min_df, rank, refine), K, lambda, mu, refine)

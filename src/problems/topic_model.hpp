@@ -63,7 +63,6 @@ public:
     // Vocabulary column of each kept term (the problem's columns), increasing.
     const std::vector<int64_t>& terms() const { return tfidf_.terms; }
     const TfIdf& tfidf() const { return tfidf_; }
-    double refine() const { return refine_; }
     // How the topics' document weights (and a fitted model's for new documents) weigh the counts:
     // UnitRows when refining, [NFW]'s Sublinear otherwise.
     TermWeighting weighting() const { return refine_ > 0.0 ? TermWeighting::UnitRows : TermWeighting::Sublinear; }
@@ -99,8 +98,6 @@ private:
     TopicModel(Reduced reduced, int64_t K, double lambda, double mu, double refine);
     static Reduced reduce(const CsrMatrix& counts, int64_t K, int64_t min_df, int64_t rank, double refine);
     Matrix refined(const Matrix& T) const;
-    // Each vocabulary column's kept column (-1 if dropped).
-    static std::vector<int64_t> kept_columns(const TfIdf& tfidf, int64_t vocabulary);
 
     TfIdf tfidf_;
     CsrMatrix Ft_;                   // F^T: terms x documents
