@@ -46,6 +46,8 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
+#   bash benchmarks/run.sh sparse [quick|full]                            (SymNMF on TF-IDF given sparse and
+#                                                                            dense: seconds, memory, labels)
 #   bash benchmarks/run.sh knn [quick|full]                              (exact and approximate nearest
 #                                                                            neighbours for the kNN graph:
 #                                                                            Fashion-MNIST, 10,000 or 70,000)
@@ -169,6 +171,10 @@ case "$which" in
     bash cmake/install-deps.sh python3-numpy python3-hnswlib python3-faiss dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target facto >/dev/null
     FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/knn.py "${1:-quick}" ;;
+  sparse)
+    bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn
+    cmake --build build -j"$(nproc)" --target facto >/dev/null
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/sparse.py "${1:-quick}" ;;
   distributed)
     cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
     ./build/benchmarks/bench_distributed "$@"
@@ -184,6 +190,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|topics|panel|knn|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|topics|panel|knn|sparse|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

@@ -68,12 +68,18 @@ Scaling scaling_in(int32_t scaling, Similarity kernel)
     return static_cast<Scaling>(scaling);
 }
 
-Similarity similarity_in(int32_t kind, const Matrix& X)
+namespace {
+template <class Rows>
+Similarity similarity_of(int32_t kind, const Rows& X)
 {
     require(kind == FACTO_SIMILARITY_GAUSSIAN || kind == FACTO_SIMILARITY_COSINE || kind == FACTO_SIMILARITY_AUTO,
             FACTO_ERROR_INVALID_ARGUMENT,
             "kind must be FACTO_SIMILARITY_GAUSSIAN, _COSINE or _AUTO, got " + std::to_string(kind));
     return kind == FACTO_SIMILARITY_AUTO ? automatic_similarity(X) : static_cast<Similarity>(kind);
 }
+}  // namespace
+
+Similarity similarity_in(int32_t kind, const Matrix& X) { return similarity_of(kind, X); }
+Similarity similarity_in(int32_t kind, const CsrMatrix& X) { return similarity_of(kind, X); }
 
 }  // namespace facto::capi

@@ -3,7 +3,7 @@
 # Usage: bash cmake/install-deps.sh [extra-package ...]
 set -euo pipefail
 packages=(g++ cmake make pkg-config libxtensor-dev libxtensor-blas-dev libopenblas-dev liblapack-dev
-          libboost-test-dev liblbfgsb-dev zlib1g-dev "$@")
+          libboost-test-dev liblbfgsb-dev libhnswlib-dev zlib1g-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,7 @@
 """A minimal PEP 517 build backend for facto: it builds libfacto from the repository's C++ sources with
 CMake and zips it, with the facto/ package, into a wheel. It needs nothing from the network (no
 setuptools download); libfacto's build needs Debian's cmake, g++, libxtensor-dev, libxtensor-blas-dev,
-libopenblas-dev, liblapack-dev, liblbfgsb-dev and zlib1g-dev (bash cmake/install-deps.sh installs them).
+libopenblas-dev, liblapack-dev, liblbfgsb-dev, libhnswlib-dev and zlib1g-dev (bash cmake/install-deps.sh installs them).
 
 The C++ sources are the repository two directories up (pip builds a local directory in place), or the
 copy an sdist carries under native/. The config setting `prebuilt=PATH` (pip install

@@ -209,8 +209,8 @@ facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int
     });
 }
 
-facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
-                                         int64_t k, int32_t kind, int32_t scaling, facto_sparse** out)
+facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                         int64_t k, int32_t kind, int32_t scaling, int32_t search, facto_sparse** out)
 {
     return guarded(nullptr, [&] {
         require_pointer(out, "out");
@@ -220,10 +220,48 @@ facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t 
         facto::require_finite(features, "X");
         const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
         const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
+        const facto::NeighborSearch found_by = facto::resolve_search(static_cast<facto::NeighborSearch>(search), rows);
         facto::scale_columns(features, how);
-        *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity)).release();
+        *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity, 7, found_by)).release();
         return FACTO_OK;
     });
+}
+
+facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                         int64_t k, int32_t kind, int32_t scaling, facto_sparse** out)
+{
+    return facto_knn_similarity_search(X, rows, cols, ld, layout, k, kind, scaling, FACTO_SEARCH_AUTO, out);
+}
+
+facto_status facto_knn_similarity_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz, const int64_t* ptr,
+                                         const int64_t* idx, const double* values, int64_t k, int32_t kind,
+                                         int32_t scaling, int32_t search, facto_sparse** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
+        // sparse rows are searched exactly unless HNSW is asked for (refused unless the scaling makes them dense)
+        const facto::NeighborSearch found_by =
+            facto::resolve_search(static_cast<facto::NeighborSearch>(search), 0);
+        const facto::CsrMatrix features = facto::capi::sparse_in(format, rows, cols, nnz, ptr, idx, values);
+        const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
+        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
+        if (how == facto::Scaling::None) {
+            *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity, 7, found_by)).release();
+        } else {  // the scaling fills the zeros: the dense rows' graph
+            facto::Matrix dense = facto::dense_from_csr(features);
+            facto::scale_columns(dense, how);
+            *out = wrap<facto_sparse>(facto::knn_similarity(dense, k, similarity, 7, found_by)).release();
+        }
+        return FACTO_OK;
+    });
+}
+
+int32_t facto_knn_search_for(int64_t n, int32_t search)
+{
+    if (search < FACTO_SEARCH_EXACT || search > FACTO_SEARCH_AUTO) return -1;
+    return static_cast<int32_t>(facto::resolve_search(static_cast<facto::NeighborSearch>(search), n));
 }
 
 facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout, int64_t k,

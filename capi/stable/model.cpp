@@ -160,17 +160,25 @@ facto_status facto_model_use_gaussian_affinity(facto_model* model, const double*
     });
 }
 
-facto_status facto_model_use_knn_similarity_scaled(facto_model* model, const double* X, int64_t rows, int64_t cols,
-                                                   int64_t ld, int32_t layout, int64_t k, int32_t kind, int32_t scaling)
+facto_status facto_model_use_knn_similarity_search(facto_model* model, const double* X, int64_t rows, int64_t cols,
+                                                   int64_t ld, int32_t layout, int64_t k, int32_t kind, int32_t scaling,
+                                                   int32_t search)
 {
     return on_model(model, [&](facto::Model& m) {
         facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
         const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
         const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
-        facto::use_knn_similarity(m, std::move(features), k, similarity, how);
+        const facto::NeighborSearch found_by = facto::resolve_search(static_cast<facto::NeighborSearch>(search), rows);
+        facto::use_knn_similarity(m, std::move(features), k, similarity, how, found_by);
         return FACTO_OK;
     });
+}
+
+facto_status facto_model_use_knn_similarity_scaled(facto_model* model, const double* X, int64_t rows, int64_t cols,
+                                                   int64_t ld, int32_t layout, int64_t k, int32_t kind, int32_t scaling)
+{
+    return facto_model_use_knn_similarity_search(model, X, rows, cols, ld, layout, k, kind, scaling, FACTO_SEARCH_AUTO);
 }
 
 facto_status facto_model_use_knn_similarity(facto_model* model, const double* X, int64_t rows, int64_t cols, int64_t ld,

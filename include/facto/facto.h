@@ -707,6 +707,15 @@ FACTO_API facto_status facto_model_use_knn_similarity(facto_model* model, const 
 FACTO_API facto_status facto_model_use_knn_similarity_scaled(facto_model* model, const double* X, int64_t rows,
                                                              int64_t cols, int64_t ld, int32_t layout, int64_t k,
                                                              int32_t kind, int32_t scaling);
+/* The kNN rule of a graph made by facto_knn_similarity_search (the same X, k, kind, scaling and search;
+ * since 0.4.0): new points' neighbours among the fitted ones are found by the same search, resolved on
+ * X and kept in the model ("knn_settings"; a model saved without it searches exactly). With HNSW each
+ * apply builds the index on the fitted points again, as the graph's was (the same index), before it
+ * searches. facto_model_use_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. Errors: as
+ * facto_model_use_knn_similarity_scaled's, and INVALID_ARGUMENT for an unknown search. */
+FACTO_API facto_status facto_model_use_knn_similarity_search(facto_model* model, const double* X, int64_t rows,
+                                                             int64_t cols, int64_t ld, int32_t layout, int64_t k,
+                                                             int32_t kind, int32_t scaling, int32_t search);
 FACTO_API facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols,
                                               int64_t ld, int32_t layout);
 FACTO_API facto_status facto_model_use_gram(facto_model* model, const double* D, int64_t rows, int64_t cols,
@@ -859,12 +868,22 @@ FACTO_API facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t
                                       TF-IDF documents SymNMF's accuracy is 0.50 on the cosine graph, 0.38 on
                                       the Gaussian (docs/benchmarks.md, the defaults panel) */
 
+/* How the kNN graph finds each point's neighbours (since 0.4.0). */
+#define FACTO_SEARCH_EXACT 0 /* every pair compared: O(n^2 p) in GEMMs on blocks of rows, memory O(n (k + 256)) */
+#define FACTO_SEARCH_HNSW 1  /* an HNSW index (Malkov & Yashunin; hnswlib) built on the points in row order,
+                               on one thread, from a fixed seed (the same X gives the same graph), searched on
+                               all threads: O(n log n p), memory O(n p) in single precision; on Fashion-MNIST's
+                               70,000 images 97% of the exact neighbours about 10x sooner (docs/benchmarks.md) */
+#define FACTO_SEARCH_AUTO 2  /* exact below FACTO_SEARCH_HNSW_FROM points, HNSW from there: the functions
+                               that take no search argument */
+#define FACTO_SEARCH_HNSW_FROM 20000
+
 /* The sparse similarity graph of Kuang, Yun & Park 2015, Sec. 7.1, for the rows of X (n x p): each
  * point keeps its k most similar others (k = 0: floor(log2 n) + 1, at most n - 1), the graph is symmetrized (union)
  * and normalized as S_ij / sqrt(d_i d_j), d the row sums. The result is symmetric with an empty
- * diagonal, ready for SymNMF. Costs O(n^2 p) in GEMMs on blocks of rows; memory O(n (k + 256)).
- * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind), DIMENSION (n < 2), OUT_OF_RANGE (k >= n),
- * NOT_FINITE, OUT_OF_MEMORY. */
+ * diagonal, ready for SymNMF. The neighbours are found by FACTO_SEARCH_AUTO (exact below 20,000 points;
+ * before 0.4.0 always exact). Errors: NULL_POINTER, INVALID_ARGUMENT (layout, kind), DIMENSION (n < 2),
+ * OUT_OF_RANGE (k >= n), NOT_FINITE, OUT_OF_MEMORY. */
 FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                             int64_t k, int32_t kind, facto_sparse** out);
 
@@ -877,6 +896,28 @@ FACTO_API facto_status facto_knn_similarity(const double* X, int64_t rows, int64
 FACTO_API facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                    int32_t layout, int64_t k, int32_t kind, int32_t scaling,
                                                    facto_sparse** out);
+/* The same graph with its neighbours found by `search` (FACTO_SEARCH_*; since 0.4.0):
+ * facto_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. Errors: as facto_knn_similarity_scaled's,
+ * and INVALID_ARGUMENT for an unknown search. */
+FACTO_API facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t cols, int64_t ld,
+                                                   int32_t layout, int64_t k, int32_t kind, int32_t scaling,
+                                                   int32_t search, facto_sparse** out);
+/* The graph of sparse rows (since 0.4.0): X (rows x cols: counts, TF-IDF) in one of the sparse input
+ * formats, copied as CSR; facto_knn_similarity_search's graph of X's dense form with the same k, kind,
+ * scaling and search, resolved on X alike. With the scaling FACTO_SCALE_NONE (AUTO's choice for the
+ * cosine graph, which text takes) the rows stay sparse: memory in their non-zeros plus O(rows) per thread,
+ * the inner products accumulated over the columns of each row's non-zeros (an inverted index), the same
+ * graph up to their rounding, the neighbours found exactly (search EXACT or AUTO; HNSW takes dense rows:
+ * UNSUPPORTED). A scaling that fills the zeros (MINMAX, ZSCORE, AUTO for the Gaussian graph) makes the
+ * rows dense first, as a caller would. AUTO searches sparse input exactly at any size. Errors: as facto_problem_new_symnmf_sparse's for the arrays (no
+ * symmetry needed), as facto_knn_similarity_search's, and UNSUPPORTED. */
+FACTO_API facto_status facto_knn_similarity_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                   const int64_t* ptr, const int64_t* idx, const double* values,
+                                                   int64_t k, int32_t kind, int32_t scaling, int32_t search,
+                                                   facto_sparse** out);
+/* The search FACTO_SEARCH_AUTO (or any other code) takes for n dense points: FACTO_SEARCH_EXACT or _HNSW,
+ * what the graph of that many points runs (for a report; sparse input: AUTO is EXACT). -1 for an unknown code. */
+FACTO_API int32_t facto_knn_search_for(int64_t n, int32_t search);
 
 /* NOMAD's input (Tepper et al. Sec. 1): D = Y Y^T for the rows x_i of X (n x d), Y = (X - the mean of
  * the rows) / max_i ||x_i||: a new n x n matrix in *out, exactly symmetric, D 1 = 0, which the caller

@@ -17,6 +17,7 @@ typedef struct options {
     const char* problem;
     int32_t graph;
     int64_t neighbors;
+    int32_t search; /* --search: the kNN graph's neighbour search, FACTO_SEARCH_* */
     int64_t helix;
     double fraction;
     int64_t separable, features, rings;
@@ -59,6 +60,7 @@ typedef struct summary {
     facto_status reason;
     int64_t n, k;                /* points (columns for self_dictionary) and the iterate's columns */
     double affinity_seconds;     /* building P, M or the graph */
+    int32_t search;              /* the kNN graph's neighbour search as run (FACTO_SEARCH_EXACT or _HNSW), -1: no graph */
     double start_seconds;        /* now_seconds() when the run began */
     const char* earlier_layers;  /* --layers: the JSON of the layers before the last */
     const int64_t* truth;        /* --labels, or NULL */
@@ -71,6 +73,8 @@ typedef struct summary {
 } summary;
 
 /* common.c */
+/* The names of the FACTO_SEARCH_* codes, indexed by code. */
+extern const char* const search_names[3];
 double now_seconds(void);
 int fail(const char* what, facto_status status, const char* message);
 int ends_with(const char* s, const char* suffix);
@@ -100,7 +104,7 @@ int given_param(const options* o, const char* name);
 double problem_param(const options* o, const char* kind, const char* name);
 
 /* problems.c */
-facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,
+facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t* search, double** truth, int64_t* n_truth,
                              int64_t** anchors);
 facto_problem* build_topics(const options* o, int64_t** truth, int64_t* documents);
 int set_initial_point(facto_solver* solver, const char* path);

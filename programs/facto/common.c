@@ -24,6 +24,8 @@ int fail(const char* what, facto_status status, const char* message)
 }
 
 /* Whether s ends with suffix. */
+const char* const search_names[3] = {"exact", "hnsw", "auto"};
+
 int ends_with(const char* s, const char* suffix)
 {
     const size_t a = strlen(s), b = strlen(suffix);

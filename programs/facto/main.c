@@ -101,7 +101,7 @@ static int run(int argc, char** argv)
     if (o.apply_model) return apply_saved_model(&o) ? 0 : 1;
     if (!check_problem_options(&o)) return 2;
 
-    summary s = {.start_seconds = now_seconds()};
+    summary s = {.start_seconds = now_seconds(), .search = -1};
     double* truth_points = NULL;
     int64_t n_truth = 0;
     int64_t* anchors = NULL;
@@ -110,7 +110,7 @@ static int run(int argc, char** argv)
     const int job = !strcmp(o.problem, "topics") || !strcmp(o.problem, "communities");
     facto_problem* problem = !strcmp(o.problem, "topics")
                                  ? build_topics(&o, &doc_truth, &n_docs)
-                                 : build_problem(&o, &s.affinity_seconds, &truth_points, &n_truth, &anchors);
+                                 : build_problem(&o, &s.affinity_seconds, &s.search, &truth_points, &n_truth, &anchors);
     if (!problem) return free(truth_points), free(anchors), 1;
     const int dictionary = !strcmp(o.problem, "self_dictionary") || job;
     const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary;

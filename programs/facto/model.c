@@ -32,9 +32,9 @@ static void settings_of(const options* o, char* out, size_t capacity)
     static const char* const graphs[] = {"gaussian", "cosine", "auto"};
     snprintf(out, capacity,
              "{\"problem\": %s, \"solver\": %s, \"k\": %lld, \"file\": %s, \"affinity\": %s, \"bandwidth\": %.17g, "
-             "\"scale\": \"%s\", \"graph\": \"%s\", \"neighbors\": %lld}",
+             "\"scale\": \"%s\", \"graph\": \"%s\", \"neighbors\": %lld, \"search\": \"%s\"}",
              problem, solver, (long long)o->k, file, o->affinity ? "true" : "false", o->bandwidth, scalings[o->scaling],
-             graphs[o->graph], (long long)o->neighbors);
+             graphs[o->graph], (long long)o->neighbors, search_names[o->search]);
 }
 
 /* The feature rule of a fit built from the features in o->file (read again here): the Gaussian affinity
@@ -44,6 +44,9 @@ static int attach_features(facto_model* model, const options* o)
     const int simplicial = !strcmp(o->problem, "simplicial_symnmf"), symnmf = !strcmp(o->problem, "symnmf");
     const int nomad = !strcmp(o->problem, "nomad");
     if (o->affinity || !o->file || !(simplicial || symnmf || nomad)) return 1;
+    if (ends_with(o->file, ".mtx"))
+        return fprintf(stderr, "facto: --save-model: a model fitted on sparse features (%s) cannot keep their kNN "
+                               "rule yet (it holds dense features); fit on the dense features to save one\n", o->file), 0;
     facto_matrix* X = NULL;
     facto_status st = facto_matrix_read(o->file, &X);
     if (st < 0) return !fail(o->file, st, facto_last_error());
@@ -51,8 +54,8 @@ static int attach_features(facto_model* model, const options* o)
     facto_matrix_shape(X, &n, &p);
     const double* x = facto_matrix_data(X);
     st = simplicial ? facto_model_use_gaussian_affinity(model, x, n, p, p, FACTO_ROW_MAJOR, o->bandwidth, o->scaling)
-         : symnmf   ? facto_model_use_knn_similarity_scaled(model, x, n, p, p, FACTO_ROW_MAJOR, o->neighbors, o->graph,
-                                                   o->scaling)
+         : symnmf   ? facto_model_use_knn_similarity_search(model, x, n, p, p, FACTO_ROW_MAJOR, o->neighbors, o->graph,
+                                                   o->scaling, o->search)
                     : facto_model_use_points(model, x, n, p, p, FACTO_ROW_MAJOR);
     facto_matrix_free(X);
     if (st < 0) return !fail("--save-model", st, facto_model_last_error(model));

@@ -83,8 +83,14 @@ static void print_usage(FILE* out)
     "                        for Gaussian kernels and graphs, none for the cosine graph), minmax, zscore, none\n"
     "  --graph KIND          symnmf from features: the kNN graph's kernel: auto (default: cosine for nonnegative\n"
     "                        features at least 90% zeros, as counts and TF-IDF; gaussian otherwise), gaussian\n"
-    "                        (self-tuning) or cosine\n"
-    "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n"
+    "                        (self-tuning) or cosine; features in a .mtx file (counts, TF-IDF) stay sparse\n"
+    "                        rows, searched exactly, unless --scale fills their zeros (auto does for gaussian)\n"
+    "  --neighbors K         neighbours per point in that graph (default floor(log2 n) + 1)\n", out);
+    fprintf(out,
+    "  --search MODE         how that graph finds them: auto (default: exact below %d points, hnsw from there),\n"
+    "                        exact, or hnsw (an approximate HNSW index: about 97%% of the exact neighbours)\n",
+            FACTO_SEARCH_HNSW_FROM);
+    fputs(
     "  --helix N             edm_completion on N Helix points (no FILE); reports the nRMSE\n"
     "  --fraction F          fraction of the Helix distances observed (default 0.1)\n"
     "  --separable N         self_dictionary on N generated points (Table I model, no FILE); reports success\n"
@@ -211,6 +217,7 @@ int parse_options(int argc, char** argv, options* o)
     o->bandwidth = FACTO_BANDWIDTH_MEDIAN_RULE;
     o->scaling = FACTO_SCALE_AUTO;
     o->graph = FACTO_SIMILARITY_AUTO;
+    o->search = FACTO_SEARCH_AUTO;
     o->progress_every = 10;
     o->trial = 1;
     for (int i = 1; i < argc; ++i) {
@@ -256,6 +263,11 @@ int parse_options(int argc, char** argv, options* o)
             else if (!strcmp(next, "cosine")) o->graph = FACTO_SIMILARITY_COSINE;
             else if (!strcmp(next, "auto")) o->graph = FACTO_SIMILARITY_AUTO;
             else return fprintf(stderr, "facto: --graph must be auto, gaussian or cosine\n"), 0;
+        } else if (!strcmp(a, "--search")) {
+            int found = 0;
+            for (int32_t c = FACTO_SEARCH_EXACT; c <= FACTO_SEARCH_AUTO; ++c)
+                if (!strcmp(next, search_names[c])) o->search = c, found = 1;
+            if (!found) return fprintf(stderr, "facto: --search must be auto, exact or hnsw\n"), 0;
         } else if (!strcmp(a, "--neighbors")) {
             char* end;
             o->neighbors = strtoll(next, &end, 10);

@@ -223,7 +223,7 @@ static facto_problem* build_nomad(const options* o)
 
 /* The problem of o->problem (topics: build_topics), with the seconds taken by its affinity, the true
  * points (--helix) or anchors (--separable) when the data is generated; NULL after a message. */
-facto_problem* build_problem(const options* o, double* affinity_seconds, double** truth, int64_t* n_truth,
+facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t* search, double** truth, int64_t* n_truth,
                              int64_t** anchors)
 {
     if (!strcmp(o->problem, "nomad")) return build_nomad(o);
@@ -242,6 +242,23 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, double*
         *affinity_seconds = now_seconds() - t0;
         return symnmf_from_sparse(M, o->k);
     }
+    if (symnmf && ends_with(o->file, ".mtx")) { /* sparse features (counts, TF-IDF): kept sparse where unscaled */
+        facto_sparse* X = NULL;
+        st = facto_sparse_read(o->file, &X);
+        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+        csr_arrays a;
+        const int copied = copy_csr(X, &a);
+        facto_sparse_free(X);
+        if (!copied) return NULL;
+        facto_sparse* M = NULL;
+        st = facto_knn_similarity_sparse(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
+                                         o->neighbors, o->graph, o->scaling, o->search, &M);
+        if (st >= 0) *search = o->search == FACTO_SEARCH_AUTO ? FACTO_SEARCH_EXACT : o->search;
+        free_csr(&a);
+        if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
+        *affinity_seconds = now_seconds() - t0;
+        return symnmf_from_sparse(M, o->k);
+    }
     facto_matrix* data = NULL;
     st = facto_matrix_read(o->file, &data);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
@@ -250,10 +267,11 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, double*
     facto_matrix_shape(data, &rows, &cols);
     if (symnmf && !o->affinity) {
         facto_sparse* M = NULL;
-        st = facto_knn_similarity_scaled(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph,
-                                         o->scaling, &M);
+        st = facto_knn_similarity_search(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph,
+                                         o->scaling, o->search, &M);
         facto_matrix_free(data);
         if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
+        *search = facto_knn_search_for(rows, o->search);
         *affinity_seconds = now_seconds() - t0;
         return symnmf_from_sparse(M, o->k);
     }

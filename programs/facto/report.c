@@ -215,6 +215,7 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
                now_seconds() - s->start_seconds);
         const double tolerance = p.tolerance; /* the one in force: the parameter's automatic value resolved */
         printf(", \"tolerance\": %.1e", tolerance);
+        if (s->search >= 0) printf(", \"neighbor_search\": \"%s\"", search_names[s->search]);
         if (o->n_layers) printf(", \"earlier_layers\": [%s]", s->earlier_layers);
         double accuracy = -1.0;
         if (s->truth && s->labels) {

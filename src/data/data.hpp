@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "facto/facto.h"
 #include "linalg/matrix.hpp"
 #include "linalg/sparse.hpp"
 
@@ -71,23 +72,43 @@ CsrMatrix read_matrix_market(const std::string& path);
 // of both directions; finally S_ij / sqrt(d_i d_j) with d the row sums. Distances come from GEMMs on
 // blocks of rows, so memory stays O(n (block + k)).
 enum class Similarity : int32_t { Gaussian = 0, Cosine = 1 };
-CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
+// How each point's neighbours are found: Exact compares it with every other point (O(n^2 p) in GEMMs);
+// Hnsw searches an HNSW index [HNSW] built on the points (O(n log n p); on Fashion-MNIST's 70,000
+// images 95-97% of the exact neighbours, about 10x sooner: docs/benchmarks.md, "Nearest neighbours for
+// the kNN graph"); Auto is Exact below kHnswFrom points and Hnsw from there.
+enum class NeighborSearch : int32_t { Exact = FACTO_SEARCH_EXACT, Hnsw = FACTO_SEARCH_HNSW, Auto = FACTO_SEARCH_AUTO };
+constexpr int64_t kHnswFrom = FACTO_SEARCH_HNSW_FROM;
+NeighborSearch resolve_search(NeighborSearch search, int64_t n);
+CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
+                         NeighborSearch search = NeighborSearch::Auto);
+// The same graph of sparse rows (CSR features: counts, TF-IDF), without a dense copy: memory in X's
+// non-zeros plus O(n) per thread. Its neighbours are found exactly (Auto is Exact; Hnsw is
+// Error(UNSUPPORTED)), from products over X's columns (an inverted index): the same graph as the dense
+// rows' up to the products' rounding.
+CsrMatrix knn_similarity(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
+                         NeighborSearch search = NeighborSearch::Auto);
 // The kernel the graph's automatic choice takes for X: Cosine when X is nonnegative with at least 90% of
 // its entries 0 (counts or TF-IDF: text, where a document's length is not its topic and min-max scaling
 // inflates rare terms), Gaussian otherwise. On the defaults panel's 1000 Reuters TF-IDF documents SymNMF's
 // accuracy is 0.50-0.51 on the cosine graph and 0.37-0.38 on the scaled Gaussian one; on satimage (dense)
 // the cosine graph loses 0.1.
 Similarity automatic_similarity(const Matrix& X);
+Similarity automatic_similarity(const CsrMatrix& X);
 // The same graph with what new points need to join it (knn_cross_similarity): the kernel, k (resolved),
-// the points' scales s_i and degrees d_i.
+// the points' scales s_i and degrees d_i, and the search that found the neighbours (resolved).
 struct KnnGraph {
     CsrMatrix S;
     Similarity kind;
     int64_t k, scale_neighbor;
     std::vector<double> scale, degree;
+    NeighborSearch search = NeighborSearch::Exact;
 };
-KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7);
+KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
+                   NeighborSearch search = NeighborSearch::Auto);
+KnnGraph knn_graph(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
+                   NeighborSearch search = NeighborSearch::Auto);
 // New points' rows in the graph of X (q x n, k stored entries per row): each new point y keeps its k nearest fitted points
+// (found by the graph's search: an HNSW index is built on X again, as the graph's was)
 // j, S_yj = exp(-||y - x_j||^2 / (s_y s_j)) with s_y its distance to its scale_neighbor-th nearest fitted
 // point (or the cosine, clipped at 0), divided by sqrt(d_y d_j), d_y the sum of its row and d_j the
 // fitted degree; the fitted graph itself is not changed. Error(DIMENSION) for other features, or a graph whose

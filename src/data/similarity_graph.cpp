@@ -8,64 +8,55 @@
 #include <xtensor/xview.hpp>
 
 #include "data/data.hpp"
-#include "base/error.hpp"
-#include "linalg/blas.hpp"
+#include "data/nearest_neighbors.hpp"
 #include "linalg/parallel.hpp"
+#include "base/error.hpp"
 
 namespace facto {
 
 namespace {
 
-struct Neighbors {
-    std::vector<int64_t> index;  // n x m, best first
-    std::vector<double> key;     // squared distance (Gaussian) or minus the cosine
-};
+// The two feature types, dense and CSR rows: their number, squared norms, and the squared distance and
+// the inner product of row i of Y and row j of X. The sparse sums run over the stored columns in
+// increasing order, skipping the terms that are exactly 0 in the dense sums: the same values bit for bit.
+std::size_t rows_of(const Matrix& X) { return X.shape()[0]; }
+std::size_t rows_of(const CsrMatrix& X) { return static_cast<std::size_t>(X.rows); }
 
-// The m most similar rows of X to every row of Y (other rows, when Y is X: `self`): Gram blocks by GEMM,
-// then a partial sort per row by (key, index) so ties break the same way on every machine.
-Neighbors nearest(const Matrix& Y, const Vector& y2, const Matrix& X, const Vector& x2, std::size_t m,
-                  Similarity kind, bool self)
+std::pair<double, double> distance_and_dot(const Matrix& Y, std::size_t i, const Matrix& X, std::size_t j)
 {
-    const std::size_t q = Y.shape()[0], n = X.shape()[0], block = 256;
-    Neighbors result{std::vector<int64_t>(q * m), std::vector<double>(q * m)};
-    Matrix rows_block, G;
-    for (std::size_t start = 0; start < q; start += block) {
-        const std::size_t b = std::min(block, q - start);
-        rows_block = xt::view(Y, xt::range(start, start + b), xt::all());
-        G = Matrix({b, n});
-        blas::gemm(false, true, 1.0, rows_block, X, 0.0, G);
-        parallel_for(b, 8, resolve_threads(0), [&](std::size_t begin, std::size_t end) {
-            std::vector<std::pair<double, int64_t>> keyed(self ? n - 1 : n);
-            for (std::size_t r = begin; r < end; ++r) {
-                const std::size_t i = start + r;
-                std::size_t c = 0;
-                for (std::size_t j = 0; j < n; ++j) {
-                    if (self && j == i) continue;
-                    const double key = kind == Similarity::Gaussian
-                                           ? std::max(0.0, y2(i) + x2(j) - 2.0 * G(r, j))
-                                           : -G(r, j) / std::max(std::sqrt(y2(i)) * std::sqrt(x2(j)), 1e-300);
-                    keyed[c++] = {key, static_cast<int64_t>(j)};
-                }
-                std::partial_sort(keyed.begin(), keyed.begin() + static_cast<std::ptrdiff_t>(m), keyed.end());
-                for (std::size_t t = 0; t < m; ++t) {
-                    result.key[i * m + t] = keyed[t].first;
-                    result.index[i * m + t] = keyed[t].second;
-                }
-            }
-        });
-    }
-    return result;
-}
-
-// The similarity of rows y and x (p features, squared norms y2, x2) by the graph's kernel, scales sy, sx.
-double similarity(const double* y, const double* x, std::size_t p, double y2, double x2, double sy, double sx,
-                  Similarity kind)
-{
+    const double *y = &Y(i, 0), *x = &X(j, 0);
     double d2 = 0.0, dot = 0.0;
-    for (std::size_t c = 0; c < p; ++c) {
+    for (std::size_t c = 0; c < X.shape()[1]; ++c) {
         d2 += (y[c] - x[c]) * (y[c] - x[c]);
         dot += y[c] * x[c];
     }
+    return {d2, dot};
+}
+
+std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, const CsrMatrix& X, std::size_t j)
+{
+    auto a = Y.indptr[i], b = X.indptr[j];
+    const auto a_end = Y.indptr[i + 1], b_end = X.indptr[j + 1];
+    double d2 = 0.0, dot = 0.0;
+    while (a < a_end || b < b_end) {
+        const int64_t ca = a < a_end ? Y.indices[static_cast<std::size_t>(a)] : INT64_MAX;
+        const int64_t cb = b < b_end ? X.indices[static_cast<std::size_t>(b)] : INT64_MAX;
+        const double y = ca <= cb ? Y.values[static_cast<std::size_t>(a)] : 0.0;
+        const double x = cb <= ca ? X.values[static_cast<std::size_t>(b)] : 0.0;
+        d2 += (y - x) * (y - x);
+        if (ca == cb) dot += y * x;
+        a += ca <= cb ? 1 : 0;
+        b += cb <= ca ? 1 : 0;
+    }
+    return {d2, dot};
+}
+
+// The similarity of row i of Y and row j of X (squared norms y2, x2) by the graph's kernel, scales sy, sx.
+template <class Rows>
+double similarity(const Rows& Y, std::size_t i, const Rows& X, std::size_t j, double y2, double x2, double sy,
+                  double sx, Similarity kind)
+{
+    const auto [d2, dot] = distance_and_dot(Y, i, X, j);
     if (kind == Similarity::Gaussian) {
         const double s = sy * sx;
         return s > 0.0 ? std::exp(-d2 / s) : (d2 == 0.0 ? 1.0 : 0.0);
@@ -74,14 +65,54 @@ double similarity(const double* y, const double* x, std::size_t p, double y2, do
     return norms > 0.0 ? std::max(0.0, dot / norms) : 0.0;
 }
 
+// The symmetric CSR matrix of the edges (i < j, sorted) with values S_ij / sqrt(d_i d_j). Row r's entries
+// are its edges (i, r), met in increasing i, then its edges (r, j), in increasing j: filling the rows in
+// the edges' order keeps every row's columns increasing, with no sort.
+CsrMatrix normalized_union(int64_t n, const std::vector<std::pair<int64_t, int64_t>>& edges,
+                           const std::vector<double>& value, const std::vector<double>& degree)
+{
+    CsrMatrix S;
+    S.rows = S.cols = n;
+    S.indptr.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (const auto& [i, j] : edges) {
+        ++S.indptr[static_cast<std::size_t>(i) + 1];
+        ++S.indptr[static_cast<std::size_t>(j) + 1];
+    }
+    std::partial_sum(S.indptr.begin(), S.indptr.end(), S.indptr.begin());
+    S.indices.resize(2 * edges.size());
+    S.values.resize(2 * edges.size());
+    std::vector<int64_t> next(S.indptr.begin(), S.indptr.end() - 1);
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+        const auto i = static_cast<std::size_t>(edges[e].first), j = static_cast<std::size_t>(edges[e].second);
+        const double d = std::sqrt(degree[i] * degree[j]);
+        const double v = d > 0.0 ? value[e] / d : 0.0;
+        for (const auto& [row, col] : {std::make_pair(i, j), std::make_pair(j, i)}) {
+            const auto at = static_cast<std::size_t>(next[row]++);
+            S.indices[at] = static_cast<int64_t>(col);
+            S.values[at] = v;
+        }
+    }
+    return S;
+}
+
 }  // namespace
 
-KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor)
+NeighborSearch resolve_search(NeighborSearch search, int64_t n)
 {
-    const auto n = static_cast<int64_t>(X.shape()[0]);
-    const std::size_t p = X.shape()[1];
+    require(search == NeighborSearch::Exact || search == NeighborSearch::Hnsw || search == NeighborSearch::Auto,
+            FACTO_ERROR_INVALID_ARGUMENT,
+            "the neighbour search's code " + std::to_string(static_cast<int32_t>(search)) + " is not exact (0), hnsw (1) or auto (2)");
+    if (search != NeighborSearch::Auto) return search;
+    return n >= kHnswFrom ? NeighborSearch::Hnsw : NeighborSearch::Exact;
+}
+
+namespace {
+
+template <class Rows>
+KnnGraph graph_of(const Rows& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
+{
+    const auto n = static_cast<int64_t>(rows_of(X));
     require(n >= 2, FACTO_ERROR_DIMENSION, "knn_similarity: need at least 2 points");
-    require_finite(X, "features");
     // the defaults, floor(log2 n) + 1 neighbours and the scale at the 7th, are at most the n - 1 others
     if (k == 0) k = std::min<int64_t>(static_cast<int64_t>(std::floor(std::log2(static_cast<double>(n)))) + 1, n - 1);
     scale_neighbor = std::min(scale_neighbor, n - 1);
@@ -90,10 +121,11 @@ KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_ne
     require(kind == Similarity::Cosine || scale_neighbor >= 1, FACTO_ERROR_OUT_OF_RANGE,
             "knn_similarity: scale_neighbor = " + std::to_string(scale_neighbor) + " must be at least 1");
     const auto m = static_cast<std::size_t>(kind == Similarity::Gaussian ? std::max(k, scale_neighbor) : k);
-    Vector norms2 = xt::sum(xt::square(X), {1});
-    const Neighbors nb = nearest(X, norms2, X, norms2, m, kind, true);
+    search = resolve_search(search, n);
+    const Vector norms2 = squared_norms(X);
+    const Neighbors nb = nearest(X, X, m, kind, true, search);
     const auto un = static_cast<std::size_t>(n);
-    KnnGraph graph{{}, kind, k, scale_neighbor, std::vector<double>(un, 1.0), std::vector<double>(un, 0.0)};
+    KnnGraph graph{{}, kind, k, scale_neighbor, std::vector<double>(un, 1.0), std::vector<double>(un, 0.0), search};
     std::vector<double>& scale = graph.scale;  // s_i: distance to the scale_neighbor-th neighbour
     if (kind == Similarity::Gaussian)
         for (std::size_t i = 0; i < un; ++i) scale[i] = std::sqrt(nb.key[i * m + static_cast<std::size_t>(scale_neighbor) - 1]);
@@ -109,25 +141,36 @@ KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_ne
     std::sort(edges.begin(), edges.end());
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     std::vector<double> value(edges.size());
+    parallel_for(edges.size(), 1024, resolve_threads(0), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t e = begin; e < end; ++e) {
+            const auto i = static_cast<std::size_t>(edges[e].first), j = static_cast<std::size_t>(edges[e].second);
+            value[e] = similarity(X, i, X, j, norms2(i), norms2(j), scale[i], scale[j], kind);
+        }
+    });
     std::vector<double>& degree = graph.degree;
-    for (std::size_t e = 0; e < edges.size(); ++e) {
-        const auto i = static_cast<std::size_t>(edges[e].first), j = static_cast<std::size_t>(edges[e].second);
-        value[e] = similarity(&X(i, 0), &X(j, 0), p, norms2(i), norms2(j), scale[i], scale[j], kind);
-        degree[i] += value[e];
-        degree[j] += value[e];
+    for (std::size_t e = 0; e < edges.size(); ++e) {  // in the edges' order, on one thread: the same sums everywhere
+        degree[static_cast<std::size_t>(edges[e].first)] += value[e];
+        degree[static_cast<std::size_t>(edges[e].second)] += value[e];
     }
-    std::vector<int64_t> rows, cols;
-    std::vector<double> values;
-    for (std::size_t e = 0; e < edges.size(); ++e) {
-        const auto i = static_cast<std::size_t>(edges[e].first), j = static_cast<std::size_t>(edges[e].second);
-        const double d = std::sqrt(degree[i] * degree[j]);
-        const double v = d > 0.0 ? value[e] / d : 0.0;  // S_ij / sqrt(d_i d_j)
-        rows.insert(rows.end(), {edges[e].first, edges[e].second});
-        cols.insert(cols.end(), {edges[e].second, edges[e].first});
-        values.insert(values.end(), {v, v});
-    }
-    graph.S = csr_from_triplets(n, n, rows.data(), cols.data(), values.data(), static_cast<int64_t>(values.size()));
+    graph.S = normalized_union(n, edges, value, degree);
     return graph;
+}
+
+}  // namespace
+
+KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
+{
+    require_finite(X, "features");
+    return graph_of(X, k, kind, scale_neighbor, search);
+}
+
+KnnGraph knn_graph(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
+{
+    require(!std::any_of(X.values.begin(), X.values.end(), [](double v) { return !std::isfinite(v); }),
+            FACTO_ERROR_NOT_FINITE, "features: a stored value is not finite");
+    require(search != NeighborSearch::Hnsw, FACTO_ERROR_UNSUPPORTED,
+            "the HNSW search takes dense features; sparse ones are searched exactly (search exact or auto)");
+    return graph_of(X, k, kind, scale_neighbor, NeighborSearch::Exact);
 }
 
 Similarity automatic_similarity(const Matrix& X)
@@ -137,9 +180,23 @@ Similarity automatic_similarity(const Matrix& X)
     return 10 * zeros >= 9 * static_cast<std::ptrdiff_t>(X.size()) ? Similarity::Cosine : Similarity::Gaussian;
 }
 
-CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor)
+Similarity automatic_similarity(const CsrMatrix& X)
 {
-    return knn_graph(X, k, kind, scale_neighbor).S;
+    if (std::any_of(X.values.begin(), X.values.end(), [](double v) { return v < 0.0; })) return Similarity::Gaussian;
+    const double entries = static_cast<double>(X.rows) * static_cast<double>(X.cols);
+    const auto stored_nonzeros = X.values.size() - static_cast<std::size_t>(std::count(X.values.begin(), X.values.end(), 0.0));
+    return 10.0 * (entries - static_cast<double>(stored_nonzeros)) >= 9.0 * entries ? Similarity::Cosine
+                                                                                  : Similarity::Gaussian;
+}
+
+CsrMatrix knn_similarity(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
+{
+    return knn_graph(X, k, kind, scale_neighbor, search).S;
+}
+
+CsrMatrix knn_similarity(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
+{
+    return knn_graph(X, k, kind, scale_neighbor, search).S;
 }
 
 CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph)
@@ -158,8 +215,8 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
                 " are not in [1, " + std::to_string(n) + "], its fitted points");
     require_finite(Y, "the new points");
     const auto m = static_cast<std::size_t>(neighbors), k = static_cast<std::size_t>(graph.k);
-    const Vector y2 = xt::sum(xt::square(Y), {1}), x2 = xt::sum(xt::square(X), {1});
-    const Neighbors nb = nearest(Y, y2, X, x2, m, graph.kind, false);
+    const Vector y2 = squared_norms(Y), x2 = squared_norms(X);
+    const Neighbors nb = nearest(Y, X, m, graph.kind, false, resolve_search(graph.search, static_cast<int64_t>(n)));
     std::vector<int64_t> rows(q * k), cols(q * k);
     std::vector<double> values(q * k);
     for (std::size_t l = 0; l < q; ++l) {
@@ -171,7 +228,7 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
             const auto j = static_cast<std::size_t>(nb.index[l * m + t]);
             rows[l * k + t] = static_cast<int64_t>(l);
             cols[l * k + t] = static_cast<int64_t>(j);
-            d += values[l * k + t] = similarity(&Y(l, 0), &X(j, 0), p, y2(l), x2(j), sy, graph.scale[j], graph.kind);
+            d += values[l * k + t] = similarity(Y, l, X, j, y2(l), x2(j), sy, graph.scale[j], graph.kind);
         }
         for (std::size_t t = 0; t < k; ++t) {
             const double dj = std::sqrt(d * graph.degree[static_cast<std::size_t>(cols[l * k + t])]);

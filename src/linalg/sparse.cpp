@@ -124,6 +124,17 @@ void spmv(const CsrMatrix& A, const double* x, double* y)
     for (std::size_t i = 0; i < static_cast<std::size_t>(A.rows); ++i) row_times_columns<1>(A, i, x, 1, 0, y + i);
 }
 
+Matrix dense_from_csr(const CsrMatrix& A)
+{
+    require_memory(8.0 * static_cast<double>(A.rows) * static_cast<double>(A.cols),
+                   "a " + std::to_string(A.rows) + " x " + std::to_string(A.cols) + " sparse matrix made dense");
+    Matrix D({static_cast<std::size_t>(A.rows), static_cast<std::size_t>(A.cols)}, 0.0);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(A.rows); ++i)
+        for (int64_t p = A.indptr[i]; p < A.indptr[i + 1]; ++p)
+            D(i, static_cast<std::size_t>(A.indices[static_cast<std::size_t>(p)])) += A.values[static_cast<std::size_t>(p)];
+    return D;
+}
+
 CsrMatrix transpose(const CsrMatrix& A)
 {
     CsrMatrix T;

@@ -36,6 +36,9 @@ void spmm(const CsrMatrix& A, const Matrix& X, Matrix& Y, std::size_t threads);
 // y = A x (A.cols values in, A.rows out), each row summed in stored order.
 void spmv(const CsrMatrix& A, const double* x, double* y);
 
+// A as a dense matrix (unstored entries 0); Error(OUT_OF_MEMORY) when it would not fit.
+Matrix dense_from_csr(const CsrMatrix& A);
+
 // A^T in CSR (its columns sorted within each row).
 CsrMatrix transpose(const CsrMatrix& A);
 

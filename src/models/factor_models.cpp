@@ -70,14 +70,16 @@ void check_feature_rule(const Model& model, int64_t n)
                 "the " + model.kind + " model's kNN rule needs at least 2 fitted points, it has 1");
         const auto p = static_cast<int64_t>(require_array(model, "knn_features", n, -1).shape()[1]);
         const Matrix& settings = require_array(model, "knn_settings", 1, -1);
-        require(settings.shape()[1] == 3 || settings.shape()[1] == 4, FACTO_ERROR_BAD_STATE,
-                "the " + model.kind + " model's 'knn_settings' has " + std::to_string(settings.shape()[1]) +
-                    " values: k, the similarity, the scale neighbour and (since 0.4.0) the scaling");
+        const std::size_t values = settings.shape()[1];
+        require(values >= 3 && values <= 5, FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's 'knn_settings' has " + std::to_string(values) +
+                    " values: k, the similarity, the scale neighbour and (since 0.4.0) the scaling and the search");
         require_integer(model, "knn_settings", 0, "k", 1, n - 1);
         require_integer(model, "knn_settings", 1, "the similarity", 0, 1);
         require_integer(model, "knn_settings", 2, "the scale neighbour", 1, n - 1);
-        if (settings.shape()[1] == 4) require_integer(model, "knn_settings", 3, "the scaling", 0, 2);
-        const bool scaled = settings.shape()[1] == 4 && settings(0, 3) != 0.0;
+        if (values >= 4) require_integer(model, "knn_settings", 3, "the scaling", 0, 2);
+        if (values == 5) require_integer(model, "knn_settings", 4, "the neighbour search", 0, 1);
+        const bool scaled = values >= 4 && settings(0, 3) != 0.0;
         require(scaled == model.has(kKnnScaling), FACTO_ERROR_BAD_STATE,
                 "the " + model.kind + " model's kNN rule " + (scaled ? "scales its features but has no '" : "has '") +
                     kKnnScaling + (scaled ? "'" : "' but no scaling in 'knn_settings'"));
@@ -121,6 +123,9 @@ Affinities affinities_from_features(const Model& model, const NewData& Y)
         KnnGraph graph;
         graph.kind = static_cast<Similarity>(static_cast<int32_t>(settings(0, 1)));
         graph.k = static_cast<int64_t>(settings(0, 0)), graph.scale_neighbor = static_cast<int64_t>(settings(0, 2));
+        // a model saved before the search was kept (3 or 4 settings) searched exactly
+        graph.search = settings.shape()[1] == 5 ? static_cast<NeighborSearch>(static_cast<int32_t>(settings(0, 4)))
+                                                : NeighborSearch::Exact;
         const Matrix &scale = model.array("knn_scale"), &degree = model.array("knn_degree");
         graph.scale.assign(scale.begin(), scale.end());
         graph.degree.assign(degree.begin(), degree.end());
@@ -266,17 +271,18 @@ void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling sca
     model.arrays["rbf_settings"] = Matrix({{bandwidth, static_cast<double>(static_cast<int32_t>(scaling))}});
 }
 
-void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling)
+void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling, NeighborSearch search)
 {
     require_fitted_points(symnmf_factor(model, "kNN similarity"), X);
     const ColumnScaling s = column_scaling(X, scaling);
     scale_columns(X, s);
-    KnnGraph graph = knn_graph(X, k, kind);
+    KnnGraph graph = knn_graph(X, k, kind, 7, search);
     drop_feature_rules(model);
     if (scaling != Scaling::None) model.arrays[models::kKnnScaling] = scaling_rows(s);
     model.arrays["knn_features"] = X;
     model.arrays["knn_settings"] = Matrix({{static_cast<double>(graph.k), static_cast<double>(static_cast<int32_t>(kind)),
-                                            static_cast<double>(graph.scale_neighbor), static_cast<double>(static_cast<int32_t>(scaling))}});
+                                            static_cast<double>(graph.scale_neighbor), static_cast<double>(static_cast<int32_t>(scaling)),
+                                            static_cast<double>(static_cast<int32_t>(graph.search))}});
     const std::size_t n = X.shape()[0];
     Matrix scale = Matrix::from_shape({n, 1}), degree = Matrix::from_shape({n, 1});
     std::copy(graph.scale.begin(), graph.scale.end(), scale.begin());

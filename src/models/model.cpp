@@ -167,14 +167,7 @@ int64_t NewData::cols() const { return sparse_ ? sparse_->cols : static_cast<int
 const Matrix& NewData::dense() const
 {
     if (dense_) return *dense_;
-    if (made_dense_.size() == 0) {
-        require_memory(8.0 * static_cast<double>(sparse_->rows) * static_cast<double>(sparse_->cols), "the new data made dense");
-        made_dense_ = Matrix({static_cast<std::size_t>(sparse_->rows), static_cast<std::size_t>(sparse_->cols)}, 0.0);
-        for (std::size_t i = 0; i < static_cast<std::size_t>(sparse_->rows); ++i)
-            for (int64_t p = sparse_->indptr[i]; p < sparse_->indptr[i + 1]; ++p)
-                made_dense_(i, static_cast<std::size_t>(sparse_->indices[static_cast<std::size_t>(p)])) +=
-                    sparse_->values[static_cast<std::size_t>(p)];
-    }
+    if (made_dense_.size() == 0) made_dense_ = dense_from_csr(*sparse_);
     return made_dense_;
 }
 

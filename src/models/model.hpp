@@ -15,7 +15,8 @@
 // and the feature rules of the two SymNMF kinds, which make apply take features instead of affinities:
 //   rbf_features (n x p, scaled), rbf_scaling (2 x p), rbf_settings (1 x 2: bandwidth, scaling)
 //   knn_features (n x p, scaled), knn_settings (1 x 3: k, similarity, scale neighbour; since 0.4.0 1 x 4 with
-//   the scaling's code), knn_scale, knn_degree (n x 1), and with a scaling other than none knn_scaling (2 x p)
+//   the scaling's code, or 1 x 5 with the neighbour search's too: exact when absent), knn_scale, knn_degree
+//   (n x 1), and with a scaling other than none knn_scaling (2 x p)
 //
 // Each kind's contract (check_model) is what its capture guarantees and its apply relies on: the shapes
 // above, every array non-empty and finite (at most 1e100 in magnitude, as all input), and the values the
@@ -93,8 +94,10 @@ Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
 // knn_cross_similarity in the fitted graph). X is the n x p feature matrix the fit's matrix was built
 // from. For simplicial_symnmf and symnmf models; either rule replaces the other.
 void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling scaling);
-// The kNN rule scales X's columns first (scaling None: as they are) and keeps the scaling for new points.
-void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling = Scaling::None);
+// The kNN rule scales X's columns first (scaling None: as they are) and keeps the scaling for new points,
+// and the search (resolved on X) that finds their neighbours among the fitted points.
+void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling = Scaling::None,
+                        NeighborSearch search = NeighborSearch::Auto);
 // For nomad models: apply then takes new points' features, labelled by the nearest mean of the fitted
 // points X (n x d) under the model's labels.
 void use_points(Model& model, const Matrix& X);

@@ -34,7 +34,8 @@ HEADERS = ("facto.h", "facto_experimental.h", "facto_mpi.h")
 # Binding-side names of header constants that are not "FACTO_" + the name.
 ALIASES = {"ABI_MAJOR": "FACTO_VERSION_MAJOR", "RUNNING": "FACTO_OK"}
 # Choice tables (name without leading underscores or dots -> prefix of the constants their keys name).
-TABLES = {"SCALINGS": "FACTO_SCALE_", "SIMILARITIES": "FACTO_SIMILARITY_", "SEPARABLE": "FACTO_SEPARABLE_",
+TABLES = {"SCALINGS": "FACTO_SCALE_", "SIMILARITIES": "FACTO_SIMILARITY_", "SEARCHES": "FACTO_SEARCH_",
+          "SEPARABLE": "FACTO_SEPARABLE_",
           "MANIFOLDS": "FACTO_MANIFOLD_"}
 # Tables of stop reasons, in the order of their status values (from FACTO_OK).
 STOP_TABLES = ("StopReason", "STOP_REASONS")

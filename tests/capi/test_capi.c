@@ -873,6 +873,49 @@ static void test_edm_and_sparse_helpers(void)
                      FACTO_ERROR_INVALID_ARGUMENT, facto_last_error());
         CHECK(graph == NULL);
     }
+    {
+        /* the HNSW search on 60 points finds every exact neighbour (its candidate list, 32, is half the
+           points): the same graph to rounding; the automatic search is exact below FACTO_SEARCH_HNSW_FROM */
+        CHECK(facto_knn_search_for(FACTO_SEARCH_HNSW_FROM - 1, FACTO_SEARCH_AUTO) == FACTO_SEARCH_EXACT);
+        CHECK(facto_knn_search_for(FACTO_SEARCH_HNSW_FROM, FACTO_SEARCH_AUTO) == FACTO_SEARCH_HNSW);
+        CHECK(facto_knn_search_for(10, FACTO_SEARCH_HNSW) == FACTO_SEARCH_HNSW);
+        CHECK(facto_knn_search_for(10, 7) == -1);
+        facto_sparse* g[2] = {NULL, NULL};
+        int64_t nz[2] = {0, 0};
+        for (int u = 0; u < 2; ++u) {
+            CHECK_STATUS(facto_knn_similarity_search(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_GAUSSIAN,
+                                                     FACTO_SCALE_AUTO, u ? FACTO_SEARCH_HNSW : FACTO_SEARCH_EXACT, &g[u]),
+                         FACTO_OK, "");
+            facto_sparse_shape(g[u], &rows, &cols, &nz[u]);
+        }
+        CHECK(nz[0] == nz[1]);
+        if (nz[0] == nz[1]) {
+            int64_t ip[2][HN + 1];
+            int64_t* ix[2] = {malloc((size_t)nz[0] * sizeof(int64_t)), malloc((size_t)nz[0] * sizeof(int64_t))};
+            double* vx[2] = {malloc((size_t)nz[0] * sizeof(double)), malloc((size_t)nz[0] * sizeof(double))};
+            for (int u = 0; u < 2; ++u) facto_sparse_copy_csr(g[u], ip[u], ix[u], vx[u]);
+            int same = memcmp(ip[0], ip[1], sizeof ip[0]) == 0 && memcmp(ix[0], ix[1], (size_t)nz[0] * sizeof(int64_t)) == 0;
+            for (int64_t e = 0; e < nz[0]; ++e) same = same && fabs(vx[0][e] - vx[1][e]) <= 1e-12;
+            CHECK(same);
+            for (int u = 0; u < 2; ++u) free(ix[u]), free(vx[u]);
+        }
+        for (int u = 0; u < 2; ++u) facto_sparse_free(g[u]);
+        /* the same points as COO triplets: the sparse rows' graph has the dense rows' edges */
+        int64_t ti[HN * 3], tj[HN * 3];
+        for (int e = 0; e < HN * 3; ++e) ti[e] = e / 3, tj[e] = e % 3;
+        facto_sparse* from_sparse = NULL;
+        CHECK_STATUS(facto_knn_similarity_sparse(FACTO_SPARSE_COO, HN, 3, HN * 3, ti, tj, points, 0,
+                                                 FACTO_SIMILARITY_COSINE, FACTO_SCALE_AUTO, FACTO_SEARCH_AUTO, &from_sparse),
+                     FACTO_OK, "");
+        CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_COSINE, &g[0]), FACTO_OK,
+                     "");
+        int64_t sparse_nnz = 0, dense_nnz = 0;
+        facto_sparse_shape(from_sparse, &rows, &cols, &sparse_nnz);
+        facto_sparse_shape(g[0], &rows, &cols, &dense_nnz);
+        CHECK(sparse_nnz == dense_nnz && sparse_nnz >= HN * 6);
+        facto_sparse_free(from_sparse);
+        facto_sparse_free(g[0]);
+    }
     CHECK_STATUS(facto_knn_similarity(points, HN, 3, 3, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_GAUSSIAN, &graph),
                  FACTO_OK, "");
     int64_t nnz = 0;

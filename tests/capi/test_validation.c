@@ -558,6 +558,10 @@ static void write_file(const char* path, const char* text, size_t size)
     X(model_rule_points, FACTO_ERROR_DIMENSION, "features have 3 points", "fitted on 4",                             \
       facto_model_use_knn_similarity(model_fw, X36, 3, 6, 6, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_GAUSSIAN),         \
       facto_model_last_error(model_fw))                                                                              \
+    X(model_rule_search, FACTO_ERROR_INVALID_ARGUMENT, "neighbour search's code 9", "hnsw (1)",                      \
+      facto_model_use_knn_similarity_search(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_GAUSSIAN,    \
+                                            FACTO_SCALE_NONE, 9),                                                  \
+      facto_model_last_error(model_fw))                                                                              \
     X(model_rule_bandwidth, FACTO_ERROR_OUT_OF_RANGE, "bandwidth", "got -1",                                         \
       facto_model_use_gaussian_affinity(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, -1.0, FACTO_SCALE_NONE),              \
       facto_model_last_error(model_fw))                                                                              \
@@ -731,6 +735,14 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_last_error())                                                                                            \
     X(knn_scaling, FACTO_ERROR_INVALID_ARGUMENT, "scaling", "got 7",                                                 \
       facto_knn_similarity_scaled(P, 4, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE, 7, &out_sparse),          \
+      facto_last_error())                                                                                            \
+    X(knn_search, FACTO_ERROR_INVALID_ARGUMENT, "neighbour search's code -1", "auto (2)",                            \
+      facto_knn_similarity_search(P, 4, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, -1,     \
+                                  &out_sparse),                                                                      \
+      facto_last_error())                                                                                            \
+    X(knn_sparse_hnsw, FACTO_ERROR_UNSUPPORTED, "HNSW search takes dense features", "searched exactly",          \
+      facto_knn_similarity_sparse(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 1, FACTO_SIMILARITY_COSINE, \
+                                  FACTO_SCALE_NONE, FACTO_SEARCH_HNSW, &out_sparse),                               \
       facto_last_error())                                                                                            \
     X(knn_points, FACTO_ERROR_DIMENSION, "at least 2 points", "",                                                    \
       facto_knn_similarity(P, 1, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE, &out_sparse),                    \

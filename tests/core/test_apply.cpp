@@ -399,6 +399,27 @@ BOOST_AUTO_TEST_CASE(a_symnmf_model_with_the_knn_rule_joins_new_points_to_the_fi
     BOOST_TEST(sparse.rows == applied.rows);
 }
 
+BOOST_AUTO_TEST_CASE(a_knn_rule_finds_new_points_neighbours_by_the_fits_search)
+{
+    // the HNSW rule keeps its search in 'knn_settings' and applies as knn_cross_similarity in an HNSW graph
+    // (the index built on the fitted points again, the same index); settings without the search (saved
+    // before it was kept) apply as the exact search
+    const Split s = blob_split(150, 14);
+    const KnnFit fit = knn_fit(s.train);
+    Model hnsw = fit.model;
+    use_knn_similarity(hnsw, s.train, 0, Similarity::Gaussian, Scaling::None, NeighborSearch::Hnsw);
+    const Matrix& settings = hnsw.array("knn_settings");
+    BOOST_TEST(settings.shape()[1] == 5u);
+    BOOST_TEST(settings(0, 4) == static_cast<double>(static_cast<int32_t>(NeighborSearch::Hnsw)));
+    KnnGraph graph = knn_graph(s.train, 0, Similarity::Gaussian, 7, NeighborSearch::Hnsw);
+    BOOST_TEST(apply_model(hnsw, s.test, 1).rows ==
+               SymNMF::apply(fit.solver->iterate(), knn_cross_similarity(s.test, s.train, graph)));
+    BOOST_TEST(same(apply_model(rebuilt(hnsw), s.test, 1), apply_model(hnsw, s.test, 1)));
+    Model old = fit.model;
+    old.arrays["knn_settings"] = xt::view(fit.model.array("knn_settings"), xt::all(), xt::range(0, 4));
+    BOOST_TEST(same(apply_model(old, s.test, 1), apply_model(fit.model, s.test, 1)));
+}
+
 BOOST_AUTO_TEST_CASE(a_scaled_knn_rule_scales_new_points_by_the_fitted_columns)
 {
     // with a scaling, the rule's graph is the graph of the scaled features, and new points are scaled by the

@@ -9,9 +9,14 @@
 #include <numeric>
 #include <string>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <xtensor/xbuilder.hpp>
 
 #include "data/data.hpp"
+#include "data/nearest_neighbors.hpp"
 #include "base/error.hpp"
 #include "linalg/sparse.hpp"
 #include "metrics/metrics.hpp"
@@ -257,6 +262,144 @@ BOOST_AUTO_TEST_CASE(matrix_market_sizes_beyond_the_file_are_refused_before_allo
     const CsrMatrix exact = read_matrix_market(temp_path("mm_exact.mtx"));  // "1\n2": two entries in three bytes
     BOOST_TEST(exact.nnz() == 2);
 }
+
+BOOST_AUTO_TEST_CASE(hnsw_neighbours_are_the_exact_ones_to_a_recall_and_never_closer)
+{
+    // 2000 Gaussian points in 6 dimensions, 12 neighbours each, as a graph (self) and as queries of 300
+    // other points. What holds whatever the index: each list is distinct others in ascending (key, index),
+    // its keys the exact ones of its pairs, and its t-th key at least the exact t-th (the t-th smallest of
+    // a subset). Recall: at this dimension an HNSW search with 32 candidates finds nearly every exact
+    // neighbour (above 0.99 measured); 0.9 fails any broken search, whose lists would share ~k/n = 0.6%.
+    // The index is built from a fixed seed on one thread: two builds give the same lists.
+    const std::size_t n = 2000, m = 12;
+    const Matrix X = random_matrix(n, 6, 31), Y = random_matrix(300, 6, 32);
+    for (Similarity kind : {Similarity::Gaussian, Similarity::Cosine})
+        for (const bool self : {true, false}) {
+            const Matrix& queries = self ? X : Y;
+            const std::size_t q = queries.shape()[0];
+            const Neighbors exact = nearest(queries, X, m, kind, self, NeighborSearch::Exact);
+            const Neighbors approximate = nearest(queries, X, m, kind, self, NeighborSearch::Hnsw);
+            std::size_t found = 0;
+            bool ordered = true, keyed = true, never_closer = true;
+            for (std::size_t i = 0; i < q; ++i) {
+                std::vector<int64_t> mine(approximate.index.begin() + static_cast<std::ptrdiff_t>(i * m),
+                                          approximate.index.begin() + static_cast<std::ptrdiff_t>((i + 1) * m));
+                for (std::size_t t = 0; t < m; ++t) {
+                    const auto j = static_cast<std::size_t>(mine[t]);
+                    const double key = kind == Similarity::Gaussian
+                                           ? xt::sum(xt::square(xt::row(queries, i) - xt::row(X, j)))()
+                                           : -xt::sum(xt::row(queries, i) * xt::row(X, j))() /
+                                                 std::sqrt(xt::sum(xt::square(xt::row(queries, i)))() *
+                                                           xt::sum(xt::square(xt::row(X, j)))());
+                    keyed = keyed && std::abs(approximate.key[i * m + t] - key) <= 1e-12 * (1.0 + std::abs(key));
+                    never_closer = never_closer && approximate.key[i * m + t] >= exact.key[i * m + t] - 1e-12;
+                    if (t > 0)
+                        ordered = ordered && std::make_pair(approximate.key[i * m + t - 1], mine[t - 1]) <
+                                                 std::make_pair(approximate.key[i * m + t], mine[t]);
+                    ordered = ordered && !(self && j == i);
+                    found += static_cast<std::size_t>(std::count(exact.index.begin() + static_cast<std::ptrdiff_t>(i * m),
+                                                                 exact.index.begin() + static_cast<std::ptrdiff_t>((i + 1) * m),
+                                                                 mine[t]));
+                }
+            }
+            BOOST_TEST(ordered);
+            BOOST_TEST(keyed);
+            BOOST_TEST(never_closer);
+            BOOST_TEST(static_cast<double>(found) / static_cast<double>(q * m) >= 0.9);
+            const Neighbors again = nearest(queries, X, m, kind, self, NeighborSearch::Hnsw);
+            BOOST_TEST((again.index == approximate.index && again.key == approximate.key));
+        }
+}
+
+BOOST_AUTO_TEST_CASE(the_knn_graph_by_hnsw_is_symmetric_and_auto_switches_at_its_threshold)
+{
+    // the graph's construction after the search is the exact path's: exactly symmetric, no diagonal; Auto
+    // resolves by n; an unknown code is refused
+    const Matrix X = random_matrix(600, 4, 33);
+    const KnnGraph graph = knn_graph(X, 0, Similarity::Gaussian, 7, NeighborSearch::Hnsw);
+    BOOST_TEST(static_cast<int32_t>(graph.search) == static_cast<int32_t>(NeighborSearch::Hnsw));
+    BOOST_TEST(static_cast<int32_t>(knn_graph(X, 0, Similarity::Gaussian).search) == static_cast<int32_t>(NeighborSearch::Exact));
+    Matrix S = xt::zeros<double>({600, 600});
+    for (std::size_t i = 0; i < 600; ++i)
+        for (int64_t p = graph.S.indptr[i]; p < graph.S.indptr[i + 1]; ++p) S(i, static_cast<std::size_t>(graph.S.indices[p])) = graph.S.values[p];
+    BOOST_TEST(xt::allclose(S, xt::transpose(S), 0.0, 0.0));
+    BOOST_TEST(xt::amax(xt::abs(xt::diagonal(S)))() == 0.0);
+    BOOST_TEST(static_cast<int32_t>(resolve_search(NeighborSearch::Auto, kHnswFrom - 1)) == static_cast<int32_t>(NeighborSearch::Exact));
+    BOOST_TEST(static_cast<int32_t>(resolve_search(NeighborSearch::Auto, kHnswFrom)) == static_cast<int32_t>(NeighborSearch::Hnsw));
+    BOOST_TEST(status_of([] { resolve_search(static_cast<NeighborSearch>(3), 10); }) == FACTO_ERROR_INVALID_ARGUMENT);
+}
+
+namespace {
+// n rows of `per_row` distinct columns of [0, cols), seeded, values in (0, 1]: counts-like sparse rows
+CsrMatrix sparse_rows(int64_t n, int64_t cols, int64_t per_row, uint64_t seed)
+{
+    std::vector<int64_t> rows, columns;
+    std::vector<double> values;
+    uint64_t state = seed;
+    auto next = [&state] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 11; };
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t t = 0; t < per_row; ++t) {
+            rows.push_back(i);
+            columns.push_back(static_cast<int64_t>(next() % static_cast<uint64_t>(cols)));
+            values.push_back(static_cast<double>(next() % 1000 + 1) / 1000.0);
+        }
+    return csr_from_triplets(n, cols, rows.data(), columns.data(), values.data(), static_cast<int64_t>(values.size()));
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_knn_graph_of_sparse_rows_is_the_dense_rows_graph)
+{
+    // 300 rows of 12 columns among 200: the same kernel choice, the same edges, and values equal to
+    // rounding (the edges' sums are the dense ones bit for bit; the keys that order the neighbours differ
+    // in the products' last bits, 1e-15 relative, and no two candidates of a row are that close here);
+    // HNSW takes dense rows only
+    const CsrMatrix X = sparse_rows(300, 200, 12, 41);
+    const Matrix D = dense_from_csr(X);
+    BOOST_TEST(static_cast<int32_t>(automatic_similarity(X)) == static_cast<int32_t>(automatic_similarity(D)));
+    for (Similarity kind : {Similarity::Gaussian, Similarity::Cosine}) {
+        const KnnGraph sparse = knn_graph(X, 0, kind), dense = knn_graph(D, 0, kind, 7, NeighborSearch::Exact);
+        BOOST_TEST(sparse.S.indptr == dense.S.indptr);
+        BOOST_TEST(sparse.S.indices == dense.S.indices);
+        double largest = 0.0;
+        for (std::size_t e = 0; e < sparse.S.values.size() && sparse.S.indices == dense.S.indices; ++e)
+            largest = std::max(largest, std::abs(sparse.S.values[e] - dense.S.values[e]));
+        BOOST_TEST(largest <= 1e-12);
+    }
+    BOOST_TEST(status_of([&] { knn_graph(X, 0, Similarity::Cosine, 7, NeighborSearch::Hnsw); }) == FACTO_ERROR_UNSUPPORTED);
+}
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+BOOST_AUTO_TEST_CASE(the_sparse_knn_graph_fits_in_memory_its_dense_form_would_not)
+{
+    // 4000 rows of 20 non-zeros among 10^7 columns: 320 GB dense. In a child process limited to 1 GiB of
+    // address space the sparse graph is built whole (its memory is in the non-zeros and O(n) per thread);
+    // the dense form's first allocation fails there. (Not under the sanitizers, whose shadow memory the
+    // limit forbids.)
+    const pid_t child = fork();
+    BOOST_REQUIRE(child >= 0);
+    if (child == 0) {
+        const rlimit limit{1ul << 30, 1ul << 30};
+        setrlimit(RLIMIT_AS, &limit);
+        try {
+            const CsrMatrix X = sparse_rows(4000, 10000000, 20, 43);
+            const CsrMatrix S = knn_similarity(X, 0, Similarity::Cosine);
+            bool dense_failed = false;
+            try {
+                Matrix D({4000, 10000000});
+            } catch (const std::exception&) {
+                dense_failed = true;
+            }
+            _exit(S.rows == 4000 && S.nnz() >= 4000 * 12 && dense_failed ? 0 : 1);
+        } catch (...) {
+            _exit(2);
+        }
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    BOOST_TEST(WIFEXITED(status));
+    BOOST_TEST(WEXITSTATUS(status) == 0);
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(knn_graph_matches_a_brute_force_construction)
 {

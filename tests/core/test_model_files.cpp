@@ -379,6 +379,8 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
         {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 0, 2.5)), "k = 2.5"},
         {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 1, 2.0)), "the similarity = 2"},
         {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 2, 0.0)), "the scale neighbour = 0"},
+        {"knn", with_array(knn, "knn_settings", entry(knn.array("knn_settings"), 0, 4, 2.0)), "the neighbour search = 2"},
+        {"knn", with_array(knn, "knn_settings", Matrix({{3.0, 0.0, 3.0, 0.0, 0.0, 0.0}})), "'knn_settings' has 6 values"},
         {"knn", with_array(knn, "knn_scale", entry(knn.array("knn_scale"), 3, 0, -1.0)), "'knn_scale' has entry (3, 0)"},
         {"knn", with_array(knn, "knn_degree", first_rows(knn.array("knn_degree"), 23)), "'knn_degree' is 23 x 1"},
         {"knn", without_array(knn, "knn_scale"), "has 'knn_features' but not 'knn_scale'"},

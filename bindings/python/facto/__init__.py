@@ -24,7 +24,7 @@ from ._base import InvalidParameterError, NotFittedError
 from .core import (Algorithm, Applied, CsrMatrix, Model, ParamInfo, Problem, Progress, Solver, StopReason, algorithms,
                    default_algorithm, problem_kinds, problem_params)
 from .data import (Communities, TopicModel, averaged_spearman, clustering_accuracy, detect_communities,
-                   distance_nrmse, gaussian_affinity, helix, kmeans, knn_similarity, manifold_points, multilayer_nomad,
+                   distance_nrmse, gaussian_affinity, helix, kmeans, knn_search_for, knn_similarity, manifold_points, multilayer_nomad,
                    nomad, nomad_gram, read_matrix, read_matrix_market, sample_pairs, select_anchors, separable_data,
                    topic_model, write_csv)
 from .selection import KSelection, consensus, select_k
@@ -39,6 +39,6 @@ __all__ = ["Algorithm", "AnchorTopicModel", "Applied", "Communities", "CsrMatrix
            "ParamInfo", "Problem", "Progress", "SeparableNMF", "SimplicialSymNMF", "Solver", "StopReason",
            "SymNMFClustering", "TopicModel", "algorithms", "averaged_spearman", "clustering_accuracy", "consensus",
            "default_algorithm", "detect_communities", "distance_nrmse", "gaussian_affinity", "helix", "kmeans",
-           "knn_similarity", "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram",
+           "knn_search_for", "knn_similarity", "library_version", "manifold_points", "multilayer_nomad", "nomad", "nomad_gram",
            "problem_kinds", "problem_params", "read_matrix", "read_matrix_market", "sample_pairs", "select_anchors", "select_k",
            "separable_data", "topic_model", "write_csv"]

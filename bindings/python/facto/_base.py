@@ -330,13 +330,17 @@ class FactoEstimator(BaseEstimator):
 
     # ---- the fitted model applied to new data
 
+    def _complete_model(self):
+        """The fitted model (kind, arrays), with any part an estimator adds only when it is first needed."""
+        return self._model
+
     def _applied(self, Y):
         """facto.Applied of new data Y (already validated) by the fitted model."""
         model = getattr(self, "_model", None)
         if model is None:
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet. Call 'fit' with "
                                  "appropriate arguments before using this estimator.")
-        kind, arrays = model
+        kind, arrays = self._complete_model()
         with Model(kind, arrays) as m:
             return m.apply(Y)
 
@@ -345,7 +349,7 @@ class FactoEstimator(BaseEstimator):
         facto.Model.load read it), with this estimator's parameters as its settings."""
         if getattr(self, "_model", None) is None:
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet.")
-        kind, arrays = self._model
+        kind, arrays = self._complete_model()
         settings = {"estimator": type(self).__name__,
                     "params": {k: v for k, v in self.get_params().items() if isinstance(v, (str, int, float, bool))}}
         with Model(kind, arrays) as m:

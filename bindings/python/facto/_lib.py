@@ -24,6 +24,14 @@ PARAM_DOUBLE, PARAM_INT, PARAM_STRING = 1, 2, 3
 OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
 SCALINGS = {"none": 0, "minmax": 1, "zscore": 2, "auto": 3}
 SIMILARITIES = {"gaussian": 0, "cosine": 1, "auto": 2}
+SEARCHES = {"exact": 0, "hnsw": 1, "auto": 2}
+
+
+def choice(value, table, what):
+    """The code of `value` in one of the tables above; FactoValueError naming the choices otherwise."""
+    if value not in table:
+        raise FactoValueError(-4, f"{what} must be one of {sorted(table)}, got {value!r}")
+    return table[value]
 BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 
@@ -180,6 +188,11 @@ _PROTOTYPES = {
     "facto_knn_similarity": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.POINTER(_P)]),
     "facto_knn_similarity_scaled": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.c_int32,
                                          ctypes.POINTER(_P)]),
+    "facto_knn_similarity_search": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.c_int32,
+                                         ctypes.c_int32, ctypes.POINTER(_P)]),
+    "facto_knn_search_for": (ctypes.c_int32, [_I, ctypes.c_int32]),
+    "facto_knn_similarity_sparse": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
+                                         ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(_P)]),
     "facto_helix_points": (_S, [_I, ctypes.c_uint64, c_double_p, _I]),
     "facto_sample_pairs": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_uint64, ctypes.POINTER(_P)]),
     "facto_distance_nrmse": (_S, [c_double_p, c_double_p, _I, _I, ctypes.c_int32, _I, ctypes.c_uint64, c_double_p]),
@@ -214,6 +227,8 @@ _PROTOTYPES = {
     "facto_model_use_knn_similarity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32]),
     "facto_model_use_knn_similarity_scaled": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32,
                                                    ctypes.c_int32]),
+    "facto_model_use_knn_similarity_search": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32,
+                                                   ctypes.c_int32, ctypes.c_int32]),
     "facto_model_use_points": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
     "facto_model_use_gram": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
     "facto_model_apply_columns": (_S, [_P, c_int64_p]),

@@ -13,9 +13,9 @@ import numpy as np
 
 from ._base import (ClusterMixin, FactoEstimator, Flag, Integer, Options, Real, dense_features, precomputed_tags,
                     solvers_of, symmetric_input, validate)
-from ._lib import SCALINGS, SIMILARITIES
+from ._lib import SCALINGS, SEARCHES, SIMILARITIES
 from .core import Model, Problem
-from .data import gaussian_affinity, kmeans, knn_similarity
+from .data import gaussian_affinity, kmeans, knn_search_for, knn_similarity
 
 
 class _Clusterer(ClusterMixin, FactoEstimator):
@@ -121,6 +121,12 @@ class SymNMFClustering(_Clusterer):
     n_neighbors : int, default 0 (floor(log2 n) + 1).  similarity : of the kNN graph: "auto" (default: "cosine"
         for nonnegative features with at least 90% zeros, as counts and TF-IDF: 0.50 against 0.38 on the
         panel's Reuters documents; "gaussian" otherwise), "gaussian" (self-tuning) or "cosine".
+    neighbor_search : how the kNN graph finds each point's neighbours: "auto" (default: "exact" below 20,000
+        points, "hnsw" from there), "exact", or "hnsw" (an HNSW index built on the points from a fixed seed:
+        on 70,000 Fashion-MNIST images 97% of the exact neighbours about 10x sooner); new samples find
+        theirs the same way. scipy.sparse X gives its dense form's graph; for text (counts, TF-IDF: the
+        cosine graph, unscaled) its rows stay sparse there, never made dense, and are searched exactly
+        (the model, for new samples, still keeps the features densely).
     bandwidth : of the rbf affinity, as SimplicialSymNMF's (None: the median rule).
     scaling : "auto" (default: min-max for the rbf affinity and the Gaussian kNN graph, none for the cosine
         graph; on the defaults panel min-max took wine from 0.71 to 0.97 and breast-cancer from 0.82 to 0.94),
@@ -134,23 +140,25 @@ class SymNMFClustering(_Clusterer):
     max_iter, tol, random_state, verbose, solver_params : see facto's estimators.
 
     Attributes: labels_, embedding_ (H), n_iter_, objective_, stationarity_, stop_reason_, interrupted_,
-    n_features_in_.
+    n_features_in_, and neighbor_search_ (the search the kNN graph ran: "exact" or "hnsw").
     New samples (predict, transform): each joins the fitted kNN graph (its k nearest fitted points, its
     own self-tuned scale, the fitted points' scales and degrees; the graph is unchanged) or gets its rbf
     affinities, and its row is the nonnegative least squares of those on H.
     """
 
     _constraints = {"n_clusters": Integer(1), "affinity": Options(["nearest_neighbors", "rbf", "precomputed"]),
-                    "n_neighbors": Integer(0), "similarity": Options(SIMILARITIES), "bandwidth": Real(0.0, False, optional=True),
+                    "n_neighbors": Integer(0), "similarity": Options(SIMILARITIES), "neighbor_search": Options(SEARCHES),
+                    "bandwidth": Real(0.0, False, optional=True),
                     "scaling": Options(SCALINGS), "solver": Options(solvers_of("symnmf", "auto"))}
 
     def __init__(self, n_clusters=2, *, affinity="nearest_neighbors", n_neighbors=0, similarity="auto",
-                 bandwidth=None, scaling="auto", solver="auto", max_iter=None, tol=None, n_init=5,
-                 random_state=None, verbose=0, solver_params=None):
+                 neighbor_search="auto", bandwidth=None, scaling="auto", solver="auto", max_iter=None, tol=None,
+                 n_init=5, random_state=None, verbose=0, solver_params=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.n_neighbors = n_neighbors
         self.similarity = similarity
+        self.neighbor_search = neighbor_search
         self.bandwidth = bandwidth
         self.scaling = scaling
         self.solver = solver
@@ -171,21 +179,40 @@ class SymNMFClustering(_Clusterer):
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
         self._validate_params()
-        rule = None
+        rule, self._deferred_rule = None, None
         if self.affinity == "precomputed":
             M = symmetric_input(self, X, accept_sparse=True)
+        elif self.affinity == "nearest_neighbors":
+            X = validate(self, X, accept_sparse="csr", min_samples=2)
+            sparse = hasattr(X, "toarray")
+            graph = (self.n_neighbors, self.similarity, self.scaling, self.neighbor_search)
+            if sparse and self.neighbor_search == "auto":  # sparse rows are searched exactly, and their rule alike
+                graph = graph[:3] + ("exact",)
+            M = knn_similarity(X, *graph)
+            self.neighbor_search_ = knn_search_for(X.shape[0], graph[3])
+            # sparse X: its rule (which keeps the features densely) waits for the first predict or save
+            self._deferred_rule = (X, graph) if sparse else None
+            rule = None if sparse else lambda model: model.use_knn_similarity(X, *graph)  # noqa: E731
         else:
             X = dense_features(self, X)
-            if self.affinity == "nearest_neighbors":
-                M = knn_similarity(X, self.n_neighbors, self.similarity, self.scaling)
-                rule = lambda model: model.use_knn_similarity(X, self.n_neighbors, self.similarity,  # noqa: E731
-                                                              self.scaling)
-            else:
-                M = gaussian_affinity(X, self.bandwidth, self.scaling)
-                rule = lambda model: model.use_gaussian_affinity(X, self.bandwidth, self.scaling)  # noqa: E731
+            M = gaussian_affinity(X, self.bandwidth, self.scaling)
+            rule = lambda model: model.use_gaussian_affinity(X, self.bandwidth, self.scaling)  # noqa: E731
         self._solve(Problem.symnmf(M, self.n_clusters), self.solver, callback, outputs=("labels",), iterate=True,
                     model_rule=rule, on_result=self._fitted)
         return self
+
+    def _complete_model(self):
+        """The model with its kNN rule: for sparse X added here, when it is first needed. The rule keeps the
+        features densely (sparse model arrays are not built yet), so a fit on sparse X stays in its
+        non-zeros until then."""
+        deferred = getattr(self, "_deferred_rule", None)
+        if deferred is not None:
+            X, graph = deferred
+            with Model(*self._model) as m:
+                m.use_knn_similarity(X.toarray(), *graph)
+                self._model = (m.kind, m.arrays)
+            self._deferred_rule = None
+        return self._model
 
     def _fitted(self, out):
         self.embedding_ = out["iterate"]

@@ -634,15 +634,14 @@ class Model(_Handle):
         check(lib.facto_model_use_gaussian_affinity(self._h, ptr, rows, cols, ld, layout, _lib.bandwidth_code(bandwidth),
                                                     _lib.SCALINGS[scaling]), self._error)
 
-    def use_knn_similarity(self, X, k=0, kind="auto", scaling="auto"):
-        """apply then takes features: new points, scaled as X was, join the kNN graph of the fitted points X."""
-        if kind not in _lib.SIMILARITIES:
-            raise _lib.FactoValueError(-4, f"kind must be one of {sorted(_lib.SIMILARITIES)}, got {kind!r}")
-        if scaling not in _lib.SCALINGS:
-            raise _lib.FactoValueError(-4, f"scaling must be one of {sorted(_lib.SCALINGS)}, got {scaling!r}")
+    def use_knn_similarity(self, X, k=0, kind="auto", scaling="auto", search="auto"):
+        """apply then takes features: new points, scaled as X was, join the kNN graph of the fitted points X,
+        their neighbours found by the graph's search (knn_similarity's arguments)."""
+        codes = (_lib.choice(kind, _lib.SIMILARITIES, "kind"), _lib.choice(scaling, _lib.SCALINGS, "scaling"),
+                 _lib.choice(search, _lib.SEARCHES, "search"))
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
-        check(lib.facto_model_use_knn_similarity_scaled(self._h, ptr, rows, cols, ld, layout, int(k),
-                                                        _lib.SIMILARITIES[kind], _lib.SCALINGS[scaling]), self._error)
+        check(lib.facto_model_use_knn_similarity_search(self._h, ptr, rows, cols, ld, layout, int(k), *codes),
+              self._error)
 
     def use_points(self, X):
         """(NOMAD) apply then takes points: labelled by the nearest mean of the fitted points X."""

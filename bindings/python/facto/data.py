@@ -6,7 +6,7 @@ import numpy as np
 
 from . import _lib
 from ._lib import lib, check
-from .core import CsrMatrix, Model, _as_matrix
+from .core import CsrMatrix, Model, Problem, _as_matrix
 
 
 def _matrix_to_array(handle):
@@ -81,21 +81,39 @@ def read_matrix_market(path):
     return _sparse_to_csr(handle.value)
 
 
-def knn_similarity(X, k=0, kind="auto", scaling="auto"):
+def knn_similarity(X, k=0, kind="auto", scaling="auto", search="auto"):
     """The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X, as a
     CsrMatrix (k = 0: floor(log2 n) + 1; kind "gaussian" (self-tuning), "cosine" or "auto": the cosine
     for nonnegative X with at least 90% zeros, as counts and TF-IDF, the Gaussian otherwise), after scaling X's
     columns: "auto" (min-max for the Gaussian graph, none for the cosine one), "minmax", "zscore" or
-    "none" (Kuang et al.'s graph)."""
-    if kind not in _lib.SIMILARITIES:
-        raise _lib.FactoValueError(-4, f"kind must be one of {sorted(_lib.SIMILARITIES)}, got {kind!r}")
-    if scaling not in _lib.SCALINGS:
-        raise _lib.FactoValueError(-4, f"scaling must be one of {sorted(_lib.SCALINGS)}, got {scaling!r}")
-    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+    "none" (Kuang et al.'s graph). search: how the neighbours are found, "exact", "hnsw" (an HNSW index:
+    about 97% of the exact neighbours, 10x sooner at 70,000 points) or "auto" (exact below
+    knn_search_for's threshold, 20,000 points).
+    A scipy.sparse X (or a facto.CsrMatrix) gives the graph of its dense form. Where the scaling is none
+    (scaling "none", or "auto" for the cosine graph that text takes) its rows stay sparse, never made
+    dense, and their neighbours are found exactly (search "auto" or "exact"); a scaling that fills the
+    zeros makes them dense first."""
+    codes = (_lib.choice(kind, _lib.SIMILARITIES, "kind"), _lib.choice(scaling, _lib.SCALINGS, "scaling"),
+             _lib.choice(search, _lib.SEARCHES, "search"))
     handle = ctypes.c_void_p()
-    check(lib.facto_knn_similarity_scaled(ptr, rows, cols, ld, layout, int(k), _lib.SIMILARITIES[kind],
-                                          _lib.SCALINGS[scaling], ctypes.byref(handle)), _lib.last_error)
+    if isinstance(X, CsrMatrix) or hasattr(X, "tocsr"):
+        rows, cols, indptr, indices, values = Problem._csr(X, "X")
+        check(lib.facto_knn_similarity_sparse(_lib.SPARSE_CSR, rows, cols, values.size,
+                                              indptr.ctypes.data_as(_lib.c_int64_p),
+                                              indices.ctypes.data_as(_lib.c_int64_p),
+                                              values.ctypes.data_as(_lib.c_double_p), int(k), *codes,
+                                              ctypes.byref(handle)), _lib.last_error)
+        return _sparse_to_csr(handle.value)
+    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+    check(lib.facto_knn_similarity_search(ptr, rows, cols, ld, layout, int(k), *codes, ctypes.byref(handle)),
+          _lib.last_error)
     return _sparse_to_csr(handle.value)
+
+
+def knn_search_for(n, search="auto"):
+    """The search ("exact" or "hnsw") the kNN graph of n points runs for `search`."""
+    code = lib.facto_knn_search_for(int(n), _lib.choice(search, _lib.SEARCHES, "search"))
+    return next(name for name, value in _lib.SEARCHES.items() if value == code)
 
 
 def helix(n, seed=0):

@@ -253,6 +253,47 @@ def test_the_knn_graph_scales_its_features_first(blobs):
     assert np.allclose(est.transform(new), reference.transform(2 * (new - low) / (high - low) - 1), rtol=1e-10, atol=1e-12)
 
 
+def test_the_knn_graph_by_hnsw_clusters_as_the_exact_one(blobs):
+    # the HNSW search on 90 points searches 32 candidates, a third of them: it finds the exact graph's
+    # neighbours (well-separated blobs), so the graph is the exact one to rounding and the clustering the
+    # same; its model finds new points' neighbours by the same search; "auto" is exact below the threshold
+    X, y = blobs
+    exact = facto.knn_similarity(X, search="exact").toarray()
+    assert np.allclose(facto.knn_similarity(X, search="hnsw").toarray(), exact, rtol=1e-12, atol=1e-15)
+    assert facto.knn_search_for(90) == "exact" and facto.knn_search_for(10**6) == "hnsw"
+    assert facto.knn_search_for(90, "hnsw") == "hnsw"
+    est = facto.SymNMFClustering(3, neighbor_search="hnsw", random_state=0).fit(X)
+    assert facto.clustering_accuracy(est.labels_, y) == 1.0 and est.neighbor_search_ == "hnsw"
+    assert np.array_equal(est.predict(X[:10] + 0.01), est.labels_[:10])
+    assert facto.SymNMFClustering(3, random_state=0).fit(X).neighbor_search_ == "exact"
+    with pytest.raises(facto.FactoValueError, match="search must be one of"):
+        facto.knn_similarity(X, search="annoy")
+
+
+def test_sparse_features_give_the_dense_features_graph_and_labels():
+    # TF-IDF-like rows (95% zeros): scipy.sparse goes in as sparse rows (the cosine graph, columns as they
+    # are) and gives the dense rows' graph to rounding, so SymNMF's labels are the same; with the
+    # Gaussian kernel (min-max scaled, which fills the zeros) the dense rows' graph too; sparse rows are
+    # not searched by HNSW
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(5)
+    topics = rng.integers(0, 3, 150)
+    dense = rng.random((150, 120)) * (rng.random((150, 120)) < 0.03)
+    for t in range(3):
+        dense[topics == t, 40 * t:40 * t + 40] += (rng.random((np.sum(topics == t), 40)) < 0.15)
+    X = scipy_sparse.csr_matrix(dense)
+    assert np.allclose(facto.knn_similarity(X).toarray(), facto.knn_similarity(dense).toarray(), rtol=1e-12, atol=1e-15)
+    by_sparse = facto.SymNMFClustering(3, random_state=0).fit(X)
+    by_dense = facto.SymNMFClustering(3, random_state=0).fit(dense)
+    assert np.array_equal(by_sparse.labels_, by_dense.labels_)
+    assert facto.clustering_accuracy(by_sparse.labels_, topics) >= 0.9
+    assert np.array_equal(by_sparse.predict(X[:5]), by_dense.predict(dense[:5]))
+    assert np.allclose(facto.knn_similarity(X, kind="gaussian").toarray(),
+                       facto.knn_similarity(dense, kind="gaussian", search="exact").toarray(), rtol=1e-12, atol=1e-15)
+    with pytest.raises(facto.FactoError, match="HNSW search takes dense features"):
+        facto.knn_similarity(X, search="hnsw")
+
+
 def test_symnmf_on_a_knn_graph_with_every_solver(blobs):
     X, y = blobs
     graph = facto.knn_similarity(X)

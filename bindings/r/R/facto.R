@@ -6,6 +6,7 @@ STOP_REASONS <- c("running", "converged", "iteration_limit", "time_limit", "stop
                   "stopped_by_request", "stalled")
 SCALINGS <- c(none = 0L, minmax = 1L, zscore = 2L, auto = 3L)
 SIMILARITIES <- c(gaussian = 0L, cosine = 1L, auto = 2L)  # FACTO_SIMILARITY_*
+SEARCHES <- c(exact = 0L, hnsw = 1L, auto = 2L)  # FACTO_SEARCH_*
 BANDWIDTH_MEDIAN_RULE <- 0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 # The call the user made into the package: the outermost frame running one of its functions.
@@ -250,13 +251,22 @@ facto_separable_data <- function(M, N, K, snr_db = Inf, kind = c("dirichlet", "m
 # The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (a facto_sparse);
 # k = 0 means floor(log2 n) + 1; X's columns scaled first ("auto": min-max for the Gaussian graph, none for
 # the cosine one; "none": Kuang et al.'s graph); kind "auto": the cosine for nonnegative X with at least 90%
-# zeros (counts, TF-IDF), the Gaussian otherwise.
+# zeros (counts, TF-IDF), the Gaussian otherwise; search: how the neighbours are found ("auto": exact
+# below 20,000 points, an HNSW index from there). A sparse Matrix (dgCMatrix) or facto_sparse X gives its
+# dense form's graph; unscaled (the cosine graph's "auto") its rows stay sparse and are searched exactly.
 facto_knn_similarity <- function(X, k = 0, kind = c("auto", "gaussian", "cosine"),
-                                 scaling = c("auto", "minmax", "zscore", "none")) {
+                                 scaling = c("auto", "minmax", "zscore", "none"), search = c("auto", "exact", "hnsw")) {
   kind <- match.arg(kind)
+  scaling <- match.arg(scaling)
+  search <- SEARCHES[[match.arg(search)]]
+  if (inherits(X, c("facto_sparse", "sparseMatrix"))) {
+    t <- as_triplets(X)
+    s <- checked(.Call(C_facto_r_knn_similarity_sparse, as.double(t$i), as.double(t$j), t$x,
+                       as.double(c(t$rows, t$cols)), whole_number(k), SIMILARITIES[[kind]], SCALINGS[[scaling]], search))
+    return(facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]]))
+  }
   X <- numeric_matrix(X)
-  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), SIMILARITIES[[kind]],
-                     SCALINGS[[match.arg(scaling)]]))
+  s <- checked(.Call(C_facto_r_knn_similarity, X, whole_number(k), SIMILARITIES[[kind]], SCALINGS[[scaling]], search))
   facto_sparse(s[[1]], s[[2]], s[[3]], s[[4]])
 }
 

@@ -138,16 +138,16 @@ symnmf <- function(M, r, algorithm = "auto", ..., n_init = 1, callback = NULL, v
 # "rbf") or facto_knn_similarity ("knn") built from the features X: predict then takes new points' features.
 facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = NULL,
                                scaling = c("auto", "minmax", "zscore", "none"), k = 0,
-                               similarity = c("auto", "gaussian", "cosine")) {
+                               similarity = c("auto", "gaussian", "cosine"), search = c("auto", "exact", "hnsw")) {
   if (!inherits(fit, c("facto_simplicial_symnmf", "facto_symnmf")))
     argument_error("facto_use_features is for simplicial_symnmf and symnmf fits, not ", class(fit)[1])
   affinity <- match.arg(affinity)
   scaling <- SCALINGS[[match.arg(scaling)]]
   X <- numeric_matrix(X)
   fit$model <- if (affinity == "rbf")
-    checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, bandwidth_code(bandwidth), scaling, NULL))
+    checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, bandwidth_code(bandwidth), scaling, NULL, NULL))
   else checked(.Call(C_facto_r_model_rule, fit$model, "knn", X, whole_number(k),
-                     SIMILARITIES[[match.arg(similarity)]], scaling))
+                     SIMILARITIES[[match.arg(similarity)]], scaling, SEARCHES[[match.arg(search)]]))
   fit$model <- fit$model[c("kind", "arrays")]
   fit
 }
@@ -186,7 +186,7 @@ nomad <- function(x, K, algorithm = "auto", gram = FALSE, assign_labels = c("kme
     # the model of these labels: their means (points) or each cluster's mean of D (gram)
     model <- checked(.Call(C_facto_r_model_rule, list(kind = "nomad", arrays = list(labels = labels - 1,
                                                                                     embedding = v$embedding)),
-                           if (gram) "gram" else "points", x, NULL, NULL, NULL))[c("kind", "arrays")]
+                           if (gram) "gram" else "points", x, NULL, NULL, NULL, NULL))[c("kind", "arrays")]
     values <- list(labels = stats::setNames(labels, points), embedding = named_rows(v$embedding, points),
                    feasibility = stats::setNames(as.numeric(v$feasibility), c("rms_negative", "max_negative",
                                                                                "row_sums", "trace")),

@@ -786,13 +786,28 @@ static SEXP sparse_to_list(facto_sparse* m)
     return out;
 }
 
-SEXP facto_r_knn_similarity(SEXP X, SEXP k, SEXP kind, SEXP scaling)
+SEXP facto_r_knn_similarity(SEXP X, SEXP k, SEXP kind, SEXP scaling, SEXP search)
 {
     if (!Rf_isReal(X) || !Rf_isMatrix(X)) return failure(FACTO_ERROR_INVALID_ARGUMENT, "X must be a numeric matrix");
     const int64_t rows = Rf_nrows(X);
     facto_sparse* S = NULL;
-    const facto_status st = facto_knn_similarity_scaled(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
-                                                        (int64_t)Rf_asReal(k), Rf_asInteger(kind), Rf_asInteger(scaling), &S);
+    const facto_status st = facto_knn_similarity_search(REAL(X), rows, Rf_ncols(X), rows > 0 ? rows : 1, FACTO_COL_MAJOR,
+                                                        (int64_t)Rf_asReal(k), Rf_asInteger(kind), Rf_asInteger(scaling),
+                                                        Rf_asInteger(search), &S);
+    return st < 0 ? failure(st, facto_last_error()) : sparse_to_list(S);
+}
+
+/* The kNN graph of sparse rows given as 1-based triplets (i, j, x) of a rows x cols matrix. */
+SEXP facto_r_knn_similarity_sparse(SEXP i, SEXP j, SEXP x, SEXP shape, SEXP k, SEXP kind, SEXP scaling, SEXP search)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x) || Rf_xlength(shape) != 2)
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    facto_sparse* S = NULL;
+    const facto_status st = facto_knn_similarity_sparse(FACTO_SPARSE_COO, (int64_t)REAL(shape)[0], (int64_t)REAL(shape)[1],
+                                                        nnz, zero_based(i), zero_based(j), REAL(x), (int64_t)Rf_asReal(k),
+                                                        Rf_asInteger(kind), Rf_asInteger(scaling), Rf_asInteger(search),
+                                                        &S);
     return st < 0 ? failure(st, facto_last_error()) : sparse_to_list(S);
 }
 
@@ -942,9 +957,9 @@ SEXP facto_r_solver_model(SEXP ptr)
     return st < 0 ? solver_failure(box, st) : list_of_model(m);
 }
 
-/* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b, scaling c),
- * "points" (X) or "gram" (X is D). */
-SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP c)
+/* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b, scaling c,
+ * search d), "points" (X) or "gram" (X is D). */
+SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP c, SEXP d)
 {
     SEXP failed = R_NilValue;
     facto_model* m = model_of(model, &failed);
@@ -955,8 +970,8 @@ SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP
     if (!strcmp(rule, "rbf"))
         st = facto_model_use_gaussian_affinity(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, Rf_asReal(a), Rf_asInteger(b));
     else if (!strcmp(rule, "knn"))
-        st = facto_model_use_knn_similarity_scaled(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, (int64_t)Rf_asReal(a),
-                                                   Rf_asInteger(b), Rf_asInteger(c));
+        st = facto_model_use_knn_similarity_search(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR, (int64_t)Rf_asReal(a),
+                                                   Rf_asInteger(b), Rf_asInteger(c), Rf_asInteger(d));
     else if (!strcmp(rule, "points"))
         st = facto_model_use_points(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
     else
@@ -1059,7 +1074,8 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_symnmf", (DL_FUNC)&facto_r_symnmf, 2},
     {"facto_r_symnmf_sparse", (DL_FUNC)&facto_r_symnmf_sparse, 5},
     {"facto_r_edm_completion", (DL_FUNC)&facto_r_edm_completion, 5},
-    {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 4},
+    {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 5},
+    {"facto_r_knn_similarity_sparse", (DL_FUNC)&facto_r_knn_similarity_sparse, 8},
     {"facto_r_read_mtx", (DL_FUNC)&facto_r_read_mtx, 1},
     {"facto_r_helix", (DL_FUNC)&facto_r_helix, 2},
     {"facto_r_sample_pairs", (DL_FUNC)&facto_r_sample_pairs, 3},
@@ -1098,7 +1114,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_kmeans", (DL_FUNC)&facto_r_kmeans, 4},
     {"facto_r_version", (DL_FUNC)&facto_r_version, 0},
     {"facto_r_solver_model", (DL_FUNC)&facto_r_solver_model, 1},
-    {"facto_r_model_rule", (DL_FUNC)&facto_r_model_rule, 6},
+    {"facto_r_model_rule", (DL_FUNC)&facto_r_model_rule, 7},
     {"facto_r_model_apply", (DL_FUNC)&facto_r_model_apply, 7},
     {"facto_r_model_save", (DL_FUNC)&facto_r_model_save, 3},
     {"facto_r_model_load", (DL_FUNC)&facto_r_model_load, 1},

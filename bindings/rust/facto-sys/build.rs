@@ -40,7 +40,7 @@ fn run(command: &mut Command, what: &str) {
     if !status.success() {
         panic!(
             "facto-sys (bundled): {} failed ({}); libfacto needs cmake, a C++17 compiler and Debian's \
-             libxtensor-dev, libxtensor-blas-dev, libopenblas-dev, liblapack-dev, liblbfgsb-dev, zlib1g-dev \
+             libxtensor-dev, libxtensor-blas-dev, libopenblas-dev, liblapack-dev, liblbfgsb-dev, libhnswlib-dev, zlib1g-dev \
              (bash cmake/install-deps.sh in the repository installs them)",
             what, status
         );

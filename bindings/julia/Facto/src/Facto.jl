@@ -735,6 +735,7 @@ selected(s::Solver) = output(s, "selected") .+ 1
 
 const SCALINGS = Dict(:none => Int32(0), :minmax => Int32(1), :zscore => Int32(2), :auto => Int32(3))
 const SIMILARITIES = Dict(:gaussian => Int32(0), :cosine => Int32(1), :auto => Int32(2))  # FACTO_SIMILARITY_*
+const SEARCHES = Dict(:exact => Int32(0), :hnsw => Int32(1), :auto => Int32(2))  # FACTO_SEARCH_*
 const BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 # The ABI's bandwidth: nothing is the median rule; a number must be positive (a computed 0 stays an
@@ -823,20 +824,43 @@ function take_sparse(raw::Ptr{Cvoid})
 end
 
 """
-    knn_similarity(X; k = 0, kind = :auto, scaling = :auto) -> SparseMatrixCSC
+    knn_similarity(X; k = 0, kind = :auto, scaling = :auto, search = :auto) -> SparseMatrixCSC
 
 The normalized kNN similarity graph (Kuang et al. 2015, Sec. 7.1) of the rows of `X`; `k = 0` means
 floor(log2 n) + 1; `kind` is `:auto` (the cosine for nonnegative `X` with at least 90% zeros, as counts
 and TF-IDF, the Gaussian otherwise), `:gaussian` (self-tuning) or `:cosine`; `X`'s columns are scaled first
-(`:auto`: min-max for the Gaussian graph, none for the cosine one; `:none`: Kuang et al.'s graph).
+(`:auto`: min-max for the Gaussian graph, none for the cosine one; `:none`: Kuang et al.'s graph);
+`search` finds the neighbours: `:auto` (exact below 20,000 points, an HNSW index from there), `:exact`
+or `:hnsw`.
 """
-function knn_similarity(X::AbstractMatrix{<:Real}; k::Integer = 0, kind::Symbol = :auto, scaling::Symbol = :auto)
+function knn_similarity(X::AbstractMatrix{<:Real}; k::Integer = 0, kind::Symbol = :auto, scaling::Symbol = :auto,
+                        search::Symbol = :auto)
     A = Matrix{Float64}(X)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_knn_similarity_scaled), Int32,
-               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Ref{Ptr{Cvoid}}),
+    st = ccall(sym(:facto_knn_similarity_search), Int32,
+               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Int32, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, SIMILARITIES[kind],
-               SCALINGS[scaling], out)
+               SCALINGS[scaling], SEARCHES[search], out)
+    check(st, thread_message)
+    return take_sparse(out[])
+end
+
+"""
+    knn_similarity(X::SparseMatrixCSC; k = 0, kind = :auto, scaling = :auto, search = :auto) -> SparseMatrixCSC
+
+The graph of the dense form of sparse rows (counts, TF-IDF); unscaled (`:none`, or `:auto` for the
+cosine graph) the rows stay sparse, never made dense, and are searched exactly (`search` `:auto` or
+`:exact`).
+"""
+function knn_similarity(X::SparseMatrixCSC{<:Real}; k::Integer = 0, kind::Symbol = :auto, scaling::Symbol = :auto,
+                        search::Symbol = :auto)
+    A = SparseMatrixCSC{Float64,Int64}(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_knn_similarity_sparse), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int32, Int32, Int32,
+                Ref{Ptr{Cvoid}}),
+               Int32(1), size(A, 1), size(A, 2), nnz(A), A.colptr .- 1, A.rowval .- 1, A.nzval, k,  # FACTO_SPARSE_CSC
+               SIMILARITIES[kind], SCALINGS[scaling], SEARCHES[search], out)
     check(st, thread_message)
     return take_sparse(out[])
 end
@@ -941,14 +965,14 @@ function save_model(m::Model, directory::AbstractString; settings::AbstractStrin
 end
 
 """
-    use_features!(m, X; affinity = :rbf, bandwidth = nothing, scaling = :auto, k = 0, kind = :auto)
+    use_features!(m, X; affinity = :rbf, bandwidth = nothing, scaling = :auto, k = 0, kind = :auto, search = :auto)
 
 The model of a fit on the affinity built from the features `X` (n×p) takes new points' features:
 `affinity = :rbf` (as `gaussian_affinity`), `:knn` (as `knn_similarity`), or `:points` (NOMAD's means).
 """
 function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :rbf,
                        bandwidth::Union{Nothing,Real} = nothing,
-                       scaling::Symbol = :auto, k::Integer = 0, kind::Symbol = :auto)
+                       scaling::Symbol = :auto, k::Integer = 0, kind::Symbol = :auto, search::Symbol = :auto)
     A = Matrix{Float64}(X)
     n, p, ld = size(A, 1), size(A, 2), max(size(A, 1), 1)
     st = if affinity === :rbf
@@ -956,9 +980,9 @@ function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :
               (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Float64, Int32),
               live(m), A, n, p, ld, COL_MAJOR, bandwidth_code(bandwidth), SCALINGS[scaling])
     elseif affinity === :knn
-        ccall(sym(:facto_model_use_knn_similarity_scaled), Int32,
-              (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32),
-              live(m), A, n, p, ld, COL_MAJOR, k, SIMILARITIES[kind], SCALINGS[scaling])
+        ccall(sym(:facto_model_use_knn_similarity_search), Int32,
+              (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Int32),
+              live(m), A, n, p, ld, COL_MAJOR, k, SIMILARITIES[kind], SCALINGS[scaling], SEARCHES[search])
     else
         ccall(sym(:facto_model_use_points), Int32, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32),
               live(m), A, n, p, ld, COL_MAJOR)

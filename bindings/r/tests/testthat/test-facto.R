@@ -143,6 +143,29 @@ test_that("the cross-language fixture gives the C library's iterate", {
   expect_lte(max(abs(facto_iterate(solver) - expected)), 1e-12)
 })
 
+test_that("the kNN graph by HNSW is the exact one on the blobs, and its rule searches alike", {
+  # 90 points, 32 candidates searched: the exact neighbours (well-separated blobs), the same graph
+  d <- blobs()
+  expect_equal(as.matrix(facto_knn_similarity(d$X, search = "hnsw")), as.matrix(facto_knn_similarity(d$X, search = "exact")),
+               tolerance = 1e-12)
+  fit <- facto_use_features(symnmf(facto_knn_similarity(d$X, search = "hnsw"), 3, seed = 1), d$X, affinity = "knn",
+                            search = "hnsw")
+  expect_equal(facto_accuracy(predict(fit, d$X), d$y), 1)
+  expect_error(facto_knn_similarity(d$X, search = "annoy"))
+})
+
+test_that("a sparse Matrix gives the kNN graph of its dense form", {
+  skip_if_not_installed("Matrix")
+  set.seed(3)
+  dense <- matrix(runif(60 * 40) * (runif(60 * 40) < 0.1), 60, 40)
+  X <- Matrix::Matrix(dense, sparse = TRUE)
+  # the cosine graph keeps the rows sparse; the Gaussian one (min-max scaled) makes them dense first
+  expect_equal(as.matrix(facto_knn_similarity(X, kind = "cosine")), as.matrix(facto_knn_similarity(dense, kind = "cosine")),
+               tolerance = 1e-12)
+  expect_equal(as.matrix(facto_knn_similarity(X, kind = "gaussian")), as.matrix(facto_knn_similarity(dense, kind = "gaussian")),
+               tolerance = 1e-12)
+})
+
 test_that("symnmf on the kNN graph clusters the blobs with every solver, dense or sparse", {
   d <- blobs()
   graph <- facto_knn_similarity(d$X)

@@ -41,6 +41,10 @@ pub const FACTO_BANDWIDTH_MEDIAN_RULE: f64 = 0.0;
 pub const FACTO_SIMILARITY_GAUSSIAN: i32 = 0;
 pub const FACTO_SIMILARITY_COSINE: i32 = 1;
 pub const FACTO_SIMILARITY_AUTO: i32 = 2;
+pub const FACTO_SEARCH_EXACT: i32 = 0;
+pub const FACTO_SEARCH_HNSW: i32 = 1;
+pub const FACTO_SEARCH_AUTO: i32 = 2;
+pub const FACTO_SEARCH_HNSW_FROM: i64 = 20000;
 pub const FACTO_SEPARABLE_MIDPOINTS: i32 = 0;
 pub const FACTO_SEPARABLE_DIRICHLET: i32 = 1;
 pub const FACTO_MANIFOLD_TWO_RINGS: i32 = 0;
@@ -221,6 +225,12 @@ extern "C" {
                                 out: *mut *mut facto_sparse) -> facto_status;
     pub fn facto_knn_similarity_scaled(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32,
                                        scaling: i32, out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_knn_similarity_search(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32,
+                                       scaling: i32, search: i32, out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_knn_search_for(n: i64, search: i32) -> i32;
+    pub fn facto_knn_similarity_sparse(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64, idx: *const i64,
+                                       values: *const f64, k: i64, kind: i32, scaling: i32, search: i32,
+                                       out: *mut *mut facto_sparse) -> facto_status;
     pub fn facto_helix_points(n: i64, seed: u64, out: *mut f64, capacity: i64) -> facto_status;
     pub fn facto_sample_pairs(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, fraction: f64, seed: u64,
                               out: *mut *mut facto_sparse) -> facto_status;
@@ -283,6 +293,9 @@ extern "C" {
                                           layout: i32, k: i64, kind: i32) -> facto_status;
     pub fn facto_model_use_knn_similarity_scaled(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
                                                  layout: i32, k: i64, kind: i32, scaling: i32) -> facto_status;
+    pub fn facto_model_use_knn_similarity_search(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
+                                                 layout: i32, k: i64, kind: i32, scaling: i32, search: i32)
+        -> facto_status;
     pub fn facto_model_use_points(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
         -> facto_status;
     pub fn facto_model_use_gram(model: *mut facto_model, d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)

@@ -914,15 +914,63 @@ fn similarity_code(kind: Similarity) -> i32 {
     }
 }
 
+/// How [`knn_similarity_search`] finds each point's neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// Every pair compared (blocked GEMMs).
+    Exact,
+    /// An HNSW index built on the points from a fixed seed: about 97% of the exact neighbours, 10x sooner
+    /// at 70,000 points.
+    Hnsw,
+    /// Exact below [`sys::FACTO_SEARCH_HNSW_FROM`] points, HNSW from there.
+    Auto,
+}
+
+fn search_code(search: Search) -> i32 {
+    match search {
+        Search::Exact => sys::FACTO_SEARCH_EXACT,
+        Search::Hnsw => sys::FACTO_SEARCH_HNSW,
+        Search::Auto => sys::FACTO_SEARCH_AUTO,
+    }
+}
+
+/// The search the kNN graph of `n` points runs for `search`: `Search::Exact` or `Search::Hnsw`.
+pub fn knn_search_for(n: usize, search: Search) -> Search {
+    match unsafe { sys::facto_knn_search_for(n as i64, search_code(search)) } {
+        sys::FACTO_SEARCH_HNSW => Search::Hnsw,
+        _ => Search::Exact,
+    }
+}
+
 /// The normalized kNN similarity graph of Kuang et al. 2015 Sec. 7.1 of the rows of X (k = 0:
 /// floor(log2 n) + 1), X's columns scaled first (`Scaling::Auto`: min-max for the Gaussian graph, none for
-/// the cosine one; `Scaling::None`: Kuang et al.'s graph).
+/// the cosine one; `Scaling::None`: Kuang et al.'s graph), the neighbours found by `Search::Auto`.
 pub fn knn_similarity(x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling) -> Result<CsrMatrix> {
+    knn_similarity_search(x, k, kind, scaling, Search::Auto)
+}
+
+/// [`knn_similarity`] with the neighbours found by `search`.
+pub fn knn_similarity_search(x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling, search: Search)
+    -> Result<CsrMatrix> {
     let kind = similarity_code(kind);
     let mut raw = ptr::null_mut();
     check(unsafe {
-        sys::facto_knn_similarity_scaled(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
-                                         k as i64, kind, scaling_code(scaling), &mut raw)
+        sys::facto_knn_similarity_search(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
+                                         k as i64, kind, scaling_code(scaling), search_code(search), &mut raw)
+    }, thread_message)?;
+    Ok(take_sparse(raw))
+}
+
+/// The kNN graph of sparse rows (counts, TF-IDF): the graph of their dense form. Unscaled
+/// (`Scaling::None`, or `Scaling::Auto` for the cosine graph) the rows stay sparse and are searched
+/// exactly (`Search::Hnsw` is refused); a scaling that fills the zeros makes them dense first.
+pub fn knn_similarity_sparse(x: &CsrMatrix, k: usize, kind: Similarity, scaling: Scaling, search: Search)
+    -> Result<CsrMatrix> {
+    let mut raw = ptr::null_mut();
+    check(unsafe {
+        sys::facto_knn_similarity_sparse(sys::FACTO_SPARSE_CSR, x.rows as i64, x.cols as i64, x.values.len() as i64,
+                                         x.indptr.as_ptr(), x.indices.as_ptr(), x.values.as_ptr(), k as i64,
+                                         similarity_code(kind), scaling_code(scaling), search_code(search), &mut raw)
     }, thread_message)?;
     Ok(take_sparse(raw))
 }
@@ -1181,10 +1229,18 @@ impl Model {
 
     /// The kNN feature rule: new points, scaled as `x` was, join the fitted points' [`knn_similarity`] graph.
     pub fn use_knn_similarity(&mut self, x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling) -> Result<()> {
+        self.use_knn_similarity_search(x, k, kind, scaling, Search::Auto)
+    }
+
+    /// The same rule for a graph made by [`knn_similarity_search`]: new points' neighbours among the fitted
+    /// ones are found by the same search.
+    pub fn use_knn_similarity_search(&mut self, x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling,
+                                     search: Search) -> Result<()> {
         check(unsafe {
-            sys::facto_model_use_knn_similarity_scaled(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64,
+            sys::facto_model_use_knn_similarity_search(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64,
                                                        x.cols as i64, x.ld(), x.layout.raw(), k as i64,
-                                                       similarity_code(kind), scaling_code(scaling))
+                                                       similarity_code(kind), scaling_code(scaling),
+                                                       search_code(search))
         }, || self.message())?;
         Ok(())
     }

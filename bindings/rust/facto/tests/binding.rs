@@ -504,6 +504,28 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
     let wrong = MatrixRef::new(&x[..2 * (d - 1)], 2, d - 1, Layout::RowMajor).unwrap();
     let error = model.apply(wrong).unwrap_err();
     assert_eq!(error.status_name(), "FACTO_ERROR_DIMENSION");
+    // the HNSW rule: on the 90 blob points its search (32 candidates) finds the exact neighbours
+    let mut by_hnsw = facto::Model::from_solver(&solver).unwrap();
+    by_hnsw.use_knn_similarity_search(features, 0, facto::Similarity::Gaussian, Scaling::None, facto::Search::Hnsw)
+        .unwrap();
+    assert_eq!(facto::clustering_accuracy(&by_hnsw.apply(features).unwrap().labels, &truth).unwrap(), 1.0);
+    assert_eq!(facto::knn_search_for(n, facto::Search::Auto), facto::Search::Exact);
+    assert_eq!(facto::knn_search_for(1_000_000, facto::Search::Auto), facto::Search::Hnsw);
+    // the same features as sparse rows give the same graph, to the rounding of the products
+    let mut sparse_x = facto::CsrMatrix { rows: n, cols: d, indptr: vec![0], indices: vec![], values: vec![] };
+    for row in 0..n {
+        for c in 0..d {
+            if x[row * d + c] != 0.0 {
+                sparse_x.indices.push(c as i64);
+                sparse_x.values.push(x[row * d + c]);
+            }
+        }
+        sparse_x.indptr.push(sparse_x.values.len() as i64);
+    }
+    let from_sparse = facto::knn_similarity_sparse(&sparse_x, 0, facto::Similarity::Gaussian, Scaling::None,
+                                                   facto::Search::Auto).unwrap();
+    assert_eq!(from_sparse.indices, graph.indices);
+    assert!(from_sparse.values.iter().zip(&graph.values).all(|(a, b)| (a - b).abs() <= 1e-12));
     let (_, cophenetic, dispersion) = facto::consensus(&[applied.labels.clone(), applied.labels].concat(), n).unwrap();
     assert!((cophenetic - 1.0).abs() < 1e-12 && (dispersion - 1.0).abs() < 1e-12);
 }

@@ -1,0 +1,76 @@
+"""Sparse features against their dense form: the kNN graph and SymNMF's clustering of TF-IDF documents
+(docs/benchmarks.md, "Sparse features"). Not a test: it prints a table, asserts nothing.
+
+    python3 benchmarks/sparse.py [quick|full]
+
+On the labelled documents of [NFW]'s Reuters-21578 (quick) and TDT2 (full adds them) corpora, TF-IDF
+(scikit-learn's TfidfTransformer on the counts, the terms in at least 2 documents), 10 clusters: facto's
+SymNMFClustering (cosine kNN graph, one seeded start) given the scipy.sparse matrix and given its dense
+form, and scikit-learn's KMeans (n_init 1, seed 0) on the sparse matrix, each in its own process so that
+its peak resident memory is its own: seconds for the graph and for the whole fit, peak MB, accuracy, and
+whether the sparse and dense fits give the same labels. Data: the benchmark data directory ($FACTO_DATA,
+benchmarks/README.md).
+"""
+import json
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def documents(name):
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from holdout import corpus
+    C, y = corpus(name)
+    keep = y >= 0
+    C, y = C[keep], y[keep]
+    C = C[:, np.flatnonzero(np.asarray((C > 0).sum(axis=0)).ravel() >= 2)]
+    return TfidfTransformer().fit_transform(C).tocsr(), y
+
+
+def one(name, method):
+    """Runs one method in this process and prints its row as JSON."""
+    import facto
+    X, y = documents(name)
+    start = time.perf_counter()
+    if method == "kmeans":
+        from sklearn.cluster import KMeans
+        labels, graph_seconds = KMeans(10, n_init=1, random_state=0).fit(X).labels_, 0.0
+    else:
+        features = X.toarray() if method == "dense" else X
+        t = time.perf_counter()
+        facto.knn_similarity(features)
+        graph_seconds = time.perf_counter() - t
+        labels = facto.SymNMFClustering(10, n_init=1, random_state=0).fit(features).labels_
+    print(json.dumps({"seconds": time.perf_counter() - start, "graph_seconds": graph_seconds,
+                      "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      "accuracy": facto.clustering_accuracy(labels, y), "labels": labels.tolist(),
+                      "shape": list(X.shape), "nnz": int(X.nnz)}))
+
+
+def main():
+    if len(sys.argv) == 4:
+        return one(sys.argv[2], sys.argv[3])
+    mode = sys.argv[1] if len(sys.argv) > 1 else "quick"
+    print("| corpus (documents x terms, non-zeros) | method | graph s | fit s (graph included) | peak MB | accuracy |")
+    print("|---|---|---|---|---|---|")
+    for name in ["reuters21578"] + (["tdt2"] if mode == "full" else []):
+        rows = {}
+        for method in ("sparse", "dense", "kmeans"):
+            run = subprocess.run([sys.executable, __file__, "one", name, method], capture_output=True, text=True)
+            if run.returncode != 0:
+                print(f"| {name} | {method} | failed: {run.stderr.strip().splitlines()[-1]} | | | |", flush=True)
+                continue
+            rows[method] = r = json.loads(run.stdout)
+            label = {"sparse": "facto SymNMFClustering, scipy.sparse", "dense": "facto SymNMFClustering, dense",
+                     "kmeans": "scikit-learn KMeans, scipy.sparse"}[method]
+            print(f"| {name} ({r['shape'][0]} x {r['shape'][1]}, {r['nnz']}) | {label} | {r['graph_seconds']:.2f} | "
+                  f"{r['seconds']:.2f} | {r['peak_mb']:.0f} | {r['accuracy']:.4f} |", flush=True)
+        if "sparse" in rows and "dense" in rows:
+            print(f"{name}: sparse and dense labels identical: {rows['sparse']['labels'] == rows['dense']['labels']}")
+
+
+if __name__ == "__main__":
+    main()
