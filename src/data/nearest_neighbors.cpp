@@ -162,6 +162,10 @@ Neighbors nearest_hnsw(const Matrix& Y, const Matrix& X, std::size_t m, Similari
                    "the HNSW index of " + std::to_string(n) + " points");
     RowSpace space(p, kind);
     hnswlib::HierarchicalNSW<float> index(&space, n, kHnswLinks, kHnswConstruction, kHnswSeed);
+    // hnswlib 0.6's searches prefetch the entry after the last of a link list; on the upper layers,
+    // whose lists it allocates to their exact size, that reads past the allocation when a list is full.
+    // One spare (zeroed) entry per list keeps that read inside it; the index is otherwise the same.
+    index.size_links_per_element_ += sizeof(hnswlib::tableint);
     std::vector<float> row(p);
     for (std::size_t j = 0; j < n; ++j) {
         single_row(X, j, kind, row);
