@@ -71,13 +71,13 @@ inline float lane_sum(const float* a, const float* b, std::size_t p)
     return lane[0];
 }
 
-FACTO_TARGET_CLONES __attribute__((optimize("fp-contract=off"))) float
+FACTO_TARGET_CLONES FACTO_NO_CONTRACTION float
 squared_distance(const void* a, const void* b, const void* dims)
 {
     return lane_sum<true>(static_cast<const float*>(a), static_cast<const float*>(b), *static_cast<const std::size_t*>(dims));
 }
 
-FACTO_TARGET_CLONES __attribute__((optimize("fp-contract=off"))) float
+FACTO_TARGET_CLONES FACTO_NO_CONTRACTION float
 inner_product_distance(const void* a, const void* b, const void* dims)
 {
     return 1.0f - lane_sum<false>(static_cast<const float*>(a), static_cast<const float*>(b),

@@ -11,3 +11,11 @@
 #else
 #define FACTO_TARGET_CLONES
 #endif
+
+// FACTO_NO_CONTRACTION: no a * b + c fused into an FMA, so that a kernel's clones round alike (GCC, whose
+// AVX2 clone may fuse; elsewhere there is no clone to differ).
+#if defined(__GNUC__) && !defined(__clang__)
+#define FACTO_NO_CONTRACTION __attribute__((optimize("fp-contract=off")))
+#else
+#define FACTO_NO_CONTRACTION
+#endif
