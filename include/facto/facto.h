@@ -708,8 +708,9 @@ FACTO_API facto_status facto_model_use_knn_similarity_scaled(facto_model* model,
                                                              int64_t cols, int64_t ld, int32_t layout, int64_t k,
                                                              int32_t kind, int32_t scaling);
 /* The kNN rule of a graph made by facto_knn_similarity_search (the same X, k, kind, scaling and search;
- * since 0.4.0): new points' neighbours among the fitted ones are found by the same search, resolved on
- * X and kept in the model ("knn_settings"; a model saved without it searches exactly). With HNSW each
+ * since 0.4.0; X is copied into the model): new points' neighbours among the fitted ones are found by the
+ * same search, resolved on X and kept in the model ("knn_settings"; a model saved without it searches
+ * exactly). With HNSW each
  * apply builds the index on the fitted points again, as the graph's was (the same index), before it
  * searches. facto_model_use_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. Errors: as
  * facto_model_use_knn_similarity_scaled's, and INVALID_ARGUMENT for an unknown search. */
@@ -897,26 +898,30 @@ FACTO_API facto_status facto_knn_similarity_scaled(const double* X, int64_t rows
                                                    int32_t layout, int64_t k, int32_t kind, int32_t scaling,
                                                    facto_sparse** out);
 /* The same graph with its neighbours found by `search` (FACTO_SEARCH_*; since 0.4.0):
- * facto_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. Errors: as facto_knn_similarity_scaled's,
- * and INVALID_ARGUMENT for an unknown search. */
+ * facto_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. X is only read; *out is a new matrix the
+ * caller frees (facto_sparse_free), NULL on error. Errors: as facto_knn_similarity_scaled's, and
+ * INVALID_ARGUMENT for an unknown search. */
 FACTO_API facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                    int32_t layout, int64_t k, int32_t kind, int32_t scaling,
                                                    int32_t search, facto_sparse** out);
 /* The graph of sparse rows (since 0.4.0): X (rows x cols: counts, TF-IDF) in one of the sparse input
  * formats, copied as CSR; facto_knn_similarity_search's graph of X's dense form with the same k, kind,
  * scaling and search, resolved on X alike. With the scaling FACTO_SCALE_NONE (AUTO's choice for the
- * cosine graph, which text takes) the rows stay sparse: memory in their non-zeros plus O(rows) per thread,
- * the inner products accumulated over the columns of each row's non-zeros (an inverted index), the same
- * graph up to their rounding, the neighbours found exactly (search EXACT or AUTO; HNSW takes dense rows:
- * UNSUPPORTED). A scaling that fills the zeros (MINMAX, ZSCORE, AUTO for the Gaussian graph) makes the
- * rows dense first, as a caller would. AUTO searches sparse input exactly at any size. Errors: as facto_problem_new_symnmf_sparse's for the arrays (no
- * symmetry needed), as facto_knn_similarity_search's, and UNSUPPORTED. */
+ * cosine graph, which text takes) the rows stay sparse: memory in their non-zeros plus O(rows) per
+ * thread, the inner products accumulated over the columns of each row's non-zeros (an inverted index),
+ * the same graph up to their rounding, the neighbours found exactly (search EXACT or AUTO; HNSW takes
+ * dense rows: UNSUPPORTED). A scaling that fills the zeros (MINMAX, ZSCORE, AUTO for the Gaussian graph)
+ * makes the rows dense first, as a caller would. AUTO searches sparse input exactly at any size. The
+ * arrays are only read; *out is a new matrix the caller frees (facto_sparse_free), NULL on error.
+ * Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry needed), as
+ * facto_knn_similarity_search's, and UNSUPPORTED. */
 FACTO_API facto_status facto_knn_similarity_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
                                                    const int64_t* ptr, const int64_t* idx, const double* values,
                                                    int64_t k, int32_t kind, int32_t scaling, int32_t search,
                                                    facto_sparse** out);
 /* The search FACTO_SEARCH_AUTO (or any other code) takes for n dense points: FACTO_SEARCH_EXACT or _HNSW,
- * what the graph of that many points runs (for a report; sparse input: AUTO is EXACT). -1 for an unknown code. */
+ * what the graph of that many points runs (for a report; sparse input: AUTO is EXACT). No allocation, no
+ * error state: -1 for an unknown code. */
 FACTO_API int32_t facto_knn_search_for(int64_t n, int32_t search);
 
 /* NOMAD's input (Tepper et al. Sec. 1): D = Y Y^T for the rows x_i of X (n x d), Y = (X - the mean of

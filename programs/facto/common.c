@@ -23,9 +23,9 @@ int fail(const char* what, facto_status status, const char* message)
     return 1;
 }
 
-/* Whether s ends with suffix. */
 const char* const search_names[3] = {"exact", "hnsw", "auto"};
 
+/* Whether s ends with suffix. */
 int ends_with(const char* s, const char* suffix)
 {
     const size_t a = strlen(s), b = strlen(suffix);

@@ -44,7 +44,7 @@ double pair_key(const double* y, const double* x, std::size_t p, double y2, doub
         for (std::size_t c = 0; c < p; ++c) sum += (y[c] - x[c]) * (y[c] - x[c]);
     else
         for (std::size_t c = 0; c < p; ++c) sum += y[c] * x[c];
-    return kind == Similarity::Gaussian ? sum : -sum / std::max(std::sqrt(y2) * std::sqrt(x2), 1e-300);
+    return kind == Similarity::Gaussian ? sum : key_of(sum, y2, x2, kind);
 }
 
 // The index's distance between single-precision rows a and b of *dims entries: the squared distance, or
@@ -209,9 +209,8 @@ Vector squared_norms(const CsrMatrix& X)
     return out;
 }
 
-Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch search)
+Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self)
 {
-    require(search == NeighborSearch::Exact, FACTO_ERROR_UNSUPPORTED, "sparse rows are searched exactly");
     const auto q = static_cast<std::size_t>(Y.rows), n = static_cast<std::size_t>(X.rows);
     const CsrMatrix columns = transpose(X);  // row c: the rows of X with a non-zero in column c
     const Vector y2 = squared_norms(Y), x2 = squared_norms(X);

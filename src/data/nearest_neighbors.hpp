@@ -24,10 +24,10 @@ struct Neighbors {
 // in double precision from the rows. Needs m <= n - self. Error(OUT_OF_MEMORY) when the index cannot
 // be allocated.
 Neighbors nearest(const Matrix& Y, const Matrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch search);
-// The same for CSR rows, exactly (search Exact): each row's inner products with X's rows accumulated over
+// The same for CSR rows, exactly: each row's inner products with X's rows accumulated over
 // the columns of its non-zeros (X transposed once), then its keys over all n rows (a row sharing no
 // column is at distance y2 + x2, cosine 0).
-Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch search);
+Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self);
 
 // The rows' squared norms.
 Vector squared_norms(const Matrix& X);

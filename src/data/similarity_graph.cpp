@@ -51,6 +51,13 @@ std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, co
     return {d2, dot};
 }
 
+// Each row's m nearest other rows by the resolved search (sparse rows: exactly, knn_graph's check).
+Neighbors neighbors_of(const Matrix& X, std::size_t m, Similarity kind, NeighborSearch search)
+{
+    return nearest(X, X, m, kind, true, search);
+}
+Neighbors neighbors_of(const CsrMatrix& X, std::size_t m, Similarity kind, NeighborSearch) { return nearest(X, X, m, kind, true); }
+
 // The similarity of row i of Y and row j of X (squared norms y2, x2) by the graph's kernel, scales sy, sx.
 template <class Rows>
 double similarity(const Rows& Y, std::size_t i, const Rows& X, std::size_t j, double y2, double x2, double sy,
@@ -123,7 +130,7 @@ KnnGraph graph_of(const Rows& X, int64_t k, Similarity kind, int64_t scale_neigh
     const auto m = static_cast<std::size_t>(kind == Similarity::Gaussian ? std::max(k, scale_neighbor) : k);
     search = resolve_search(search, n);
     const Vector norms2 = squared_norms(X);
-    const Neighbors nb = nearest(X, X, m, kind, true, search);
+    const Neighbors nb = neighbors_of(X, m, kind, search);
     const auto un = static_cast<std::size_t>(n);
     KnnGraph graph{{}, kind, k, scale_neighbor, std::vector<double>(un, 1.0), std::vector<double>(un, 0.0), search};
     std::vector<double>& scale = graph.scale;  // s_i: distance to the scale_neighbor-th neighbour

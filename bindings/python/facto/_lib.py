@@ -25,14 +25,14 @@ OUTPUT_DOUBLE, OUTPUT_INT64 = 1, 2
 SCALINGS = {"none": 0, "minmax": 1, "zscore": 2, "auto": 3}
 SIMILARITIES = {"gaussian": 0, "cosine": 1, "auto": 2}
 SEARCHES = {"exact": 0, "hnsw": 1, "auto": 2}
+BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 
 def choice(value, table, what):
-    """The code of `value` in one of the tables above; FactoValueError naming the choices otherwise."""
+    """The code of `value` in SCALINGS, SIMILARITIES or SEARCHES; FactoValueError naming the choices otherwise."""
     if value not in table:
         raise FactoValueError(-4, f"{what} must be one of {sorted(table)}, got {value!r}")
     return table[value]
-BANDWIDTH_MEDIAN_RULE = 0.0  # FACTO_BANDWIDTH_MEDIAN_RULE
 
 
 def bandwidth_code(bandwidth):
