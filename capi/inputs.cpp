@@ -80,6 +80,7 @@ Similarity similarity_of(int32_t kind, const Rows& X)
 }  // namespace
 
 Similarity similarity_in(int32_t kind, const Matrix& X) { return similarity_of(kind, X); }
+Similarity similarity_in(int32_t kind, const DenseRows& X) { return similarity_of(kind, X); }
 Similarity similarity_in(int32_t kind, const CsrMatrix& X) { return similarity_of(kind, X); }
 
 }  // namespace facto::capi

@@ -56,6 +56,7 @@ std::unique_ptr<Params> named_parameters(const char* kind, int64_t count, const 
 // FACTO_SIMILARITY_AUTO resolves on the features X (automatic_similarity).
 Scaling scaling_in(int32_t scaling, Similarity kernel = Similarity::Gaussian);
 Similarity similarity_in(int32_t kind, const Matrix& X);
+Similarity similarity_in(int32_t kind, const DenseRows& X);
 Similarity similarity_in(int32_t kind, const CsrMatrix& X);
 
 }  // namespace facto::capi

@@ -216,13 +216,16 @@ facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t 
         require_pointer(out, "out");
         *out = nullptr;
         facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
-        facto::Matrix features = facto::copy_in(X, rows, cols, ld, layout, "X");
+        // row-major features are read where they lie, scaled as they are read: no copy of 10^6 images
+        facto::Matrix copy;
+        const facto::DenseRows features = facto::rows_in(X, rows, cols, ld, layout, "X", copy);
         facto::require_finite(features, "X");
         const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
         const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
         const facto::NeighborSearch found_by = facto::resolve_search(static_cast<facto::NeighborSearch>(search), rows);
-        facto::scale_columns(features, how);
-        *out = wrap<facto_sparse>(facto::knn_similarity(features, k, similarity, 7, found_by)).release();
+        const facto::ColumnScaling scaled = facto::column_scaling(features, how);
+        *out = wrap<facto_sparse>(facto::knn_graph(facto::ScaledRows(features, &scaled), k, similarity, 7, found_by).S)
+                   .release();
         return FACTO_OK;
     });
 }

@@ -756,7 +756,7 @@ FACTO_API facto_status facto_model_apply_sparse(const facto_model* model, int32_
 
 typedef struct facto_matrix facto_matrix;
 
-/* Read a dense numeric matrix from a file: ".npy" (little-endian float64/float32/int64/int32, either
+/* Read a dense numeric matrix from a file: ".npy" (little-endian float64/float32/int64/int32/uint8, either
  * order) by its extension, otherwise CSV (comma, whitespace or semicolon separated; a first line that
  * is not numeric is taken as a header and skipped; every row must have the same number of fields).
  * Errors: NULL_POINTER, IO, PARSE (the message gives line and field), UNSUPPORTED (npy dtype),

@@ -12,23 +12,66 @@
 
 namespace facto {
 
-ColumnScaling column_scaling(const Matrix& X, Scaling scaling)
+ColumnScaling column_scaling(const Matrix& X, Scaling scaling) { return column_scaling(rows_of(X), scaling); }
+
+ColumnScaling column_scaling(const DenseRows& X, Scaling scaling)
 {
-    const std::size_t n = X.shape()[0], p = X.shape()[1];
-    ColumnScaling s{scaling, Vector({p}, 0.0), Vector({p}, 0.0)};
+    ColumnScaling s{scaling, Vector({X.p}, 0.0), Vector({X.p}, 0.0)};
     if (scaling == Scaling::None) return s;
-    for (std::size_t j = 0; j < p; ++j) {
-        const auto column = xt::view(X, xt::all(), j);
-        if (scaling == Scaling::MinMax) {
-            s.first(j) = xt::amin(column)();
-            s.second(j) = xt::amax(column)();
-        } else {
-            const double mean = xt::mean(column)();
-            s.first(j) = mean;
-            s.second(j) = std::sqrt(xt::sum(xt::square(column - mean))() / static_cast<double>(n));
-        }
+    if (scaling == Scaling::MinMax) {
+        if (X.n > 0) std::copy(X.row(0), X.row(0) + X.p, s.first.begin()), std::copy(X.row(0), X.row(0) + X.p, s.second.begin());
+        for (std::size_t i = 1; i < X.n; ++i)  // row by row: the rows are read in the order they lie
+            for (std::size_t j = 0; j < X.p; ++j) {
+                s.first(j) = std::min(s.first(j), X.row(i)[j]);
+                s.second(j) = std::max(s.second(j), X.row(i)[j]);
+            }
+        return s;
     }
+    for (std::size_t i = 0; i < X.n; ++i)
+        for (std::size_t j = 0; j < X.p; ++j) s.first(j) += X.row(i)[j];
+    s.first /= static_cast<double>(X.n);
+    for (std::size_t i = 0; i < X.n; ++i)
+        for (std::size_t j = 0; j < X.p; ++j) s.second(j) += (X.row(i)[j] - s.first(j)) * (X.row(i)[j] - s.first(j));
+    s.second = xt::sqrt(s.second / static_cast<double>(X.n));
     return s;
+}
+
+namespace {
+
+// Column c's map x -> (x - origin) * factor + shift: MinMax's [low, high] to [-1, 1], ZScore's (x -
+// mean) / sd, a constant column to 0.
+struct ColumnMap {
+    double origin, factor, shift;
+};
+
+ColumnMap column_map(const ColumnScaling& s, std::size_t c)
+{
+    const double a = s.first(c), b = s.second(c);
+    if (s.scaling == Scaling::MinMax) return b > a ? ColumnMap{a, 2.0 / (b - a), -1.0} : ColumnMap{0.0, 0.0, 0.0};
+    return b > 0.0 ? ColumnMap{a, 1.0 / b, 0.0} : ColumnMap{0.0, 0.0, 0.0};
+}
+
+}  // namespace
+
+double ColumnScaling::apply(double x, std::size_t c) const
+{
+    if (scaling == Scaling::None) return x;
+    const ColumnMap map = column_map(*this, c);
+    return (x - map.origin) * map.factor + map.shift;
+}
+
+ScaledRows::ScaledRows(const DenseRows& X, const ColumnScaling* scaling) : rows(X)
+{
+    if (!scaling || scaling->scaling == Scaling::None) return;
+    require(scaling->first.size() == X.p, FACTO_ERROR_DIMENSION,
+            "the rows to scale have " + std::to_string(X.p) + " columns, the scaling was learnt on " +
+                std::to_string(scaling->first.size()));
+    for (std::size_t c = 0; c < X.p; ++c) {
+        const ColumnMap map = column_map(*scaling, c);
+        origin.push_back(map.origin);
+        factor.push_back(map.factor);
+        shift.push_back(map.shift);
+    }
 }
 
 void scale_columns(Matrix& X, const ColumnScaling& s)
@@ -37,22 +80,8 @@ void scale_columns(Matrix& X, const ColumnScaling& s)
     require(X.shape()[1] == s.first.size(), FACTO_ERROR_DIMENSION,
             "the rows to scale have " + std::to_string(X.shape()[1]) + " columns, the scaling was learnt on " +
                 std::to_string(s.first.size()));
-    for (std::size_t j = 0; j < X.shape()[1]; ++j) {
-        auto column = xt::view(X, xt::all(), j);
-        if (s.scaling == Scaling::MinMax) {
-            const double lo = s.first(j), hi = s.second(j);
-            if (hi > lo)
-                column = 2.0 * (column - lo) / (hi - lo) - 1.0;
-            else
-                column.fill(0.0);
-        } else {
-            const double mean = s.first(j), sd = s.second(j);
-            if (sd > 0.0)
-                column = (column - mean) / sd;
-            else
-                column.fill(0.0);
-        }
-    }
+    for (std::size_t i = 0; i < X.shape()[0]; ++i)
+        for (std::size_t j = 0; j < X.shape()[1]; ++j) X(i, j) = s.apply(X(i, j), j);
 }
 
 void scale_columns(Matrix& X, Scaling scaling) { scale_columns(X, column_scaling(X, scaling)); }

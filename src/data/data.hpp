@@ -17,7 +17,7 @@ class Collectives;
 
 // CSV: fields separated by commas, semicolons, tabs or spaces; a non-numeric first line is a header.
 Matrix read_csv(const std::string& path);
-// .npy version 1-3, little-endian <f8, <f4, <i8, <i4, C or Fortran order, 1-D (as a column) or 2-D; the
+// .npy version 1-3, little-endian <f8, <f4, <i8, <i4 or uint8 (|u1), C or Fortran order, 1-D (as a column) or 2-D; the
 // header's shape is checked against the bytes that follow it before anything is allocated. From a file
 // (gzip-compressed or not), or from a stream positioned at the magic (`path` names it in errors).
 Matrix read_npy(const std::string& path);
@@ -37,10 +37,26 @@ enum class Scaling : int32_t { None = 0, MinMax = 1, ZScore = 2 };
 struct ColumnScaling {
     Scaling scaling = Scaling::None;
     Vector first, second;
+    // x, a value of column c, once scaled: scale_columns' map, one value at a time.
+    double apply(double x, std::size_t c) const;
 };
 // The statistics of X's columns for `scaling`.
 ColumnScaling column_scaling(const Matrix& X, Scaling scaling);
-// Columns scaled in place by statistics learnt elsewhere: MinMax maps [low, high] to [-1, 1], ZScore
+ColumnScaling column_scaling(const DenseRows& X, Scaling scaling);
+// A caller's rows read in place, each value scaled as it is read (no `scaling`: as they are): the kNN
+// graph's dense features without a scaled copy of them. Each column's map is kept as
+// (x - origin) * factor + shift, ColumnScaling::apply's own operations, so the values are its bit for bit.
+struct ScaledRows {
+    DenseRows rows;
+    std::vector<double> origin, factor, shift;  // empty: unscaled
+    explicit ScaledRows(const DenseRows& X, const ColumnScaling* scaling = nullptr);
+    bool scaled() const { return !factor.empty(); }
+    double operator()(std::size_t i, std::size_t c) const
+    {
+        const double x = rows.row(i)[c];
+        return factor.empty() ? x : (x - origin[c]) * factor[c] + shift[c];
+    }
+};// Columns scaled in place by statistics learnt elsewhere: MinMax maps [low, high] to [-1, 1], ZScore
 // (x - mean) / sd; a column that was constant becomes 0. Error(DIMENSION) for another number of columns.
 void scale_columns(Matrix& X, const ColumnScaling& s);
 // Columns scaled in place by their own statistics: MinMax to [-1, 1], ZScore to mean 0 / std 1
@@ -93,6 +109,7 @@ CsrMatrix knn_similarity(const CsrMatrix& X, int64_t k, Similarity kind, int64_t
 // accuracy is 0.50-0.51 on the cosine graph and 0.37-0.38 on the scaled Gaussian one; on satimage (dense)
 // the cosine graph loses 0.1.
 Similarity automatic_similarity(const Matrix& X);
+Similarity automatic_similarity(const DenseRows& X);
 Similarity automatic_similarity(const CsrMatrix& X);
 // The same graph with what new points need to join it (knn_cross_similarity): the kernel, k (resolved),
 // the points' scales s_i and degrees d_i, and the search that found the neighbours (resolved).
@@ -106,6 +123,12 @@ struct KnnGraph {
 KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
                    NeighborSearch search = NeighborSearch::Auto);
 KnnGraph knn_graph(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
+                   NeighborSearch search = NeighborSearch::Auto);
+// The graph of X's rows scaled by X.scaling (finite, checked by the caller), read in place: the same
+// graph as that of the scaled copy, without the copy. Beyond the neighbour lists (O(n m)), an HNSW search
+// keeps each row in single precision and its links (4 p + 100 bytes a point); an exact one copies the
+// rows when they are scaled.
+KnnGraph knn_graph(const ScaledRows& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
                    NeighborSearch search = NeighborSearch::Auto);
 // New points' rows in the graph of X (q x n, k stored entries per row): each new point y keeps its k nearest fitted points
 // (found by the graph's search: an HNSW index is built on X again, as the graph's was)

@@ -35,15 +35,16 @@ double key_of(double dot, double y2, double x2, Similarity kind)
                                         : -dot / std::max(std::sqrt(y2) * std::sqrt(x2), 1e-300);
 }
 
-// The key of the pair (y, x) in double precision: the squared distance, or minus the cosine (y2, x2 the
-// rows' squared norms).
-double pair_key(const double* y, const double* x, std::size_t p, double y2, double x2, Similarity kind)
+// The key of row i of Y and row j of X (y2, x2 their squared norms) from their values: the squared
+// distance, or minus the cosine.
+double pair_key(const ScaledRows& Y, std::size_t i, const ScaledRows& X, std::size_t j, double y2, double x2,
+                Similarity kind)
 {
     double sum = 0.0;
     if (kind == Similarity::Gaussian)
-        for (std::size_t c = 0; c < p; ++c) sum += (y[c] - x[c]) * (y[c] - x[c]);
+        for (std::size_t c = 0; c < X.rows.p; ++c) sum += (Y(i, c) - X(j, c)) * (Y(i, c) - X(j, c));
     else
-        for (std::size_t c = 0; c < p; ++c) sum += y[c] * x[c];
+        for (std::size_t c = 0; c < X.rows.p; ++c) sum += Y(i, c) * X(j, c);
     return kind == Similarity::Gaussian ? sum : key_of(sum, y2, x2, kind);
 }
 
@@ -110,18 +111,27 @@ void keep_best(Keyed& keyed, std::size_t m, std::size_t i, Neighbors& out)
     }
 }
 
-// Gram blocks of 256 rows of Y against X by GEMM, then a partial sort per row.
-Neighbors nearest_exact(const Matrix& Y, const Matrix& X, std::size_t m, Similarity kind, bool self)
+// The scaled rows as a Matrix (the exact search's GEMMs read them so).
+Matrix scaled_copy(const ScaledRows& X)
 {
-    const std::size_t q = Y.shape()[0], n = X.shape()[0], block = 256;
-    const Vector y2 = squared_norms(Y), x2 = squared_norms(X);
+    require_memory(8.0 * static_cast<double>(X.rows.n) * static_cast<double>(X.rows.p), "a scaled copy of the features");
+    Matrix M({X.rows.n, X.rows.p});
+    for (std::size_t i = 0; i < X.rows.n; ++i)
+        for (std::size_t c = 0; c < X.rows.p; ++c) M(i, c) = X(i, c);
+    return M;
+}
+
+// Gram blocks of 256 rows of Y against X (unscaled rows) by GEMM, then a partial sort per row.
+Neighbors nearest_exact(const DenseRows& Y, const DenseRows& X, std::size_t m, Similarity kind, bool self)
+{
+    const std::size_t q = Y.n, n = X.n, block = 256;
+    const Vector y2 = squared_norms(ScaledRows(Y)), x2 = squared_norms(ScaledRows(X));
     Neighbors result{std::vector<int64_t>(q * m), std::vector<double>(q * m)};
-    Matrix rows_block, G;
+    Matrix G;
     for (std::size_t start = 0; start < q; start += block) {
         const std::size_t b = std::min(block, q - start);
-        rows_block = xt::view(Y, xt::range(start, start + b), xt::all());
         G = Matrix({b, n});
-        blas::gemm(false, true, 1.0, rows_block, X, 0.0, G);
+        blas::gemm(false, true, b, n, X.p, 1.0, Y.row(start), Y.stride, X.data, X.stride, 0.0, G.data(), n);
         parallel_for(b, 8, resolve_threads(0), [&](std::size_t begin, std::size_t end) {
             Keyed keyed(self ? n - 1 : n);
             for (std::size_t r = begin; r < end; ++r) {
@@ -138,23 +148,29 @@ Neighbors nearest_exact(const Matrix& Y, const Matrix& X, std::size_t m, Similar
     return result;
 }
 
-// Row i of A in single precision, scaled to unit norm for the cosine (whose HNSW distance is then
-// 1 - <x, y>; a zero row stays 0).
-void single_row(const Matrix& A, std::size_t i, Similarity kind, std::vector<float>& out)
+Neighbors nearest_exact(const ScaledRows& Y, const ScaledRows& X, std::size_t m, Similarity kind, bool self)
 {
-    const std::size_t p = A.shape()[1];
-    double norm2 = 0.0;
-    for (std::size_t c = 0; c < p; ++c) norm2 += A(i, c) * A(i, c);
+    if (!X.scaled() && !Y.scaled()) return nearest_exact(Y.rows, X.rows, m, kind, self);
+    const Matrix Xs = scaled_copy(X);
+    if (self) return nearest_exact(rows_of(Xs), rows_of(Xs), m, kind, self);
+    const Matrix Ys = scaled_copy(Y);
+    return nearest_exact(rows_of(Ys), rows_of(Xs), m, kind, self);
+}
+
+// Row i of X in single precision, scaled to unit norm (norm2 its squared norm) for the cosine, whose
+// HNSW distance is then 1 - <x, y> (a zero row stays 0).
+void single_row(const ScaledRows& X, std::size_t i, double norm2, Similarity kind, std::vector<float>& out)
+{
     const double scale = kind == Similarity::Cosine && norm2 > 0.0 ? 1.0 / std::sqrt(norm2) : 1.0;
-    for (std::size_t c = 0; c < p; ++c) out[c] = static_cast<float>(A(i, c) * scale);
+    for (std::size_t c = 0; c < out.size(); ++c) out[c] = static_cast<float>(X(i, c) * scale);
 }
 
 // [HNSW] Alg. 1 (insertion, one point after the other in row order) and Alg. 5 (search) as hnswlib
 // implements them; the candidates' keys are then recomputed from the rows. A query for which the
 // search returns fewer than m others (a graph the search cannot cross) is answered exactly.
-Neighbors nearest_hnsw(const Matrix& Y, const Matrix& X, std::size_t m, Similarity kind, bool self)
+Neighbors nearest_hnsw(const ScaledRows& Y, const ScaledRows& X, std::size_t m, Similarity kind, bool self)
 {
-    const std::size_t q = Y.shape()[0], n = X.shape()[0], p = X.shape()[1];
+    const std::size_t q = Y.rows.n, n = X.rows.n, p = X.rows.p;
     // the index: each point's single-precision row, 2M bottom-layer links and label, its upper layers
     // (1/M of the points, M links each), and a visited list per searching thread
     require_memory(static_cast<double>(n) * (4.0 * static_cast<double>(p) + 8.0 * kHnswLinks + 24.0) +
@@ -166,30 +182,30 @@ Neighbors nearest_hnsw(const Matrix& Y, const Matrix& X, std::size_t m, Similari
     // whose lists it allocates to their exact size, that reads past the allocation when a list is full.
     // One spare (zeroed) entry per list keeps that read inside it; the index is otherwise the same.
     index.size_links_per_element_ += sizeof(hnswlib::tableint);
+    const Vector y2 = squared_norms(Y), x2 = squared_norms(X);
     std::vector<float> row(p);
     for (std::size_t j = 0; j < n; ++j) {
-        single_row(X, j, kind, row);
+        single_row(X, j, x2(j), kind, row);
         index.addPoint(row.data(), j);
     }
     const std::size_t wanted = m + (self ? 1 : 0);
     index.setEf(std::max(kHnswSearch, wanted));
-    const Vector y2 = squared_norms(Y), x2 = squared_norms(X);
     Neighbors result{std::vector<int64_t>(q * m), std::vector<double>(q * m)};
     parallel_for(q, 16, resolve_threads(0), [&](std::size_t begin, std::size_t end) {
         std::vector<float> query(p);
         Keyed keyed;
         for (std::size_t i = begin; i < end; ++i) {
-            single_row(Y, i, kind, query);
+            single_row(Y, i, y2(i), kind, query);
             auto found = index.searchKnn(query.data(), wanted);
             keyed.clear();
             for (; !found.empty(); found.pop()) {
                 const auto j = static_cast<std::size_t>(found.top().second);
-                if (!(self && j == i)) keyed.emplace_back(pair_key(&Y(i, 0), &X(j, 0), p, y2(i), x2(j), kind), static_cast<int64_t>(j));
+                if (!(self && j == i)) keyed.emplace_back(pair_key(Y, i, X, j, y2(i), x2(j), kind), static_cast<int64_t>(j));
             }
             if (keyed.size() < m) {
                 keyed.clear();
                 for (std::size_t j = 0; j < n; ++j)
-                    if (!(self && j == i)) keyed.emplace_back(pair_key(&Y(i, 0), &X(j, 0), p, y2(i), x2(j), kind), static_cast<int64_t>(j));
+                    if (!(self && j == i)) keyed.emplace_back(pair_key(Y, i, X, j, y2(i), x2(j), kind), static_cast<int64_t>(j));
             }
             keep_best(keyed, m, i, result);
         }
@@ -199,7 +215,13 @@ Neighbors nearest_hnsw(const Matrix& Y, const Matrix& X, std::size_t m, Similari
 
 }  // namespace
 
-Vector squared_norms(const Matrix& X) { return xt::sum(xt::square(X), {1}); }
+Vector squared_norms(const ScaledRows& X)
+{
+    Vector out = xt::zeros<double>({X.rows.n});
+    for (std::size_t i = 0; i < X.rows.n; ++i)
+        for (std::size_t c = 0; c < X.rows.p; ++c) out(i) += X(i, c) * X(i, c);
+    return out;
+}
 
 Vector squared_norms(const CsrMatrix& X)
 {
@@ -236,7 +258,8 @@ Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similar
     return result;
 }
 
-Neighbors nearest(const Matrix& Y, const Matrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch search)
+Neighbors nearest(const ScaledRows& Y, const ScaledRows& X, std::size_t m, Similarity kind, bool self,
+                  NeighborSearch search)
 {
     if (search == NeighborSearch::Exact) return nearest_exact(Y, X, m, kind, self);
     try {
@@ -246,9 +269,14 @@ Neighbors nearest(const Matrix& Y, const Matrix& X, std::size_t m, Similarity ki
     } catch (const std::bad_alloc&) {
         throw;
     } catch (const std::exception& e) {  // hnswlib reports a failed allocation as runtime_error
-        throw Error(FACTO_ERROR_OUT_OF_MEMORY, std::string("the HNSW index of ") + std::to_string(X.shape()[0]) +
+        throw Error(FACTO_ERROR_OUT_OF_MEMORY, std::string("the HNSW index of ") + std::to_string(X.rows.n) +
                                                    " points: " + e.what());
     }
+}
+
+Neighbors nearest(const Matrix& Y, const Matrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch search)
+{
+    return nearest(ScaledRows(rows_of(Y)), ScaledRows(rows_of(X)), m, kind, self, search);
 }
 
 }  // namespace facto

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -61,15 +62,24 @@ std::vector<std::size_t> parse_shape(const std::string& text, const std::string&
     return shape;
 }
 
+// The value of one little-endian T at `bytes`.
 template <class T>
-void convert(const std::vector<char>& raw, std::vector<double>& out)
+double value_at(const char* bytes)
 {
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        T v;
-        std::memcpy(&v, raw.data() + i * sizeof(T), sizeof(T));
-        out[i] = static_cast<double>(v);
-    }
+    T v;
+    std::memcpy(&v, bytes, sizeof(T));
+    return static_cast<double>(v);
 }
+
+// The dtypes read_npy takes, with their widths and readers.
+struct Dtype {
+    const char* descr;
+    std::size_t width;
+    double (*read)(const char*);
+};
+constexpr Dtype kDtypes[] = {{"'<f8'", 8, value_at<double>}, {"'<f4'", 4, value_at<float>},
+                             {"'<i8'", 8, value_at<int64_t>}, {"'<i4'", 4, value_at<int32_t>},
+                             {"'|u1'", 1, value_at<uint8_t>}, {"'<u1'", 1, value_at<uint8_t>}};
 
 }  // namespace
 
@@ -100,30 +110,35 @@ Matrix read_npy(std::istream& in, const std::string& path)
     const std::vector<std::size_t> shape = parse_shape(header_field(header, "shape", path), path);
     const std::size_t rows = shape[0], cols = shape.size() == 2 ? shape[1] : 1;
 
-    std::size_t width = 0;
-    if (descr == "'<f8'" || descr == "'<i8'") width = 8;
-    if (descr == "'<f4'" || descr == "'<i4'") width = 4;
-    require(width != 0, FACTO_ERROR_UNSUPPORTED,
-            "'" + path + "': dtype " + descr + " is not supported (use little-endian float64/float32/int64/int32)");
+    const Dtype* dtype = nullptr;
+    for (const Dtype& d : kDtypes)
+        if (descr == d.descr) dtype = &d;
+    require(dtype != nullptr, FACTO_ERROR_UNSUPPORTED,
+            "'" + path + "': dtype " + descr + " is not supported (use little-endian float64/float32/int64/int32 or uint8)");
     // The header's shape must fit in the bytes that follow it (checked without overflow before
     // anything is allocated).
-    const std::size_t available = bytes_left(in);
+    const std::size_t available = bytes_left(in), width = dtype->width;
     require(cols == 0 || rows <= available / width / cols, FACTO_ERROR_PARSE,
             "'" + path + "': data shorter than the header's shape");
-    std::vector<char> raw(rows * cols * width);
-    in.read(raw.data(), static_cast<std::streamsize>(raw.size()));
-    require(static_cast<std::size_t>(in.gcount()) == raw.size(), FACTO_ERROR_PARSE,
-            "'" + path + "': data shorter than the header's shape");
-    std::vector<double> values(rows * cols);
-    if (descr == "'<f8'") convert<double>(raw, values);
-    if (descr == "'<f4'") convert<float>(raw, values);
-    if (descr == "'<i8'") convert<int64_t>(raw, values);
-    if (descr == "'<i4'") convert<int32_t>(raw, values);
-
+    if (rows == 0 || cols == 0) return Matrix({rows, cols});  // (10^15, 0) is empty: no loop over its rows
+    require_memory(8.0 * static_cast<double>(rows) * static_cast<double>(cols), "'" + path + "' as doubles");
     Matrix X({rows, cols});
-    if (X.size() == 0) return X;  // (10^15, 0) is empty: no loop over its rows
-    for (std::size_t i = 0; i < rows; ++i)
-        for (std::size_t j = 0; j < cols; ++j) X(i, j) = fortran ? values[i + j * rows] : values[i * cols + j];
+    // read in chunks of 1 MiB, each value put in place as it is converted: memory is X's and a chunk's
+    std::vector<char> chunk(std::size_t{1} << 20);
+    const std::size_t per_chunk = chunk.size() / width, total = rows * cols;
+    for (std::size_t done = 0; done < total;) {
+        const std::size_t count = std::min(per_chunk, total - done);
+        in.read(chunk.data(), static_cast<std::streamsize>(count * width));
+        require(static_cast<std::size_t>(in.gcount()) == count * width, FACTO_ERROR_PARSE,
+                "'" + path + "': data shorter than the header's shape");
+        for (std::size_t t = 0; t < count; ++t, ++done) {
+            const double v = dtype->read(chunk.data() + t * width);
+            if (fortran)
+                X(done % rows, done / rows) = v;
+            else
+                X.data()[done] = v;
+        }
+    }
     return X;
 }
 

@@ -19,16 +19,16 @@ namespace {
 // The two feature types, dense and CSR rows: their number, squared norms, and the squared distance and
 // the inner product of row i of Y and row j of X. The sparse sums run over the stored columns in
 // increasing order, skipping the terms that are exactly 0 in the dense sums: the same values bit for bit.
-std::size_t rows_of(const Matrix& X) { return X.shape()[0]; }
-std::size_t rows_of(const CsrMatrix& X) { return static_cast<std::size_t>(X.rows); }
+std::size_t count_of(const ScaledRows& X) { return X.rows.n; }
+std::size_t count_of(const CsrMatrix& X) { return static_cast<std::size_t>(X.rows); }
 
-std::pair<double, double> distance_and_dot(const Matrix& Y, std::size_t i, const Matrix& X, std::size_t j)
+std::pair<double, double> distance_and_dot(const ScaledRows& Y, std::size_t i, const ScaledRows& X, std::size_t j)
 {
-    const double *y = &Y(i, 0), *x = &X(j, 0);
     double d2 = 0.0, dot = 0.0;
-    for (std::size_t c = 0; c < X.shape()[1]; ++c) {
-        d2 += (y[c] - x[c]) * (y[c] - x[c]);
-        dot += y[c] * x[c];
+    for (std::size_t c = 0; c < X.rows.p; ++c) {
+        const double y = Y(i, c), x = X(j, c);
+        d2 += (y - x) * (y - x);
+        dot += y * x;
     }
     return {d2, dot};
 }
@@ -52,7 +52,7 @@ std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, co
 }
 
 // Each row's m nearest other rows by the resolved search (sparse rows: exactly, knn_graph's check).
-Neighbors neighbors_of(const Matrix& X, std::size_t m, Similarity kind, NeighborSearch search)
+Neighbors neighbors_of(const ScaledRows& X, std::size_t m, Similarity kind, NeighborSearch search)
 {
     return nearest(X, X, m, kind, true, search);
 }
@@ -118,7 +118,7 @@ namespace {
 template <class Rows>
 KnnGraph graph_of(const Rows& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
 {
-    const auto n = static_cast<int64_t>(rows_of(X));
+    const auto n = static_cast<int64_t>(count_of(X));
     require(n >= 2, FACTO_ERROR_DIMENSION, "knn_similarity: need at least 2 points");
     // the defaults, floor(log2 n) + 1 neighbours and the scale at the 7th, are at most the n - 1 others
     if (k == 0) k = std::min<int64_t>(static_cast<int64_t>(std::floor(std::log2(static_cast<double>(n)))) + 1, n - 1);
@@ -168,6 +168,11 @@ KnnGraph graph_of(const Rows& X, int64_t k, Similarity kind, int64_t scale_neigh
 KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
 {
     require_finite(X, "features");
+    return graph_of(ScaledRows(rows_of(X)), k, kind, scale_neighbor, search);
+}
+
+KnnGraph knn_graph(const ScaledRows& X, int64_t k, Similarity kind, int64_t scale_neighbor, NeighborSearch search)
+{
     return graph_of(X, k, kind, scale_neighbor, search);
 }
 
@@ -180,11 +185,18 @@ KnnGraph knn_graph(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale
     return graph_of(X, k, kind, scale_neighbor, NeighborSearch::Exact);
 }
 
-Similarity automatic_similarity(const Matrix& X)
+Similarity automatic_similarity(const Matrix& X) { return automatic_similarity(rows_of(X)); }
+
+Similarity automatic_similarity(const DenseRows& X)
 {
-    if (std::any_of(X.begin(), X.end(), [](double v) { return v < 0.0; })) return Similarity::Gaussian;
-    const auto zeros = std::count(X.begin(), X.end(), 0.0);
-    return 10 * zeros >= 9 * static_cast<std::ptrdiff_t>(X.size()) ? Similarity::Cosine : Similarity::Gaussian;
+    double zeros = 0.0;
+    for (std::size_t i = 0; i < X.n; ++i)
+        for (std::size_t c = 0; c < X.p; ++c) {
+            if (X.row(i)[c] < 0.0) return Similarity::Gaussian;
+            zeros += X.row(i)[c] == 0.0 ? 1.0 : 0.0;
+        }
+    return 10.0 * zeros >= 9.0 * static_cast<double>(X.n) * static_cast<double>(X.p) ? Similarity::Cosine
+                                                                                     : Similarity::Gaussian;
 }
 
 Similarity automatic_similarity(const CsrMatrix& X)
@@ -222,8 +234,9 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
                 " are not in [1, " + std::to_string(n) + "], its fitted points");
     require_finite(Y, "the new points");
     const auto m = static_cast<std::size_t>(neighbors), k = static_cast<std::size_t>(graph.k);
-    const Vector y2 = squared_norms(Y), x2 = squared_norms(X);
-    const Neighbors nb = nearest(Y, X, m, graph.kind, false, resolve_search(graph.search, static_cast<int64_t>(n)));
+    const ScaledRows new_rows(rows_of(Y)), fitted(rows_of(X));
+    const Vector y2 = squared_norms(new_rows), x2 = squared_norms(fitted);
+    const Neighbors nb = nearest(new_rows, fitted, m, graph.kind, false, resolve_search(graph.search, static_cast<int64_t>(n)));
     std::vector<int64_t> rows(q * k), cols(q * k);
     std::vector<double> values(q * k);
     for (std::size_t l = 0; l < q; ++l) {
@@ -235,7 +248,7 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
             const auto j = static_cast<std::size_t>(nb.index[l * m + t]);
             rows[l * k + t] = static_cast<int64_t>(l);
             cols[l * k + t] = static_cast<int64_t>(j);
-            d += values[l * k + t] = similarity(Y, l, X, j, y2(l), x2(j), sy, graph.scale[j], graph.kind);
+            d += values[l * k + t] = similarity(new_rows, l, fitted, j, y2(l), x2(j), sy, graph.scale[j], graph.kind);
         }
         for (std::size_t t = 0; t < k; ++t) {
             const double dj = std::sqrt(d * graph.degree[static_cast<std::size_t>(cols[l * k + t])]);

@@ -43,9 +43,12 @@ void require_memory(double bytes, const std::string& what)
     throw Error(FACTO_ERROR_OUT_OF_MEMORY, what + text);
 }
 
-Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what)
+namespace {
+
+// copy_in's and rows_in's checks of a caller's (data, rows, cols, ld, layout).
+void check_caller_matrix(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                         const std::string& name)
 {
-    const std::string name(what);
     require(data != nullptr, FACTO_ERROR_NULL_POINTER, name + ": data pointer is NULL");
     require(rows >= 0 && cols >= 0, FACTO_ERROR_INVALID_ARGUMENT,
             name + ": negative shape " + std::to_string(rows) + " x " + std::to_string(cols));
@@ -57,6 +60,14 @@ Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32
     // rows * cols * sizeof(double) must not overflow (it would wrap to a small allocation).
     require(rows == 0 || cols <= std::numeric_limits<int64_t>::max() / 8 / rows, FACTO_ERROR_OUT_OF_MEMORY,
             name + ": " + std::to_string(rows) + " x " + std::to_string(cols) + " doubles cannot be addressed");
+}
+
+}  // namespace
+
+Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what)
+{
+    const std::string name(what);
+    check_caller_matrix(data, rows, cols, ld, layout, name);
     require_memory(8.0 * static_cast<double>(rows) * static_cast<double>(cols), name + ": a copy of " +
                    std::to_string(rows) + " x " + std::to_string(cols));
     Matrix M({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
@@ -64,6 +75,14 @@ Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32
         for (int64_t j = 0; j < cols; ++j)
             M(i, j) = layout == FACTO_ROW_MAJOR ? data[i * ld + j] : data[i + j * ld];
     return M;
+}
+
+DenseRows rows_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what,
+                  Matrix& copy)
+{
+    check_caller_matrix(data, rows, cols, ld, layout, what);
+    if (layout == FACTO_COL_MAJOR) return rows_of(copy = copy_in(data, rows, cols, ld, layout, what));
+    return {data, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols), static_cast<std::size_t>(ld)};
 }
 
 void require_out_buffer(const void* out, int64_t rows, int64_t cols, int64_t capacity, int32_t layout)
@@ -113,16 +132,20 @@ void require_shape(const Matrix& X, int64_t rows, int64_t cols, const char* what
                 std::to_string(X.shape()[0]) + " x " + std::to_string(X.shape()[1]));
 }
 
-void require_finite(const Matrix& X, const char* what)
+void require_finite(const Matrix& X, const char* what) { require_finite(rows_of(X), what); }
+
+void require_finite(const DenseRows& X, const char* what)
 {
-    if (X.size() == 0) return;  // no loop over the rows of a (10^15, 0) matrix
-    for (std::size_t i = 0; i < X.shape()[0]; ++i)
-        for (std::size_t j = 0; j < X.shape()[1]; ++j)
-            if (!(std::fabs(X(i, j)) <= kMaxMagnitude))
-                throw Error(std::isfinite(X(i, j)) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
+    for (std::size_t i = 0; i < X.n; ++i)
+        for (std::size_t j = 0; j < X.p; ++j) {
+            const double v = X.row(i)[j];
+            if (!(std::fabs(v) <= kMaxMagnitude))
+                throw Error(std::isfinite(v) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
                             std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
-                                value_text(X(i, j)) +
-                                (std::isfinite(X(i, j)) ? ", above 1e100 in magnitude: rescale the data" : ""));
+                                value_text(v) + (std::isfinite(v) ? ", above 1e100 in magnitude: rescale the data" : ""));
+        }
 }
+
+DenseRows rows_of(const Matrix& X) { return {X.data(), X.shape()[0], X.shape()[1], X.shape()[1]}; }
 
 }  // namespace facto

@@ -20,6 +20,20 @@ using Vector = xt::xtensor<double, 1>;
 // has and kills the process when the pages are touched.
 void require_memory(double bytes, const std::string& what);
 
+// A caller's row-major matrix read where it is, never copied: row i's p values at data + i * stride
+// (stride >= p). What the kNN graph takes when a copy of the features would not fit beside them.
+struct DenseRows {
+    const double* data = nullptr;
+    std::size_t n = 0, p = 0, stride = 0;
+    const double* row(std::size_t i) const { return data + i * stride; }
+};
+// The rows of X (contiguous, stride p).
+DenseRows rows_of(const Matrix& X);
+// A caller's matrix as DenseRows when it is row-major (ld >= cols checked as copy_in checks it), else
+// a copy of it into `copy` (column-major), whose rows are returned.
+DenseRows rows_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what,
+                  Matrix& copy);
+
 // Copy a caller matrix into a new row-major Matrix, validating layout and leading dimension.
 // `what` names the argument in error messages. Throws Error.
 Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what);
@@ -43,6 +57,7 @@ constexpr double kMaxMagnitude = 1e100;
 // Throws Error(NOT_FINITE) naming `what` and the first NaN or Inf entry, or Error(OUT_OF_RANGE) for the
 // first entry above kMaxMagnitude in magnitude (its products would overflow).
 void require_finite(const Matrix& X, const char* what);
+void require_finite(const DenseRows& X, const char* what);
 
 // Throws Error(DIMENSION) "`what` must be rows x cols, got ..." unless X has that shape.
 void require_shape(const Matrix& X, int64_t rows, int64_t cols, const char* what);

@@ -896,6 +896,26 @@ static void test_edm_and_sparse_helpers(void)
                          FACTO_OK, "");
         CHECK(same_sparse(g[0], g[1]));
         for (int u = 0; u < 2; ++u) facto_sparse_free(g[u]);
+        /* row-major rows with padding are read in place, column-major ones copied: the same graph, both
+           searches, scaled or not */
+        double padded[HN * 5], by_column[HN * 3];
+        for (int i = 0; i < HN; ++i)
+            for (int c = 0; c < 5; ++c) {
+                padded[i * 5 + c] = c < 3 ? points[i * 3 + c] : NAN; /* the padding is never read */
+                if (c < 3) by_column[i + c * HN] = points[i * 3 + c];
+            }
+        for (int u = 0; u < 2; ++u)
+            for (int32_t scaling = FACTO_SCALE_NONE; scaling <= FACTO_SCALE_ZSCORE; ++scaling) {
+                const int32_t search = u ? FACTO_SEARCH_HNSW : FACTO_SEARCH_EXACT;
+                CHECK_STATUS(facto_knn_similarity_search(padded, HN, 3, 5, FACTO_ROW_MAJOR, 0, FACTO_SIMILARITY_GAUSSIAN,
+                                                         scaling, search, &g[0]),
+                             FACTO_OK, "");
+                CHECK_STATUS(facto_knn_similarity_search(by_column, HN, 3, HN, FACTO_COL_MAJOR, 0,
+                                                         FACTO_SIMILARITY_GAUSSIAN, scaling, search, &g[1]),
+                             FACTO_OK, "");
+                CHECK(same_sparse(g[0], g[1]));
+                for (int v = 0; v < 2; ++v) facto_sparse_free(g[v]);
+            }
         /* the same points as COO triplets: the sparse rows' cosine graph is the dense rows' */
         int64_t ti[HN * 3], tj[HN * 3];
         for (int e = 0; e < HN * 3; ++e) ti[e] = e / 3, tj[e] = e % 3;

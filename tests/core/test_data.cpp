@@ -99,6 +99,11 @@ BOOST_AUTO_TEST_CASE(npy_dtypes_and_orders)
     const int64_t i[4] = {1, -2, 3, 4};
     write_npy(temp_path("i.npy"), "<i8", false, "(2, 2)", i, sizeof i);
     BOOST_TEST(read_matrix(temp_path("i.npy")) == (Matrix{{1, -2}, {3, 4}}));
+    const uint8_t bytes[6] = {0, 7, 255, 128, 1, 2};
+    write_npy(temp_path("b.npy"), "|u1", true, "(3, 2)", bytes, sizeof bytes);
+    BOOST_TEST(read_matrix(temp_path("b.npy")) == (Matrix{{0, 128}, {7, 1}, {255, 2}}));
+    write_npy(temp_path("b.npy"), "|u1", false, "(3, 3)", bytes, sizeof bytes);
+    BOOST_TEST(status_of([] { read_matrix(temp_path("b.npy")); }) == FACTO_ERROR_PARSE);
     write_npy(temp_path("u.npy"), "<u2", false, "(2,)", i, 4);
     BOOST_TEST(status_of([] { read_matrix(temp_path("u.npy")); }) == FACTO_ERROR_UNSUPPORTED);
     write_npy(temp_path("short.npy"), "<f8", false, "(4, 4)", d, sizeof d);
@@ -327,6 +332,31 @@ BOOST_AUTO_TEST_CASE(the_knn_graph_by_hnsw_is_symmetric_and_auto_switches_at_its
     BOOST_TEST(static_cast<int32_t>(resolve_search(NeighborSearch::Auto, kHnswFrom - 1)) == static_cast<int32_t>(NeighborSearch::Exact));
     BOOST_TEST(static_cast<int32_t>(resolve_search(NeighborSearch::Auto, kHnswFrom)) == static_cast<int32_t>(NeighborSearch::Hnsw));
     BOOST_TEST(status_of([] { resolve_search(static_cast<NeighborSearch>(3), 10); }) == FACTO_ERROR_INVALID_ARGUMENT);
+}
+
+BOOST_AUTO_TEST_CASE(rows_read_in_place_and_scaled_as_read_give_the_scaled_copys_graph)
+{
+    // ScaledRows maps each value by ColumnScaling::apply's own operations, so both searches see the
+    // scaled copy's values bit for bit: the same graph, exactly; rows with padding (stride > p) read alike
+    const Matrix X = 3.0 * random_matrix(500, 6, 71) + 2.0;
+    Matrix padded = xt::zeros<double>({500, 9});
+    xt::view(padded, xt::all(), xt::range(0, 6)) = X;
+    const DenseRows in_place{padded.data(), 500, 6, 9};
+    for (const Scaling how : {Scaling::MinMax, Scaling::ZScore, Scaling::None})
+        for (const NeighborSearch search : {NeighborSearch::Exact, NeighborSearch::Hnsw})
+            for (const Similarity kind : {Similarity::Gaussian, Similarity::Cosine}) {
+                const ColumnScaling scaling = column_scaling(in_place, how);
+                Matrix copy = X;
+                scale_columns(copy, column_scaling(X, how));
+                const CsrMatrix A = knn_graph(ScaledRows(in_place, &scaling), 0, kind, 7, search).S;
+                const CsrMatrix B = knn_graph(copy, 0, kind, 7, search).S;
+                BOOST_TEST((A.indptr == B.indptr && A.indices == B.indices && A.values == B.values),
+                           "scaling " << static_cast<int>(how) << ", search " << static_cast<int>(search) << ", kind "
+                                      << static_cast<int>(kind));
+            }
+    // a scaling learnt on other columns is refused
+    const ColumnScaling narrow = column_scaling(rows_of(Matrix(xt::view(X, xt::all(), xt::range(0, 4)))), Scaling::MinMax);
+    BOOST_TEST(status_of([&] { (void)ScaledRows(in_place, &narrow); }) == FACTO_ERROR_DIMENSION);
 }
 
 namespace {
