@@ -898,8 +898,10 @@ FACTO_API facto_status facto_knn_similarity_scaled(const double* X, int64_t rows
                                                    int32_t layout, int64_t k, int32_t kind, int32_t scaling,
                                                    facto_sparse** out);
 /* The same graph with its neighbours found by `search` (FACTO_SEARCH_*; since 0.4.0):
- * facto_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. X is only read; *out is a new matrix the
- * caller frees (facto_sparse_free), NULL on error. Errors: as facto_knn_similarity_scaled's, and
+ * facto_knn_similarity_scaled is this with FACTO_SEARCH_AUTO. X is only read: row-major X where it
+ * lies, scaled as it is read (no copy; the HNSW index holds its rows in single precision, 4 cols bytes
+ * a row), column-major X copied once. *out is a new matrix the caller frees (facto_sparse_free), NULL
+ * on error. Errors: as facto_knn_similarity_scaled's, and
  * INVALID_ARGUMENT for an unknown search. */
 FACTO_API facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                    int32_t layout, int64_t k, int32_t kind, int32_t scaling,

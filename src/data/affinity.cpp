@@ -17,7 +17,7 @@ ColumnScaling column_scaling(const Matrix& X, Scaling scaling) { return column_s
 ColumnScaling column_scaling(const DenseRows& X, Scaling scaling)
 {
     ColumnScaling s{scaling, Vector({X.p}, 0.0), Vector({X.p}, 0.0)};
-    if (scaling == Scaling::None) return s;
+    if (scaling == Scaling::None || X.p == 0) return s;  // (no loop over the rows of a (10^15, 0) matrix)
     if (scaling == Scaling::MinMax) {
         if (X.n > 0) std::copy(X.row(0), X.row(0) + X.p, s.first.begin()), std::copy(X.row(0), X.row(0) + X.p, s.second.begin());
         for (std::size_t i = 1; i < X.n; ++i)  // row by row: the rows are read in the order they lie

@@ -136,6 +136,7 @@ void require_finite(const Matrix& X, const char* what) { require_finite(rows_of(
 
 void require_finite(const DenseRows& X, const char* what)
 {
+    if (X.p == 0) return;  // no loop over the rows of a (10^15, 0) matrix
     for (std::size_t i = 0; i < X.n; ++i)
         for (std::size_t j = 0; j < X.p; ++j) {
             const double v = X.row(i)[j];
