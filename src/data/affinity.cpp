@@ -19,11 +19,10 @@ ColumnScaling column_scaling(const DenseRows& X, Scaling scaling)
     ColumnScaling s{scaling, Vector({X.p}, 0.0), Vector({X.p}, 0.0)};
     if (scaling == Scaling::None || X.p == 0) return s;  // (no loop over the rows of a (10^15, 0) matrix)
     if (scaling == Scaling::MinMax) {
-        if (X.n > 0) std::copy(X.row(0), X.row(0) + X.p, s.first.begin()), std::copy(X.row(0), X.row(0) + X.p, s.second.begin());
-        for (std::size_t i = 1; i < X.n; ++i)  // row by row: the rows are read in the order they lie
+        for (std::size_t i = 0; i < X.n; ++i)  // row by row: the rows are read in the order they lie
             for (std::size_t j = 0; j < X.p; ++j) {
-                s.first(j) = std::min(s.first(j), X.row(i)[j]);
-                s.second(j) = std::max(s.second(j), X.row(i)[j]);
+                s.first(j) = i == 0 ? X.row(i)[j] : std::min(s.first(j), X.row(i)[j]);
+                s.second(j) = i == 0 ? X.row(i)[j] : std::max(s.second(j), X.row(i)[j]);
             }
         return s;
     }
@@ -53,13 +52,6 @@ ColumnMap column_map(const ColumnScaling& s, std::size_t c)
 
 }  // namespace
 
-double ColumnScaling::apply(double x, std::size_t c) const
-{
-    if (scaling == Scaling::None) return x;
-    const ColumnMap map = column_map(*this, c);
-    return (x - map.origin) * map.factor + map.shift;
-}
-
 ScaledRows::ScaledRows(const DenseRows& X, const ColumnScaling* scaling) : rows(X)
 {
     if (!scaling || scaling->scaling == Scaling::None) return;
@@ -76,12 +68,10 @@ ScaledRows::ScaledRows(const DenseRows& X, const ColumnScaling* scaling) : rows(
 
 void scale_columns(Matrix& X, const ColumnScaling& s)
 {
-    if (s.scaling == Scaling::None) return;
-    require(X.shape()[1] == s.first.size(), FACTO_ERROR_DIMENSION,
-            "the rows to scale have " + std::to_string(X.shape()[1]) + " columns, the scaling was learnt on " +
-                std::to_string(s.first.size()));
+    const ScaledRows scaled(rows_of(X), &s);  // each value read, then overwritten by its scaled value
+    if (!scaled.scaled()) return;
     for (std::size_t i = 0; i < X.shape()[0]; ++i)
-        for (std::size_t j = 0; j < X.shape()[1]; ++j) X(i, j) = s.apply(X(i, j), j);
+        for (std::size_t j = 0; j < X.shape()[1]; ++j) X(i, j) = scaled(i, j);
 }
 
 void scale_columns(Matrix& X, Scaling scaling) { scale_columns(X, column_scaling(X, scaling)); }

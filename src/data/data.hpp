@@ -37,15 +37,14 @@ enum class Scaling : int32_t { None = 0, MinMax = 1, ZScore = 2 };
 struct ColumnScaling {
     Scaling scaling = Scaling::None;
     Vector first, second;
-    // x, a value of column c, once scaled: scale_columns' map, one value at a time.
-    double apply(double x, std::size_t c) const;
 };
 // The statistics of X's columns for `scaling`.
 ColumnScaling column_scaling(const Matrix& X, Scaling scaling);
 ColumnScaling column_scaling(const DenseRows& X, Scaling scaling);
 // A caller's rows read in place, each value scaled as it is read (no `scaling`: as they are): the kNN
-// graph's dense features without a scaled copy of them. Each column's map is kept as
-// (x - origin) * factor + shift, ColumnScaling::apply's own operations, so the values are its bit for bit.
+// graph's dense features without a scaled copy of them, and scale_columns' map. Each column's map is
+// kept as (x - origin) * factor + shift (a constant column: 0). Error(DIMENSION) for a scaling learnt on
+// another number of columns.
 struct ScaledRows {
     DenseRows rows;
     std::vector<double> origin, factor, shift;  // empty: unscaled
@@ -56,7 +55,8 @@ struct ScaledRows {
         const double x = rows.row(i)[c];
         return factor.empty() ? x : (x - origin[c]) * factor[c] + shift[c];
     }
-};// Columns scaled in place by statistics learnt elsewhere: MinMax maps [low, high] to [-1, 1], ZScore
+};
+// Columns scaled in place by statistics learnt elsewhere: MinMax maps [low, high] to [-1, 1], ZScore
 // (x - mean) / sd; a column that was constant becomes 0. Error(DIMENSION) for another number of columns.
 void scale_columns(Matrix& X, const ColumnScaling& s);
 // Columns scaled in place by their own statistics: MinMax to [-1, 1], ZScore to mean 0 / std 1
@@ -124,7 +124,7 @@ KnnGraph knn_graph(const Matrix& X, int64_t k, Similarity kind, int64_t scale_ne
                    NeighborSearch search = NeighborSearch::Auto);
 KnnGraph knn_graph(const CsrMatrix& X, int64_t k, Similarity kind, int64_t scale_neighbor = 7,
                    NeighborSearch search = NeighborSearch::Auto);
-// The graph of X's rows scaled by X.scaling (finite, checked by the caller), read in place: the same
+// The graph of X's scaled rows (finite, checked by the caller), read in place: the same
 // graph as that of the scaled copy, without the copy. Beyond the neighbour lists (O(n m)), an HNSW search
 // keeps each row in single precision and its links (4 p + 100 bytes a point); an exact one copies the
 // rows when they are scaled.

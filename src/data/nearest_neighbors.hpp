@@ -22,8 +22,7 @@ struct Neighbors {
 // or Hnsw, resolved). The HNSW index is built on X in row order, from a fixed seed, on one thread, so
 // the same X gives the same lists on every run; the queries run on all threads. It holds each row in
 // single precision (4 p bytes a point, scaled as it is read); the keys are then recomputed in double
-// precision from the rows. Needs m <= n
-// - self. Error(OUT_OF_MEMORY) when the index cannot be allocated.
+// precision from the rows. Needs m <= n - self. Error(OUT_OF_MEMORY) when the index cannot be allocated.
 Neighbors nearest(const ScaledRows& Y, const ScaledRows& X, std::size_t m, Similarity kind, bool self,
                   NeighborSearch search);
 Neighbors nearest(const Matrix& Y, const Matrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch search);

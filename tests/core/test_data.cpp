@@ -336,8 +336,8 @@ BOOST_AUTO_TEST_CASE(the_knn_graph_by_hnsw_is_symmetric_and_auto_switches_at_its
 
 BOOST_AUTO_TEST_CASE(rows_read_in_place_and_scaled_as_read_give_the_scaled_copys_graph)
 {
-    // ScaledRows maps each value by ColumnScaling::apply's own operations, so both searches see the
-    // scaled copy's values bit for bit: the same graph, exactly; rows with padding (stride > p) read alike
+    // scale_columns maps a copy by ScaledRows' own map, so both searches see the scaled copy's values
+    // bit for bit: the same graph, exactly; rows with padding (stride > p) read alike
     const Matrix X = 3.0 * random_matrix(500, 6, 71) + 2.0;
     Matrix padded = xt::zeros<double>({500, 9});
     xt::view(padded, xt::all(), xt::range(0, 6)) = X;
