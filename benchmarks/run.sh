@@ -46,8 +46,9 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
-#   bash benchmarks/run.sh sparse [quick|full]                            (SymNMF on TF-IDF given sparse and
-#                                                                            dense: seconds, memory, labels)
+#   bash benchmarks/run.sh sparse [quick|full]                            (SymNMF and NOMAD on TF-IDF given
+#                                                                            sparse and dense: seconds, memory,
+#                                                                            labels)
 #   bash benchmarks/run.sh million [n] [seed]                             (Fashion-MNIST grown to n images,
 #                                                                            10^6 by default, written to the
 #                                                                            data directory's million/; SymNMF

@@ -1,12 +1,13 @@
-"""Sparse features against their dense form: the kNN graph and SymNMF's clustering of TF-IDF documents
-(docs/benchmarks.md, "Sparse features"). Not a test: it prints a table, asserts nothing.
+"""Sparse features against their dense form: the kNN graph and SymNMF's clustering, and NOMAD's, of TF-IDF
+documents (docs/benchmarks.md, "Sparse features"). Not a test: it prints a table, asserts nothing.
 
     python3 benchmarks/sparse.py [quick|full]
 
 On the labelled documents of [NFW]'s Reuters-21578 (quick) and TDT2 (full adds them) corpora, TF-IDF
 (scikit-learn's TfidfTransformer on the counts, the terms in at least 2 documents), 10 clusters: facto's
-SymNMFClustering (cosine kNN graph, one seeded start) given the scipy.sparse matrix and given its dense
-form, and scikit-learn's KMeans (n_init 1, seed 0) on the sparse matrix, each in its own process so that
+SymNMFClustering (cosine kNN graph, one seeded start) and NOMADClustering (the K-means SDP on the
+documents as points, its defaults) given the scipy.sparse matrix and given its dense form, and
+scikit-learn's KMeans (n_init 1, seed 0) on the sparse matrix, each in its own process so that
 its peak resident memory is its own: seconds for the graph and for the whole fit, peak MB, accuracy, and
 whether the sparse and dense fits give the same labels. Data: the benchmark data directory ($FACTO_DATA,
 benchmarks/README.md).
@@ -38,6 +39,9 @@ def one(name, method):
     if method == "kmeans":
         from sklearn.cluster import KMeans
         labels, graph_seconds = KMeans(10, n_init=1, random_state=0).fit(X).labels_, 0.0
+    elif method.startswith("nomad"):
+        features = X.toarray() if method == "nomad_dense" else X
+        labels, graph_seconds = facto.NOMADClustering(10, random_state=0).fit(features).labels_, 0.0
     else:
         features = X.toarray() if method == "dense" else X
         t = time.perf_counter()
@@ -58,18 +62,21 @@ def main():
     print("|---|---|---|---|---|---|")
     for name in ["reuters21578"] + (["tdt2"] if mode == "full" else []):
         rows = {}
-        for method in ("sparse", "dense", "kmeans"):
+        for method in ("sparse", "dense", "nomad_sparse", "nomad_dense", "kmeans"):
             run = subprocess.run([sys.executable, __file__, "one", name, method], capture_output=True, text=True)
             if run.returncode != 0:
                 print(f"| {name} | {method} | failed: {run.stderr.strip().splitlines()[-1]} | | | |", flush=True)
                 continue
             rows[method] = r = json.loads(run.stdout)
             label = {"sparse": "facto SymNMFClustering, scipy.sparse", "dense": "facto SymNMFClustering, dense",
+                     "nomad_sparse": "facto NOMADClustering, scipy.sparse", "nomad_dense": "facto NOMADClustering, dense",
                      "kmeans": "scikit-learn KMeans, scipy.sparse"}[method]
             print(f"| {name} ({r['shape'][0]} x {r['shape'][1]}, {r['nnz']}) | {label} | {r['graph_seconds']:.2f} | "
                   f"{r['seconds']:.2f} | {r['peak_mb']:.0f} | {r['accuracy']:.4f} |", flush=True)
-        if "sparse" in rows and "dense" in rows:
-            print(f"{name}: sparse and dense labels identical: {rows['sparse']['labels'] == rows['dense']['labels']}")
+        for sparse, dense in (("sparse", "dense"), ("nomad_sparse", "nomad_dense")):
+            if sparse in rows and dense in rows:
+                print(f"{name}, {sparse}: sparse and dense labels identical: "
+                      f"{rows[sparse]['labels'] == rows[dense]['labels']}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ struct facto_model {
 
 struct facto_matrix {
     facto::Matrix values;
+    facto::SingleMatrix single;  // instead of values when read by facto_matrix_read_float (in_single)
+    bool in_single = false;
 };
 
 struct facto_sparse {

@@ -2,6 +2,7 @@
 // (clustering accuracy, SRC, k-means), sparse matrices, similarity graphs and NOMAD's Gram matrix.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,33 @@ using facto::capi::guarded;
 using facto::capi::require_pointer;
 using facto::capi::wrap;
 
+namespace {
+
+// facto_knn_similarity_search's graph of X's rows in double or single precision.
+template <class T>
+facto_status knn_search(const T* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout, int64_t k, int32_t kind,
+                        int32_t scaling, int32_t search, facto_sparse** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
+        // row-major features are read where they lie, scaled as they are read: no copy of 10^6 images
+        xt::xtensor<T, 2> copy;
+        const facto::DenseRows features = facto::rows_in(X, rows, cols, ld, layout, "X", copy);
+        facto::require_finite(features, "X");
+        const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
+        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
+        const facto::NeighborSearch found_by = facto::resolve_search(static_cast<facto::NeighborSearch>(search), rows);
+        const facto::ColumnScaling scaled = facto::column_scaling(features, how);
+        *out = wrap<facto_sparse>(facto::knn_graph(facto::ScaledRows(features, &scaled), k, similarity, 7, found_by).S)
+                   .release();
+        return FACTO_OK;
+    });
+}
+
+}  // namespace
+
 extern "C" {
 
 facto_status facto_matrix_read(const char* path, facto_matrix** out)
@@ -24,6 +52,20 @@ facto_status facto_matrix_read(const char* path, facto_matrix** out)
         *out = nullptr;
         require_pointer(path, "path");
         *out = wrap<facto_matrix>(facto::read_matrix(path)).release();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_matrix_read_float(const char* path, facto_matrix** out)
+{
+    return guarded(nullptr, [&] {
+        require_pointer(out, "out");
+        *out = nullptr;
+        require_pointer(path, "path");
+        auto matrix = std::make_unique<facto_matrix>();
+        matrix->single = facto::read_matrix_single(path);
+        matrix->in_single = true;
+        *out = matrix.release();
         return FACTO_OK;
     });
 }
@@ -47,13 +89,22 @@ facto_status facto_matrix_shape(const facto_matrix* matrix, int64_t* rows, int64
         require_pointer(matrix, "matrix");
         require_pointer(rows, "rows");
         require_pointer(cols, "cols");
-        *rows = static_cast<int64_t>(matrix->values.shape()[0]);
-        *cols = static_cast<int64_t>(matrix->values.shape()[1]);
+        const auto& shape = matrix->in_single ? matrix->single.shape() : matrix->values.shape();
+        *rows = static_cast<int64_t>(shape[0]);
+        *cols = static_cast<int64_t>(shape[1]);
         return FACTO_OK;
     });
 }
 
-const double* facto_matrix_data(const facto_matrix* matrix) { return matrix ? matrix->values.data() : nullptr; }
+const double* facto_matrix_data(const facto_matrix* matrix)
+{
+    return matrix && !matrix->in_single ? matrix->values.data() : nullptr;
+}
+
+const float* facto_matrix_data_float(const facto_matrix* matrix)
+{
+    return matrix && matrix->in_single ? matrix->single.data() : nullptr;
+}
 
 facto_status facto_write_csv(const char* path, const double* data, int64_t rows, int64_t cols, int64_t ld,
                              int32_t layout)
@@ -212,22 +263,14 @@ facto_status facto_sparse_copy_coo(const facto_sparse* matrix, int64_t* row, int
 facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                          int64_t k, int32_t kind, int32_t scaling, int32_t search, facto_sparse** out)
 {
-    return guarded(nullptr, [&] {
-        require_pointer(out, "out");
-        *out = nullptr;
-        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
-        // row-major features are read where they lie, scaled as they are read: no copy of 10^6 images
-        facto::Matrix copy;
-        const facto::DenseRows features = facto::rows_in(X, rows, cols, ld, layout, "X", copy);
-        facto::require_finite(features, "X");
-        const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
-        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
-        const facto::NeighborSearch found_by = facto::resolve_search(static_cast<facto::NeighborSearch>(search), rows);
-        const facto::ColumnScaling scaled = facto::column_scaling(features, how);
-        *out = wrap<facto_sparse>(facto::knn_graph(facto::ScaledRows(features, &scaled), k, similarity, 7, found_by).S)
-                   .release();
-        return FACTO_OK;
-    });
+    return knn_search(X, rows, cols, ld, layout, k, kind, scaling, search, out);
+}
+
+facto_status facto_knn_similarity_search_float(const float* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                                               int64_t k, int32_t kind, int32_t scaling, int32_t search,
+                                               facto_sparse** out)
+{
+    return knn_search(X, rows, cols, ld, layout, k, kind, scaling, search, out);
 }
 
 facto_status facto_knn_similarity_scaled(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,

@@ -140,6 +140,16 @@ facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64
     return new_problem(out, [&] { return facto::Nomad::from_points(facto::copy_in(X, rows, cols, ld, layout, "X"), K); });
 }
 
+facto_status facto_problem_new_nomad_points_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                   const int64_t* ptr, const int64_t* idx, const double* values,
+                                                   int64_t K, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        require_sparse_shape(format, rows, cols, nnz);
+        return facto::Nomad::from_points(sparse_in(format, rows, cols, nnz, ptr, idx, values), K);
+    });
+}
+
 facto_status facto_problem_new_nomad_layer(const facto_solver* previous, int64_t K, facto_problem** out)
 {
     return new_problem(out, [&] {

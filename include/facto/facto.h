@@ -318,6 +318,17 @@ FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, in
 FACTO_API facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                       int32_t layout, int64_t K, facto_problem** out);
 
+/* The same problem of sparse points (since 0.4.0): X (rows x cols: counts, TF-IDF) in one of the sparse
+ * input formats, copied as CSR. Centring would fill every zero, so Y = (X - 1 mean^T) / max_i ||x_i|| is
+ * kept implicitly: X's non-zeros twice (X and its transpose) and the mean, memory in the non-zeros,
+ * "burer_monteiro"'s products in 4 nnz r. D is facto_problem_new_nomad_points' D of X's dense form, up
+ * to the rounding of its products; the partition dual bound of "upper_bound" is left out (it needs Y
+ * dense). Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry needed), as
+ * facto_problem_new_nomad_points' for the points and K. */
+FACTO_API facto_status facto_problem_new_nomad_points_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                             const int64_t* ptr, const int64_t* idx,
+                                                             const double* values, int64_t K, facto_problem** out);
+
 /* The next layer's problem of multi-layer NOMAD (Sec. 3.1): a new "nomad" problem whose D is the current
  * iterate Q of `previous` (a solver of a nomad problem that has an iterate, not running on another
  * thread), with 1 <= K <= the previous problem's K. facto_solver_new_nomad_layer also gives it a solver
@@ -763,6 +774,14 @@ typedef struct facto_matrix facto_matrix;
  * NOT_FINITE, OUT_OF_MEMORY. */
 FACTO_API facto_status facto_matrix_read(const char* path, facto_matrix** out);
 
+/* The same file's values held in single precision, 4 bytes each (since 0.4.0): 10^6 images of 784
+ * pixels in 3.1 GB instead of 6.3, for facto_knn_similarity_search_float. Only values that single
+ * precision holds exactly are taken (float32 and uint8 .npy files, integers up to 2^24): any other is
+ * refused, never rounded (UNSUPPORTED, naming the entry: read the file with facto_matrix_read). A .npy
+ * file is converted as it is read, a CSV file read in double precision first. The matrix's values are
+ * then at facto_matrix_data_float (facto_matrix_data gives NULL). Errors: as facto_matrix_read's. */
+FACTO_API facto_status facto_matrix_read_float(const char* path, facto_matrix** out);
+
 /* Create a matrix by copying caller data. Errors: NULL_POINTER, INVALID_ARGUMENT, OUT_OF_MEMORY. */
 FACTO_API facto_status facto_matrix_new(const double* data, int64_t rows, int64_t cols, int64_t ld,
                                         int32_t layout, facto_matrix** out);
@@ -774,8 +793,11 @@ FACTO_API void facto_matrix_free(facto_matrix* matrix);
 FACTO_API facto_status facto_matrix_shape(const facto_matrix* matrix, int64_t* rows, int64_t* cols);
 
 /* Borrowed, read-only, row-major pointer to the matrix's rows*cols values, valid until the matrix is
- * freed. NULL for a NULL handle. */
+ * freed. NULL for a NULL handle and for a matrix read by facto_matrix_read_float. */
 FACTO_API const double* facto_matrix_data(const facto_matrix* matrix);
+
+/* The same for a matrix read by facto_matrix_read_float (since 0.4.0); NULL for any other and for NULL. */
+FACTO_API const float* facto_matrix_data_float(const facto_matrix* matrix);
 
 /* Write a dense matrix as CSV (values with 17 significant digits, integers without decimals).
  * Errors: NULL_POINTER, INVALID_ARGUMENT, IO. */
@@ -906,6 +928,14 @@ FACTO_API facto_status facto_knn_similarity_scaled(const double* X, int64_t rows
 FACTO_API facto_status facto_knn_similarity_search(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                    int32_t layout, int64_t k, int32_t kind, int32_t scaling,
                                                    int32_t search, facto_sparse** out);
+/* The same graph of features in single precision (since 0.4.0): what facto_knn_similarity_search
+ * makes of the same values in double precision, exactly (each value is read as that double), for half
+ * the memory of features that single precision holds (images). The exact search copies them as
+ * doubles (its products are in double precision); the HNSW search does not. Errors: as
+ * facto_knn_similarity_search's. */
+FACTO_API facto_status facto_knn_similarity_search_float(const float* X, int64_t rows, int64_t cols, int64_t ld,
+                                                         int32_t layout, int64_t k, int32_t kind, int32_t scaling,
+                                                         int32_t search, facto_sparse** out);
 /* The graph of sparse rows (since 0.4.0): X (rows x cols: counts, TF-IDF) in one of the sparse input
  * formats, copied as CSR; facto_knn_similarity_search's graph of X's dense form with the same k, kind,
  * scaling and search, resolved on X alike. With the scaling FACTO_SCALE_NONE (AUTO's choice for the

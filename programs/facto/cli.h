@@ -85,6 +85,8 @@ typedef struct csr_arrays {
     double* values;
 } csr_arrays;
 int copy_csr(const facto_sparse* M, csr_arrays* a);
+/* The CSR arrays of the Matrix Market file at `path`: 0 after a message. */
+int read_csr(const char* path, csr_arrays* a);
 void free_csr(csr_arrays* a);
 
 /* readers.c */

@@ -49,3 +49,13 @@ int copy_csr(const facto_sparse* M, csr_arrays* a)
     fail("sparse matrix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
     return 0;
 }
+
+int read_csr(const char* path, csr_arrays* a)
+{
+    facto_sparse* M = NULL;
+    const facto_status st = facto_sparse_read(path, &M);
+    if (st < 0) return fail(path, st, facto_last_error()), 0;
+    const int copied = copy_csr(M, a);
+    facto_sparse_free(M);
+    return copied;
+}

@@ -45,8 +45,9 @@ static int attach_features(facto_model* model, const options* o)
     const int nomad = !strcmp(o->problem, "nomad");
     if (o->affinity || !o->file || !(simplicial || symnmf || nomad)) return 1;
     if (ends_with(o->file, ".mtx"))
-        return fprintf(stderr, "facto: --save-model: a model fitted on sparse features (%s) cannot keep their kNN "
-                               "rule yet (it holds dense features); fit on the dense features to save one\n", o->file), 0;
+        return fprintf(stderr, "facto: --save-model: a model fitted on sparse features (%s) cannot keep their %s "
+                               "rule yet (it holds dense features); fit on the dense features to save one\n", o->file,
+                       nomad ? "points'" : "kNN"), 0;
     facto_matrix* X = NULL;
     facto_status st = facto_matrix_read(o->file, &X);
     if (st < 0) return !fail(o->file, st, facto_last_error());

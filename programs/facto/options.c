@@ -63,7 +63,8 @@ static void print_usage(FILE* out)
     fputs(
     "usage: facto [options] FILE\n"
     "\n"
-    "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity)\n"
+    "  FILE                  feature matrix, CSV or .npy, one point per row (or P with --affinity); symnmf's\n"
+    "                        and nomad's points in a Matrix Market .mtx file (counts, TF-IDF) stay sparse\n"
     "  -k, --rank K          number of clusters, the rank r, or the number of anchors (required)\n", out);
     fputs("  --problem NAME        ", out);
     print_problems(out);

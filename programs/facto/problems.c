@@ -29,10 +29,12 @@ static int check_features(const options* o, const facto_matrix* m)
     facto_matrix_shape(m, &rows, &cols);
     if (rows != cols || rows < 2) return 1;
     const double* a = facto_matrix_data(m);
+    const float* single = facto_matrix_data_float(m);
     double largest = 0.0, asymmetry = 0.0;
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j) {
-            const double x = a[i * cols + j], d = x - a[j * cols + i];
+            const double x = a ? a[i * cols + j] : single[i * cols + j];
+            const double d = x - (a ? a[j * cols + i] : single[j * cols + i]);
             if (x > largest || -x > largest) largest = x > 0 ? x : -x;
             if (d > asymmetry || -d > asymmetry) asymmetry = d > 0 ? d : -d;
         }
@@ -175,18 +177,14 @@ done:
 /* communities from an adjacency file (Matrix Market, both triangles or a symmetric file). */
 static facto_problem* build_communities(const options* o)
 {
-    facto_sparse* A = NULL;
-    facto_status st = facto_sparse_read(o->file, &A);
-    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
     csr_arrays a;
     facto_problem* problem = NULL;
-    if (copy_csr(A, &a)) {
-        st = facto_problem_new_communities_named(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices,
-                                                 a.values, o->k, o->n_params, o->param_names, o->param_values, &problem);
-        if (st < 0) fail("problem", st, facto_last_error());
-        free_csr(&a);
-    }
-    facto_sparse_free(A);
+    if (!read_csr(o->file, &a)) return NULL;
+    const facto_status st = facto_problem_new_communities_named(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
+                                                                a.indices, a.values, o->k, o->n_params, o->param_names,
+                                                                o->param_values, &problem);
+    if (st < 0) fail("problem", st, facto_last_error());
+    free_csr(&a);
     return problem;
 }
 
@@ -208,6 +206,17 @@ static facto_problem* build_nomad(const options* o)
         free(points);
         free(labels);
         if (st < 0) fail("two rings", st, facto_last_error());
+        return problem;
+    }
+    if (!o->affinity && ends_with(o->file, ".mtx")) { /* sparse points (TF-IDF): centred implicitly, never dense */
+        if (group_distributed())
+            return fprintf(stderr, "facto-mpi: nomad on sparse points (%s) runs on one process: use facto\n", o->file), NULL;
+        csr_arrays a;
+        if (!read_csr(o->file, &a)) return NULL;
+        st = facto_problem_new_nomad_points_sparse(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
+                                                   o->k, &problem);
+        free_csr(&a);
+        if (st < 0) fail("problem", st, facto_last_error());
         return problem;
     }
     st = facto_matrix_read(o->file, &m);
@@ -243,13 +252,8 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
         return symnmf_from_sparse(M, o->k);
     }
     if (symnmf && ends_with(o->file, ".mtx")) { /* sparse features (counts, TF-IDF): kept sparse where unscaled */
-        facto_sparse* X = NULL;
-        st = facto_sparse_read(o->file, &X);
-        if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
         csr_arrays a;
-        const int copied = copy_csr(X, &a);
-        facto_sparse_free(X);
-        if (!copied) return NULL;
+        if (!read_csr(o->file, &a)) return NULL;
         facto_sparse* M = NULL;
         st = facto_knn_similarity_sparse(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
                                          o->neighbors, o->graph, o->scaling, o->search, &M);
@@ -260,15 +264,22 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
         return symnmf_from_sparse(M, o->k);
     }
     facto_matrix* data = NULL;
-    st = facto_matrix_read(o->file, &data);
+    /* the kNN graph's .npy features in single precision when it holds them exactly (images: uint8, float32),
+       half the memory of doubles; other values are read as doubles */
+    st = symnmf && !o->affinity && ends_with(o->file, ".npy") ? facto_matrix_read_float(o->file, &data)
+                                                               : FACTO_ERROR_UNSUPPORTED;
+    if (st == FACTO_ERROR_UNSUPPORTED) st = facto_matrix_read(o->file, &data);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
     if (!o->affinity && !check_features(o, data)) return facto_matrix_free(data), NULL;
     int64_t rows = 0, cols = 0;
     facto_matrix_shape(data, &rows, &cols);
     if (symnmf && !o->affinity) {
         facto_sparse* M = NULL;
-        st = facto_knn_similarity_search(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph,
-                                         o->scaling, o->search, &M);
+        const float* single = facto_matrix_data_float(data);
+        st = single ? facto_knn_similarity_search_float(single, rows, cols, cols, FACTO_ROW_MAJOR, o->neighbors, o->graph,
+                                                        o->scaling, o->search, &M)
+                    : facto_knn_similarity_search(facto_matrix_data(data), rows, cols, cols, FACTO_ROW_MAJOR,
+                                                  o->neighbors, o->graph, o->scaling, o->search, &M);
         facto_matrix_free(data);
         if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
         *search = facto_knn_search_for(rows, o->search);

@@ -21,16 +21,16 @@ ColumnScaling column_scaling(const DenseRows& X, Scaling scaling)
     if (scaling == Scaling::MinMax) {
         for (std::size_t i = 0; i < X.n; ++i)  // row by row: the rows are read in the order they lie
             for (std::size_t j = 0; j < X.p; ++j) {
-                s.first(j) = i == 0 ? X.row(i)[j] : std::min(s.first(j), X.row(i)[j]);
-                s.second(j) = i == 0 ? X.row(i)[j] : std::max(s.second(j), X.row(i)[j]);
+                s.first(j) = i == 0 ? X(i, j) : std::min(s.first(j), X(i, j));
+                s.second(j) = i == 0 ? X(i, j) : std::max(s.second(j), X(i, j));
             }
         return s;
     }
     for (std::size_t i = 0; i < X.n; ++i)
-        for (std::size_t j = 0; j < X.p; ++j) s.first(j) += X.row(i)[j];
+        for (std::size_t j = 0; j < X.p; ++j) s.first(j) += X(i, j);
     s.first /= static_cast<double>(X.n);
     for (std::size_t i = 0; i < X.n; ++i)
-        for (std::size_t j = 0; j < X.p; ++j) s.second(j) += (X.row(i)[j] - s.first(j)) * (X.row(i)[j] - s.first(j));
+        for (std::size_t j = 0; j < X.p; ++j) s.second(j) += (X(i, j) - s.first(j)) * (X(i, j) - s.first(j));
     s.second = xt::sqrt(s.second / static_cast<double>(X.n));
     return s;
 }

@@ -27,6 +27,10 @@ Matrix read_npy(std::istream& in, const std::string& path);
 void write_npy(std::FILE* file, const Matrix& X, const std::string& path);
 // By extension: ".npy" -> read_npy, anything else -> read_csv. Rejects NaN/Inf.
 Matrix read_matrix(const std::string& path);
+// read_matrix's values held in single precision, 4 bytes each (10^6 images of 784 pixels in 3.1 GB): only
+// values that single precision holds exactly (float32 and uint8 files, integers up to 2^24, ...), never
+// rounded: Error(UNSUPPORTED) names the first other one. A .npy file is converted as it is read.
+SingleMatrix read_matrix_single(const std::string& path);
 
 void write_csv(const std::string& path, const Matrix& X);
 
@@ -52,7 +56,7 @@ struct ScaledRows {
     bool scaled() const { return !factor.empty(); }
     double operator()(std::size_t i, std::size_t c) const
     {
-        const double x = rows.row(i)[c];
+        const double x = rows(i, c);
         return factor.empty() ? x : (x - origin[c]) * factor[c] + shift[c];
     }
 };
@@ -212,5 +216,12 @@ LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation,
 // all the processes' (collective), and Y is the block's rows.
 Matrix nomad_features(const Matrix& X, const Collectives* collectives = nullptr);
 Matrix nomad_gram(const Matrix& X);
+// The same map for sparse points, left implicit (the centring would fill every zero): Y = scale (X - 1
+// mean^T), returned as the rows' mean (d values) and scale = 1 / max_i ||x_i||; the same checks.
+struct Centring {
+    std::vector<double> mean;
+    double scale;
+};
+Centring nomad_centring(const CsrMatrix& X);
 
 }  // namespace facto

@@ -128,6 +128,26 @@ Matrix nomad_features(const Matrix& X, const Collectives* collectives)
     return Y;
 }
 
+Centring nomad_centring(const CsrMatrix& X)
+{
+    require(X.rows >= 1 && X.cols >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one row and one column");
+    Centring c{std::vector<double>(static_cast<std::size_t>(X.cols), 0.0), 0.0};
+    double largest = 0.0;
+    for (int64_t i = 0; i < X.rows; ++i) {
+        double norm2 = 0.0;
+        for (int64_t p = X.indptr[static_cast<std::size_t>(i)]; p < X.indptr[static_cast<std::size_t>(i) + 1]; ++p) {
+            const double v = X.values[static_cast<std::size_t>(p)];
+            c.mean[static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)])] += v;
+            norm2 += v * v;
+        }
+        largest = std::max(largest, std::sqrt(norm2));
+    }
+    require(largest > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "nomad: every point is 0");
+    for (double& m : c.mean) m /= static_cast<double>(X.rows);
+    c.scale = 1.0 / largest;
+    return c;
+}
+
 Matrix nomad_gram(const Matrix& X)
 {
     const Matrix Y = nomad_features(X);

@@ -121,7 +121,7 @@ Matrix scaled_copy(const ScaledRows& X)
     return M;
 }
 
-// Gram blocks of 256 rows of Y against X (unscaled rows) by GEMM, then a partial sort per row.
+// Gram blocks of 256 rows of Y against X (unscaled rows in double precision) by GEMM, then a partial sort per row.
 Neighbors nearest_exact(const DenseRows& Y, const DenseRows& X, std::size_t m, Similarity kind, bool self)
 {
     const std::size_t q = Y.n, n = X.n, block = 256;
@@ -150,7 +150,8 @@ Neighbors nearest_exact(const DenseRows& Y, const DenseRows& X, std::size_t m, S
 
 Neighbors nearest_exact(const ScaledRows& Y, const ScaledRows& X, std::size_t m, Similarity kind, bool self)
 {
-    if (!X.scaled() && !Y.scaled()) return nearest_exact(Y.rows, X.rows, m, kind, self);
+    const auto as_read = [](const ScaledRows& R) { return !R.scaled() && !R.rows.single; };  // the GEMM reads them
+    if (as_read(X) && as_read(Y)) return nearest_exact(Y.rows, X.rows, m, kind, self);
     const Matrix Xs = scaled_copy(X);
     if (self) return nearest_exact(rows_of(Xs), rows_of(Xs), m, kind, self);
     const Matrix Ys = scaled_copy(Y);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -81,16 +82,22 @@ constexpr Dtype kDtypes[] = {{"'<f8'", 8, value_at<double>}, {"'<f4'", 4, value_
                              {"'<i8'", 8, value_at<int64_t>}, {"'<i4'", 4, value_at<int32_t>},
                              {"'|u1'", 1, value_at<uint8_t>}, {"'<u1'", 1, value_at<uint8_t>}};
 
-}  // namespace
-
-Matrix read_npy(const std::string& path)
+// Entry (i, j)'s value v in T, unchanged: Error(UNSUPPORTED) for one single precision would round (NaN
+// passes on to the finiteness check).
+template <class T>
+T exactly(double v, std::size_t i, std::size_t j, const std::string& path)
 {
-    const std::unique_ptr<std::istream> file = open_input(path);
-    require(file->good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
-    return read_npy(*file, path);
+    const auto t = static_cast<T>(v);
+    if (static_cast<double>(t) != v && !std::isnan(v))
+        throw Error(FACTO_ERROR_UNSUPPORTED, "'" + path + "': entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                                                 ") = " + value_text(v) +
+                                                 " is not held exactly in single precision: read it in double precision");
+    return t;
 }
 
-Matrix read_npy(std::istream& in, const std::string& path)
+// read_npy's values in T (double, or float exactly: `exactly`).
+template <class T>
+xt::xtensor<T, 2> npy_values(std::istream& in, const std::string& path)
 {
     char magic[8];
     in.read(magic, 8);
@@ -120,9 +127,10 @@ Matrix read_npy(std::istream& in, const std::string& path)
     const std::size_t available = bytes_left(in), width = dtype->width;
     require(cols == 0 || rows <= available / width / cols, FACTO_ERROR_PARSE,
             "'" + path + "': data shorter than the header's shape");
-    if (rows == 0 || cols == 0) return Matrix({rows, cols});  // (10^15, 0) is empty: no loop over its rows
-    require_memory(8.0 * static_cast<double>(rows) * static_cast<double>(cols), "'" + path + "' as doubles");
-    Matrix X({rows, cols});
+    if (rows == 0 || cols == 0) return xt::xtensor<T, 2>({rows, cols});  // (10^15, 0) is empty: no loop over its rows
+    require_memory(static_cast<double>(sizeof(T)) * static_cast<double>(rows) * static_cast<double>(cols),
+                   "'" + path + (sizeof(T) == 8 ? "' as doubles" : "' in single precision"));
+    xt::xtensor<T, 2> X({rows, cols});
     // read in chunks of 1 MiB, each value put in place as it is converted: memory is X's and a chunk's
     std::vector<char> chunk(std::size_t{1} << 20);
     const std::size_t per_chunk = chunk.size() / width, total = rows * cols;
@@ -134,13 +142,30 @@ Matrix read_npy(std::istream& in, const std::string& path)
         for (std::size_t t = 0; t < count; ++t, ++done) {
             const double v = dtype->read(chunk.data() + t * width);
             if (fortran)
-                X(done % rows, done / rows) = v;
+                X(done % rows, done / rows) = exactly<T>(v, done % rows, done / rows, path);
             else
-                X.data()[done] = v;
+                X.data()[done] = exactly<T>(v, done / cols, done % cols, path);
         }
     }
     return X;
 }
+
+// read_npy's values in T from the file at `path`.
+template <class T>
+xt::xtensor<T, 2> npy_file(const std::string& path)
+{
+    const std::unique_ptr<std::istream> file = open_input(path);
+    require(file->good(), FACTO_ERROR_IO, "cannot open '" + path + "' for reading");
+    return npy_values<T>(*file, path);
+}
+
+bool npy_named(const std::string& path) { return path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0; }
+
+}  // namespace
+
+Matrix read_npy(std::istream& in, const std::string& path) { return npy_values<double>(in, path); }
+
+Matrix read_npy(const std::string& path) { return npy_file<double>(path); }
 
 void write_npy(std::FILE* file, const Matrix& X, const std::string& path)
 {
@@ -158,9 +183,23 @@ void write_npy(std::FILE* file, const Matrix& X, const std::string& path)
 
 Matrix read_matrix(const std::string& path)
 {
-    const bool npy = path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
-    Matrix X = npy ? read_npy(path) : read_csv(path);
+    Matrix X = npy_named(path) ? read_npy(path) : read_csv(path);
     require_finite(X, path.c_str());
+    return X;
+}
+
+SingleMatrix read_matrix_single(const std::string& path)
+{
+    SingleMatrix X;
+    if (npy_named(path)) {
+        X = npy_file<float>(path);
+    } else {
+        const Matrix values = read_csv(path);
+        X = SingleMatrix(values.shape());
+        for (std::size_t i = 0; i < values.shape()[0]; ++i)
+            for (std::size_t j = 0; j < values.shape()[1]; ++j) X(i, j) = exactly<float>(values(i, j), i, j, path);
+    }
+    require_finite(rows_of(X), path.c_str());
     return X;
 }
 

@@ -192,8 +192,8 @@ Similarity automatic_similarity(const DenseRows& X)
     double zeros = 0.0;
     for (std::size_t i = 0; i < (X.p > 0 ? X.n : 0); ++i)
         for (std::size_t c = 0; c < X.p; ++c) {
-            if (X.row(i)[c] < 0.0) return Similarity::Gaussian;
-            zeros += X.row(i)[c] == 0.0 ? 1.0 : 0.0;
+            if (X(i, c) < 0.0) return Similarity::Gaussian;
+            zeros += X(i, c) == 0.0 ? 1.0 : 0.0;
         }
     return 10.0 * zeros >= 9.0 * static_cast<double>(X.n) * static_cast<double>(X.p) ? Similarity::Cosine
                                                                                      : Similarity::Gaussian;

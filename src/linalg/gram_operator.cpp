@@ -7,6 +7,7 @@
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/lanczos.hpp"
+#include "linalg/parallel.hpp"
 
 namespace facto {
 
@@ -17,6 +18,47 @@ struct Visitor : F... {
 };
 template <class... F>
 Visitor(F...) -> Visitor<F...>;
+
+// C = U^T F F^T (r x n, row-major; U n x r row-major) for F = s (X - 1 m^T): first W = F^T U =
+// s (X^T U - m (U^T 1)^T) (d x r, from X^T's rows), then C(k, i) = s (x_i . w_k - m . w_k). Each output
+// entry is summed by one thread in a fixed order: the same on any number of threads.
+void centered_product(const CsrMatrix& X, const CsrMatrix& Xt, const std::vector<double>& m, double s,
+                      const double* U, std::size_t r, double* C, std::size_t threads)
+{
+    const auto n = static_cast<std::size_t>(X.rows), d = static_cast<std::size_t>(X.cols);
+    std::vector<double> column_sums(r, 0.0), W(d * r), mW(r, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < r; ++k) column_sums[k] += U[i * r + k];
+    parallel_for(d, 64, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t c = begin; c < end; ++c) {
+            double* w = &W[c * r];
+            for (std::size_t k = 0; k < r; ++k) w[k] = -m[c] * column_sums[k];
+            for (int64_t p = Xt.indptr[c]; p < Xt.indptr[c + 1]; ++p) {
+                const double* u = U + static_cast<std::size_t>(Xt.indices[static_cast<std::size_t>(p)]) * r;
+                const double v = Xt.values[static_cast<std::size_t>(p)];
+                for (std::size_t k = 0; k < r; ++k) w[k] += v * u[k];
+            }
+            for (std::size_t k = 0; k < r; ++k) w[k] *= s;
+        }
+    });
+    for (std::size_t c = 0; c < d; ++c)
+        for (std::size_t k = 0; k < r; ++k) mW[k] += m[c] * W[c * r + k];
+    parallel_for(n, 64, threads, [&](std::size_t begin, std::size_t end) {
+        std::vector<double> sum(r);
+        for (std::size_t i = begin; i < end; ++i) {
+            for (std::size_t k = 0; k < r; ++k) sum[k] = -mW[k];
+            for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p) {
+                const double* w = &W[static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)]) * r];
+                const double v = X.values[static_cast<std::size_t>(p)];
+                for (std::size_t k = 0; k < r; ++k) sum[k] += v * w[k];
+            }
+            for (std::size_t k = 0; k < r; ++k) C[k * n + i] = s * sum[k];
+        }
+    });
+}
+
+// Rows of D at a time for the centred storage's passes over all of D (its norm, Tr(D Q), its triangle).
+constexpr std::size_t kCenteredRows = 64;
 }  // namespace
 
 void for_each_row_block(const Matrix& F,
@@ -35,11 +77,57 @@ GramOperator::GramOperator(PackedSymmetric D) : storage_(std::make_shared<const 
 
 GramOperator GramOperator::factored(Matrix F) { return GramOperator(Factor{std::move(F)}); }
 
+GramOperator GramOperator::centered(CsrMatrix X, std::vector<double> mean, double scale)
+{
+    // columns without a non-zero (mean 0) add nothing to D: dropped, so that products cost O(nnz r)
+    // whatever the vocabulary
+    std::vector<int64_t> kept(static_cast<std::size_t>(X.cols), -1);
+    for (int64_t c : X.indices) kept[static_cast<std::size_t>(c)] = 0;
+    std::vector<double> kept_mean;
+    for (std::size_t c = 0; c < kept.size(); ++c)
+        if (kept[c] == 0) {
+            kept[c] = static_cast<int64_t>(kept_mean.size());
+            kept_mean.push_back(mean[c]);
+        }
+    for (int64_t& c : X.indices) c = kept[static_cast<std::size_t>(c)];
+    X.cols = static_cast<int64_t>(kept_mean.size());
+    auto Xt = std::make_shared<const CsrMatrix>(transpose(X));
+    return GramOperator(Centered{std::make_shared<const CsrMatrix>(std::move(X)), std::move(Xt), std::move(kept_mean), scale});
+}
+
+void GramOperator::centered_rows(const Centered& f, std::size_t first, std::size_t count, double* rows,
+                                 std::size_t threads) const
+{
+    // D_ij = s^2 (x_i . x_j - a_i - a_j + m . m), a = X m; x_i . x_j over x_i's columns' lists in X^T
+    const CsrMatrix &X = *f.X, &Xt = *f.Xt;
+    const std::size_t n = this->n();
+    std::vector<double> a(n, 0.0);
+    spmv(X, f.mean.data(), a.data());
+    double mm = 0.0;
+    for (double v : f.mean) mm += v * v;
+    const double s2 = f.scale * f.scale;
+    parallel_for(count, 4, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t b = begin; b < end; ++b) {
+            const std::size_t i = first + b;
+            double* row = rows + b * n;
+            std::fill(row, row + n, 0.0);
+            for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p) {
+                const auto c = static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)]);
+                const double v = X.values[static_cast<std::size_t>(p)];
+                for (int64_t q = Xt.indptr[c]; q < Xt.indptr[c + 1]; ++q)
+                    row[static_cast<std::size_t>(Xt.indices[static_cast<std::size_t>(q)])] += v * Xt.values[static_cast<std::size_t>(q)];
+            }
+            for (std::size_t j = 0; j < n; ++j) row[j] = s2 * (row[j] - a[i] - a[j] + mm);
+        }
+    });
+}
+
 std::size_t GramOperator::n() const
 {
     return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return T->n; },
                               [](const Square& S) { return S.D.shape()[0]; },
-                              [](const Factor& f) { return f.F.shape()[0]; }},
+                              [](const Factor& f) { return f.F.shape()[0]; },
+                              [](const Centered& f) { return static_cast<std::size_t>(f.X->rows); }},
                       storage_);
 }
 
@@ -47,7 +135,8 @@ double GramOperator::stored_values() const
 {
     return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return double(T->values.size()); },
                               [](const Square& S) { return double(S.D.size()); },
-                              [](const Factor& f) { return double(f.F.size()); }},
+                              [](const Factor& f) { return double(f.F.size()); },
+                              [](const Centered& f) { return 2.0 * double(f.X->nnz()) + double(f.mean.size()); }},
                       storage_);
 }
 
@@ -78,7 +167,8 @@ void GramOperator::left_multiply(const double* U, std::size_t r, double* C, std:
                            std::vector<double> UtF(r * d);
                            blas::gemm(true, false, r, d, n, 1.0, U, r, f.F.data(), d, 0.0, UtF.data(), d);
                            blas::gemm(false, true, r, n, d, 1.0, UtF.data(), d, f.F.data(), d, 0.0, C, n);
-                       }},
+                       },
+                       [&](const Centered& f) { centered_product(*f.X, *f.Xt, f.mean, f.scale, U, r, C, threads); }},
                storage_);
 }
 
@@ -94,6 +184,19 @@ std::vector<double> GramOperator::diagonal() const
                        [&](const Factor& f) {
                            const std::size_t width = f.F.shape()[1];
                            for (std::size_t i = 0; i < d.size(); ++i) d[i] = blas::dot(&f.F(i, 0), &f.F(i, 0), width);
+                       },
+                       [&](const Centered& f) {
+                           // s^2 ||x_i - m||^2 = s^2 (||m||^2 + sum over x_i's non-zeros of x (x - 2 m_c))
+                           double m2 = 0.0;
+                           for (double v : f.mean) m2 += v * v;
+                           for (std::size_t i = 0; i < d.size(); ++i) {
+                               double sum = m2;
+                               for (int64_t p = f.X->indptr[i]; p < f.X->indptr[i + 1]; ++p) {
+                                   const double x = f.X->values[static_cast<std::size_t>(p)];
+                                   sum += x * (x - 2.0 * f.mean[static_cast<std::size_t>(f.X->indices[static_cast<std::size_t>(p)])]);
+                               }
+                               d[i] = f.scale * f.scale * sum;
+                           }
                        }},
                storage_);
     return d;
@@ -113,6 +216,19 @@ double GramOperator::inner(const Matrix& Q) const
                                   Matrix QF(f.F.shape());
                                   blas::gemm(false, false, 1.0, Q, f.F, 0.0, QF);
                                   return blas::frobenius_dot(QF, f.F);
+                              },
+                              [&](const Centered& f) {
+                                  // sum_ij D_ij Q_ij over blocks of D's rows
+                                  const std::size_t n = Q.shape()[0];
+                                  std::vector<double> rows(kCenteredRows * n);
+                                  double sum = 0.0;
+                                  for (std::size_t first = 0; first < n; first += kCenteredRows) {
+                                      const std::size_t count = std::min(kCenteredRows, n - first);
+                                      centered_rows(f, first, count, rows.data(), resolve_threads(0));
+                                      for (std::size_t b = 0; b < count; ++b)
+                                          sum += blas::dot(&rows[b * n], &Q(first + b, 0), n);
+                                  }
+                                  return sum;
                               }},
                       storage_);
 }
@@ -127,6 +243,18 @@ double GramOperator::frobenius_norm() const
                                   Matrix G({std::min(n, d), std::min(n, d)});
                                   blas::gemm(d <= n, d > n, 1.0, f.F, f.F, 0.0, G);
                                   return std::sqrt(blas::frobenius_dot(G, G));
+                              },
+                              [this](const Centered& f) {
+                                  // D's rows in blocks: O(nnz n) work in O(64 n + d 64) memory
+                                  const std::size_t n = this->n();
+                                  std::vector<double> rows(kCenteredRows * n);
+                                  double sum = 0.0;
+                                  for (std::size_t first = 0; first < n; first += kCenteredRows) {
+                                      const std::size_t count = std::min(kCenteredRows, n - first);
+                                      centered_rows(f, first, count, rows.data(), resolve_threads(0));
+                                      sum += blas::dot(rows.data(), rows.data(), count * n);
+                                  }
+                                  return std::sqrt(sum);
                               }},
                       storage_);
 }
@@ -177,6 +305,10 @@ GramOperator GramOperator::with_fast_products(double c) const
                                   for (std::size_t i = 0; i < n; ++i)  // exactly symmetric
                                       for (std::size_t j = 0; j < i; ++j) D(i, j) = D(j, i);
                                   return GramOperator(Square{std::move(D)});
+                              },
+                              [&](const Centered& f) {
+                                  // sqrt(c) F: the non-zeros shared, the scale changed
+                                  return GramOperator(Centered{f.X, f.Xt, f.mean, f.scale * std::sqrt(c)});
                               }},
                       storage_);
 }
@@ -188,8 +320,18 @@ std::shared_ptr<const PackedSymmetric> GramOperator::triangle(const char* what) 
     require_memory(8.0 * double(n) * double(n + 1) / 2.0,
                    std::string(what) + ": D's triangle of order " + std::to_string(n));
     if (const auto* S = std::get_if<Square>(&storage_)) return std::make_shared<const PackedSymmetric>(PackedSymmetric::from_upper(S->D));
-    // D_ij = f_i . f_j
     auto T = std::make_shared<PackedSymmetric>(n);
+    if (const auto* f = std::get_if<Centered>(&storage_)) {
+        std::vector<double> rows(kCenteredRows * n);
+        for (std::size_t first = 0; first < n; first += kCenteredRows) {
+            const std::size_t count = std::min(kCenteredRows, n - first);
+            centered_rows(*f, first, count, rows.data(), resolve_threads(0));
+            for (std::size_t b = 0; b < count; ++b)
+                std::copy(&rows[b * n + first + b], &rows[(b + 1) * n], &T->values[T->start(first + b)]);
+        }
+        return T;
+    }
+    // D_ij = f_i . f_j
     for_each_row_block(std::get<Factor>(storage_).F,
                        [&](std::size_t first, std::size_t count, const double* rows, std::size_t width) {
                            for (std::size_t b = 0; b < count; ++b)

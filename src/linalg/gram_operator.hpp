@@ -3,7 +3,9 @@
 //   - its upper triangle (any symmetric D; n (n + 1) / 2 values; nomad_cgm works on such triangles),
 //   - the full square (the fastest block products, one GEMM),
 //   - the Gram matrix F F^T of n points (F n x d, the rows), never formed: n d values, and
-//     D V = F (F^T V) in 2 n d r multiply-adds (at 70,000 points D itself would take 39 GB).
+//     D V = F (F^T V) in 2 n d r multiply-adds (at 70,000 points D itself would take 39 GB),
+//   - the same of sparse points centred implicitly, F = s (X - 1 m^T) for CSR X (text's TF-IDF), whose
+//     centring would fill every zero: X and X^T's non-zeros and m, products in 4 nnz r.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "linalg/matrix.hpp"
+#include "linalg/sparse.hpp"
 #include "linalg/symmetric.hpp"
 
 namespace facto {
@@ -28,10 +31,16 @@ public:
     // D by its triangle or as F F^T. The caller has validated the data (finite; D symmetric).
     explicit GramOperator(PackedSymmetric D);
     static GramOperator factored(Matrix F);
+    // D = F F^T for F = scale (X - 1 mean^T), X n x d sparse (mean: d values; scale > 0), never densified.
+    static GramOperator centered(CsrMatrix X, std::vector<double> mean, double scale);
 
     std::size_t n() const;
-    bool is_factored() const { return std::holds_alternative<Factor>(storage_); }
-    // F when D = F F^T is held as its factor, else nullptr.
+    // D is held as F F^T (dense or centred sparse F): positive semidefinite, of rank at most d.
+    bool is_factored() const
+    {
+        return std::holds_alternative<Factor>(storage_) || std::holds_alternative<Centered>(storage_);
+    }
+    // F when D = F F^T is held as its dense factor, else nullptr.
     const Matrix* factor() const
     {
         const Factor* f = std::get_if<Factor>(&storage_);
@@ -70,12 +79,17 @@ private:
     struct Square {
         Matrix D;  // n x n, symmetric
     };
-    explicit GramOperator(std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor> storage)
-        : storage_(std::move(storage))
-    {
-    }
+    struct Centered {
+        std::shared_ptr<const CsrMatrix> X, Xt;  // X and its transpose, shared by c D's copies
+        std::vector<double> mean;
+        double scale;
+    };
+    using Storage = std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor, Centered>;
+    explicit GramOperator(Storage storage) : storage_(std::move(storage)) {}
+    // Rows first .. first + count - 1 of D (count x n, row-major) into `rows`: products with unit columns.
+    void centered_rows(const Centered& f, std::size_t first, std::size_t count, double* rows, std::size_t threads) const;
 
-    std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor> storage_;
+    Storage storage_;
 };
 
 }  // namespace facto

@@ -46,7 +46,7 @@ void require_memory(double bytes, const std::string& what)
 namespace {
 
 // copy_in's and rows_in's checks of a caller's (data, rows, cols, ld, layout).
-void check_caller_matrix(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+void check_caller_matrix(const void* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                          const std::string& name)
 {
     require(data != nullptr, FACTO_ERROR_NULL_POINTER, name + ": data pointer is NULL");
@@ -59,30 +59,45 @@ void check_caller_matrix(const double* data, int64_t rows, int64_t cols, int64_t
             name + ": leading dimension " + std::to_string(ld) + " is below " + std::to_string(minimum_ld));
     // rows * cols * sizeof(double) must not overflow (it would wrap to a small allocation).
     require(rows == 0 || cols <= std::numeric_limits<int64_t>::max() / 8 / rows, FACTO_ERROR_OUT_OF_MEMORY,
-            name + ": " + std::to_string(rows) + " x " + std::to_string(cols) + " doubles cannot be addressed");
+            name + ": " + std::to_string(rows) + " x " + std::to_string(cols) + " values cannot be addressed");
 }
 
-}  // namespace
-
-Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what)
+// A caller's checked matrix in a new row-major one of its own precision.
+template <class T>
+xt::xtensor<T, 2> copy_checked(const T* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
+                               const std::string& name)
 {
-    const std::string name(what);
-    check_caller_matrix(data, rows, cols, ld, layout, name);
-    require_memory(8.0 * static_cast<double>(rows) * static_cast<double>(cols), name + ": a copy of " +
-                   std::to_string(rows) + " x " + std::to_string(cols));
-    Matrix M({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
+    require_memory(static_cast<double>(sizeof(T)) * static_cast<double>(rows) * static_cast<double>(cols),
+                   name + ": a copy of " + std::to_string(rows) + " x " + std::to_string(cols));
+    xt::xtensor<T, 2> M({static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)});
     for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < cols; ++j)
             M(i, j) = layout == FACTO_ROW_MAJOR ? data[i * ld + j] : data[i + j * ld];
     return M;
 }
 
+}  // namespace
+
+Matrix copy_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what)
+{
+    check_caller_matrix(data, rows, cols, ld, layout, what);
+    return copy_checked(data, rows, cols, ld, layout, what);
+}
+
 DenseRows rows_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what,
                   Matrix& copy)
 {
     check_caller_matrix(data, rows, cols, ld, layout, what);
-    if (layout == FACTO_COL_MAJOR) return rows_of(copy = copy_in(data, rows, cols, ld, layout, what));
+    if (layout == FACTO_COL_MAJOR) return rows_of(copy = copy_checked(data, rows, cols, ld, layout, what));
     return {data, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols), static_cast<std::size_t>(ld)};
+}
+
+DenseRows rows_in(const float* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what,
+                  SingleMatrix& copy)
+{
+    check_caller_matrix(data, rows, cols, ld, layout, what);
+    if (layout == FACTO_COL_MAJOR) return rows_of(copy = copy_checked(data, rows, cols, ld, layout, what));
+    return {nullptr, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols), static_cast<std::size_t>(ld), data};
 }
 
 void require_out_buffer(const void* out, int64_t rows, int64_t cols, int64_t capacity, int32_t layout)
@@ -139,7 +154,7 @@ void require_finite(const DenseRows& X, const char* what)
     if (X.p == 0) return;  // no loop over the rows of a (10^15, 0) matrix
     for (std::size_t i = 0; i < X.n; ++i)
         for (std::size_t j = 0; j < X.p; ++j) {
-            const double v = X.row(i)[j];
+            const double v = X(i, j);
             if (!(std::fabs(v) <= kMaxMagnitude))
                 throw Error(std::isfinite(v) ? FACTO_ERROR_OUT_OF_RANGE : FACTO_ERROR_NOT_FINITE,
                             std::string(what) + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " +
@@ -148,5 +163,7 @@ void require_finite(const DenseRows& X, const char* what)
 }
 
 DenseRows rows_of(const Matrix& X) { return {X.data(), X.shape()[0], X.shape()[1], X.shape()[1]}; }
+
+DenseRows rows_of(const SingleMatrix& X) { return {nullptr, X.shape()[0], X.shape()[1], X.shape()[1], X.data()}; }
 
 }  // namespace facto

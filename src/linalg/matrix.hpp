@@ -20,19 +20,30 @@ using Vector = xt::xtensor<double, 1>;
 // has and kills the process when the pages are touched.
 void require_memory(double bytes, const std::string& what);
 
+using SingleMatrix = xt::xtensor<float, 2>;  // row-major, 4 bytes a value: image sets at 10^6 rows
+
 // A caller's row-major matrix read where it is, never copied: row i's p values at data + i * stride
-// (stride >= p). What the kNN graph takes when a copy of the features would not fit beside them.
+// (stride >= p), in double precision (data) or single precision (single; data is then NULL). What the
+// kNN graph takes when a copy of the features would not fit beside them.
 struct DenseRows {
     const double* data = nullptr;
     std::size_t n = 0, p = 0, stride = 0;
-    const double* row(std::size_t i) const { return data + i * stride; }
+    const float* single = nullptr;
+    const double* row(std::size_t i) const { return data + i * stride; }  // rows in double precision only
+    double operator()(std::size_t i, std::size_t c) const
+    {
+        return single ? static_cast<double>(single[i * stride + c]) : data[i * stride + c];
+    }
 };
 // The rows of X (contiguous, stride p).
 DenseRows rows_of(const Matrix& X);
+DenseRows rows_of(const SingleMatrix& X);
 // A caller's matrix as DenseRows when it is row-major (ld >= cols checked as copy_in checks it), else
 // a copy of it into `copy` (column-major), whose rows are returned.
 DenseRows rows_in(const double* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what,
                   Matrix& copy);
+DenseRows rows_in(const float* data, int64_t rows, int64_t cols, int64_t ld, int32_t layout, const char* what,
+                  SingleMatrix& copy);
 
 // Copy a caller matrix into a new row-major Matrix, validating layout and leading dimension.
 // `what` names the argument in error messages. Throws Error.

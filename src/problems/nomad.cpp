@@ -133,6 +133,13 @@ std::shared_ptr<const Nomad> Nomad::from_points(const Matrix& X, int64_t K)
     return std::shared_ptr<const Nomad>(new Nomad(GramOperator::factored(nomad_features(X)), K));
 }
 
+std::shared_ptr<const Nomad> Nomad::from_points(CsrMatrix X, int64_t K)
+{
+    check_K(K, X.rows);
+    Centring c = nomad_centring(X);
+    return std::shared_ptr<const Nomad>(new Nomad(GramOperator::centered(std::move(X), std::move(c.mean), c.scale), K));
+}
+
 double Nomad::objective(const Matrix& Q) const
 {
     require_shape(Q, n(), n(), "Q");

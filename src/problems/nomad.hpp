@@ -41,6 +41,9 @@ public:
     // D = F F^T for F = nomad_features(X), the rows of X being the n points (finite, not all 0), kept as F
     // (n d values instead of n^2 / 2).
     static std::shared_ptr<const Nomad> from_points(const Matrix& X, int64_t K);
+    // The same D of sparse points (CSR, finite), kept as X's non-zeros (twice: X and X^T) and the mean,
+    // never densified (nomad_centring): memory in the non-zeros, products in 4 nnz r.
+    static std::shared_ptr<const Nomad> from_points(CsrMatrix X, int64_t K);
 
     const char* kind() const override { return "nomad"; }
     std::array<int64_t, 2> iterate_shape() const override { return {n(), n()}; }

@@ -759,19 +759,28 @@ static void test_nomad(void)
 
     /* the same problem from the points, D kept as their centered, scaled coordinates: nomad_cgm forms
      * the same triangle (three steps agree to rounding), burer_monteiro runs on products with them */
-    facto_problem *from_points = NULL, *from_gram = NULL;
+    facto_problem *from_points = NULL, *from_gram = NULL, *from_sparse = NULL;
     CHECK_STATUS(facto_problem_new_nomad_points(rings, RN, 2, 2, FACTO_ROW_MAJOR, 4, &from_points), FACTO_OK, "");
     CHECK_STATUS(facto_problem_new_nomad(G, RN, RN, RN, FACTO_ROW_MAJOR, 4, &from_gram), FACTO_OK, "");
     CHECK(strcmp(facto_problem_kind(from_points), "nomad") == 0);
-    double objectives[2];
-    for (int which = 0; which < 2; ++which) {
-        CHECK_STATUS(facto_solver_new(which ? from_gram : from_points, "nomad_cgm", &s), FACTO_OK, "");
+    /* and from the points as sparse (COO) rows, their centring implicit: the same triangle to rounding */
+    int64_t point_row[RN * 2], point_col[RN * 2];
+    for (int e = 0; e < RN * 2; ++e) point_row[e] = e / 2, point_col[e] = e % 2;
+    CHECK_STATUS(facto_problem_new_nomad_points_sparse(FACTO_SPARSE_COO, RN, 2, RN * 2, point_row, point_col, rings, 4,
+                                                       &from_sparse),
+                 FACTO_OK, facto_last_error());
+    facto_problem* three[3] = {from_points, from_gram, from_sparse};
+    double objectives[3];
+    for (int which = 0; which < 3; ++which) {
+        CHECK_STATUS(facto_solver_new(three[which], "nomad_cgm", &s), FACTO_OK, "");
         for (int t = 0; t < 3; ++t) facto_solver_step(s);
         CHECK_STATUS(facto_solver_progress(s, &np), FACTO_OK, "");
         objectives[which] = np.objective;
         facto_solver_free(s);
     }
     CHECK(fabs(objectives[0] - objectives[1]) <= 1e-9 * fabs(objectives[1]));
+    CHECK(fabs(objectives[2] - objectives[1]) <= 1e-9 * fabs(objectives[1]));
+    facto_problem_free(from_sparse);
     CHECK_STATUS(facto_solver_new(from_points, "burer_monteiro", &s), FACTO_OK, "");
     CHECK(facto_solver_solve(s) == FACTO_CONVERGED);
     CHECK_STATUS(facto_solver_copy_output_double(s, "feasibility", feasibility, 4, FACTO_ROW_MAJOR), FACTO_OK, "");
@@ -916,6 +925,51 @@ static void test_edm_and_sparse_helpers(void)
                 CHECK(same_sparse(g[0], g[1]));
                 for (int v = 0; v < 2; ++v) facto_sparse_free(g[v]);
             }
+        /* features in single precision, padded row-major (read in place) or column-major (copied), give the
+           graph of the same values as doubles exactly, for both kernels, every scaling and both searches */
+        float single_padded[HN * 5], single_by_column[HN * 3];
+        double rounded[HN * 3];
+        for (int i = 0; i < HN; ++i)
+            for (int c = 0; c < 5; ++c) {
+                single_padded[i * 5 + c] = c < 3 ? (float)points[i * 3 + c] : NAN;
+                if (c < 3) single_by_column[i + c * HN] = (float)points[i * 3 + c];
+                if (c < 3) rounded[i * 3 + c] = (double)(float)points[i * 3 + c];
+            }
+        for (int u = 0; u < 2; ++u)
+            for (int32_t kind = FACTO_SIMILARITY_GAUSSIAN; kind <= FACTO_SIMILARITY_COSINE; ++kind)
+                for (int32_t scaling = FACTO_SCALE_NONE; scaling <= FACTO_SCALE_ZSCORE; ++scaling) {
+                    const int32_t search = u ? FACTO_SEARCH_HNSW : FACTO_SEARCH_EXACT;
+                    facto_sparse* h[3] = {NULL, NULL, NULL};
+                    CHECK_STATUS(facto_knn_similarity_search(rounded, HN, 3, 3, FACTO_ROW_MAJOR, 0, kind, scaling, search,
+                                                             &h[0]),
+                                 FACTO_OK, "");
+                    CHECK_STATUS(facto_knn_similarity_search_float(single_padded, HN, 3, 5, FACTO_ROW_MAJOR, 0, kind,
+                                                                   scaling, search, &h[1]),
+                                 FACTO_OK, "");
+                    CHECK_STATUS(facto_knn_similarity_search_float(single_by_column, HN, 3, HN, FACTO_COL_MAJOR, 0, kind,
+                                                                   scaling, search, &h[2]),
+                                 FACTO_OK, "");
+                    CHECK(same_sparse(h[0], h[1]) && same_sparse(h[0], h[2]));
+                    for (int v = 0; v < 3; ++v) facto_sparse_free(h[v]);
+                }
+        /* a file read in single precision holds the values facto_matrix_read holds, at its own pointer */
+        {
+            facto_matrix *as_double = NULL, *as_single = NULL;
+            CHECK_STATUS(facto_write_csv("facto_capi_single.csv", rounded, HN, 3, 3, FACTO_ROW_MAJOR), FACTO_OK, "");
+            CHECK_STATUS(facto_matrix_read("facto_capi_single.csv", &as_double), FACTO_OK, "");
+            CHECK_STATUS(facto_matrix_read_float("facto_capi_single.csv", &as_single), FACTO_OK, facto_last_error());
+            int64_t r = 0, c = 0;
+            CHECK_STATUS(facto_matrix_shape(as_single, &r, &c), FACTO_OK, "");
+            CHECK(r == HN && c == 3 && facto_matrix_data(as_single) == NULL && facto_matrix_data_float(as_double) == NULL);
+            const float* f = facto_matrix_data_float(as_single);
+            const double* d = facto_matrix_data(as_double);
+            int same = f != NULL && d != NULL;
+            for (int e = 0; same && e < HN * 3; ++e) same = (double)f[e] == d[e] && d[e] == rounded[e];
+            CHECK(same);
+            facto_matrix_free(as_double);
+            facto_matrix_free(as_single);
+            remove("facto_capi_single.csv");
+        }
         /* the same points as COO triplets: the sparse rows' cosine graph is the dense rows' */
         int64_t ti[HN * 3], tj[HN * 3];
         for (int e = 0; e < HN * 3; ++e) ti[e] = e / 3, tj[e] = e % 3;

@@ -26,6 +26,7 @@ static facto_model *model_fw, *model_nomad; /* the models of fw and nomad_solver
 /* 4 x 4 symmetric data and copies with one bad entry (made in main). */
 static double P[16] = {4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4, 1, 0, 0, 1, 4};
 static double P_nan[16], P_huge[16], P_asymmetric[16];
+static float P_nan_single[16];
 static double W_infeasible[8] = {0.7, 0.7, 0, 1, 0.5, 0.5, 1, 0}, W_negative[8] = {1, -1, 0, 1, 0.5, 0.5, 1, 0};
 static double W_nan[8] = {NAN, 0, 0, 1, 0.5, 0.5, 1, 0}, W_huge[8] = {1e90, 0, 0, 1, 0.5, 0.5, 1, 0};
 static double X36[18] = {1, 0, 0, 1, 0.5, 0.2, 0, 1, 0, 0.5, 0.5, 0.3, 0, 0, 1, 0, 0, 0.5}; /* 3 x 6 */
@@ -694,6 +695,8 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_matrix_read("facto_validation_ragged.csv", &out_matrix), facto_last_error())                             \
     X(read_npy_dtype, FACTO_ERROR_UNSUPPORTED, "facto_validation.npy", "<c16",                                       \
       facto_matrix_read("facto_validation.npy", &out_matrix), facto_last_error())                                    \
+    X(read_float_inexact, FACTO_ERROR_UNSUPPORTED, "entry (1, 0) = 0.1", "single precision",                         \
+      facto_matrix_read_float("facto_validation_tenth.csv", &out_matrix), facto_last_error())                        \
     X(read_sparse_complex, FACTO_ERROR_UNSUPPORTED, "facto_validation_complex.mtx", "complex",                       \
       facto_sparse_read("facto_validation_complex.mtx", &out_sparse), facto_last_error())                            \
     X(read_sparse_entry, FACTO_ERROR_PARSE, "entry 2", "(3, 1) outside 2 x 2",                                                      \
@@ -744,6 +747,10 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_knn_similarity_sparse(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, doc_count, 1, FACTO_SIMILARITY_COSINE, \
                                   FACTO_SCALE_NONE, FACTO_SEARCH_HNSW, &out_sparse),                               \
       facto_last_error())                                                                                            \
+    X(knn_float_not_finite, FACTO_ERROR_NOT_FINITE, "X: entry (1, 2)", "nan",                                       \
+      facto_knn_similarity_search_float(P_nan_single, 4, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE,           \
+                                        FACTO_SCALE_NONE, FACTO_SEARCH_EXACT, &out_sparse),                          \
+      facto_last_error())                                                                                            \
     X(knn_points, FACTO_ERROR_DIMENSION, "at least 2 points", "",                                                    \
       facto_knn_similarity(P, 1, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_COSINE, &out_sparse),                    \
       facto_last_error())                                                                                            \
@@ -753,6 +760,9 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_helix_points(30, 1, buffer, 64), facto_last_error())                                                     \
     X(gram_zero_points, FACTO_ERROR_INVALID_ARGUMENT, "nomad", "every point is 0",                                   \
       facto_nomad_gram(zeros, 4, 2, 2, FACTO_ROW_MAJOR, &out_matrix), facto_last_error())                            \
+    X(nomad_sparse_zero_points, FACTO_ERROR_INVALID_ARGUMENT, "nomad", "every point is 0",                          \
+      facto_problem_new_nomad_points_sparse(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, zeros, 2, &out_problem),     \
+      facto_last_error())                                                                                            \
     X(manifold_kind, FACTO_ERROR_INVALID_ARGUMENT, "kind", "got 8",                                                  \
       facto_manifold_points(8, 10, 0.5, 0.0, 1, buffer, 64, FACTO_ROW_MAJOR, labels, 64), facto_last_error())        \
     X(manifold_factor, FACTO_ERROR_INVALID_ARGUMENT, "factor must be in (0, 1)", "got 1.5",                          \
@@ -874,6 +884,7 @@ static void make_fixtures(void)
 {
     memcpy(P_nan, P, sizeof P);
     P_nan[1 * 4 + 2] = P_nan[2 * 4 + 1] = NAN;
+    for (int e = 0; e < 16; ++e) P_nan_single[e] = (float)P_nan[e];
     memcpy(P_huge, P, sizeof P);
     P_huge[0 * 4 + 3] = P_huge[3 * 4 + 0] = 1e200;
     memcpy(P_asymmetric, P, sizeof P);
@@ -898,6 +909,7 @@ static void make_fixtures(void)
     const char* texts[][2] = {
         {"facto_validation_word.csv", "1,2\n3,four\n"},
         {"facto_validation_ragged.csv", "1,2\n3,4,5\n"},
+        {"facto_validation_tenth.csv", "1,2\n0.1,4\n"},
         {"facto_validation_complex.mtx", "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n"},
         {"facto_validation_entry.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n3 1 1\n"}};
     for (size_t f = 0; f < sizeof texts / sizeof texts[0]; ++f) write_file(texts[f][0], texts[f][1], strlen(texts[f][1]));
@@ -973,8 +985,8 @@ static void free_fixtures(void)
     facto_problem_free(dictionary);
     facto_problem_free(dictionary_no_K);
     facto_problem_free(nomad);
-    const char* files[] = {"facto_validation_word.csv", "facto_validation_ragged.csv", "facto_validation.npy",
-                           "facto_validation_complex.mtx", "facto_validation_entry.mtx"};
+    const char* files[] = {"facto_validation_word.csv",    "facto_validation_ragged.csv", "facto_validation_tenth.csv",
+                           "facto_validation.npy",         "facto_validation_complex.mtx", "facto_validation_entry.mtx"};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; ++f) remove(files[f]);
     remove_model_directories();
 }

@@ -2,10 +2,15 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <vector>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <xtensor-blas/xlinalg.hpp>
 #include <xtensor/xmath.hpp>
@@ -23,6 +28,55 @@
 #include "linalg/blas.hpp"
 
 namespace facto::test {
+
+// Whether `body` returns true in a child process limited to `bytes` of address space (RLIMIT_AS; an
+// exception there is false): memory bounds of code whose data's dense form would not fit. Not for the
+// sanitizers' builds, whose shadow memory the limit forbids.
+inline bool within_address_space(std::size_t bytes, const std::function<bool()>& body)
+{
+    const pid_t child = fork();
+    if (child < 0) return false;
+    if (child == 0) {
+        const rlimit limit{bytes, bytes};
+        setrlimit(RLIMIT_AS, &limit);
+        bool ok = false;
+        try {
+            ok = body();
+        } catch (...) {
+        }
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// Whether a dense rows x cols Matrix fails to allocate here.
+inline bool dense_allocation_fails(std::size_t rows, std::size_t cols)
+{
+    try {
+        Matrix D({rows, cols});
+    } catch (const std::exception&) {
+        return true;
+    }
+    return false;
+}
+
+// n rows of `per_row` distinct columns of [0, cols), seeded, values in (0, 1]: counts-like sparse rows
+inline CsrMatrix sparse_rows(int64_t n, int64_t cols, int64_t per_row, uint64_t seed)
+{
+    std::vector<int64_t> rows, columns;
+    std::vector<double> values;
+    uint64_t state = seed;
+    auto next = [&state] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 11; };
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t t = 0; t < per_row; ++t) {
+            rows.push_back(i);
+            columns.push_back(static_cast<int64_t>(next() % static_cast<uint64_t>(cols)));
+            values.push_back(static_cast<double>(next() % 1000 + 1) / 1000.0);
+        }
+    return csr_from_triplets(n, cols, rows.data(), columns.data(), values.data(), static_cast<int64_t>(values.size()));
+}
 
 // Gaussian-kernel P of n random points in `dim` dimensions (symmetric, psd, entries in (0, 1]).
 inline Matrix random_affinity(std::size_t n, std::size_t dim, uint64_t seed, double bandwidth = 1.0)

@@ -9,10 +9,6 @@
 #include <numeric>
 #include <string>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <xtensor/xbuilder.hpp>
 
 #include "data/data.hpp"
@@ -124,6 +120,33 @@ BOOST_AUTO_TEST_CASE(npy_dtypes_and_orders)
     // an empty array with 10^15 - 1 rows is read at once (a loop over its rows timed out under the fuzzer)
     write_npy(temp_path("empty.npy"), "<f8", false, "(999999999999999, 0)", d, 0);
     BOOST_TEST(read_matrix(temp_path("empty.npy")).shape()[0] == 999999999999999u);
+}
+
+BOOST_AUTO_TEST_CASE(files_read_in_single_precision_hold_the_values_exactly_or_are_refused)
+{
+    // uint8 in Fortran order and float32: the values read_matrix holds, in single precision
+    const uint8_t bytes[6] = {0, 7, 255, 128, 1, 2};
+    write_npy(temp_path("b.npy"), "|u1", true, "(3, 2)", bytes, sizeof bytes);
+    const SingleMatrix B = read_matrix_single(temp_path("b.npy"));
+    BOOST_TEST(xt::cast<double>(B) == read_matrix(temp_path("b.npy")));
+    const float f[4] = {0.1f, -1e30f, 3.0f, 16777216.0f};
+    write_npy(temp_path("v.npy"), "<f4", false, "(2, 2)", f, sizeof f);
+    BOOST_TEST(read_matrix_single(temp_path("v.npy")) == (SingleMatrix{{0.1f, -1e30f}, {3.0f, 16777216.0f}}));
+    // a double single precision would round, in a .npy or a CSV file, is refused, never rounded
+    for (const double v : {0.1, 16777217.0, 1e39}) {
+        const double d[2] = {1.0, v};
+        write_npy(temp_path("d.npy"), "<f8", false, "(1, 2)", d, sizeof d);
+        BOOST_TEST(read_matrix(temp_path("d.npy"))(0, 1) == v);
+        BOOST_TEST(status_of([] { read_matrix_single(temp_path("d.npy")); }) == FACTO_ERROR_UNSUPPORTED);
+    }
+    write_text(temp_path("tenth.csv"), "1,2\n0.5,0.1\n");
+    BOOST_TEST(status_of([] { read_matrix_single(temp_path("tenth.csv")); }) == FACTO_ERROR_UNSUPPORTED);
+    write_text(temp_path("half.csv"), "1,2\n0.5,-3\n");
+    BOOST_TEST(read_matrix_single(temp_path("half.csv")) == (SingleMatrix{{1.0f, 2.0f}, {0.5f, -3.0f}}));
+    // a NaN is refused as not finite, as read_matrix refuses it
+    const double nan[2] = {1.0, std::nan("")};
+    write_npy(temp_path("nan.npy"), "<f8", false, "(1, 2)", nan, sizeof nan);
+    BOOST_TEST(status_of([] { read_matrix_single(temp_path("nan.npy")); }) == FACTO_ERROR_NOT_FINITE);
 }
 
 BOOST_AUTO_TEST_CASE(gaussian_affinity_matches_its_definition)
@@ -359,23 +382,6 @@ BOOST_AUTO_TEST_CASE(rows_read_in_place_and_scaled_as_read_give_the_scaled_copys
     BOOST_TEST(status_of([&] { (void)ScaledRows(in_place, &narrow); }) == FACTO_ERROR_DIMENSION);
 }
 
-namespace {
-// n rows of `per_row` distinct columns of [0, cols), seeded, values in (0, 1]: counts-like sparse rows
-CsrMatrix sparse_rows(int64_t n, int64_t cols, int64_t per_row, uint64_t seed)
-{
-    std::vector<int64_t> rows, columns;
-    std::vector<double> values;
-    uint64_t state = seed;
-    auto next = [&state] { return (state = state * 6364136223846793005ull + 1442695040888963407ull) >> 11; };
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t t = 0; t < per_row; ++t) {
-            rows.push_back(i);
-            columns.push_back(static_cast<int64_t>(next() % static_cast<uint64_t>(cols)));
-            values.push_back(static_cast<double>(next() % 1000 + 1) / 1000.0);
-        }
-    return csr_from_triplets(n, cols, rows.data(), columns.data(), values.data(), static_cast<int64_t>(values.size()));
-}
-}  // namespace
 
 BOOST_AUTO_TEST_CASE(the_knn_graph_of_sparse_rows_is_the_dense_rows_graph)
 {
@@ -405,29 +411,10 @@ BOOST_AUTO_TEST_CASE(the_sparse_knn_graph_fits_in_memory_its_dense_form_would_no
     // address space the sparse graph is built whole (its memory is in the non-zeros and O(n) per thread);
     // the dense form's first allocation fails there. (Not under the sanitizers, whose shadow memory the
     // limit forbids.)
-    const pid_t child = fork();
-    BOOST_REQUIRE(child >= 0);
-    if (child == 0) {
-        const rlimit limit{1ul << 30, 1ul << 30};
-        setrlimit(RLIMIT_AS, &limit);
-        try {
-            const CsrMatrix X = sparse_rows(4000, 10000000, 20, 43);
-            const CsrMatrix S = knn_similarity(X, 0, Similarity::Cosine);
-            bool dense_failed = false;
-            try {
-                Matrix D({4000, 10000000});
-            } catch (const std::exception&) {
-                dense_failed = true;
-            }
-            _exit(S.rows == 4000 && S.nnz() >= 4000 * 12 && dense_failed ? 0 : 1);
-        } catch (...) {
-            _exit(2);
-        }
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    BOOST_TEST(WIFEXITED(status));
-    BOOST_TEST(WEXITSTATUS(status) == 0);
+    BOOST_TEST(within_address_space(1ul << 30, [] {
+        const CsrMatrix S = knn_similarity(sparse_rows(4000, 10000000, 20, 43), 0, Similarity::Cosine);
+        return S.rows == 4000 && S.nnz() >= 4000 * 12 && dense_allocation_fails(4000, 10000000);
+    }));
 }
 #endif
 

@@ -6,6 +6,7 @@
 
 #include <xtensor/xadapt.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -18,11 +19,13 @@
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/gram_operator.hpp"
+#include "linalg/sparse.hpp"
 #include "metrics/metrics.hpp"
 #include "solvers/nomad/burer_monteiro.hpp"
 #include "solvers/registry.hpp"
 
 using namespace facto;
+using facto::test::status_of;
 using facto::test::uniform_matrix;
 
 namespace {
@@ -107,6 +110,75 @@ BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
     fast.left_multiply(V.data(), r, wide_got.data(), 1);
     BOOST_TEST(relative_difference(wide_got, wide_expected) <= 1e-13);
 }
+
+BOOST_AUTO_TEST_CASE(sparse_points_give_their_dense_forms_d_and_clustering)
+{
+    // 90 documents of 3 topics, 8 draws each among their topic's 40 of 120 terms (about 93% zeros): the
+    // implicitly centred sparse storage is the dense points' D to rounding (sums of at most 120 terms
+    // of size 1: 1e-12 relative) in every operation, and burer_monteiro finds the same labels, the topics
+    std::vector<int64_t> rows, columns, topics;
+    std::vector<double> values;
+    std::mt19937_64 rng(17);
+    for (int64_t i = 0; i < 90; ++i) {
+        topics.push_back(i % 3);
+        for (int t = 0; t < 8; ++t) {
+            rows.push_back(i);
+            columns.push_back(40 * (i % 3) + static_cast<int64_t>(rng() % 40));
+            values.push_back(1.0 + static_cast<double>(rng() % 4));
+        }
+    }
+    const CsrMatrix X = csr_from_triplets(90, 120, rows.data(), columns.data(), values.data(), static_cast<int64_t>(values.size()));
+    const Matrix dense = dense_from_csr(X);
+    const auto by_rows = Nomad::from_points(X, 3), by_dense = Nomad::from_points(dense, 3);
+    const GramOperator &S = by_rows->D(), &F = by_dense->D();
+    BOOST_TEST(S.is_factored());
+    BOOST_TEST(S.factor() == nullptr);
+    std::vector<int64_t> used = X.indices;  // the columns with a non-zero: the others are not kept
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    BOOST_TEST(S.stored_values() == 2.0 * double(X.nnz()) + double(used.size()));
+    const Matrix U = uniform_matrix(90, 4, 8, -1.0, 1.0), Q = uniform_matrix(90, 90, 9, -1.0, 1.0);
+    for (const double c : {1.0, 2.5}) {
+        const GramOperator Sc = S.with_fast_products(c), Fc = F.with_fast_products(c);
+        std::vector<double> got(4 * 90), expected(4 * 90);
+        Sc.left_multiply(U.data(), 4, got.data(), 2);
+        Fc.left_multiply(U.data(), 4, expected.data(), 1);
+        BOOST_TEST(relative_difference(got, expected) <= 1e-12);
+        BOOST_TEST(Sc.frobenius_norm() == Fc.frobenius_norm(), boost::test_tools::tolerance(1e-12));
+    }
+    BOOST_TEST(std::fabs(S.total()) <= 1e-12 * S.frobenius_norm() * 90.0);  // 1^T D 1 = 0: centred points
+    BOOST_TEST(S.inner(Q) == F.inner(Q), boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(relative_difference(S.diagonal(), F.diagonal()) <= 1e-12);
+    BOOST_TEST(S.largest_eigenvalue(2) == F.largest_eigenvalue(1), boost::test_tools::tolerance(1e-8));
+    const auto Ts = S.triangle("test"), Tf = F.triangle("test");
+    BOOST_TEST(relative_difference(Ts->values, Tf->values) <= 1e-12);
+    std::vector<int64_t> labels[2];
+    for (int t = 0; t < 2; ++t) {
+        auto solver = make_solver(t ? std::static_pointer_cast<const Problem>(by_dense) : by_rows, "burer_monteiro");
+        BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+        labels[t] = solver->output("labels").ints;
+    }
+    BOOST_TEST(labels[0] == labels[1]);
+    BOOST_TEST(clustering_accuracy(labels[0], topics) == 1.0);
+    BOOST_TEST(status_of([] { Nomad::from_points(CsrMatrix{2, 3, {0, 0, 0}, {}, {}}, 1); }) == FACTO_ERROR_INVALID_ARGUMENT);
+}
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+BOOST_AUTO_TEST_CASE(sparse_points_fit_in_memory_their_dense_form_would_not)
+{
+    // 4000 documents of 20 non-zeros among 10^6 terms: 32 GB dense. In a child process limited to 1 GiB
+    // of address space, NOMAD on them is built and burer_monteiro runs (memory in the non-zeros, the
+    // mean and the d x r product F^T U); the dense form's allocation fails there. (Not under the
+    // sanitizers, whose shadow memory the limit forbids.)
+    BOOST_TEST(facto::test::within_address_space(1ul << 30, [] {
+        auto problem = Nomad::from_points(facto::test::sparse_rows(4000, 1000000, 20, 43), 4);
+        auto solver = make_solver(problem, "burer_monteiro");
+        solver->mutable_params().set_int("max_iterations", 5);
+        solver->solve();
+        return solver->output("labels").ints.size() == 4000 && facto::test::dense_allocation_fails(4000, 1000000);
+    }));
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(points_and_their_gram_matrix_give_the_same_objective_and_gradient)
 {

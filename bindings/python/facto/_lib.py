@@ -15,6 +15,7 @@ import os
 ABI_MAJOR = 0
 
 c_double_p = ctypes.POINTER(ctypes.c_double)
+c_float_p = ctypes.POINTER(ctypes.c_float)
 c_int64_p = ctypes.POINTER(ctypes.c_int64)
 
 ROW_MAJOR = 0
@@ -190,6 +191,8 @@ _PROTOTYPES = {
                                          ctypes.POINTER(_P)]),
     "facto_knn_similarity_search": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.c_int32,
                                          ctypes.c_int32, ctypes.POINTER(_P)]),
+    "facto_knn_similarity_search_float": (_S, [c_float_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32,
+                                               ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(_P)]),
     "facto_knn_search_for": (ctypes.c_int32, [_I, ctypes.c_int32]),
     "facto_knn_similarity_sparse": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
                                          ctypes.c_int32, ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(_P)]),
@@ -208,6 +211,8 @@ _PROTOTYPES = {
     "facto_kmeans": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32, ctypes.c_uint64, c_int64_p]),
     "facto_problem_new_nomad": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.POINTER(_P)]),
     "facto_problem_new_nomad_points": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.POINTER(_P)]),
+    "facto_problem_new_nomad_points_sparse": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
+                                                   ctypes.POINTER(_P)]),
     "facto_problem_new_nomad_layer": (_S, [_P, _I, ctypes.POINTER(_P)]),
     "facto_nomad_gram": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, ctypes.POINTER(_P)]),
     "facto_solver_model": (_S, [_P, ctypes.POINTER(_P)]),

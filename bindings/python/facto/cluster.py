@@ -284,8 +284,8 @@ class NOMADClustering(_Clusterer):
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
         self._validate_params()
-        if self.affinity == "points":
-            X = dense_features(self, X)
+        if self.affinity == "points":  # scipy.sparse points stay sparse
+            X = validate(self, X, accept_sparse="csr")
             problem = Problem.nomad_points(X, self.n_clusters)
         else:
             X = symmetric_input(self, X, accept_sparse=False)
@@ -316,8 +316,13 @@ class NOMADClustering(_Clusterer):
             self.labels_ = kmeans(out[kept], self.n_clusters, seed=self._seed() or 0)
         # the model of these labels: their means (points) or each cluster's mean of D (precomputed)
         with Model("nomad", {"labels": self.labels_, "embedding": self.embedding_}) as model:
-            if self.affinity == "points":
+            if self.affinity == "points" and hasattr(X, "toarray"):  # the clusters' means of sparse rows
+                kept = np.unique(self.labels_)
+                model.set_array("center_labels", kept.reshape(-1, 1))
+                model.set_array("centers", np.vstack([np.asarray(X[self.labels_ == c].mean(axis=0)) for c in kept]))
+            elif self.affinity == "points":
                 model.use_points(X)
+            if self.affinity == "points":
                 arrays = model.arrays
                 order = np.ravel(arrays["center_labels"]).astype(np.int64)
                 self.cluster_centers_ = arrays["centers"][np.argsort(order)]

@@ -110,10 +110,10 @@ class CsrMatrix(collections.namedtuple("CsrMatrix", "indptr indices data shape")
         return dense
 
 
-def _as_matrix(array, name):
-    """(array, pointer, rows, cols, ld, layout) for a 2-D float64 array, without copying a C- or
-    Fortran-ordered float64 input."""
-    a = np.asarray(array, dtype=np.float64)
+def _as_matrix(array, name, dtype=np.float64):
+    """(array, pointer, rows, cols, ld, layout) for a 2-D array of `dtype` (float64, or float32), without
+    copying a C- or Fortran-ordered input of that dtype."""
+    a = np.asarray(array, dtype=dtype)
     if a.ndim != 2:
         raise _lib.FactoValueError(-4, f"{name} must be a 2-D array, got {a.ndim} dimension(s)")
     if a.flags.c_contiguous:
@@ -123,7 +123,8 @@ def _as_matrix(array, name):
     else:
         a = np.ascontiguousarray(a)
         layout, ld = _lib.ROW_MAJOR, max(a.shape[1], 1)
-    return a, a.ctypes.data_as(_lib.c_double_p), a.shape[0], a.shape[1], ld, layout
+    pointer = _lib.c_float_p if a.dtype == np.float32 else _lib.c_double_p
+    return a, a.ctypes.data_as(pointer), a.shape[0], a.shape[1], ld, layout
 
 
 def _progress_tuple(p):
@@ -299,9 +300,18 @@ class Problem(_Handle):
         "burer_monteiro" works through products with them (its default start is then kernel k-means) and
         computes every output but "Q" from its factor, and its "upper_bound" there includes the partition
         dual bound (parameters bound_parts, bound_iterations; linear memory); "nomad_cgm" forms D when it
-        starts."""
-        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        starts. A facto.CsrMatrix or scipy.sparse X (counts, TF-IDF) stays sparse: its centring is left
+        implicit, memory in its non-zeros (the partition bound, which needs dense coordinates, is left out)."""
         handle = ctypes.c_void_p()
+        if isinstance(X, CsrMatrix) or hasattr(X, "tocsr"):
+            rows, cols, indptr, indices, values = cls._csr(X, "X")
+            check(lib.facto_problem_new_nomad_points_sparse(_lib.SPARSE_CSR, rows, cols, values.size,
+                                                            indptr.ctypes.data_as(_lib.c_int64_p),
+                                                            indices.ctypes.data_as(_lib.c_int64_p),
+                                                            values.ctypes.data_as(_lib.c_double_p), int(K),
+                                                            ctypes.byref(handle)), _lib.last_error)
+            return cls(handle.value)
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
         check(lib.facto_problem_new_nomad_points(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
               _lib.last_error)
         return cls(handle.value)

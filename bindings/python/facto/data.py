@@ -92,7 +92,8 @@ def knn_similarity(X, k=0, kind="auto", scaling="auto", search="auto"):
     A scipy.sparse X (or a facto.CsrMatrix) gives the graph of its dense form. Where the scaling is none
     (scaling "none", or "auto" for the cosine graph that text takes) its rows stay sparse, never made
     dense, and their neighbours are found exactly (search "auto" or "exact"); a scaling that fills the
-    zeros makes them dense first."""
+    zeros makes them dense first. A float32 array is read in single precision where it lies (half the
+    memory of float64: 10^6 images of 784 pixels in 3.1 GB), the graph of its values as float64."""
     codes = (_lib.choice(kind, _lib.SIMILARITIES, "kind"), _lib.choice(scaling, _lib.SCALINGS, "scaling"),
              _lib.choice(search, _lib.SEARCHES, "search"))
     handle = ctypes.c_void_p()
@@ -104,9 +105,10 @@ def knn_similarity(X, k=0, kind="auto", scaling="auto", search="auto"):
                                               values.ctypes.data_as(_lib.c_double_p), int(k), *codes,
                                               ctypes.byref(handle)), _lib.last_error)
         return _sparse_to_csr(handle.value)
-    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
-    check(lib.facto_knn_similarity_search(ptr, rows, cols, ld, layout, int(k), *codes, ctypes.byref(handle)),
-          _lib.last_error)
+    single = getattr(X, "dtype", None) == np.float32
+    a, ptr, rows, cols, ld, layout = _as_matrix(X, "X", np.float32 if single else np.float64)
+    search = lib.facto_knn_similarity_search_float if single else lib.facto_knn_similarity_search
+    check(search(ptr, rows, cols, ld, layout, int(k), *codes, ctypes.byref(handle)), _lib.last_error)
     return _sparse_to_csr(handle.value)
 
 

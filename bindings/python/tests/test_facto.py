@@ -270,6 +270,21 @@ def test_the_knn_graph_by_hnsw_clusters_as_the_exact_one(blobs):
         facto.knn_similarity(X, search="annoy")
 
 
+def test_float32_features_give_the_graph_of_their_values_in_float64(blobs):
+    # a float32 array is read in single precision where it lies (C or Fortran order): each value read is
+    # the float64 of the same value, so the graph is the float64 array's, exactly, for both searches
+    X, _ = blobs
+    single = X.astype(np.float32)
+    for search in ("exact", "hnsw"):
+        for kind in ("gaussian", "cosine"):
+            reference = facto.knn_similarity(single.astype(np.float64), kind=kind, search=search).toarray()
+            for layout in (single, np.asfortranarray(single)):
+                assert np.array_equal(facto.knn_similarity(layout, kind=kind, search=search).toarray(), reference)
+    single[3, 1] = np.nan
+    with pytest.raises(facto.FactoValueError, match=r"entry \(3, 1\)"):
+        facto.knn_similarity(single)
+
+
 def test_sparse_features_give_the_dense_features_graph_and_labels():
     # TF-IDF-like rows (95% zeros): scipy.sparse goes in as sparse rows (the cosine graph, columns as they
     # are) and gives the dense rows' graph to rounding, so SymNMF's labels are the same; with the
@@ -292,6 +307,25 @@ def test_sparse_features_give_the_dense_features_graph_and_labels():
                        facto.knn_similarity(dense, kind="gaussian", search="exact").toarray(), rtol=1e-12, atol=1e-15)
     with pytest.raises(facto.FactoError, match="HNSW search takes dense features"):
         facto.knn_similarity(X, search="hnsw")
+
+
+def test_nomad_on_sparse_points_gives_the_dense_points_labels():
+    # documents of 3 topics as scipy.sparse: NOMAD keeps them sparse (centred implicitly) and finds the
+    # dense points' objective to rounding, the same labels and cluster means, and new documents alike
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(11)
+    topics = np.arange(120) % 3
+    dense = np.zeros((120, 90))
+    for i, t in enumerate(topics):
+        dense[i, 30 * t + rng.integers(0, 30, 8)] += rng.integers(1, 5, 8)
+    X = scipy_sparse.csr_matrix(dense)
+    by_sparse = facto.NOMADClustering(3, random_state=0).fit(X)
+    by_dense = facto.NOMADClustering(3, random_state=0).fit(dense)
+    assert np.array_equal(by_sparse.labels_, by_dense.labels_)
+    assert facto.clustering_accuracy(by_sparse.labels_, topics) == 1.0
+    assert by_sparse.objective_ == pytest.approx(by_dense.objective_, rel=1e-9)
+    assert np.allclose(by_sparse.cluster_centers_, by_dense.cluster_centers_, rtol=1e-12, atol=1e-14)
+    assert np.array_equal(by_sparse.predict(X[:7]), by_dense.predict(dense[:7]))
 
 
 def test_symnmf_on_a_knn_graph_with_every_solver(blobs):

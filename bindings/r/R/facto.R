@@ -195,8 +195,14 @@ facto_nomad <- function(D, K) {
 # NOMAD on the points X (n x d, rows): D is the paper's Gram matrix of them (as facto_nomad_gram), kept as
 # their centered, scaled coordinates and never formed, so memory is linear in n. "burer_monteiro" works
 # through products with them (its default start is then kernel k-means) and computes every output but "Q"
-# from its factor; "nomad_cgm" forms D when it starts.
+# from its factor; "nomad_cgm" forms D when it starts. A sparse Matrix (dgCMatrix) or facto_sparse X stays
+# sparse: its centring left implicit, memory in its non-zeros.
 facto_nomad_points <- function(X, K) {
+  if (inherits(X, c("facto_sparse", "sparseMatrix"))) {
+    t <- as_triplets(X)
+    return(problem_of(.Call(C_facto_r_nomad_points_sparse, as.double(t$i), as.double(t$j), t$x,
+                            as.double(c(t$rows, t$cols)), whole_number(K))))
+  }
   X <- numeric_matrix(X)
   problem_of(.Call(C_facto_r_nomad_points, X, whole_number(K)))
 }

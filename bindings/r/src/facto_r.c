@@ -269,6 +269,18 @@ SEXP facto_r_nomad_points(SEXP X, SEXP K)
     return wrap_problem(st, problem);
 }
 
+SEXP facto_r_nomad_points_sparse(SEXP i, SEXP j, SEXP x, SEXP shape, SEXP K)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x) || Rf_xlength(shape) != 2)
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_nomad_points_sparse(FACTO_SPARSE_COO, (int64_t)REAL(shape)[0],
+                                                                  (int64_t)REAL(shape)[1], nnz, zero_based(i),
+                                                                  zero_based(j), REAL(x), (int64_t)Rf_asReal(K), &problem);
+    return wrap_problem(st, problem);
+}
+
 SEXP facto_r_nomad_layer(SEXP solver_ptr, SEXP K)
 {
     SOLVER_OR_FAIL(box, solver_ptr);
@@ -1073,6 +1085,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_simplicial_symnmf", (DL_FUNC)&facto_r_simplicial_symnmf, 2},
     {"facto_r_symnmf", (DL_FUNC)&facto_r_symnmf, 2},
     {"facto_r_symnmf_sparse", (DL_FUNC)&facto_r_symnmf_sparse, 5},
+    {"facto_r_nomad_points_sparse", (DL_FUNC)&facto_r_nomad_points_sparse, 5},
     {"facto_r_edm_completion", (DL_FUNC)&facto_r_edm_completion, 5},
     {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 5},
     {"facto_r_knn_similarity_sparse", (DL_FUNC)&facto_r_knn_similarity_sparse, 8},

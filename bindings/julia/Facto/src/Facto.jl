@@ -153,10 +153,11 @@ function symnmf(M::AbstractMatrix{<:Real}, r::Integer)
     return Problem(out[])
 end
 
+# The 0-based CSC arrays of M: (colptr, rowval, values), as FACTO_SPARSE_CSC takes them.
+csc_arrays(M::SparseMatrixCSC) = (Vector{Int64}(M.colptr) .- 1, Vector{Int64}(M.rowval) .- 1, Vector{Float64}(M.nzval))
+
 function symnmf(M::SparseMatrixCSC{<:Real}, r::Integer)
-    colptr = Vector{Int64}(M.colptr) .- 1
-    rowval = Vector{Int64}(M.rowval) .- 1
-    values = Vector{Float64}(M.nzval)
+    colptr, rowval, values = csc_arrays(M)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     st = ccall(sym(:facto_problem_new_symnmf_sparse), Int32,
                (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Ref{Ptr{Cvoid}}),
@@ -405,6 +406,22 @@ function nomad_points(X::AbstractMatrix{<:Real}, K::Integer)
     st = ccall(sym(:facto_problem_new_nomad_points), Int32,
                (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
                A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
+"""
+    nomad_points(X::SparseMatrixCSC, K) -> Problem
+
+The same problem of sparse points (counts, TF-IDF; rows are points): their centring left implicit, memory
+in the non-zeros.
+"""
+function nomad_points(X::SparseMatrixCSC{<:Real}, K::Integer)
+    colptr, rowval, values = csc_arrays(X)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_nomad_points_sparse), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Ref{Ptr{Cvoid}}),
+               Int32(1), size(X, 1), size(X, 2), length(values), colptr, rowval, values, K, out)  # FACTO_SPARSE_CSC
     check(st, thread_message)
     return Problem(out[])
 end
@@ -831,16 +848,26 @@ floor(log2 n) + 1; `kind` is `:auto` (the cosine for nonnegative `X` with at lea
 and TF-IDF, the Gaussian otherwise), `:gaussian` (self-tuning) or `:cosine`; `X`'s columns are scaled first
 (`:auto`: min-max for the Gaussian graph, none for the cosine one; `:none`: Kuang et al.'s graph);
 `search` finds the neighbours: `:auto` (exact below 20,000 points, an HNSW index from there), `:exact`
-or `:hnsw`.
+or `:hnsw`. A `Matrix{Float32}` is read in single precision (half the memory of Float64: images), the
+graph of its values as Float64.
 """
 function knn_similarity(X::AbstractMatrix{<:Real}; k::Integer = 0, kind::Symbol = :auto, scaling::Symbol = :auto,
                         search::Symbol = :auto)
-    A = Matrix{Float64}(X)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_knn_similarity_search), Int32,
-               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Int32, Ref{Ptr{Cvoid}}),
-               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, SIMILARITIES[kind],
-               SCALINGS[scaling], SEARCHES[search], out)
+    kind_code, scaling_code, search_code = SIMILARITIES[kind], SCALINGS[scaling], SEARCHES[search]
+    if eltype(X) == Float32
+        S = X isa Matrix{Float32} ? X : Matrix{Float32}(X)
+        st = ccall(sym(:facto_knn_similarity_search_float), Int32,
+                   (Ptr{Float32}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Int32, Ref{Ptr{Cvoid}}),
+                   S, size(S, 1), size(S, 2), max(size(S, 1), 1), COL_MAJOR, k, kind_code, scaling_code, search_code,
+                   out)
+    else
+        A = X isa Matrix{Float64} ? X : Matrix{Float64}(X)
+        st = ccall(sym(:facto_knn_similarity_search), Int32,
+                   (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Int32, Int32, Int32, Ref{Ptr{Cvoid}}),
+                   A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, k, kind_code, scaling_code, search_code,
+                   out)
+    end
     check(st, thread_message)
     return take_sparse(out[])
 end

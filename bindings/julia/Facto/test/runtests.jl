@@ -1,6 +1,6 @@
 # Tests of the Julia binding (not run where facto is developed: no Julia there). Run with
 #   FACTO_LIBRARY=/path/to/libfacto.so.0 julia --project=bindings/julia/Facto -e 'using Pkg; Pkg.test()'
-using Facto, Test, DelimitedFiles
+using Facto, Test, DelimitedFiles, SparseArrays
 
 const DATA = joinpath(@__DIR__, "..", "..", "..", "..", "tests", "data")
 
@@ -93,6 +93,11 @@ end
     # :auto scales the Gaussian graph's features to [-1, 1] first: the graph of the features scaled by hand
     low, high = minimum(points; dims = 1), maximum(points; dims = 1)
     @test Facto.knn_similarity(points) ≈ Facto.knn_similarity(2 .* (points .- low) ./ (high .- low) .- 1; scaling = :none)
+    # Float32 features are read in single precision: the graph of the same values as Float64, exactly
+    single = Float32.(points)
+    for search in (:exact, :hnsw)
+        @test Facto.knn_similarity(single; search = search) == Facto.knn_similarity(Float64.(single); search = search)
+    end
     # no bandwidth: the median rule, a quarter of the median squared distance over the pairs
     d2 = [sum(abs2, points[i, :] .- points[j, :]) for i in 1:200, j in 1:200]
     pairs = sort([d2[i, j] for i in 1:200 for j in i+1:200])
@@ -159,6 +164,9 @@ end
     X = [i % 3 == 0 ? 10.0 + 0.01i : (i % 3 == 1 ? 0.01i : -10.0 - 0.01i) for i in 1:60, j in 1:2]
     s = Solver(Facto.nomad_points(X, 3), "burer_monteiro")
     solve!(s)
+    # the same points as a SparseMatrixCSC: their centring implicit, the same D to rounding
+    Q = iterate_matrix(s)
+    @test Facto.objective(Facto.nomad_points(sparse(X), 3), Q) ≈ Facto.objective(Facto.nomad_points(X, 3), Q) rtol = 1e-12
     m = Model(s)
     use_features!(m, X; affinity = :points)
     rows, labels, residuals = apply_model(m, X)

@@ -298,6 +298,10 @@ test_that("NOMAD on points keeps D implicit and finds separated blobs", {
   expect_equal(facto_objective(problem, Q), facto_objective(facto_nomad(facto_nomad_gram(X), 4), Q),
                tolerance = 1e-12)
   expect_error(facto_nomad_points(matrix(0, 5, 2), 2), class = "facto_error")
+  # the same points as a sparse Matrix: their centring implicit, the same D to rounding
+  if (requireNamespace("Matrix", quietly = TRUE))
+    expect_equal(facto_objective(facto_nomad_points(Matrix::Matrix(X, sparse = TRUE), 4), Q),
+                 facto_objective(problem, Q), tolerance = 1e-12)
 })
 
 test_that("topic modeling finds the planted anchor words and labels every document", {

@@ -227,6 +227,9 @@ extern "C" {
                                        scaling: i32, out: *mut *mut facto_sparse) -> facto_status;
     pub fn facto_knn_similarity_search(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32,
                                        scaling: i32, search: i32, out: *mut *mut facto_sparse) -> facto_status;
+    pub fn facto_knn_similarity_search_float(x: *const f32, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                                             kind: i32, scaling: i32, search: i32, out: *mut *mut facto_sparse)
+                                             -> facto_status;
     pub fn facto_knn_search_for(n: i64, search: i32) -> i32;
     pub fn facto_knn_similarity_sparse(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64, idx: *const i64,
                                        values: *const f64, k: i64, kind: i32, scaling: i32, search: i32,
@@ -262,6 +265,9 @@ extern "C" {
                                    out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_problem_new_nomad_points(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
                                           out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_nomad_points_sparse(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
+                                                 idx: *const i64, values: *const f64, k: i64,
+                                                 out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_problem_new_nomad_layer(previous: *const facto_solver, k: i64, out: *mut *mut facto_problem)
         -> facto_status;
     pub fn facto_nomad_gram(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, out: *mut *mut facto_matrix)

@@ -117,18 +117,19 @@ pub fn version() -> &'static str {
     unsafe { CStr::from_ptr(sys::facto_version()) }.to_str().unwrap_or("?")
 }
 
-/// A borrowed dense matrix: `rows * cols` values in `layout`.
+/// A borrowed dense matrix: `rows * cols` values in `layout`, of f64 (every function) or f32 (the
+/// functions generic over [`Feature`]).
 #[derive(Debug, Clone, Copy)]
-pub struct MatrixRef<'a> {
-    data: &'a [f64],
+pub struct MatrixRef<'a, T = f64> {
+    data: &'a [T],
     rows: usize,
     cols: usize,
     layout: Layout,
 }
 
-impl<'a> MatrixRef<'a> {
+impl<'a, T> MatrixRef<'a, T> {
     /// Fails with `FACTO_ERROR_DIMENSION` unless `data.len() == rows * cols`.
-    pub fn new(data: &'a [f64], rows: usize, cols: usize, layout: Layout) -> Result<MatrixRef<'a>> {
+    pub fn new(data: &'a [T], rows: usize, cols: usize, layout: Layout) -> Result<MatrixRef<'a, T>> {
         if rows.checked_mul(cols) != Some(data.len()) {
             return Err(Error::new(sys::FACTO_ERROR_DIMENSION,
                                   format!("{} values cannot form a {} x {} matrix", data.len(), rows, cols)));
@@ -481,6 +482,18 @@ impl Problem {
         check(unsafe {
             sys::facto_problem_new_nomad_points(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
                                                 k as i64, &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
+    /// NOMAD on sparse points (counts, TF-IDF): the same D as [`Problem::nomad_points`] of their dense form,
+    /// their centring left implicit, memory in the non-zeros.
+    pub fn nomad_points_sparse(x: &CsrMatrix, k: usize) -> Result<Problem> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_nomad_points_sparse(sys::FACTO_SPARSE_CSR, x.rows as i64, x.cols as i64,
+                                                       x.values.len() as i64, x.indptr.as_ptr(), x.indices.as_ptr(),
+                                                       x.values.as_ptr(), k as i64, &mut raw)
         }, thread_message)?;
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
@@ -949,14 +962,42 @@ pub fn knn_similarity(x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Sca
     knn_similarity_search(x, k, kind, scaling, Search::Auto)
 }
 
-/// [`knn_similarity`] with the neighbours found by `search`.
-pub fn knn_similarity_search(x: MatrixRef<'_>, k: usize, kind: Similarity, scaling: Scaling, search: Search)
-    -> Result<CsrMatrix> {
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+    impl Sealed for f32 {}
+}
+
+/// The precisions facto reads features in where they lie: f64, and f32 (half the memory: images)
+/// for [`knn_similarity_search`], whose graph of f32 values is that of the same values as f64.
+pub trait Feature: Copy + sealed::Sealed {
+    #[doc(hidden)]
+    unsafe fn knn_graph(x: *const Self, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32, scaling: i32,
+                        search: i32, out: *mut *mut sys::facto_sparse) -> i32;
+}
+
+impl Feature for f64 {
+    unsafe fn knn_graph(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32, scaling: i32,
+                        search: i32, out: *mut *mut sys::facto_sparse) -> i32 {
+        sys::facto_knn_similarity_search(x, rows, cols, ld, layout, k, kind, scaling, search, out)
+    }
+}
+
+impl Feature for f32 {
+    unsafe fn knn_graph(x: *const f32, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32, scaling: i32,
+                        search: i32, out: *mut *mut sys::facto_sparse) -> i32 {
+        sys::facto_knn_similarity_search_float(x, rows, cols, ld, layout, k, kind, scaling, search, out)
+    }
+}
+
+/// [`knn_similarity`] with the neighbours found by `search`, of f64 or f32 features.
+pub fn knn_similarity_search<T: Feature>(x: MatrixRef<'_, T>, k: usize, kind: Similarity, scaling: Scaling,
+                                         search: Search) -> Result<CsrMatrix> {
     let kind = similarity_code(kind);
     let mut raw = ptr::null_mut();
     check(unsafe {
-        sys::facto_knn_similarity_search(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
-                                         k as i64, kind, scaling_code(scaling), search_code(search), &mut raw)
+        T::knn_graph(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), k as i64, kind,
+                     scaling_code(scaling), search_code(search), &mut raw)
     }, thread_message)?;
     Ok(take_sparse(raw))
 }

@@ -446,6 +446,18 @@ fn nomad_on_points_never_forms_d() {
     let (a, b) = (points.objective(q.view()).unwrap(), dense.objective(q.view()).unwrap());
     assert!((a - b).abs() <= 1e-12 * b.abs(), "{a} against {b}");
     assert!((solver.progress().objective - b).abs() <= 1e-10 * b.abs());
+    // the same points as sparse rows: their centring implicit, the same D to rounding
+    let mut rows = facto::CsrMatrix { rows: x.rows, cols: x.cols, indptr: vec![0], indices: vec![], values: vec![] };
+    for i in 0..x.rows {
+        for c in 0..x.cols {
+            rows.indices.push(c as i64);
+            rows.values.push(x.get(i, c));
+        }
+        rows.indptr.push(rows.values.len() as i64);
+    }
+    let sparse = Problem::nomad_points_sparse(&rows, 4).unwrap();
+    let s = sparse.objective(q.view()).unwrap();
+    assert!((s - b).abs() <= 1e-12 * b.abs(), "{s} against {b}");
     let zeros = facto::Matrix { data: vec![0.0; 10], rows: 5, cols: 2, layout: Layout::RowMajor };
     assert!(Problem::nomad_points(zeros.view(), 2).is_err()); // every point is 0
 }
@@ -526,6 +538,16 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
                                                    facto::Search::Auto).unwrap();
     assert_eq!(from_sparse.indices, graph.indices);
     assert!(from_sparse.values.iter().zip(&graph.values).all(|(a, b)| (a - b).abs() <= 1e-12));
+    // f32 features are read in single precision: the graph of the same values as f64, exactly
+    let single: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let widened: Vec<f64> = single.iter().map(|&v| v as f64).collect();
+    for search in [facto::Search::Exact, facto::Search::Hnsw] {
+        let of_single = facto::knn_similarity_search(MatrixRef::new(&single, n, d, Layout::RowMajor).unwrap(), 0,
+                                                     facto::Similarity::Gaussian, Scaling::Auto, search).unwrap();
+        let of_double = facto::knn_similarity_search(MatrixRef::new(&widened, n, d, Layout::RowMajor).unwrap(), 0,
+                                                     facto::Similarity::Gaussian, Scaling::Auto, search).unwrap();
+        assert_eq!(of_single, of_double);
+    }
     let (_, cophenetic, dispersion) = facto::consensus(&[applied.labels.clone(), applied.labels].concat(), n).unwrap();
     assert!((cophenetic - 1.0).abs() < 1e-12 && (dispersion - 1.0).abs() < 1e-12);
 }
