@@ -311,7 +311,8 @@ FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, in
  * facto_problem_new_nomad on that D. "burer_monteiro" works through products with Y in O(n (d + r))
  * memory (its default start is then kernel k-means) and computes every output but "Q" from its factor
  * without an n x n matrix; "nomad_cgm" forms D's triangle when it starts, refused (OUT_OF_MEMORY) when
- * it does not fit. 1 <= K <= n.
+ * it does not fit. Points at least 90% zeros (counts, TF-IDF given densely; since 0.4.0) are kept as
+ * their non-zeros, as facto_problem_new_nomad_points_sparse keeps them. 1 <= K <= n.
  * Errors: NULL_POINTER, INVALID_ARGUMENT (layout, ld; every point 0), DIMENSION (n or d < 1, K out of
  * range), NOT_FINITE, OUT_OF_MEMORY. On error *out is set to NULL; on success the caller owns *out
  * (facto_problem_free). */
@@ -321,9 +322,10 @@ FACTO_API facto_status facto_problem_new_nomad_points(const double* X, int64_t r
 /* The same problem of sparse points (since 0.4.0): X (rows x cols: counts, TF-IDF) in one of the sparse
  * input formats, copied as CSR. Centring would fill every zero, so Y = (X - 1 mean^T) / max_i ||x_i|| is
  * kept implicitly: X's non-zeros twice (X and its transpose) and the mean, memory in the non-zeros,
- * "burer_monteiro"'s products in 4 nnz r. D is facto_problem_new_nomad_points' D of X's dense form, up
- * to the rounding of its products; the partition dual bound of "upper_bound" is left out (it needs Y
- * dense). Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry needed), as
+ * "burer_monteiro"'s products in 4 nnz r; ||D||_F, which it takes once at its start, costs one pass
+ * over D's rows (O(n^2) work, O(n) memory a row). D is facto_problem_new_nomad_points' D of X's dense
+ * form up to rounding relative to the uncentred points' norms (the mean is subtracted after the
+ * products); the partition dual bound of "upper_bound" is left out (it needs Y dense). Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry needed), as
  * facto_problem_new_nomad_points' for the points and K. */
 FACTO_API facto_status facto_problem_new_nomad_points_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
                                                              const int64_t* ptr, const int64_t* idx,

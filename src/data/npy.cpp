@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -87,8 +88,10 @@ constexpr Dtype kDtypes[] = {{"'<f8'", 8, value_at<double>}, {"'<f4'", 4, value_
 template <class T>
 T exactly(double v, std::size_t i, std::size_t j, const std::string& path)
 {
-    const auto t = static_cast<T>(v);
-    if (static_cast<double>(t) != v && !std::isnan(v))
+    // beyond float's range the cast itself is undefined: refused before it
+    const bool beyond = std::fabs(v) > static_cast<double>(std::numeric_limits<T>::max()) && !std::isinf(v);
+    const T t = beyond ? T(0) : static_cast<T>(v);
+    if (beyond || (static_cast<double>(t) != v && !std::isnan(v)))
         throw Error(FACTO_ERROR_UNSUPPORTED, "'" + path + "': entry (" + std::to_string(i) + ", " + std::to_string(j) +
                                                  ") = " + value_text(v) +
                                                  " is not held exactly in single precision: read it in double precision");

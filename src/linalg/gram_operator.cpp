@@ -92,7 +92,12 @@ GramOperator GramOperator::centered(CsrMatrix X, std::vector<double> mean, doubl
     for (int64_t& c : X.indices) c = kept[static_cast<std::size_t>(c)];
     X.cols = static_cast<int64_t>(kept_mean.size());
     auto Xt = std::make_shared<const CsrMatrix>(transpose(X));
-    return GramOperator(Centered{std::make_shared<const CsrMatrix>(std::move(X)), std::move(Xt), std::move(kept_mean), scale});
+    std::vector<double> a(static_cast<std::size_t>(X.rows), 0.0);
+    spmv(X, kept_mean.data(), a.data());
+    double mm = 0.0;
+    for (double v : kept_mean) mm += v * v;
+    return GramOperator(Centered{std::make_shared<const CsrMatrix>(std::move(X)), std::move(Xt), std::move(kept_mean),
+                                 scale, std::move(a), mm});
 }
 
 void GramOperator::centered_rows(const Centered& f, std::size_t first, std::size_t count, double* rows,
@@ -101,11 +106,8 @@ void GramOperator::centered_rows(const Centered& f, std::size_t first, std::size
     // D_ij = s^2 (x_i . x_j - a_i - a_j + m . m), a = X m; x_i . x_j over x_i's columns' lists in X^T
     const CsrMatrix &X = *f.X, &Xt = *f.Xt;
     const std::size_t n = this->n();
-    std::vector<double> a(n, 0.0);
-    spmv(X, f.mean.data(), a.data());
-    double mm = 0.0;
-    for (double v : f.mean) mm += v * v;
-    const double s2 = f.scale * f.scale;
+    const std::vector<double>& a = f.a;
+    const double s2 = f.scale * f.scale, mm = f.mm;
     parallel_for(count, 4, threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t b = begin; b < end; ++b) {
             const std::size_t i = first + b;
@@ -187,10 +189,8 @@ std::vector<double> GramOperator::diagonal() const
                        },
                        [&](const Centered& f) {
                            // s^2 ||x_i - m||^2 = s^2 (||m||^2 + sum over x_i's non-zeros of x (x - 2 m_c))
-                           double m2 = 0.0;
-                           for (double v : f.mean) m2 += v * v;
                            for (std::size_t i = 0; i < d.size(); ++i) {
-                               double sum = m2;
+                               double sum = f.mm;
                                for (int64_t p = f.X->indptr[i]; p < f.X->indptr[i + 1]; ++p) {
                                    const double x = f.X->values[static_cast<std::size_t>(p)];
                                    sum += x * (x - 2.0 * f.mean[static_cast<std::size_t>(f.X->indices[static_cast<std::size_t>(p)])]);
@@ -308,7 +308,7 @@ GramOperator GramOperator::with_fast_products(double c) const
                               },
                               [&](const Centered& f) {
                                   // sqrt(c) F: the non-zeros shared, the scale changed
-                                  return GramOperator(Centered{f.X, f.Xt, f.mean, f.scale * std::sqrt(c)});
+                                  return GramOperator(Centered{f.X, f.Xt, f.mean, f.scale * std::sqrt(c), f.a, f.mm});
                               }},
                       storage_);
 }
@@ -327,7 +327,7 @@ std::shared_ptr<const PackedSymmetric> GramOperator::triangle(const char* what) 
             const std::size_t count = std::min(kCenteredRows, n - first);
             centered_rows(*f, first, count, rows.data(), resolve_threads(0));
             for (std::size_t b = 0; b < count; ++b)
-                std::copy(&rows[b * n + first + b], &rows[(b + 1) * n], &T->values[T->start(first + b)]);
+                std::copy(rows.data() + b * n + first + b, rows.data() + (b + 1) * n, &T->values[T->start(first + b)]);
         }
         return T;
     }

@@ -83,6 +83,8 @@ private:
         std::shared_ptr<const CsrMatrix> X, Xt;  // X and its transpose, shared by c D's copies
         std::vector<double> mean;
         double scale;
+        std::vector<double> a;  // X m, for D's rows
+        double mm;              // m . m
     };
     using Storage = std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor, Centered>;
     explicit GramOperator(Storage storage) : storage_(std::move(storage)) {}

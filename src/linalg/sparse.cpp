@@ -135,6 +135,20 @@ Matrix dense_from_csr(const CsrMatrix& A)
     return D;
 }
 
+CsrMatrix csr_from_dense(const Matrix& A)
+{
+    CsrMatrix S{static_cast<int64_t>(A.shape()[0]), static_cast<int64_t>(A.shape()[1]), {0}, {}, {}};
+    for (std::size_t i = 0; i < A.shape()[0]; ++i) {
+        for (std::size_t j = 0; j < A.shape()[1]; ++j)
+            if (A(i, j) != 0.0) {
+                S.indices.push_back(static_cast<int64_t>(j));
+                S.values.push_back(A(i, j));
+            }
+        S.indptr.push_back(S.nnz());
+    }
+    return S;
+}
+
 CsrMatrix transpose(const CsrMatrix& A)
 {
     CsrMatrix T;

@@ -114,8 +114,9 @@ BOOST_AUTO_TEST_CASE(every_storage_of_d_gives_the_same_products)
 BOOST_AUTO_TEST_CASE(sparse_points_give_their_dense_forms_d_and_clustering)
 {
     // 90 documents of 3 topics, 8 draws each among their topic's 40 of 120 terms (about 93% zeros): the
-    // implicitly centred sparse storage is the dense points' D to rounding (sums of at most 120 terms
-    // of size 1: 1e-12 relative) in every operation, and burer_monteiro finds the same labels, the topics
+    // implicitly centred sparse storage is the dense points' D (their factor) to rounding (sums of at
+    // most 120 terms of size 1: 1e-12 relative) in every operation, and burer_monteiro finds the labels
+    // it finds on D formed densely, the topics
     std::vector<int64_t> rows, columns, topics;
     std::vector<double> values;
     std::mt19937_64 rng(17);
@@ -129,10 +130,15 @@ BOOST_AUTO_TEST_CASE(sparse_points_give_their_dense_forms_d_and_clustering)
     }
     const CsrMatrix X = csr_from_triplets(90, 120, rows.data(), columns.data(), values.data(), static_cast<int64_t>(values.size()));
     const Matrix dense = dense_from_csr(X);
-    const auto by_rows = Nomad::from_points(X, 3), by_dense = Nomad::from_points(dense, 3);
-    const GramOperator &S = by_rows->D(), &F = by_dense->D();
+    const auto by_rows = Nomad::from_points(X, 3);
+    const GramOperator& S = by_rows->D();
+    const GramOperator F = GramOperator::factored(nomad_features(dense));
     BOOST_TEST(S.is_factored());
     BOOST_TEST(S.factor() == nullptr);
+    // the same points given densely, 90% zeros or more, are kept so too
+    BOOST_TEST(Nomad::from_points(dense, 3)->D().factor() == nullptr);
+    Matrix filled = dense + 1.0;
+    BOOST_TEST(Nomad::from_points(filled, 3)->D().factor() != nullptr);
     std::vector<int64_t> used = X.indices;  // the columns with a non-zero: the others are not kept
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
@@ -152,9 +158,12 @@ BOOST_AUTO_TEST_CASE(sparse_points_give_their_dense_forms_d_and_clustering)
     BOOST_TEST(S.largest_eigenvalue(2) == F.largest_eigenvalue(1), boost::test_tools::tolerance(1e-8));
     const auto Ts = S.triangle("test"), Tf = F.triangle("test");
     BOOST_TEST(relative_difference(Ts->values, Tf->values) <= 1e-12);
+    // the same clustering as on D formed densely (a triangle)
+    const auto by_gram = std::make_shared<const Nomad>(nomad_gram(dense), 3);
     std::vector<int64_t> labels[2];
     for (int t = 0; t < 2; ++t) {
-        auto solver = make_solver(t ? std::static_pointer_cast<const Problem>(by_dense) : by_rows, "burer_monteiro");
+        auto solver = make_solver(t ? std::static_pointer_cast<const Problem>(by_gram) : by_rows, "burer_monteiro");
+        solver->mutable_params().set_string("start", "kmeans");  // the points' default start, on both
         BOOST_TEST(solver->solve() == FACTO_CONVERGED);
         labels[t] = solver->output("labels").ints;
     }

@@ -286,6 +286,7 @@ class NOMADClustering(_Clusterer):
         self._validate_params()
         if self.affinity == "points":  # scipy.sparse points stay sparse
             X = validate(self, X, accept_sparse="csr")
+            X = X.tocsr() if hasattr(X, "tocsr") else X  # rows indexed by label for the means below
             problem = Problem.nomad_points(X, self.n_clusters)
         else:
             X = symmetric_input(self, X, accept_sparse=False)
@@ -317,9 +318,9 @@ class NOMADClustering(_Clusterer):
         # the model of these labels: their means (points) or each cluster's mean of D (precomputed)
         with Model("nomad", {"labels": self.labels_, "embedding": self.embedding_}) as model:
             if self.affinity == "points" and hasattr(X, "toarray"):  # the clusters' means of sparse rows
-                kept = np.unique(self.labels_)
-                model.set_array("center_labels", kept.reshape(-1, 1))
-                model.set_array("centers", np.vstack([np.asarray(X[self.labels_ == c].mean(axis=0)) for c in kept]))
+                clusters = np.unique(self.labels_)
+                model.set_array("center_labels", clusters.reshape(-1, 1))
+                model.set_array("centers", np.vstack([np.asarray(X[self.labels_ == c].mean(axis=0)) for c in clusters]))
             elif self.affinity == "points":
                 model.use_points(X)
             if self.affinity == "points":

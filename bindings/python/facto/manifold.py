@@ -7,6 +7,11 @@ from ._base import FactoEstimator, Flag, Integer, Options, solvers_of, symmetric
 from .core import CsrMatrix, Problem
 
 
+def _squared_norms(X):
+    """The rows' squared norms, of a dense array or scipy.sparse rows (without densifying them)."""
+    return np.asarray(X.multiply(X).sum(axis=1)).ravel() if hasattr(X, "multiply") else (X * X).sum(axis=1)
+
+
 class EDMCompletion(FactoEstimator):
     """min 1/2 sum over observed pairs (||x_i - x_j||^2 - d_ij^2)^2 over X (n x n_components), by Dyn-NoLips
     with a quartic kernel or gradient descent.
@@ -16,7 +21,8 @@ class EDMCompletion(FactoEstimator):
     n_components : int, default 3. The embedding's dimension r.
     metric : "precomputed" (default: X is an n x n dissimilarity matrix; a scipy.sparse X observes its
         stored entries, a dense X every pair whose entry is not NaN) or "euclidean" (the distances
-        between X's rows, every pair).
+        between X's rows, every pair; scipy.sparse rows, counts or TF-IDF, stay sparse: the distances come
+        from their inner products).
     squared : bool, default False. The entries are squared distances already.
     solver : "auto" (default: the library's default for edm_completion), "nolips" or "gradient_descent".
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
@@ -56,10 +62,15 @@ class EDMCompletion(FactoEstimator):
         """(i, j, d, n) over the observed pairs i < j, d the squared distances. A pair stored twice must hold
         one value, to 1e-9 relative (both triangles of a symmetric matrix)."""
         if self.metric == "euclidean":
-            X = validate(self, X)
+            X = validate(self, X, accept_sparse="csr")
             n = X.shape[0]
             i, j = np.triu_indices(n, 1)
-            d = np.concatenate([((X[k + 1:] - X[k]) ** 2).sum(axis=1) for k in range(n - 1)])
+            if hasattr(X, "tocsr"):  # ||x_k||^2 + ||x_l||^2 - 2 x_k . x_l, from the rows' non-zeros
+                norms = _squared_norms(X)
+                d = np.concatenate([np.maximum(norms[k + 1:] + norms[k] - 2.0 * (X[k + 1:] @ X[k].T).toarray().ravel(),
+                                               0.0) for k in range(n - 1)])
+            else:
+                d = np.concatenate([((X[k + 1:] - X[k]) ** 2).sum(axis=1) for k in range(n - 1)])
             return i, j, d, n
         if self.metric != "precomputed":
             raise ValueError(f"metric must be 'precomputed' or 'euclidean', got {self.metric!r}")
@@ -91,7 +102,7 @@ class EDMCompletion(FactoEstimator):
         self._validate_params()
         i, j, d, n = self._pairs(X)
         self.n_pairs_ = int(i.size)
-        self._fit_X = validate(self, X) if self.metric == "euclidean" else None
+        self._fit_X = validate(self, X, accept_sparse="csr") if self.metric == "euclidean" else None
         problem = Problem.edm_completion(n, self.n_components, i, j, d)
         self._solve(problem, self.solver, callback, iterate=True,
                     on_result=lambda out: setattr(self, "embedding_", out["iterate"]))
@@ -104,9 +115,11 @@ class EDMCompletion(FactoEstimator):
     def _new_distances(self, X):
         """New points' squared distances to the fitted ones, sparse over the observed pairs."""
         if self.metric == "euclidean":
-            Y = validate(self, X, reset=False, min_samples=1)
+            Y = validate(self, X, accept_sparse="csr", reset=False, min_samples=1)
             F = self._fit_X
-            return ((Y * Y).sum(1)[:, None] - 2.0 * Y @ F.T + (F * F).sum(1)[None, :]).clip(min=0.0)
+            cross = Y @ F.T
+            cross = cross.toarray() if hasattr(cross, "toarray") else np.asarray(cross)
+            return (_squared_norms(Y)[:, None] - 2.0 * cross + _squared_norms(F)[None, :]).clip(min=0.0)
         M = validate(self, X, accept_sparse=("coo", "csr", "csc"), allow_nan=True, reset=False, min_samples=1)
         if np.any((M.data if hasattr(M, "tocsr") else np.nan_to_num(M, nan=0.0)) < 0):
             raise ValueError("Negative values in data passed to EDMCompletion: distances must be nonnegative")

@@ -91,6 +91,17 @@ def test_edm_completion_from_observed_pairs_recovers_the_helix():
     assert squared.n_pairs_ == i.size and np.allclose(squared.embedding_, model.embedding_)
     every = facto.EDMCompletion(n_components=3, metric="euclidean", max_iter=20000, tol=1e-9).fit(points)
     assert every.n_pairs_ == 200 * 199 // 2 and facto.distance_nrmse(every.embedding_, points) < 1e-6
+    # sparse rows stay sparse: their distances from inner products, the same pairs to rounding, and the
+    # fitted and new points the dense rows' to the solver's tolerance (distances compared: no frame)
+    rows = np.zeros((200, 40))
+    rows[:, [3, 17, 29]] = points
+    of_sparse = facto.EDMCompletion(n_components=3, metric="euclidean", max_iter=20000, tol=1e-9).fit(
+        scipy_sparse.csr_matrix(rows))
+    assert facto.distance_nrmse(of_sparse.embedding_, points) < 1e-6
+    of_dense = facto.EDMCompletion(n_components=3, metric="euclidean", max_iter=20000, tol=1e-9).fit(rows)
+    new = rows[:6] + 0.01 * (rows[:6] != 0)
+    assert facto.distance_nrmse(np.vstack([of_sparse.embedding_, of_sparse.transform(scipy_sparse.csr_matrix(new))]),
+                                np.vstack([of_dense.embedding_, of_dense.transform(new)])) < 1e-6
     with pytest.raises(ValueError, match="nonnegative"):
         facto.EDMCompletion().fit(-distances)
     conflicting = scipy_sparse.coo_matrix(([1.0, 2.0], ([0, 1], [1, 0])), shape=(3, 3))  # d(0, 1) twice
