@@ -325,7 +325,9 @@ FACTO_API facto_status facto_problem_new_nomad_points(const double* X, int64_t r
  * "burer_monteiro"'s products in 4 nnz r; ||D||_F, which it takes once at its start, costs one pass
  * over D's rows (O(n^2) work, O(n) memory a row). D is facto_problem_new_nomad_points' D of X's dense
  * form up to rounding relative to the uncentred points' norms (the mean is subtracted after the
- * products); the partition dual bound of "upper_bound" is left out (it needs Y dense). Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry needed), as
+ * products); the partition dual bound of "upper_bound" is left out (it needs Y dense). The arrays are
+ * only read; on success the caller owns *out (facto_problem_free), on error it is NULL. Errors: as
+ * facto_problem_new_symnmf_sparse's for the arrays (no symmetry needed), as
  * facto_problem_new_nomad_points' for the points and K. */
 FACTO_API facto_status facto_problem_new_nomad_points_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
                                                              const int64_t* ptr, const int64_t* idx,

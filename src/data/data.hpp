@@ -112,6 +112,9 @@ CsrMatrix knn_similarity(const CsrMatrix& X, int64_t k, Similarity kind, int64_t
 // inflates rare terms), Gaussian otherwise. On the defaults panel's 1000 Reuters TF-IDF documents SymNMF's
 // accuracy is 0.50-0.51 on the cosine graph and 0.37-0.38 on the scaled Gaussian one; on satimage (dense)
 // the cosine graph loses 0.1.
+// Whether `zeros` of `entries` values are at least 90% of them: features facto takes as sparse (counts,
+// TF-IDF): the kNN graph's automatic kernel, NOMAD's sparse storage of points.
+inline bool mostly_zeros(double zeros, double entries) { return 10.0 * zeros >= 9.0 * entries; }
 Similarity automatic_similarity(const Matrix& X);
 Similarity automatic_similarity(const DenseRows& X);
 Similarity automatic_similarity(const CsrMatrix& X);

@@ -83,22 +83,24 @@ constexpr Dtype kDtypes[] = {{"'<f8'", 8, value_at<double>}, {"'<f4'", 4, value_
                              {"'<i8'", 8, value_at<int64_t>}, {"'<i4'", 4, value_at<int32_t>},
                              {"'|u1'", 1, value_at<uint8_t>}, {"'<u1'", 1, value_at<uint8_t>}};
 
-// Entry (i, j)'s value v in T, unchanged: Error(UNSUPPORTED) for one single precision would round (NaN
-// passes on to the finiteness check).
+// Whether T holds v unchanged (NaN passes on to the finiteness check). Beyond float's range the cast
+// itself is undefined: checked before it.
 template <class T>
-T exactly(double v, std::size_t i, std::size_t j, const std::string& path)
+bool holds(double v)
 {
-    // beyond float's range the cast itself is undefined: refused before it
-    const bool beyond = std::fabs(v) > static_cast<double>(std::numeric_limits<T>::max()) && !std::isinf(v);
-    const T t = beyond ? T(0) : static_cast<T>(v);
-    if (beyond || (static_cast<double>(t) != v && !std::isnan(v)))
-        throw Error(FACTO_ERROR_UNSUPPORTED, "'" + path + "': entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                                 ") = " + value_text(v) +
-                                                 " is not held exactly in single precision: read it in double precision");
-    return t;
+    if (std::isnan(v) || std::isinf(v)) return true;
+    return std::fabs(v) <= static_cast<double>(std::numeric_limits<T>::max()) &&
+           static_cast<double>(static_cast<T>(v)) == v;
 }
 
-// read_npy's values in T (double, or float exactly: `exactly`).
+[[noreturn]] void refuse_single(double v, std::size_t i, std::size_t j, const std::string& path)
+{
+    throw Error(FACTO_ERROR_UNSUPPORTED, "'" + path + "': entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                                             ") = " + value_text(v) +
+                                             " is not held exactly in single precision: read it in double precision");
+}
+
+// read_npy's values in T (double, or float where it holds them: `holds`).
 template <class T>
 xt::xtensor<T, 2> npy_values(std::istream& in, const std::string& path)
 {
@@ -144,10 +146,11 @@ xt::xtensor<T, 2> npy_values(std::istream& in, const std::string& path)
                 "'" + path + "': data shorter than the header's shape");
         for (std::size_t t = 0; t < count; ++t, ++done) {
             const double v = dtype->read(chunk.data() + t * width);
+            if (!holds<T>(v)) refuse_single(v, fortran ? done % rows : done / cols, fortran ? done / rows : done % cols, path);
             if (fortran)
-                X(done % rows, done / rows) = exactly<T>(v, done % rows, done / rows, path);
+                X(done % rows, done / rows) = static_cast<T>(v);
             else
-                X.data()[done] = exactly<T>(v, done / cols, done % cols, path);
+                X.data()[done] = static_cast<T>(v);
         }
     }
     return X;
@@ -200,7 +203,10 @@ SingleMatrix read_matrix_single(const std::string& path)
         const Matrix values = read_csv(path);
         X = SingleMatrix(values.shape());
         for (std::size_t i = 0; i < values.shape()[0]; ++i)
-            for (std::size_t j = 0; j < values.shape()[1]; ++j) X(i, j) = exactly<float>(values(i, j), i, j, path);
+            for (std::size_t j = 0; j < values.shape()[1]; ++j) {
+                if (!holds<float>(values(i, j))) refuse_single(values(i, j), i, j, path);
+                X(i, j) = static_cast<float>(values(i, j));
+            }
     }
     require_finite(rows_of(X), path.c_str());
     return X;

@@ -195,7 +195,7 @@ Similarity automatic_similarity(const DenseRows& X)
             if (X(i, c) < 0.0) return Similarity::Gaussian;
             zeros += X(i, c) == 0.0 ? 1.0 : 0.0;
         }
-    return 10.0 * zeros >= 9.0 * static_cast<double>(X.n) * static_cast<double>(X.p) ? Similarity::Cosine
+    return mostly_zeros(zeros, static_cast<double>(X.n) * static_cast<double>(X.p)) ? Similarity::Cosine
                                                                                      : Similarity::Gaussian;
 }
 
@@ -204,7 +204,7 @@ Similarity automatic_similarity(const CsrMatrix& X)
     if (std::any_of(X.values.begin(), X.values.end(), [](double v) { return v < 0.0; })) return Similarity::Gaussian;
     const double entries = static_cast<double>(X.rows) * static_cast<double>(X.cols);
     const auto stored_nonzeros = X.values.size() - static_cast<std::size_t>(std::count(X.values.begin(), X.values.end(), 0.0));
-    return 10.0 * (entries - static_cast<double>(stored_nonzeros)) >= 9.0 * entries ? Similarity::Cosine
+    return mostly_zeros(entries - static_cast<double>(stored_nonzeros), entries) ? Similarity::Cosine
                                                                                   : Similarity::Gaussian;
 }
 

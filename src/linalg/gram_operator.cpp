@@ -100,28 +100,32 @@ GramOperator GramOperator::centered(CsrMatrix X, std::vector<double> mean, doubl
                                  scale, std::move(a), mm});
 }
 
-void GramOperator::centered_rows(const Centered& f, std::size_t first, std::size_t count, double* rows,
-                                 std::size_t threads) const
+void GramOperator::for_each_centered_block(const Centered& f,
+                                           const std::function<void(std::size_t, std::size_t, const double*)>& visit) const
 {
     // D_ij = s^2 (x_i . x_j - a_i - a_j + m . m), a = X m; x_i . x_j over x_i's columns' lists in X^T
     const CsrMatrix &X = *f.X, &Xt = *f.Xt;
     const std::size_t n = this->n();
-    const std::vector<double>& a = f.a;
-    const double s2 = f.scale * f.scale, mm = f.mm;
-    parallel_for(count, 4, threads, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t b = begin; b < end; ++b) {
-            const std::size_t i = first + b;
-            double* row = rows + b * n;
-            std::fill(row, row + n, 0.0);
-            for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p) {
-                const auto c = static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)]);
-                const double v = X.values[static_cast<std::size_t>(p)];
-                for (int64_t q = Xt.indptr[c]; q < Xt.indptr[c + 1]; ++q)
-                    row[static_cast<std::size_t>(Xt.indices[static_cast<std::size_t>(q)])] += v * Xt.values[static_cast<std::size_t>(q)];
+    const double s2 = f.scale * f.scale;
+    std::vector<double> rows(kCenteredRows * n);
+    for (std::size_t first = 0; first < n; first += kCenteredRows) {
+        const std::size_t count = std::min(kCenteredRows, n - first);
+        parallel_for(count, 4, resolve_threads(0), [&](std::size_t begin, std::size_t end) {
+            for (std::size_t b = begin; b < end; ++b) {
+                const std::size_t i = first + b;
+                double* row = rows.data() + b * n;
+                std::fill(row, row + n, 0.0);
+                for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p) {
+                    const auto c = static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)]);
+                    const double v = X.values[static_cast<std::size_t>(p)];
+                    for (int64_t q = Xt.indptr[c]; q < Xt.indptr[c + 1]; ++q)
+                        row[static_cast<std::size_t>(Xt.indices[static_cast<std::size_t>(q)])] += v * Xt.values[static_cast<std::size_t>(q)];
+                }
+                for (std::size_t j = 0; j < n; ++j) row[j] = s2 * (row[j] - f.a[i] - f.a[j] + f.mm);
             }
-            for (std::size_t j = 0; j < n; ++j) row[j] = s2 * (row[j] - a[i] - a[j] + mm);
-        }
-    });
+        });
+        visit(first, count, rows.data());
+    }
 }
 
 std::size_t GramOperator::n() const
@@ -220,14 +224,10 @@ double GramOperator::inner(const Matrix& Q) const
                               [&](const Centered& f) {
                                   // sum_ij D_ij Q_ij over blocks of D's rows
                                   const std::size_t n = Q.shape()[0];
-                                  std::vector<double> rows(kCenteredRows * n);
                                   double sum = 0.0;
-                                  for (std::size_t first = 0; first < n; first += kCenteredRows) {
-                                      const std::size_t count = std::min(kCenteredRows, n - first);
-                                      centered_rows(f, first, count, rows.data(), resolve_threads(0));
-                                      for (std::size_t b = 0; b < count; ++b)
-                                          sum += blas::dot(&rows[b * n], &Q(first + b, 0), n);
-                                  }
+                                  for_each_centered_block(f, [&](std::size_t first, std::size_t count, const double* rows) {
+                                      for (std::size_t b = 0; b < count; ++b) sum += blas::dot(rows + b * n, &Q(first + b, 0), n);
+                                  });
                                   return sum;
                               }},
                       storage_);
@@ -245,15 +245,12 @@ double GramOperator::frobenius_norm() const
                                   return std::sqrt(blas::frobenius_dot(G, G));
                               },
                               [this](const Centered& f) {
-                                  // D's rows in blocks: O(nnz n) work in O(64 n + d 64) memory
+                                  // D's rows in blocks: the work of the products of every row with X
                                   const std::size_t n = this->n();
-                                  std::vector<double> rows(kCenteredRows * n);
                                   double sum = 0.0;
-                                  for (std::size_t first = 0; first < n; first += kCenteredRows) {
-                                      const std::size_t count = std::min(kCenteredRows, n - first);
-                                      centered_rows(f, first, count, rows.data(), resolve_threads(0));
-                                      sum += blas::dot(rows.data(), rows.data(), count * n);
-                                  }
+                                  for_each_centered_block(f, [&](std::size_t, std::size_t count, const double* rows) {
+                                      sum += blas::dot(rows, rows, count * n);
+                                  });
                                   return std::sqrt(sum);
                               }},
                       storage_);
@@ -322,13 +319,10 @@ std::shared_ptr<const PackedSymmetric> GramOperator::triangle(const char* what) 
     if (const auto* S = std::get_if<Square>(&storage_)) return std::make_shared<const PackedSymmetric>(PackedSymmetric::from_upper(S->D));
     auto T = std::make_shared<PackedSymmetric>(n);
     if (const auto* f = std::get_if<Centered>(&storage_)) {
-        std::vector<double> rows(kCenteredRows * n);
-        for (std::size_t first = 0; first < n; first += kCenteredRows) {
-            const std::size_t count = std::min(kCenteredRows, n - first);
-            centered_rows(*f, first, count, rows.data(), resolve_threads(0));
+        for_each_centered_block(*f, [&](std::size_t first, std::size_t count, const double* rows) {
             for (std::size_t b = 0; b < count; ++b)
-                std::copy(rows.data() + b * n + first + b, rows.data() + (b + 1) * n, &T->values[T->start(first + b)]);
-        }
+                std::copy(rows + b * n + first + b, rows + (b + 1) * n, &T->values[T->start(first + b)]);
+        });
         return T;
     }
     // D_ij = f_i . f_j

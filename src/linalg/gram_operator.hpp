@@ -88,8 +88,10 @@ private:
     };
     using Storage = std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor, Centered>;
     explicit GramOperator(Storage storage) : storage_(std::move(storage)) {}
-    // Rows first .. first + count - 1 of D (count x n, row-major) into `rows`: products with unit columns.
-    void centered_rows(const Centered& f, std::size_t first, std::size_t count, double* rows, std::size_t threads) const;
+    // D's rows in blocks of 64 on all threads: visit(first, count, rows) sees rows[b * n + j] = D_{first + b, j},
+    // in O(64 n) memory (its norm, Tr(D Q) and its triangle).
+    void for_each_centered_block(const Centered& f,
+                                 const std::function<void(std::size_t, std::size_t, const double*)>& visit) const;
 
     Storage storage_;
 };

@@ -130,10 +130,12 @@ Nomad::Nomad(Matrix D, int64_t K) : D_(checked_triangle(D)), K_(K) { check_K(K, 
 std::shared_ptr<const Nomad> Nomad::from_points(const Matrix& X, int64_t K)
 {
     check_K(K, static_cast<int64_t>(X.shape()[0]));
-    require_finite(X, "X");
     // points at least 90% zeros (counts, TF-IDF, given densely) are kept as their non-zeros
-    const auto zeros = static_cast<std::size_t>(std::count(X.begin(), X.end(), 0.0));
-    if (X.size() > 0 && 10 * zeros >= 9 * X.size()) return from_points(csr_from_dense(X), K);
+    const auto zeros = static_cast<double>(std::count(X.begin(), X.end(), 0.0));
+    if (X.size() > 0 && mostly_zeros(zeros, static_cast<double>(X.size()))) {
+        require_finite(X, "X");  // (nomad_features checks the dense path's)
+        return from_points(csr_from_dense(X), K);
+    }
     return std::shared_ptr<const Nomad>(new Nomad(GramOperator::factored(nomad_features(X)), K));
 }
 
