@@ -9,6 +9,12 @@ label. The same seed writes the same bytes.
     python3 benchmarks/million.py run DIR [n] [seed]     writes them if missing, then SymNMF on the
                                                          kNN graph by the CLI: seconds, peak memory,
                                                          accuracy beside scikit-learn's MiniBatchKMeans
+    python3 benchmarks/million.py nomad DIR [n] [seed] [seconds]
+                                                         the same images, NOMAD on them as points by the
+                                                         CLI's defaults (burer_monteiro; the points in
+                                                         single precision), stopped at `seconds` (1500):
+                                                         its stop, objective, feasibility, seconds, peak
+                                                         memory, accuracy, beside MiniBatchKMeans
 """
 import os
 import resource
@@ -78,13 +84,15 @@ def peak_of(command):
     return seconds, peak, done.stdout, done.stderr
 
 
-def run(directory, n, seed):
+def run(directory, n, seed, problem="symnmf", seconds_limit=None):
     images, labels = os.path.join(directory, "images.npy"), os.path.join(directory, "labels.csv")
     if not (os.path.exists(images) and np.load(images, mmap_mode="r").shape[0] == n):
         write(directory, n, seed)
     cli = os.environ.get("FACTO_CLI", "build/programs/facto")
-    found_path = os.path.join(directory, "facto_labels.csv")
-    command = [cli, "--problem", "symnmf", "-k", "10", "--labels", labels, "--output-labels", found_path, images]
+    found_path = os.path.join(directory, f"facto_{problem}_labels.csv")
+    command = [cli, "--problem", problem, "-k", "10", "--labels", labels, "--output-labels", found_path, images]
+    if seconds_limit:
+        command[1:1] = ["--set", f"time_limit={seconds_limit}"]
     seconds, peak, out, err = peak_of(command)
     print(out[-3000:])
     print(err[-1500:])
@@ -96,7 +104,8 @@ def run(directory, n, seed):
     def scores(found):
         return f"accuracy {facto.clustering_accuracy(found, y):.4f}, NMI {normalized_mutual_info_score(y, found):.4f}"
 
-    print(f"facto CLI, SymNMF on the kNN graph of {n} images: {seconds:.1f} s, peak {peak:.0f} MB, "
+    what = "SymNMF on the kNN graph" if problem == "symnmf" else "NOMAD on the points"
+    print(f"facto CLI, {what} of {n} images: {seconds:.1f} s, peak {peak:.0f} MB, "
           f"{scores(np.loadtxt(found_path, dtype=np.int64))}")
     X = np.load(images, mmap_mode="r")
     start = time.perf_counter()
@@ -105,8 +114,11 @@ def run(directory, n, seed):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("write", "run"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("write", "run", "nomad"):
         sys.exit(__doc__)
     size = int(sys.argv[3]) if len(sys.argv) > 3 else 1000000
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    (write if sys.argv[1] == "write" else run)(sys.argv[2], size, seed)
+    if sys.argv[1] == "nomad":
+        run(sys.argv[2], size, seed, "nomad", float(sys.argv[5]) if len(sys.argv) > 5 else 1500.0)
+    else:
+        (write if sys.argv[1] == "write" else run)(sys.argv[2], size, seed)

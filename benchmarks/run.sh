@@ -53,6 +53,9 @@
 #                                                                            10^6 by default, written to the
 #                                                                            data directory's million/; SymNMF
 #                                                                            on their kNN graph by the CLI)
+#   bash benchmarks/run.sh million_nomad [n] [seed] [seconds]             (the same images, NOMAD on them as
+#                                                                            points by the CLI, stopped at
+#                                                                            seconds, 1500 by default)
 #   bash benchmarks/run.sh knn [quick|full]                              (exact and approximate nearest
 #                                                                            neighbours for the kNN graph:
 #                                                                            Fashion-MNIST, 10,000 or 70,000)
@@ -180,11 +183,12 @@ case "$which" in
     bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn
     cmake --build build -j"$(nproc)" --target facto >/dev/null
     FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/sparse.py "${1:-quick}" ;;
-  million)
+  million|million_nomad)
     bash cmake/install-deps.sh python3-numpy python3-sklearn dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target facto facto_cli >/dev/null
-    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python:benchmarks /usr/bin/python3 benchmarks/million.py run \
-      "$FACTO_DATA/million" "${1:-1000000}" "${2:-0}" ;;
+    job=run; [ "$which" = million_nomad ] && job=nomad
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python:benchmarks /usr/bin/python3 benchmarks/million.py $job \
+      "$FACTO_DATA/million" "${1:-1000000}" "${2:-0}" ${3:+"$3"} ;;
   distributed)
     cmake --build build -j"$(nproc)" --target bench_distributed facto_cli facto_cli_mpi >/dev/null
     ./build/benchmarks/bench_distributed "$@"
@@ -200,6 +204,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|topics|panel|knn|sparse|million|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|topics|panel|knn|sparse|million|million_nomad|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

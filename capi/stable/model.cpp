@@ -8,6 +8,8 @@
 
 using facto::capi::guarded;
 using facto::capi::require_pointer;
+using facto::capi::require_sparse_shape;
+using facto::capi::sparse_in;
 
 namespace {
 // Runs body on a model's handle, its failure message kept on the handle.
@@ -192,6 +194,16 @@ facto_status facto_model_use_points(facto_model* model, const double* X, int64_t
 {
     return on_model(model, [&](facto::Model& m) {
         facto::use_points(m, facto::copy_in(X, rows, cols, ld, layout, "X"));
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_model_use_points_sparse(facto_model* model, int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                           const int64_t* ptr, const int64_t* idx, const double* values)
+{
+    return on_model(model, [&](facto::Model& m) {
+        require_sparse_shape(format, rows, cols, nnz);
+        facto::use_points(m, sparse_in(format, rows, cols, nnz, ptr, idx, values));
         return FACTO_OK;
     });
 }

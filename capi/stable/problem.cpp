@@ -137,7 +137,21 @@ facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols
 facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                             int64_t K, facto_problem** out)
 {
-    return new_problem(out, [&] { return facto::Nomad::from_points(facto::copy_in(X, rows, cols, ld, layout, "X"), K); });
+    return new_problem(out, [&] {
+        facto::Matrix copy;  // column-major X only: the row-major one is read where it lies
+        return facto::Nomad::from_points(facto::rows_in(X, rows, cols, ld, layout, "X", copy), K);
+    });
+}
+
+facto_status facto_problem_new_nomad_points_float(const float* X, int64_t rows, int64_t cols, int64_t ld,
+                                                  int32_t layout, int64_t K, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        facto::SingleMatrix copy;  // column-major X: its row-major copy is kept, not copied again
+        const facto::DenseRows points = facto::rows_in(X, rows, cols, ld, layout, "X", copy);
+        return layout == FACTO_COL_MAJOR ? facto::Nomad::from_points(std::move(copy), K)
+                                         : facto::Nomad::from_points(points, K);
+    });
 }
 
 facto_status facto_problem_new_nomad_points_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,

@@ -306,8 +306,8 @@ FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, in
 
 /* NOMAD on n points, the rows of X (n x d, finite, not all 0; only read): D is the paper's Gram matrix
  * of them (as facto_nomad_gram: Y Y^T, Y = (X - the mean of the rows) / max_i ||x_i||), kept as Y
- * (n d values) and never formed, so that memory is linear in n (70,000 points of dimension 784: D
- * would take 39 GB, Y 439 MB). The same problem, iterate, objective and outputs as
+ * (n d values; a row-major X is read where it lies, not copied first) and never formed, so that memory
+ * is linear in n (70,000 points of dimension 784: D would take 39 GB, Y 439 MB). The same problem, iterate, objective and outputs as
  * facto_problem_new_nomad on that D. "burer_monteiro" works through products with Y in O(n (d + r))
  * memory (its default start is then kernel k-means) and computes every output but "Q" from its factor
  * without an n x n matrix; "nomad_cgm" forms D's triangle when it starts, refused (OUT_OF_MEMORY) when
@@ -318,6 +318,15 @@ FACTO_API facto_status facto_problem_new_nomad(const double* D, int64_t rows, in
  * (facto_problem_free). */
 FACTO_API facto_status facto_problem_new_nomad_points(const double* X, int64_t rows, int64_t cols, int64_t ld,
                                                       int32_t layout, int64_t K, facto_problem** out);
+
+/* The same problem of points in single precision (since 0.4.0; images: facto_matrix_read_float), for
+ * half the memory: X is copied as it is (4 bytes a value) and each product forms Y's rows from it in
+ * double precision, block by block, as facto_problem_new_nomad_points forms them (the same D; its
+ * products differ only in the order of their sums). 10^6 images of 784 pixels take 3.1 GB here instead
+ * of 6.3; the caller may free X on return. Points at least 90% zeros are kept as their non-zeros alike.
+ * Errors, ownership: as facto_problem_new_nomad_points'. */
+FACTO_API facto_status facto_problem_new_nomad_points_float(const float* X, int64_t rows, int64_t cols, int64_t ld,
+                                                            int32_t layout, int64_t K, facto_problem** out);
 
 /* The same problem of sparse points (since 0.4.0): X (rows x cols: counts, TF-IDF) in one of the sparse
  * input formats, copied as CSR. Centring would fill every zero, so Y = (X - 1 mean^T) / max_i ||x_i|| is
@@ -734,6 +743,14 @@ FACTO_API facto_status facto_model_use_knn_similarity_search(facto_model* model,
                                                              int32_t kind, int32_t scaling, int32_t search);
 FACTO_API facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols,
                                               int64_t ld, int32_t layout);
+/* facto_model_use_points of sparse points (since 0.4.0; a fit on facto_problem_new_nomad_points_sparse):
+ * X (rows x cols: counts, TF-IDF) in one of the sparse input formats, only read; the model keeps the
+ * clusters' means (dense, one row per cluster: K cols values, not the points). New points may then be
+ * dense or sparse (facto_model_apply_sparse). Errors: as facto_problem_new_nomad_points_sparse's for the
+ * arrays, as facto_model_use_points' for the model. */
+FACTO_API facto_status facto_model_use_points_sparse(facto_model* model, int32_t format, int64_t rows, int64_t cols,
+                                                     int64_t nnz, const int64_t* ptr, const int64_t* idx,
+                                                     const double* values);
 FACTO_API facto_status facto_model_use_gram(facto_model* model, const double* D, int64_t rows, int64_t cols,
                                             int64_t ld, int32_t layout);
 

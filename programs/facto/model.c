@@ -44,10 +44,17 @@ static int attach_features(facto_model* model, const options* o)
     const int simplicial = !strcmp(o->problem, "simplicial_symnmf"), symnmf = !strcmp(o->problem, "symnmf");
     const int nomad = !strcmp(o->problem, "nomad");
     if (o->affinity || !o->file || !(simplicial || symnmf || nomad)) return 1;
+    if (nomad && ends_with(o->file, ".mtx")) { /* the clusters' means of sparse points */
+        csr_arrays a;
+        if (!read_csr(o->file, &a)) return 0;
+        facto_status st = facto_model_use_points_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
+                                                        a.indices, a.values);
+        free_csr(&a);
+        return st < 0 ? !fail("--save-model", st, facto_model_last_error(model)) : 1;
+    }
     if (ends_with(o->file, ".mtx"))
-        return fprintf(stderr, "facto: --save-model: a model fitted on sparse features (%s) cannot keep their %s "
-                               "rule yet (it holds dense features); fit on the dense features to save one\n", o->file,
-                       nomad ? "points'" : "kNN"), 0;
+        return fprintf(stderr, "facto: --save-model: a model fitted on sparse features (%s) cannot keep their kNN "
+                               "rule yet (it holds dense features); fit on the dense features to save one\n", o->file), 0;
     facto_matrix* X = NULL;
     facto_status st = facto_matrix_read(o->file, &X);
     if (st < 0) return !fail(o->file, st, facto_last_error());

@@ -46,6 +46,16 @@ static int check_features(const options* o, const facto_matrix* m)
     return 0;
 }
 
+/* o->file's matrix, a .npy file of points in single precision when `single` and it holds them exactly
+ * (images: uint8, float32; half the memory of doubles), other values as doubles; 0 after a message. */
+static int read_points(const options* o, int single, facto_matrix** m)
+{
+    facto_status st = single && ends_with(o->file, ".npy") ? facto_matrix_read_float(o->file, m) : FACTO_ERROR_UNSUPPORTED;
+    if (st == FACTO_ERROR_UNSUPPORTED) st = facto_matrix_read(o->file, m);
+    if (st < 0) return !fail(o->file, st, facto_last_error());
+    return 1;
+}
+
 /* edm_completion from a CSV of (i, j, d) rows, or on the Helix (whose points go to *truth). */
 static facto_problem* build_edm(const options* o, double** truth, int64_t* n_truth)
 {
@@ -219,11 +229,12 @@ static facto_problem* build_nomad(const options* o)
         if (st < 0) fail("problem", st, facto_last_error());
         return problem;
     }
-    st = facto_matrix_read(o->file, &m);
-    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    if (!read_points(o, !o->affinity && !group_distributed(), &m)) return NULL;
     if (!o->affinity && !check_features(o, m)) return facto_matrix_free(m), NULL;
     facto_matrix_shape(m, &n, &dim);
+    const float* single = facto_matrix_data_float(m);
     st = o->affinity ? facto_problem_new_nomad(facto_matrix_data(m), n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem)
+         : single    ? facto_problem_new_nomad_points_float(single, n, dim, dim, FACTO_ROW_MAJOR, o->k, &problem)
                      : group_nomad_points(facto_matrix_data(m), n, dim, o->k, &problem);
     facto_matrix_free(m);
     if (st < 0) fail("problem", st, facto_last_error());
@@ -264,12 +275,7 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
         return symnmf_from_sparse(M, o->k);
     }
     facto_matrix* data = NULL;
-    /* the kNN graph's .npy features in single precision when it holds them exactly (images: uint8, float32),
-       half the memory of doubles; other values are read as doubles */
-    st = symnmf && !o->affinity && ends_with(o->file, ".npy") ? facto_matrix_read_float(o->file, &data)
-                                                               : FACTO_ERROR_UNSUPPORTED;
-    if (st == FACTO_ERROR_UNSUPPORTED) st = facto_matrix_read(o->file, &data);
-    if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
+    if (!read_points(o, symnmf && !o->affinity, &data)) return NULL;  /* the kNN graph's features */
     if (!o->affinity && !check_features(o, data)) return facto_matrix_free(data), NULL;
     int64_t rows = 0, cols = 0;
     facto_matrix_shape(data, &rows, &cols);

@@ -217,14 +217,20 @@ LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation,
 // nomad_features returns Y (n x d), nomad_gram D (exactly symmetric). With collectives, X is this
 // process's block of the points (possibly none; d columns everywhere): the mean and the largest norm are
 // all the processes' (collective), and Y is the block's rows.
-Matrix nomad_features(const Matrix& X, const Collectives* collectives = nullptr);
+Matrix nomad_features(const DenseRows& X, const Collectives* collectives = nullptr);
+inline Matrix nomad_features(const Matrix& X, const Collectives* collectives = nullptr)
+{
+    return nomad_features(rows_of(X), collectives);
+}
 Matrix nomad_gram(const Matrix& X);
-// The same map for sparse points, left implicit (the centring would fill every zero): Y = scale (X - 1
-// mean^T), returned as the rows' mean (d values) and scale = 1 / max_i ||x_i||; the same checks.
+// The same map left implicit, for storage that does not hold Y (sparse points, whose centring would fill
+// every zero; points in single precision): Y = scale (X - 1 mean^T), returned as the rows' mean (d
+// values) and scale = 1 / max_i ||x_i||; the same checks, the same collectives.
 struct Centring {
     std::vector<double> mean;
     double scale;
 };
+Centring nomad_centring(const DenseRows& X, const Collectives* collectives = nullptr);
 Centring nomad_centring(const CsrMatrix& X);
 
 }  // namespace facto

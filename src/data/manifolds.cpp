@@ -104,27 +104,39 @@ LabeledPoints gaussian_blobs(int64_t n, const Matrix& centers, double deviation,
     return p;
 }
 
-Matrix nomad_features(const Matrix& X, const Collectives* collectives)
+Centring nomad_centring(const DenseRows& X, const Collectives* collectives)
 {
-    const std::size_t n = X.shape()[0], d = X.shape()[1];
+    const std::size_t n = X.n, d = X.p;
     require_finite(X, "X");  // before the collectives: a process refusing alone would leave the others in them
-    // the points' count and column sums, with the processes' when distributed
+    // the points' count and column sums (each over i in order), with the processes' when distributed
     std::vector<double> sums(d + 1, 0.0);
     sums[d] = static_cast<double>(n);
-    for (std::size_t k = 0; k < d; ++k)
-        for (std::size_t i = 0; i < n; ++i) sums[k] += X(i, k);
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        double norm2 = 0.0;
+        for (std::size_t k = 0; k < d; ++k) {
+            const double v = X(i, k);
+            sums[k] += v;
+            norm2 += v * v;
+        }
+        largest = std::max(largest, std::sqrt(norm2));
+    }
     sum_over(collectives, sums.data(), sums.size());
     require(sums[d] >= 1.0 && d >= 1, FACTO_ERROR_DIMENSION, "nomad: the points X must have at least one row and one column");
-    // Y = (X - mean of the rows) / max_i ||x_i|| (the paper's input, Sec. 1)
-    double largest = 0.0;
-    for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, std::sqrt(blas::dot(&X(i, 0), &X(i, 0), d)));
     largest = largest_over(collectives, largest);
     require(largest > 0.0, FACTO_ERROR_INVALID_ARGUMENT, "nomad: every point is 0");
-    Matrix Y({n, d});
-    for (std::size_t k = 0; k < d; ++k) {
-        const double mean = sums[k] / sums[d];
-        for (std::size_t i = 0; i < n; ++i) Y(i, k) = (X(i, k) - mean) / largest;
-    }
+    Centring c{std::vector<double>(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(d)), 1.0 / largest};
+    for (double& m : c.mean) m /= sums[d];
+    return c;
+}
+
+Matrix nomad_features(const DenseRows& X, const Collectives* collectives)
+{
+    // Y = (X - mean of the rows) / max_i ||x_i|| (the paper's input, Sec. 1)
+    const Centring c = nomad_centring(X, collectives);
+    Matrix Y({X.n, X.p});
+    for (std::size_t i = 0; i < X.n; ++i)
+        for (std::size_t k = 0; k < X.p; ++k) Y(i, k) = (X(i, k) - c.mean[k]) * c.scale;
     return Y;
 }
 

@@ -59,6 +59,9 @@ void centered_product(const CsrMatrix& X, const CsrMatrix& Xt, const std::vector
 
 // Rows of D at a time for the centred storage's passes over all of D (its norm, Tr(D Q), its triangle).
 constexpr std::size_t kCenteredRows = 64;
+// Rows of F formed at a time from single-precision points: 1024 d doubles (6.3 MB at d = 784), rows
+// enough for GEMMs at full speed.
+constexpr std::size_t kFactorRows = 1024;
 }  // namespace
 
 void for_each_row_block(const Matrix& F,
@@ -100,6 +103,42 @@ GramOperator GramOperator::centered(CsrMatrix X, std::vector<double> mean, doubl
                                  scale, std::move(a), mm});
 }
 
+GramOperator GramOperator::centered(SingleMatrix X, std::vector<double> mean, double scale)
+{
+    return GramOperator(SingleCentered{std::make_shared<const SingleMatrix>(std::move(X)), std::move(mean), scale});
+}
+
+void GramOperator::for_each_factor_block(const SingleCentered& f, std::size_t threads,
+                                         const std::function<void(std::size_t, std::size_t, const double*)>& visit)
+{
+    // F_ic = (x_ic - m_c) s, as nomad_features forms it from the same values
+    const SingleMatrix& X = *f.X;
+    const std::size_t n = X.shape()[0], d = X.shape()[1];
+    std::vector<double> block(std::min(kFactorRows, n) * d);
+    for (std::size_t first = 0; first < n; first += kFactorRows) {
+        const std::size_t count = std::min(kFactorRows, n - first);
+        parallel_for(count, 64, threads, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t b = begin; b < end; ++b) {
+                const float* x = &X(first + b, 0);
+                double* y = &block[b * d];
+                for (std::size_t c = 0; c < d; ++c) y[c] = (static_cast<double>(x[c]) - f.mean[c]) * f.scale;
+            }
+        });
+        visit(first, count, block.data());
+    }
+}
+
+Matrix GramOperator::factor_of(const SingleCentered& f)
+{
+    const std::size_t n = f.X->shape()[0], d = f.X->shape()[1];
+    require_memory(8.0 * double(n) * double(d), "the points' " + std::to_string(n) + " x " + std::to_string(d) + " factor");
+    Matrix F({n, d});
+    for_each_factor_block(f, resolve_threads(0), [&](std::size_t first, std::size_t count, const double* block) {
+        std::copy(block, block + count * d, &F(first, 0));
+    });
+    return F;
+}
+
 void GramOperator::for_each_centered_block(const Centered& f,
                                            const std::function<void(std::size_t, std::size_t, const double*)>& visit) const
 {
@@ -133,7 +172,8 @@ std::size_t GramOperator::n() const
     return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return T->n; },
                               [](const Square& S) { return S.D.shape()[0]; },
                               [](const Factor& f) { return f.F.shape()[0]; },
-                              [](const Centered& f) { return static_cast<std::size_t>(f.X->rows); }},
+                              [](const Centered& f) { return static_cast<std::size_t>(f.X->rows); },
+                              [](const SingleCentered& f) { return f.X->shape()[0]; }},
                       storage_);
 }
 
@@ -142,7 +182,8 @@ double GramOperator::stored_values() const
     return std::visit(Visitor{[](const std::shared_ptr<const PackedSymmetric>& T) { return double(T->values.size()); },
                               [](const Square& S) { return double(S.D.size()); },
                               [](const Factor& f) { return double(f.F.size()); },
-                              [](const Centered& f) { return 2.0 * double(f.X->nnz()) + double(f.mean.size()); }},
+                              [](const Centered& f) { return 2.0 * double(f.X->nnz()) + double(f.mean.size()); },
+                              [](const SingleCentered& f) { return double(f.X->size()); }},
                       storage_);
 }
 
@@ -174,7 +215,19 @@ void GramOperator::left_multiply(const double* U, std::size_t r, double* C, std:
                            blas::gemm(true, false, r, d, n, 1.0, U, r, f.F.data(), d, 0.0, UtF.data(), d);
                            blas::gemm(false, true, r, n, d, 1.0, UtF.data(), d, f.F.data(), d, 0.0, C, n);
                        },
-                       [&](const Centered& f) { centered_product(*f.X, *f.Xt, f.mean, f.scale, U, r, C, threads); }},
+                       [&](const Centered& f) { centered_product(*f.X, *f.Xt, f.mean, f.scale, U, r, C, threads); },
+                       [&](const SingleCentered& f) {
+                           // the factored product block by block: U^T F summed over F's blocks, then
+                           // C's columns of each block
+                           const std::size_t d = f.X->shape()[1];
+                           std::vector<double> UtF(r * d, 0.0);
+                           for_each_factor_block(f, threads, [&](std::size_t first, std::size_t count, const double* F) {
+                               blas::gemm(true, false, r, d, count, 1.0, U + first * r, r, F, d, 1.0, UtF.data(), d);
+                           });
+                           for_each_factor_block(f, threads, [&](std::size_t first, std::size_t count, const double* F) {
+                               blas::gemm(false, true, r, count, d, 1.0, UtF.data(), d, F, d, 0.0, C + first, n);
+                           });
+                       }},
                storage_);
 }
 
@@ -201,6 +254,12 @@ std::vector<double> GramOperator::diagonal() const
                                }
                                d[i] = f.scale * f.scale * sum;
                            }
+                       },
+                       [&](const SingleCentered& f) {
+                           const std::size_t width = f.X->shape()[1];
+                           for_each_factor_block(f, resolve_threads(0), [&](std::size_t first, std::size_t count, const double* F) {
+                               for (std::size_t b = 0; b < count; ++b) d[first + b] = blas::dot(F + b * width, F + b * width, width);
+                           });
                        }},
                storage_);
     return d;
@@ -229,7 +288,8 @@ double GramOperator::inner(const Matrix& Q) const
                                       for (std::size_t b = 0; b < count; ++b) sum += blas::dot(rows + b * n, &Q(first + b, 0), n);
                                   });
                                   return sum;
-                              }},
+                              },
+                              [&](const SingleCentered& f) { return GramOperator(Factor{factor_of(f)}).inner(Q); }},
                       storage_);
 }
 
@@ -252,6 +312,16 @@ double GramOperator::frobenius_norm() const
                                       sum += blas::dot(rows, rows, count * n);
                                   });
                                   return std::sqrt(sum);
+                              },
+                              [](const SingleCentered& f) {
+                                  // ||F^T F||_F with F^T F summed over F's blocks (d x d; D itself when n <= d)
+                                  const std::size_t n = f.X->shape()[0], d = f.X->shape()[1];
+                                  if (n <= d) return GramOperator(Factor{factor_of(f)}).frobenius_norm();
+                                  Matrix G = xt::zeros<double>({d, d});
+                                  for_each_factor_block(f, resolve_threads(0), [&](std::size_t, std::size_t count, const double* F) {
+                                      blas::gemm(true, false, d, d, count, 1.0, F, d, F, d, 1.0, G.data(), d);
+                                  });
+                                  return std::sqrt(blas::frobenius_dot(G, G));
                               }},
                       storage_);
 }
@@ -306,6 +376,13 @@ GramOperator GramOperator::with_fast_products(double c) const
                               [&](const Centered& f) {
                                   // sqrt(c) F: the non-zeros shared, the scale changed
                                   return GramOperator(Centered{f.X, f.Xt, f.mean, f.scale * std::sqrt(c), f.a, f.mm});
+                              },
+                              [&](const SingleCentered& f) {
+                                  // sqrt(c) F as the points' scale; with at least as many features as
+                                  // points, the square (no larger than F in double precision)
+                                  if (f.X->shape()[0] <= f.X->shape()[1])
+                                      return GramOperator(Factor{factor_of(f)}).with_fast_products(c);
+                                  return GramOperator(SingleCentered{f.X, f.mean, f.scale * std::sqrt(c)});
                               }},
                       storage_);
 }
@@ -326,11 +403,14 @@ std::shared_ptr<const PackedSymmetric> GramOperator::triangle(const char* what) 
         return T;
     }
     // D_ij = f_i . f_j
-    for_each_row_block(std::get<Factor>(storage_).F,
-                       [&](std::size_t first, std::size_t count, const double* rows, std::size_t width) {
-                           for (std::size_t b = 0; b < count; ++b)
-                               std::copy(rows + b * width + b, rows + (b + 1) * width, &T->values[T->start(first + b)]);
-                       });
+    const auto copy_upper = [&](std::size_t first, std::size_t count, const double* rows, std::size_t width) {
+        for (std::size_t b = 0; b < count; ++b)
+            std::copy(rows + b * width + b, rows + (b + 1) * width, &T->values[T->start(first + b)]);
+    };
+    if (const auto* single = std::get_if<SingleCentered>(&storage_))
+        for_each_row_block(factor_of(*single), copy_upper);
+    else
+        for_each_row_block(std::get<Factor>(storage_).F, copy_upper);
     return T;
 }
 

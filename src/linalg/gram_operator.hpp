@@ -5,7 +5,9 @@
 //   - the Gram matrix F F^T of n points (F n x d, the rows), never formed: n d values, and
 //     D V = F (F^T V) in 2 n d r multiply-adds (at 70,000 points D itself would take 39 GB),
 //   - the same of sparse points centred implicitly, F = s (X - 1 m^T) for CSR X (text's TF-IDF), whose
-//     centring would fill every zero: X and X^T's non-zeros and m, products in 4 nnz r.
+//     centring would fill every zero: X and X^T's non-zeros and m, products in 4 nnz r,
+//   - the same of dense points in single precision (images at 10^6 rows: half of F's memory), centred
+//     and scaled in double precision block by block as each product reads them: F's values exactly.
 #pragma once
 
 #include <cstddef>
@@ -33,18 +35,28 @@ public:
     static GramOperator factored(Matrix F);
     // D = F F^T for F = scale (X - 1 mean^T), X n x d sparse (mean: d values; scale > 0), never densified.
     static GramOperator centered(CsrMatrix X, std::vector<double> mean, double scale);
+    // The same for dense X in single precision: F's blocks of rows formed as products read them.
+    static GramOperator centered(SingleMatrix X, std::vector<double> mean, double scale);
 
     std::size_t n() const;
     // D is held as F F^T (dense or centred sparse F): positive semidefinite, of rank at most d.
     bool is_factored() const
     {
-        return std::holds_alternative<Factor>(storage_) || std::holds_alternative<Centered>(storage_);
+        return !std::holds_alternative<std::shared_ptr<const PackedSymmetric>>(storage_) &&
+               !std::holds_alternative<Square>(storage_);
     }
     // F when D = F F^T is held as its dense factor, else nullptr.
     const Matrix* factor() const
     {
         const Factor* f = std::get_if<Factor>(&storage_);
         return f ? &f->F : nullptr;
+    }
+    // F when D = F F^T is held as dense points: the factor itself, or F formed in double precision from
+    // single-precision points into `formed` (checked against the memory available); else nullptr.
+    const Matrix* dense_factor(Matrix& formed) const
+    {
+        if (const auto* f = std::get_if<SingleCentered>(&storage_)) return &(formed = factor_of(*f));
+        return factor();
     }
     // The values held (n (n + 1) / 2, n^2 or n d), for memory estimates.
     double stored_values() const;
@@ -86,12 +98,24 @@ private:
         std::vector<double> a;  // X m, for D's rows
         double mm;              // m . m
     };
-    using Storage = std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor, Centered>;
+    struct SingleCentered {
+        std::shared_ptr<const SingleMatrix> X;  // shared by c D's copies
+        std::vector<double> mean;
+        double scale;
+    };
+    using Storage = std::variant<std::shared_ptr<const PackedSymmetric>, Square, Factor, Centered, SingleCentered>;
     explicit GramOperator(Storage storage) : storage_(std::move(storage)) {}
     // D's rows in blocks of 64 on all threads: visit(first, count, rows) sees rows[b * n + j] = D_{first + b, j},
     // in O(64 n) memory (its norm, Tr(D Q) and its triangle).
     void for_each_centered_block(const Centered& f,
                                  const std::function<void(std::size_t, std::size_t, const double*)>& visit) const;
+
+    // F = s (X - 1 m^T) in double precision by blocks of rows: visit(first, count, F_block) sees
+    // F_block[b * d + c] = F_{first + b, c}, in O(1024 d) memory; the whole of F for the passes that
+    // need it dense (Tr(D Q), D's triangle, and its norm when n <= d: then D is small).
+    static void for_each_factor_block(const SingleCentered& f, std::size_t threads,
+                                      const std::function<void(std::size_t, std::size_t, const double*)>& visit);
+    static Matrix factor_of(const SingleCentered& f);
 
     Storage storage_;
 };

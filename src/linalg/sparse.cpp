@@ -135,11 +135,11 @@ Matrix dense_from_csr(const CsrMatrix& A)
     return D;
 }
 
-CsrMatrix csr_from_dense(const Matrix& A)
+CsrMatrix csr_from_dense(const DenseRows& A)
 {
-    CsrMatrix S{static_cast<int64_t>(A.shape()[0]), static_cast<int64_t>(A.shape()[1]), {0}, {}, {}};
-    for (std::size_t i = 0; i < A.shape()[0]; ++i) {
-        for (std::size_t j = 0; j < A.shape()[1]; ++j)
+    CsrMatrix S{static_cast<int64_t>(A.n), static_cast<int64_t>(A.p), {0}, {}, {}};
+    for (std::size_t i = 0; i < A.n; ++i) {
+        for (std::size_t j = 0; j < A.p; ++j)
             if (A(i, j) != 0.0) {
                 S.indices.push_back(static_cast<int64_t>(j));
                 S.values.push_back(A(i, j));

@@ -39,7 +39,7 @@ void spmv(const CsrMatrix& A, const double* x, double* y);
 // A as a dense matrix (unstored entries 0); Error(OUT_OF_MEMORY) when it would not fit.
 Matrix dense_from_csr(const CsrMatrix& A);
 // The non-zeros of a dense A, row by row.
-CsrMatrix csr_from_dense(const Matrix& A);
+CsrMatrix csr_from_dense(const DenseRows& A);
 
 // A^T in CSR (its columns sorted within each row).
 CsrMatrix transpose(const CsrMatrix& A);

@@ -1,6 +1,7 @@
 // Lloyd's k-means with k-means++ seeding: how the authors of [NFW] cluster the documents by their
 // estimated topic weights (Table II's accuracy), and GeoNMF's grouping of candidate pure nodes.
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
@@ -104,9 +105,11 @@ std::vector<int64_t> nearest_centers(const Matrix& Y, const Matrix& C)
     return labels;
 }
 
-ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels)
+namespace {
+// The means of the rows of each label some row has: add(i, means_row) adds row i into its cluster's row.
+ClusterMeans means_of(std::size_t n, std::size_t d, const std::vector<int64_t>& labels,
+                      const std::function<void(std::size_t, double*)>& add)
 {
-    const std::size_t n = X.shape()[0], d = X.shape()[1];
     require(labels.size() == n, FACTO_ERROR_DIMENSION,
             std::to_string(labels.size()) + " labels for " + std::to_string(n) + " points");
     int64_t clusters = 0;
@@ -121,11 +124,27 @@ ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels)
     for (std::size_t c = 0; c < count.size(); ++c)
         if (count[c] > 0.0) row_of[c] = static_cast<int64_t>(out.labels.size()), out.labels.push_back(static_cast<int64_t>(c));
     out.means = Matrix({out.labels.size(), d}, 0.0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < d; ++k) out.means(static_cast<std::size_t>(row_of[static_cast<std::size_t>(labels[i])]), k) += X(i, k);
+    for (std::size_t i = 0; i < n; ++i) add(i, &out.means(static_cast<std::size_t>(row_of[static_cast<std::size_t>(labels[i])]), 0));
     for (std::size_t c = 0; c < out.labels.size(); ++c)
         for (std::size_t k = 0; k < d; ++k) out.means(c, k) /= count[static_cast<std::size_t>(out.labels[c])];
     return out;
+}
+}  // namespace
+
+ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels)
+{
+    const std::size_t d = X.shape()[1];
+    return means_of(X.shape()[0], d, labels, [&](std::size_t i, double* mean) {
+        for (std::size_t k = 0; k < d; ++k) mean[k] += X(i, k);
+    });
+}
+
+ClusterMeans cluster_means(const CsrMatrix& X, const std::vector<int64_t>& labels)
+{
+    return means_of(static_cast<std::size_t>(X.rows), static_cast<std::size_t>(X.cols), labels, [&](std::size_t i, double* mean) {
+        for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p)
+            mean[static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)])] += X.values[static_cast<std::size_t>(p)];
+    });
 }
 
 std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t seed, int max_iterations)

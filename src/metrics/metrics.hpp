@@ -69,14 +69,15 @@ std::vector<int64_t> kmeans(const Matrix& X, int64_t K, int replicates, uint64_t
 // k-means' assignment step: for each row of Y, the index of the nearest row of the centers C (squared
 // Euclidean distance, ties to the smaller index), the same rule as kmeans' iterations.
 std::vector<int64_t> nearest_centers(const Matrix& Y, const Matrix& C);
-// The mean of the rows of X (n x d) of each label some row has (labels >= 0, n of them), in label order:
-// means (c x d) and the label of each. Error(DIMENSION) for n labels not of X's rows, INVALID_ARGUMENT for a
-// negative label.
+// The mean of the rows of X (n x d, dense or sparse) of each label some row has (labels >= 0, n of them),
+// in label order: means (c x d) and the label of each. Error(DIMENSION) for n labels not of X's rows,
+// INVALID_ARGUMENT for a negative label.
 struct ClusterMeans {
     Matrix means;
     std::vector<int64_t> labels;
 };
 ClusterMeans cluster_means(const Matrix& X, const std::vector<int64_t>& labels);
+ClusterMeans cluster_means(const CsrMatrix& X, const std::vector<int64_t>& labels);
 
 // The consensus matrix of several clusterings of the same n points (Monti et al. 2003): C_ij the fraction
 // of the clusterings in which i and j share a label (a negative label shares with nothing). n x n.

@@ -99,8 +99,9 @@ void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling sca
 void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling = Scaling::None,
                         NeighborSearch search = NeighborSearch::Auto);
 // For nomad models: apply then takes new points' features, labelled by the nearest mean of the fitted
-// points X (n x d) under the model's labels.
+// points X (n x d, dense or sparse: the means are K x d either way) under the model's labels.
 void use_points(Model& model, const Matrix& X);
+void use_points(Model& model, const CsrMatrix& X);
 // For nomad models: apply then takes new rows of D, labelled by the nearest cluster mean in D's space
 // under the model's labels (what capture_model does with the solved problem's D). D is n x n, symmetric.
 void use_gram(Model& model, Matrix D);

@@ -156,17 +156,28 @@ void use_gram(Model& model, Matrix D)
     model.arrays.erase("centers");
 }
 
-void use_points(Model& model, const Matrix& X)
+namespace {
+// The points' rule from their cluster means (X dense or sparse, one row a fitted point).
+template <class Points>
+void keep_means(Model& model, const Points& X, std::size_t rows)
 {
     require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "points are for nomad models, not " + model.kind);
     const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1), "the model's labels");
-    require(X.shape()[0] == labels.size(), FACTO_ERROR_DIMENSION,
-            "the points are " + std::to_string(X.shape()[0]) + ", the model's labels " + std::to_string(labels.size()));
-    require_finite(X, "X");
+    require(rows == labels.size(), FACTO_ERROR_DIMENSION,
+            "the points are " + std::to_string(rows) + ", the model's labels " + std::to_string(labels.size()));
     const ClusterMeans means = cluster_means(X, labels);
     model.arrays["centers"] = means.means;
     model.arrays["center_labels"] = models::column_of(means.labels);
     model.arrays.erase("within");
 }
+}  // namespace
+
+void use_points(Model& model, const Matrix& X)
+{
+    require_finite(X, "X");
+    keep_means(model, X, X.shape()[0]);
+}
+
+void use_points(Model& model, const CsrMatrix& X) { keep_means(model, X, static_cast<std::size_t>(X.rows)); }
 
 }  // namespace facto

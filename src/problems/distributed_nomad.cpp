@@ -91,7 +91,7 @@ std::pair<std::vector<int64_t>, int64_t> DistributedNomad::labels_of_factor(cons
     const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(n());
     const auto [labels, which] = nomad_labels(
         [&] { return connected_components_of_factor(all, rule.component_threshold * mean_diagonal); },
-        [&] { return all; }, K_, rule);
+        [&] { return all; }, all.shape()[0], K_, rule);
     const auto first = labels.begin() + first_row();
     return {std::vector<int64_t>(first, first + rows()), which};
 }

@@ -127,16 +127,36 @@ void Nomad::check_K(int64_t K, int64_t n)
 
 Nomad::Nomad(Matrix D, int64_t K) : D_(checked_triangle(D)), K_(K) { check_K(K, n()); }
 
-std::shared_ptr<const Nomad> Nomad::from_points(const Matrix& X, int64_t K)
+bool Nomad::checked_sparse(const DenseRows& X, int64_t K)
 {
-    check_K(K, static_cast<int64_t>(X.shape()[0]));
+    check_K(K, static_cast<int64_t>(X.n));
+    require_finite(X, "X");
     // points at least 90% zeros (counts, TF-IDF, given densely) are kept as their non-zeros
-    const auto zeros = static_cast<double>(std::count(X.begin(), X.end(), 0.0));
-    if (X.size() > 0 && mostly_zeros(zeros, static_cast<double>(X.size()))) {
-        require_finite(X, "X");  // (nomad_features checks the dense path's)
-        return from_points(csr_from_dense(X), K);
+    double zeros = 0.0;
+    for (std::size_t i = 0; i < X.n; ++i)
+        for (std::size_t c = 0; c < X.p; ++c) zeros += X(i, c) == 0.0 ? 1.0 : 0.0;
+    return X.n * X.p > 0 && mostly_zeros(zeros, static_cast<double>(X.n * X.p));
+}
+
+std::shared_ptr<const Nomad> Nomad::from_points(const DenseRows& X, int64_t K)
+{
+    if (X.single) {
+        check_K(K, static_cast<int64_t>(X.n));  // before the copy
+        require_memory(4.0 * double(X.n) * double(X.p), "nomad: a copy of the " + std::to_string(X.n) + " points");
+        SingleMatrix copy({X.n, X.p});
+        for (std::size_t i = 0; i < X.n; ++i) std::copy_n(X.single + i * X.stride, X.p, &copy(i, 0));
+        return from_points(std::move(copy), K);
     }
+    if (checked_sparse(X, K)) return from_points(csr_from_dense(X), K);
     return std::shared_ptr<const Nomad>(new Nomad(GramOperator::factored(nomad_features(X)), K));
+}
+
+std::shared_ptr<const Nomad> Nomad::from_points(SingleMatrix X, int64_t K)
+{
+    const DenseRows rows = rows_of(X);
+    if (checked_sparse(rows, K)) return from_points(csr_from_dense(rows), K);
+    Centring c = nomad_centring(rows);
+    return std::shared_ptr<const Nomad>(new Nomad(GramOperator::centered(std::move(X), std::move(c.mean), c.scale), K));
 }
 
 std::shared_ptr<const Nomad> Nomad::from_points(CsrMatrix X, int64_t K)
@@ -213,10 +233,11 @@ std::vector<OutputSpec> Nomad::output_specs() const
 }
 
 std::pair<std::vector<int64_t>, int64_t> nomad_labels(const std::function<std::vector<int64_t>()>& components,
-                                                      const std::function<Matrix()>& rows, int64_t K,
+                                                      const std::function<Matrix()>& rows, std::size_t n, int64_t K,
                                                       const LabelRule& rule)
 {
-    if (rule.kind != LabelRule::Kind::kmeans) {
+    const bool automatic = rule.kind == LabelRule::Kind::automatic;
+    if (rule.kind == LabelRule::Kind::components || (automatic && n <= LabelRule::kComponentsUpTo)) {
         std::vector<int64_t> labels = components();
         const int64_t count = labels.empty() ? 0 : *std::max_element(labels.begin(), labels.end()) + 1;
         if (rule.kind == LabelRule::Kind::components || count == K) return {std::move(labels), LabelRule::kComponents};
@@ -236,7 +257,7 @@ Output Nomad::output(const std::string& name, const PackedSymmetric& S, const La
     if (name == "labels" || name == "label_rule") {
         const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(S.n);
         auto [labels, which] = nomad_labels([&] { return connected_components(S, rule.component_threshold * mean_diagonal); },
-                                            [&] { return S.to_dense(); }, K_, rule);
+                                            [&] { return S.to_dense(); }, S.n, K_, rule);
         if (name == "label_rule") return Output{specs[4], {}, {which}};
         return Output{specs[3], {}, std::move(labels)};
     }
@@ -292,7 +313,7 @@ std::pair<std::vector<int64_t>, int64_t> Nomad::labels_of_factor(const Matrix& U
 {
     const double mean_diagonal = static_cast<double>(K_) / static_cast<double>(U.shape()[0]);
     return nomad_labels([&] { return connected_components_of_factor(U, rule.component_threshold * mean_diagonal); },
-                        [&] { return U; }, K_, rule);
+                        [&] { return U; }, U.shape()[0], K_, rule);
 }
 
 NomadFeasibility Nomad::feasibility_of_factor(const Matrix& U, int64_t K)

@@ -38,10 +38,15 @@ public:
     // Validates D (square, finite, symmetric to 1e-10 relative; symmetrized exactly) and 1 <= K <= n;
     // keeps its upper triangle.
     Nomad(Matrix D, int64_t K);
-    // D = F F^T for F = nomad_features(X), the rows of X being the n points (finite, not all 0), kept as F
-    // (n d values instead of n^2 / 2); points at least 90% zeros (counts, TF-IDF given densely) as the
-    // sparse points' D below, their non-zeros (on Reuters' TF-IDF 34x sooner than the dense F's square).
-    static std::shared_ptr<const Nomad> from_points(const Matrix& X, int64_t K);
+    // D = F F^T for F = nomad_features(X), the rows of X being the n points (finite, not all 0; only
+    // read), kept as F (n d values instead of n^2 / 2); points in single precision as a copy of theirs,
+    // centred as products read them (GramOperator::centered: half the memory); points at least 90% zeros
+    // (counts, TF-IDF given densely) as the sparse points' D below, their non-zeros (on Reuters' TF-IDF
+    // 34x sooner than the dense F's square).
+    static std::shared_ptr<const Nomad> from_points(const DenseRows& X, int64_t K);
+    static std::shared_ptr<const Nomad> from_points(const Matrix& X, int64_t K) { return from_points(rows_of(X), K); }
+    // The same of points in single precision, kept (not copied).
+    static std::shared_ptr<const Nomad> from_points(SingleMatrix X, int64_t K);
     // The same D of sparse points (CSR, finite), kept as X's non-zeros (twice: X and X^T) and the mean,
     // never densified (nomad_centring): memory in the non-zeros, products in 4 nnz r.
     static std::shared_ptr<const Nomad> from_points(CsrMatrix X, int64_t K);
@@ -125,6 +130,8 @@ private:
     };
     ClusterSums cluster_sums(const std::vector<int64_t>& labels, std::size_t threads) const;
     static void check_K(int64_t K, int64_t n);
+    // Checks K and that the points are finite; whether they are at least 90% zeros (kept sparse).
+    static bool checked_sparse(const DenseRows& X, int64_t K);
     // Q's "embedding" (n x m, row-major) from products with Q.
     static std::vector<double> embedding(std::size_t size, std::size_t m,
                                          const std::function<void(const double*, double*)>& Q_times);

@@ -3,6 +3,7 @@
 // one pointer. The rows held here, and the collectives, come from Problem::row_blocks().
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -22,7 +23,9 @@ class Nomad;
 // "component_threshold"): the connected components of Q's graph, an edge wherever Q_ij >
 // component_threshold K / n (Sec. 3's hard assignment), or k-means on Q's rows (on the factor's rows Y,
 // Q = Y Y^T: the same distances up to the factor's rotation; 10 k-means++ replicates from `seed`);
-// automatic: the components when there are exactly K of them, else k-means.
+// automatic: the components when there are exactly K of them, else k-means; above kComponentsUpTo
+// points k-means alone (the components' pass costs n^2 r / 2 multiply-adds: at 10^6 points and r = 30
+// it ran for over 40 minutes after a 25-minute solve).
 struct LabelRule {
     enum class Kind { automatic, components, kmeans };
     Kind kind = Kind::automatic;
@@ -30,6 +33,7 @@ struct LabelRule {
     // violation tolerance (its largest negative entry relative to K / n), so that entries at the solver's
     // noise level connect nothing, and a tenth of the mean entry within a patch of n / K points.
     static constexpr double kComponentThreshold = 5e-2;
+    static constexpr std::size_t kComponentsUpTo = 100000;
     double component_threshold = kComponentThreshold;
     uint64_t seed = 0;
     // The output "label_rule" (1 x 1, int64): which ran.
@@ -43,7 +47,7 @@ struct LabelRule {
 // The output "labels" by `rule` (for Nomad and DistributedNomad): components() gives the connected
 // components, rows() the rows k-means clusters; returns the labels and the rule that ran.
 std::pair<std::vector<int64_t>, int64_t> nomad_labels(const std::function<std::vector<int64_t>()>& components,
-                                                      const std::function<Matrix()>& rows, int64_t K,
+                                                      const std::function<Matrix()>& rows, std::size_t n, int64_t K,
                                                       const LabelRule& rule);
 
 // c D, as the factored solver keeps it: the operator on one process, the scaled points' rows held here

@@ -769,10 +769,19 @@ static void test_nomad(void)
     CHECK_STATUS(facto_problem_new_nomad_points_sparse(FACTO_SPARSE_COO, RN, 2, RN * 2, point_row, point_col, rings, 4,
                                                        &from_sparse),
                  FACTO_OK, facto_last_error());
-    facto_problem* three[3] = {from_points, from_gram, from_sparse};
-    double objectives[3];
-    for (int which = 0; which < 3; ++which) {
-        CHECK_STATUS(facto_solver_new(three[which], "nomad_cgm", &s), FACTO_OK, "");
+    /* and from the points in single precision (column-major: the copy kept), D of the same values as
+     * doubles: nomad_cgm's steps agree with those on the widened points to rounding */
+    float single[RN * 2];
+    double widened[RN * 2];
+    for (int e = 0; e < RN * 2; ++e) single[(e % 2) * RN + e / 2] = (float)rings[e], widened[e] = (double)(float)rings[e];
+    facto_problem *from_single = NULL, *from_widened = NULL;
+    CHECK_STATUS(facto_problem_new_nomad_points_float(single, RN, 2, RN, FACTO_COL_MAJOR, 4, &from_single), FACTO_OK,
+                 facto_last_error());
+    CHECK_STATUS(facto_problem_new_nomad_points(widened, RN, 2, 2, FACTO_ROW_MAJOR, 4, &from_widened), FACTO_OK, "");
+    facto_problem* five[5] = {from_points, from_gram, from_sparse, from_single, from_widened};
+    double objectives[5];
+    for (int which = 0; which < 5; ++which) {
+        CHECK_STATUS(facto_solver_new(five[which], "nomad_cgm", &s), FACTO_OK, "");
         for (int t = 0; t < 3; ++t) facto_solver_step(s);
         CHECK_STATUS(facto_solver_progress(s, &np), FACTO_OK, "");
         objectives[which] = np.objective;
@@ -780,6 +789,9 @@ static void test_nomad(void)
     }
     CHECK(fabs(objectives[0] - objectives[1]) <= 1e-9 * fabs(objectives[1]));
     CHECK(fabs(objectives[2] - objectives[1]) <= 1e-9 * fabs(objectives[1]));
+    CHECK(fabs(objectives[3] - objectives[4]) <= 1e-9 * fabs(objectives[4]));
+    facto_problem_free(from_widened);
+    facto_problem_free(from_single);
     facto_problem_free(from_sparse);
     CHECK_STATUS(facto_solver_new(from_points, "burer_monteiro", &s), FACTO_OK, "");
     CHECK(facto_solver_solve(s) == FACTO_CONVERGED);
@@ -1454,6 +1466,41 @@ static void test_models(void)
     facto_solver_free(solver);
     facto_problem_free(problem);
     facto_matrix_free(P);
+
+    /* NOMAD's means of the fitted points, from them dense or sparse (COO): the same sums in the same
+     * order, so the same centers exactly, and the fit's labels for the fitted points */
+    facto_problem* nomad = NULL;
+    CHECK_STATUS(facto_problem_new_nomad_points(X, N, 2, 2, FACTO_ROW_MAJOR, K, &nomad), FACTO_OK, facto_last_error());
+    solver = make_solver(nomad, "burer_monteiro");
+    CHECK(facto_solver_solve(solver) == FACTO_CONVERGED);
+    CHECK_STATUS(facto_solver_copy_output_int64(solver, "labels", fitted, N, FACTO_ROW_MAJOR), FACTO_OK,
+                 facto_solver_last_error(solver));
+    facto_model *by_dense = NULL, *by_sparse = NULL;
+    CHECK_STATUS(facto_solver_model(solver, &by_dense), FACTO_OK, facto_solver_last_error(solver));
+    CHECK_STATUS(facto_solver_model(solver, &by_sparse), FACTO_OK, facto_solver_last_error(solver));
+    int64_t point_row[N * 2], point_col[N * 2];
+    for (int e = 0; e < N * 2; ++e) point_row[e] = e / 2, point_col[e] = e % 2;
+    CHECK_STATUS(facto_model_use_points(by_dense, X, N, 2, 2, FACTO_ROW_MAJOR), FACTO_OK, facto_model_last_error(by_dense));
+    CHECK_STATUS(facto_model_use_points_sparse(by_sparse, FACTO_SPARSE_COO, N, 2, N * 2, point_row, point_col, X), FACTO_OK,
+                 facto_model_last_error(by_sparse));
+    double centers[2][K * 2];
+    CHECK(facto_model_copy_array(by_dense, "centers", centers[0], K * 2) == FACTO_OK);
+    CHECK(facto_model_copy_array(by_sparse, "centers", centers[1], K * 2) == FACTO_OK);
+    CHECK(memcmp(centers[0], centers[1], sizeof centers[0]) == 0);
+    int64_t e_cols = 0;
+    CHECK(facto_model_apply_columns(by_sparse, &e_cols) == FACTO_OK && e_cols >= 1);
+    double* embedded = malloc(sizeof(double) * (size_t)(N * e_cols));
+    CHECK_STATUS(facto_model_apply(by_sparse, X, N, 2, 2, FACTO_ROW_MAJOR, embedded, N * e_cols, labels, NULL), FACTO_OK,
+                 facto_model_last_error(by_sparse));
+    CHECK(memcmp(labels, fitted, sizeof labels) == 0);
+    /* the points must be the fitted ones */
+    CHECK_STATUS(facto_model_use_points_sparse(by_sparse, FACTO_SPARSE_COO, N - 1, 2, 2, point_row, point_col, X),
+                 FACTO_ERROR_DIMENSION, facto_model_last_error(by_sparse));
+    free(embedded);
+    facto_model_free(by_sparse);
+    facto_model_free(by_dense);
+    facto_solver_free(solver);
+    facto_problem_free(nomad);
 }
 
 int main(void)

@@ -763,6 +763,9 @@ static void write_file(const char* path, const char* text, size_t size)
     X(nomad_sparse_zero_points, FACTO_ERROR_INVALID_ARGUMENT, "nomad", "every point is 0",                          \
       facto_problem_new_nomad_points_sparse(FACTO_SPARSE_COO, 3, 4, 6, doc_row, doc_col, zeros, 2, &out_problem),     \
       facto_last_error())                                                                                            \
+    X(nomad_float_not_finite, FACTO_ERROR_NOT_FINITE, "X: entry (1, 2)", "nan",                                     \
+      facto_problem_new_nomad_points_float(P_nan_single, 4, 4, 4, FACTO_ROW_MAJOR, 2, &out_problem),                \
+      facto_last_error())                                                                                            \
     X(manifold_kind, FACTO_ERROR_INVALID_ARGUMENT, "kind", "got 8",                                                  \
       facto_manifold_points(8, 10, 0.5, 0.0, 1, buffer, 64, FACTO_ROW_MAJOR, labels, 64), facto_last_error())        \
     X(manifold_factor, FACTO_ERROR_INVALID_ARGUMENT, "factor must be in (0, 1)", "got 1.5",                          \

@@ -5,9 +5,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include <xtensor/xadapt.hpp>
+#include <xtensor/xmath.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -44,6 +46,27 @@ LabeledPoints separated_blobs(int64_t n)
     Matrix centers({4, 10}, 0.0);
     for (std::size_t k = 0; k < 4; ++k) centers(k, k) = 20.0;
     return gaussian_blobs(n, centers, 0.3, 5);
+}
+
+// Every operation of D held as S against D held as its dense factor F (n points): the products and the
+// norm of c D for two c, 1^T D 1 = 0 (centred points), Tr(D Q), the diagonal, lambda_max and the triangle,
+// to the rounding of sums of at most n terms of size 1 (1e-12 relative).
+void expect_the_factors_operations(const GramOperator& S, const GramOperator& F, std::size_t n)
+{
+    const Matrix U = uniform_matrix(n, 4, 8, -1.0, 1.0), Q = uniform_matrix(n, n, 9, -1.0, 1.0);
+    for (const double c : {1.0, 2.5}) {
+        const GramOperator Sc = S.with_fast_products(c), Fc = F.with_fast_products(c);
+        std::vector<double> got(4 * n), expected(4 * n);
+        Sc.left_multiply(U.data(), 4, got.data(), 2);
+        Fc.left_multiply(U.data(), 4, expected.data(), 1);
+        BOOST_TEST(relative_difference(got, expected) <= 1e-12);
+        BOOST_TEST(Sc.frobenius_norm() == Fc.frobenius_norm(), boost::test_tools::tolerance(1e-12));
+    }
+    BOOST_TEST(std::fabs(S.total()) <= 1e-12 * S.frobenius_norm() * double(n));
+    BOOST_TEST(S.inner(Q) == F.inner(Q), boost::test_tools::tolerance(1e-12));
+    BOOST_TEST(relative_difference(S.diagonal(), F.diagonal()) <= 1e-12);
+    BOOST_TEST(S.largest_eigenvalue(2) == F.largest_eigenvalue(1), boost::test_tools::tolerance(1e-8));
+    BOOST_TEST(relative_difference(S.triangle("test")->values, F.triangle("test")->values) <= 1e-12);
 }
 
 }  // namespace
@@ -143,21 +166,7 @@ BOOST_AUTO_TEST_CASE(sparse_points_give_their_dense_forms_d_and_clustering)
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
     BOOST_TEST(S.stored_values() == 2.0 * double(X.nnz()) + double(used.size()));
-    const Matrix U = uniform_matrix(90, 4, 8, -1.0, 1.0), Q = uniform_matrix(90, 90, 9, -1.0, 1.0);
-    for (const double c : {1.0, 2.5}) {
-        const GramOperator Sc = S.with_fast_products(c), Fc = F.with_fast_products(c);
-        std::vector<double> got(4 * 90), expected(4 * 90);
-        Sc.left_multiply(U.data(), 4, got.data(), 2);
-        Fc.left_multiply(U.data(), 4, expected.data(), 1);
-        BOOST_TEST(relative_difference(got, expected) <= 1e-12);
-        BOOST_TEST(Sc.frobenius_norm() == Fc.frobenius_norm(), boost::test_tools::tolerance(1e-12));
-    }
-    BOOST_TEST(std::fabs(S.total()) <= 1e-12 * S.frobenius_norm() * 90.0);  // 1^T D 1 = 0: centred points
-    BOOST_TEST(S.inner(Q) == F.inner(Q), boost::test_tools::tolerance(1e-12));
-    BOOST_TEST(relative_difference(S.diagonal(), F.diagonal()) <= 1e-12);
-    BOOST_TEST(S.largest_eigenvalue(2) == F.largest_eigenvalue(1), boost::test_tools::tolerance(1e-8));
-    const auto Ts = S.triangle("test"), Tf = F.triangle("test");
-    BOOST_TEST(relative_difference(Ts->values, Tf->values) <= 1e-12);
+    expect_the_factors_operations(S, F, 90);
     // the same clustering as on D formed densely (a triangle)
     const auto by_gram = std::make_shared<const Nomad>(nomad_gram(dense), 3);
     std::vector<int64_t> labels[2];
@@ -170,6 +179,48 @@ BOOST_AUTO_TEST_CASE(sparse_points_give_their_dense_forms_d_and_clustering)
     BOOST_TEST(labels[0] == labels[1]);
     BOOST_TEST(clustering_accuracy(labels[0], topics) == 1.0);
     BOOST_TEST(status_of([] { Nomad::from_points(CsrMatrix{2, 3, {0, 0, 0}, {}, {}}, 1); }) == FACTO_ERROR_INVALID_ARGUMENT);
+}
+
+BOOST_AUTO_TEST_CASE(single_precision_points_give_the_double_points_d_and_clustering)
+{
+    // 1200 "images" of 12 grey levels (integers, which single precision holds exactly) in three blobs:
+    // the single-precision storage forms F's blocks of 1024 rows from them as nomad_features forms F, so
+    // every operation is the factor's up to the order of its sums (of at most 1200 terms of size 1:
+    // 1e-12 relative), across block boundaries, and burer_monteiro ends at the same labels
+    Matrix centers({3, 12}, 60.0);
+    for (std::size_t k = 0; k < 3; ++k)
+        for (std::size_t c = 4 * k; c < 4 * k + 4; ++c) centers(k, c) = 200.0;
+    LabeledPoints blobs = gaussian_blobs(1200, centers, 20.0, 21);
+    blobs.X = xt::clip(xt::round(blobs.X), 0.0, 255.0);
+    const SingleMatrix single = xt::cast<float>(blobs.X);
+    const auto by_single = Nomad::from_points(rows_of(single), 3), by_double = Nomad::from_points(blobs.X, 3);
+    const GramOperator &S = by_single->D(), &F = by_double->D();
+    BOOST_TEST(S.is_factored());
+    BOOST_TEST(S.factor() == nullptr);
+    BOOST_TEST(F.factor() != nullptr);
+    BOOST_TEST(S.stored_values() == 1200.0 * 12.0);
+    expect_the_factors_operations(S, F, 1200);
+    std::vector<int64_t> labels[2];
+    double bounds[2];
+    for (int t = 0; t < 2; ++t) {
+        auto solver = make_solver(t ? by_double : by_single, "burer_monteiro");
+        solver->mutable_params().set_string("start", "kmeans");
+        BOOST_TEST(solver->solve() == FACTO_CONVERGED);
+        labels[t] = solver->output("labels").ints;
+        bounds[t] = solver->output("upper_bound").doubles[0];  // the partition bound included: Y formed
+    }
+    BOOST_TEST(labels[0] == labels[1]);
+    BOOST_TEST(bounds[0] == bounds[1], boost::test_tools::tolerance(1e-6));
+    BOOST_TEST(clustering_accuracy(labels[0], blobs.labels) == 1.0);
+    // more features than points: D's norm and fast products through the factor formed in double
+    const SingleMatrix wide = xt::cast<float>(xt::round(uniform_matrix(8, 20, 4, 0.0, 9.0)));
+    const GramOperator Sw = Nomad::from_points(rows_of(wide), 2)->D(), Fw = GramOperator::factored(nomad_features(rows_of(wide)));
+    BOOST_TEST(Sw.frobenius_norm() == Fw.frobenius_norm(), boost::test_tools::tolerance(1e-13));
+    BOOST_TEST(!Sw.with_fast_products(3.0).is_factored());
+    // a point that is not finite is refused before anything is kept
+    SingleMatrix bad = wide;
+    bad(3, 5) = std::numeric_limits<float>::quiet_NaN();
+    BOOST_TEST(status_of([&] { Nomad::from_points(rows_of(bad), 2); }) == FACTO_ERROR_NOT_FINITE);
 }
 
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)

@@ -60,6 +60,8 @@ except ImportError:  # the package works without scikit-learn; these follow its 
 
         def _validate_data(self, X, accept_sparse=False, dtype=np.float64, ensure_min_samples=1,
                            force_all_finite=True, reset=True):
+            if isinstance(dtype, (list, tuple)):  # scikit-learn's rule: keep a listed dtype, else the first
+                dtype = X.dtype if getattr(X, "dtype", None) in dtype else dtype[0]
             if hasattr(X, "tocsr"):
                 if not accept_sparse:
                     raise TypeError("A sparse matrix was passed, but dense data is required; use X.toarray()")
@@ -98,15 +100,16 @@ class InvalidParameterError(_InvalidParameterBase):
     InvalidParameterError where scikit-learn is installed; a ValueError and a TypeError)."""
 
 
-def validate(estimator, X, accept_sparse=False, allow_nan=False, reset=True, min_samples=2):
-    """X as float64 (dense, or scipy.sparse when accept_sparse names formats), finite (NaN allowed when
-    allow_nan), at least min_samples samples; sets n_features_in_ (reset) or checks it. scikit-learn's
-    own checks where installed."""
+def validate(estimator, X, accept_sparse=False, allow_nan=False, reset=True, min_samples=2, dtype=np.float64):
+    """X as float64 (dense, or scipy.sparse when accept_sparse names formats; a float32 X stays float32
+    when dtype lists both, as scikit-learn reads a list), finite (NaN allowed when allow_nan), at least
+    min_samples samples; sets n_features_in_ (reset) or checks it. scikit-learn's own checks where
+    installed."""
     finite = "allow-nan" if allow_nan else True
     if HAVE_SKLEARN and _sklearn_validate_data is not None:
-        return _sklearn_validate_data(estimator, X, accept_sparse=accept_sparse, dtype=np.float64,
+        return _sklearn_validate_data(estimator, X, accept_sparse=accept_sparse, dtype=dtype,
                                       ensure_min_samples=min_samples, ensure_all_finite=finite, reset=reset)
-    return estimator._validate_data(X, accept_sparse=accept_sparse, dtype=np.float64, ensure_min_samples=min_samples,
+    return estimator._validate_data(X, accept_sparse=accept_sparse, dtype=dtype, ensure_min_samples=min_samples,
                                     force_all_finite=finite, reset=reset)
 
 

@@ -284,8 +284,8 @@ class NOMADClustering(_Clusterer):
     def fit(self, X, y=None, callback=None):
         """Fits on X; `callback(progress) -> stop?` is called every iteration."""
         self._validate_params()
-        if self.affinity == "points":  # scipy.sparse points stay sparse
-            X = validate(self, X, accept_sparse="csr")
+        if self.affinity == "points":  # scipy.sparse points stay sparse, float32 ones in single precision
+            X = validate(self, X, accept_sparse="csr", dtype=[np.float64, np.float32])
             X = X.tocsr() if hasattr(X, "tocsr") else X  # rows indexed by label for the means below
             problem = Problem.nomad_points(X, self.n_clusters)
         else:
@@ -317,10 +317,12 @@ class NOMADClustering(_Clusterer):
             self.labels_ = kmeans(out[kept], self.n_clusters, seed=self._seed() or 0)
         # the model of these labels: their means (points) or each cluster's mean of D (precomputed)
         with Model("nomad", {"labels": self.labels_, "embedding": self.embedding_}) as model:
-            if self.affinity == "points" and hasattr(X, "toarray"):  # the clusters' means of sparse rows
+            if self.affinity == "points" and not hasattr(X, "toarray") and X.dtype == np.float32:
+                # the clusters' means of single-precision rows, without a float64 copy of them
                 clusters = np.unique(self.labels_)
                 model.set_array("center_labels", clusters.reshape(-1, 1))
-                model.set_array("centers", np.vstack([np.asarray(X[self.labels_ == c].mean(axis=0)) for c in clusters]))
+                model.set_array("centers", np.vstack([np.asarray(X[self.labels_ == c].mean(axis=0, dtype=np.float64))
+                                                      for c in clusters]))
             elif self.affinity == "points":
                 model.use_points(X)
             if self.affinity == "points":

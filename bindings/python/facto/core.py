@@ -301,7 +301,9 @@ class Problem(_Handle):
         computes every output but "Q" from its factor, and its "upper_bound" there includes the partition
         dual bound (parameters bound_parts, bound_iterations; linear memory); "nomad_cgm" forms D when it
         starts. A facto.CsrMatrix or scipy.sparse X (counts, TF-IDF) stays sparse: its centring is left
-        implicit, memory in its non-zeros (the partition bound, which needs dense coordinates, is left out)."""
+        implicit, memory in its non-zeros (the partition bound, which needs dense coordinates, is left out).
+        A float32 X (images) is kept in single precision, half the memory, and centred in float64 as the
+        products read it: the same D."""
         handle = ctypes.c_void_p()
         if isinstance(X, CsrMatrix) or hasattr(X, "tocsr"):
             rows, cols, indptr, indices, values = cls._csr(X, "X")
@@ -311,9 +313,10 @@ class Problem(_Handle):
                                                             values.ctypes.data_as(_lib.c_double_p), int(K),
                                                             ctypes.byref(handle)), _lib.last_error)
             return cls(handle.value)
-        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
-        check(lib.facto_problem_new_nomad_points(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)),
-              _lib.last_error)
+        single = getattr(X, "dtype", None) == np.float32
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X", np.float32 if single else np.float64)
+        build = lib.facto_problem_new_nomad_points_float if single else lib.facto_problem_new_nomad_points
+        check(build(ptr, rows, cols, ld, layout, int(K), ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)
 
     @classmethod
@@ -654,7 +657,15 @@ class Model(_Handle):
               self._error)
 
     def use_points(self, X):
-        """(NOMAD) apply then takes points: labelled by the nearest mean of the fitted points X."""
+        """(NOMAD) apply then takes points: labelled by the nearest mean of the fitted points X (dense, or a
+        facto.CsrMatrix or scipy.sparse: the model keeps the clusters' means, never the points)."""
+        if isinstance(X, CsrMatrix) or hasattr(X, "tocsr"):
+            rows, cols, indptr, indices, values = Problem._csr(X, "X")
+            check(lib.facto_model_use_points_sparse(self._h, _lib.SPARSE_CSR, rows, cols, values.size,
+                                                    indptr.ctypes.data_as(_lib.c_int64_p),
+                                                    indices.ctypes.data_as(_lib.c_int64_p),
+                                                    values.ctypes.data_as(_lib.c_double_p)), self._error)
+            return
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
         check(lib.facto_model_use_points(self._h, ptr, rows, cols, ld, layout), self._error)
 

@@ -328,6 +328,23 @@ def test_nomad_on_sparse_points_gives_the_dense_points_labels():
     assert np.array_equal(by_sparse.predict(X[:7]), by_dense.predict(dense[:7]))
 
 
+def test_nomad_on_float32_points_gives_the_float64_points_labels():
+    # images' grey levels in float32 (values single precision holds): kept in single precision, centred
+    # in float64 as the products read them, so the same D, objective, labels, cluster means and new
+    # points' labels as the same values in float64
+    rng = np.random.default_rng(12)
+    truth = np.arange(150) % 3
+    X = np.clip(np.rint(60.0 + 140.0 * np.eye(3, 16)[truth] + 20.0 * rng.standard_normal((150, 16))), 0, 255)
+    single = X.astype(np.float32)
+    by_single = facto.NOMADClustering(3, random_state=0).fit(single)
+    by_double = facto.NOMADClustering(3, random_state=0).fit(X)
+    assert np.array_equal(by_single.labels_, by_double.labels_)
+    assert facto.clustering_accuracy(by_single.labels_, truth) == 1.0
+    assert by_single.objective_ == pytest.approx(by_double.objective_, rel=1e-9)
+    assert np.allclose(by_single.cluster_centers_, by_double.cluster_centers_, rtol=1e-12)
+    assert np.array_equal(by_single.predict(single[:9]), by_double.predict(X[:9]))
+
+
 def test_symnmf_on_a_knn_graph_with_every_solver(blobs):
     X, y = blobs
     graph = facto.knn_similarity(X)
@@ -475,6 +492,10 @@ def test_nomad_from_points_keeps_d_implicit():
         assert abs(s.output("upper_bound")[0] - s.progress.objective) <= 1e-4 * s.progress.objective
         Q = s.output("Q")
         assert abs(s.progress.objective - np.sum(facto.nomad_gram(X) * Q)) < 1e-10 * s.progress.objective
+    # float32 points are kept in single precision: D of their values as float64, to the rounding of sums
+    single = X.astype(np.float32)
+    with facto.Problem.nomad_points(single, 4) as a, facto.Problem.nomad_points(single.astype(np.float64), 4) as b:
+        assert a.objective(Q) == pytest.approx(b.objective(Q), rel=1e-12)
     with pytest.raises(facto.FactoValueError):
         facto.Problem.nomad_points(np.zeros((5, 2)), 2)  # every point is 0
 

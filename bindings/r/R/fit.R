@@ -171,10 +171,17 @@ nomad <- function(x, K, algorithm = "auto", gram = FALSE, assign_labels = c("kme
   call <- match.call()
   assign_labels <- match.arg(assign_labels)
   points <- point_names(x)
-  x <- numeric_matrix(x)
-  if (!gram && nrow(x) == ncol(x) && nrow(x) > 2 && isSymmetric(unname(x)))
+  sparse <- !gram && inherits(x, c("facto_sparse", "sparseMatrix"))  # sparse points stay sparse
+  if (!sparse) x <- numeric_matrix(x)
+  if (!gram && !sparse && nrow(x) == ncol(x) && nrow(x) > 2 && isSymmetric(unname(x)))
     warning("x is square and symmetric: if it is NOMAD's D rather than points, set gram = TRUE", call. = FALSE)
   problem <- if (gram) facto_nomad(x, K) else facto_nomad_points(x, K)
+  rule <- function(model) {  # the clusters' means of the points, or each cluster's mean of D (gram)
+    if (!sparse) return(.Call(C_facto_r_model_rule, model, if (gram) "gram" else "points", x, NULL, NULL, NULL, NULL))
+    t <- as_triplets(x)
+    .Call(C_facto_r_model_rule, model, "sparse_points", t$x, as.double(t$i), as.double(t$j), as.double(c(t$rows, t$cols)),
+          NULL)
+  }
   outputs <- function(ran)  # burer_monteiro keeps its factor Y, the others Q
     c(if (ran == "burer_monteiro") "factor" else "Q", if (assign_labels == "components") "labels", "embedding",
       "feasibility", if (certify) "upper_bound")
@@ -183,10 +190,8 @@ nomad <- function(x, K, algorithm = "auto", gram = FALSE, assign_labels = c("kme
     kept <- if (is.null(v$factor)) "Q" else "factor"
     labels <- if (assign_labels == "components") one_based(v$labels)
               else facto_kmeans(v[[kept]], K, seed = run$parameters$seed)
-    # the model of these labels: their means (points) or each cluster's mean of D (gram)
-    model <- checked(.Call(C_facto_r_model_rule, list(kind = "nomad", arrays = list(labels = labels - 1,
-                                                                                    embedding = v$embedding)),
-                           if (gram) "gram" else "points", x, NULL, NULL, NULL, NULL))[c("kind", "arrays")]
+    model <- checked(rule(list(kind = "nomad", arrays = list(labels = labels - 1, embedding = v$embedding))))[c("kind",
+                                                                                                             "arrays")]
     values <- list(labels = stats::setNames(labels, points), embedding = named_rows(v$embedding, points),
                    feasibility = stats::setNames(as.numeric(v$feasibility), c("rms_negative", "max_negative",
                                                                                "row_sums", "trace")),

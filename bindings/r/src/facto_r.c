@@ -970,7 +970,8 @@ SEXP facto_r_solver_model(SEXP ptr)
 }
 
 /* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b, scaling c,
- * search d), "points" (X) or "gram" (X is D). */
+ * search d), "points" (X), "sparse_points" (X the values, 1-based rows a and columns b, c = (rows, cols))
+ * or "gram" (X is D). */
 SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP c, SEXP d)
 {
     SEXP failed = R_NilValue;
@@ -986,6 +987,11 @@ SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP
                                                    Rf_asInteger(b), Rf_asInteger(c), Rf_asInteger(d));
     else if (!strcmp(rule, "points"))
         st = facto_model_use_points(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
+    else if (!strcmp(rule, "sparse_points"))
+        st = Rf_xlength(a) != Rf_xlength(X) || Rf_xlength(b) != Rf_xlength(X) || Rf_xlength(c) != 2
+                 ? FACTO_ERROR_INVALID_ARGUMENT
+                 : facto_model_use_points_sparse(m, FACTO_SPARSE_COO, (int64_t)REAL(c)[0], (int64_t)REAL(c)[1],
+                                                 (int64_t)Rf_xlength(X), zero_based(a), zero_based(b), REAL(X));
     else
         st = facto_model_use_gram(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
     if (st < 0) {

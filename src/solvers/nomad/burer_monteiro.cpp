@@ -651,7 +651,8 @@ Output BurerMonteiro::output(const std::string& name) const
         const std::vector<int64_t> components = output("labels").ints;
         if (*std::max_element(components.begin(), components.end()) < whole->K())
             bound = std::min(bound, whole->clustering_bound(components, threads_).bound);
-        if (const Matrix* F = whole->D().factor()) {
+        Matrix formed;  // F of single-precision points
+        if (const Matrix* F = whole->D().dense_factor(formed)) {
             PartitionBoundSettings partition;
             partition.parts = settings_.bound_parts;
             partition.iterations = static_cast<int>(settings_.bound_iterations);

@@ -10,7 +10,8 @@ std::vector<ParamSpec> with_label_params(std::vector<ParamSpec> specs)
                          "the output labels: components, the connected components of Q's graph (Sec. 3's hard "
                          "assignment); kmeans, k-means on Q's rows (burer_monteiro: on Y's, Q = Y Y^T; 10 "
                          "k-means++ replicates from the seed); auto: the components when there are exactly K, else "
-                         "kmeans (the output label_rule says which ran: 0 components, 1 kmeans)"),
+                         "kmeans, and kmeans alone above 100,000 points, where the components' pass costs more "
+                         "than the solve (the output label_rule says which ran: 0 components, 1 kmeans)"),
             real_param("component_threshold", LabelRule::kComponentThreshold, 0.0,
                        std::numeric_limits<double>::infinity(),
                        "the components' graph has an edge wherever Q_ij > component_threshold K / n")});

@@ -398,14 +398,22 @@ end
 NOMAD on the points `X` (n×d, rows): D is the paper's Gram matrix of them (as `nomad_gram`), kept as their
 centered, scaled coordinates and never formed, so memory is linear in n. "burer_monteiro" works through
 products with them (its default start is then kernel k-means) and computes every output but "Q" from its
-factor; "nomad_cgm" forms D when it starts.
+factor; "nomad_cgm" forms D when it starts. A `Matrix{Float32}` (images) is kept in single precision, half
+the memory, and centred in Float64 as the products read it: the same D.
 """
 function nomad_points(X::AbstractMatrix{<:Real}, K::Integer)
-    A = Matrix{Float64}(X)
     out = Ref{Ptr{Cvoid}}(C_NULL)
-    st = ccall(sym(:facto_problem_new_nomad_points), Int32,
-               (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
-               A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
+    if eltype(X) == Float32
+        S = X isa Matrix{Float32} ? X : Matrix{Float32}(X)
+        st = ccall(sym(:facto_problem_new_nomad_points_float), Int32,
+                   (Ptr{Float32}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+                   S, size(S, 1), size(S, 2), max(size(S, 1), 1), COL_MAJOR, K, out)
+    else
+        A = X isa Matrix{Float64} ? X : Matrix{Float64}(X)
+        st = ccall(sym(:facto_problem_new_nomad_points), Int32,
+                   (Ptr{Float64}, Int64, Int64, Int64, Int32, Int64, Ref{Ptr{Cvoid}}),
+                   A, size(A, 1), size(A, 2), max(size(A, 1), 1), COL_MAJOR, K, out)
+    end
     check(st, thread_message)
     return Problem(out[])
 end
@@ -1014,6 +1022,21 @@ function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :
         ccall(sym(:facto_model_use_points), Int32, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Int64, Int32),
               live(m), A, n, p, ld, COL_MAJOR)
     end
+    check(st, message(m))
+    return m
+end
+
+"""
+    use_features!(m, X::SparseMatrixCSC)
+
+NOMAD's means of sparse fitted points (counts, TF-IDF; rows are points): the model keeps the clusters'
+means, not the points.
+"""
+function use_features!(m::Model, X::SparseMatrixCSC{<:Real})
+    colptr, rowval, values = csc_arrays(X)
+    st = ccall(sym(:facto_model_use_points_sparse), Int32,
+               (Ptr{Cvoid}, Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}),
+               live(m), Int32(1), size(X, 1), size(X, 2), length(values), colptr, rowval, values)  # FACTO_SPARSE_CSC
     check(st, message(m))
     return m
 end

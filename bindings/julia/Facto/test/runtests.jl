@@ -167,6 +167,8 @@ end
     # the same points as a SparseMatrixCSC: their centring implicit, the same D to rounding
     Q = iterate_matrix(s)
     @test Facto.objective(Facto.nomad_points(sparse(X), 3), Q) ≈ Facto.objective(Facto.nomad_points(X, 3), Q) rtol = 1e-12
+    # the same points in single precision: D of their values as Float64
+    @test Facto.objective(Facto.nomad_points(Float32.(X), 3), Q) ≈ Facto.objective(Facto.nomad_points(Float64.(Float32.(X)), 3), Q) rtol = 1e-12
     m = Model(s)
     use_features!(m, X; affinity = :points)
     rows, labels, residuals = apply_model(m, X)
@@ -175,6 +177,10 @@ end
     dir = mktempdir()
     save_model(m, dir; settings = "{\"by\": \"julia\"}")
     @test apply_model(load_model(dir), X)[2] == labels
+    # the means of the same points given sparse: the same labels for new points
+    ms = Model(s)
+    use_features!(ms, sparse(X))
+    @test apply_model(ms, X)[2] == labels
     C, cophenetic, dispersion = consensus(vcat(labels', labels'))
     @test cophenetic ≈ 1 && dispersion ≈ 1
 end

@@ -63,6 +63,11 @@ test_that("nomad clusters points and a Gram matrix, with a certified upper bound
   expect_gte(fit$upper_bound, fit$run$objective * (1 - 1e-4))
   expect_named(fit$feasibility, c("rms_negative", "max_negative", "row_sums", "trace"))
   expect_output(print(summary(fit)), "Upper bound of the optimum")
+  # the same points as a dgCMatrix stay sparse: the same labels, the same centers, new points alike
+  sparse_fit <- nomad(Matrix::Matrix(X, sparse = TRUE), 4, "burer_monteiro")
+  expect_identical(sparse_fit$labels, fit$labels)
+  expect_equal(sparse_fit$centers, fit$centers, tolerance = 1e-12)
+  expect_identical(predict(sparse_fit, Matrix::Matrix(X[1:9, ], sparse = TRUE)), predict(fit, X[1:9, ]))
 
   angle <- 2 * pi * (0:99) / 100
   rings <- rbind(cbind(cos(angle), sin(angle)), 0.5 * cbind(cos(angle), sin(angle)))

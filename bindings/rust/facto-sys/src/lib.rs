@@ -265,6 +265,8 @@ extern "C" {
                                    out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_problem_new_nomad_points(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
                                           out: *mut *mut facto_problem) -> facto_status;
+    pub fn facto_problem_new_nomad_points_float(x: *const f32, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                                          out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_problem_new_nomad_points_sparse(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
                                                  idx: *const i64, values: *const f64, k: i64,
                                                  out: *mut *mut facto_problem) -> facto_status;
@@ -304,6 +306,8 @@ extern "C" {
         -> facto_status;
     pub fn facto_model_use_points(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
         -> facto_status;
+    pub fn facto_model_use_points_sparse(model: *mut facto_model, format: i32, rows: i64, cols: i64, nnz: i64,
+                                         ptr: *const i64, idx: *const i64, values: *const f64) -> facto_status;
     pub fn facto_model_use_gram(model: *mut facto_model, d: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
         -> facto_status;
     pub fn facto_model_apply_columns(model: *const facto_model, cols: *mut i64) -> facto_status;

@@ -476,13 +476,12 @@ impl Problem {
     /// NOMAD on the points `x` (n x d, rows): D is the paper's Gram matrix of them (as [`nomad_gram`]),
     /// kept as their centered, scaled coordinates and never formed, so memory is linear in n.
     /// "burer_monteiro" works through products with them (its default start is then kernel k-means) and
-    /// computes every output but "Q" from its factor; "nomad_cgm" forms D when it starts.
-    pub fn nomad_points(x: MatrixRef<'_>, k: usize) -> Result<Problem> {
+    /// computes every output but "Q" from its factor; "nomad_cgm" forms D when it starts. f32 points
+    /// (images) are kept in single precision, half the memory, and centred in f64 as products read them.
+    pub fn nomad_points<T: Feature>(x: MatrixRef<'_, T>, k: usize) -> Result<Problem> {
         let mut raw = ptr::null_mut();
-        check(unsafe {
-            sys::facto_problem_new_nomad_points(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(),
-                                                k as i64, &mut raw)
-        }, thread_message)?;
+        check(unsafe { T::nomad_points(x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(), x.layout.raw(), k as i64, &mut raw) },
+              thread_message)?;
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
@@ -968,12 +967,16 @@ mod sealed {
     impl Sealed for f32 {}
 }
 
-/// The precisions facto reads features in where they lie: f64, and f32 (half the memory: images)
-/// for [`knn_similarity_search`], whose graph of f32 values is that of the same values as f64.
+/// The precisions facto reads features in: f64, and f32 (half the memory: images) for
+/// [`knn_similarity_search`] and [`Problem::nomad_points`], whose results for f32 values are those of
+/// the same values as f64.
 pub trait Feature: Copy + sealed::Sealed {
     #[doc(hidden)]
     unsafe fn knn_graph(x: *const Self, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32, scaling: i32,
                         search: i32, out: *mut *mut sys::facto_sparse) -> i32;
+    #[doc(hidden)]
+    unsafe fn nomad_points(x: *const Self, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                           out: *mut *mut sys::facto_problem) -> i32;
 }
 
 impl Feature for f64 {
@@ -981,12 +984,20 @@ impl Feature for f64 {
                         search: i32, out: *mut *mut sys::facto_sparse) -> i32 {
         sys::facto_knn_similarity_search(x, rows, cols, ld, layout, k, kind, scaling, search, out)
     }
+    unsafe fn nomad_points(x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                           out: *mut *mut sys::facto_problem) -> i32 {
+        sys::facto_problem_new_nomad_points(x, rows, cols, ld, layout, k, out)
+    }
 }
 
 impl Feature for f32 {
     unsafe fn knn_graph(x: *const f32, rows: i64, cols: i64, ld: i64, layout: i32, k: i64, kind: i32, scaling: i32,
                         search: i32, out: *mut *mut sys::facto_sparse) -> i32 {
         sys::facto_knn_similarity_search_float(x, rows, cols, ld, layout, k, kind, scaling, search, out)
+    }
+    unsafe fn nomad_points(x: *const f32, rows: i64, cols: i64, ld: i64, layout: i32, k: i64,
+                           out: *mut *mut sys::facto_problem) -> i32 {
+        sys::facto_problem_new_nomad_points_float(x, rows, cols, ld, layout, k, out)
     }
 }
 
@@ -1291,6 +1302,16 @@ impl Model {
         check(unsafe {
             sys::facto_model_use_points(self.raw.as_ptr(), x.data.as_ptr(), x.rows as i64, x.cols as i64, x.ld(),
                                         x.layout.raw())
+        }, || self.message())?;
+        Ok(())
+    }
+
+    /// The same of sparse fitted points (counts, TF-IDF): the model keeps the clusters' means, not the points.
+    pub fn use_points_sparse(&mut self, x: &CsrMatrix) -> Result<()> {
+        check(unsafe {
+            sys::facto_model_use_points_sparse(self.raw.as_ptr(), sys::FACTO_SPARSE_CSR, x.rows as i64, x.cols as i64,
+                                               x.values.len() as i64, x.indptr.as_ptr(), x.indices.as_ptr(),
+                                               x.values.as_ptr())
         }, || self.message())?;
         Ok(())
     }

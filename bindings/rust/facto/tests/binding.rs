@@ -458,6 +458,18 @@ fn nomad_on_points_never_forms_d() {
     let sparse = Problem::nomad_points_sparse(&rows, 4).unwrap();
     let s = sparse.objective(q.view()).unwrap();
     assert!((s - b).abs() <= 1e-12 * b.abs(), "{s} against {b}");
+    // the model's means from the points dense or sparse: the same labels for new points
+    let (mut by_dense, mut by_sparse) = (facto::Model::from_solver(&solver).unwrap(), facto::Model::from_solver(&solver).unwrap());
+    by_dense.use_points(x.view()).unwrap();
+    by_sparse.use_points_sparse(&rows).unwrap();
+    assert_eq!(by_dense.apply(x.view()).unwrap().labels, by_sparse.apply_sparse(&rows).unwrap().labels);
+    // the same points in single precision: D of their values as f64, to the rounding of its sums
+    let single: Vec<f32> = (0..x.rows * x.cols).map(|k| x.get(k / x.cols, k % x.cols) as f32).collect();
+    let widened: Vec<f64> = single.iter().map(|&v| v as f64).collect();
+    let of_single = Problem::nomad_points(MatrixRef::new(&single, x.rows, x.cols, Layout::RowMajor).unwrap(), 4).unwrap();
+    let of_widened = Problem::nomad_points(MatrixRef::new(&widened, x.rows, x.cols, Layout::RowMajor).unwrap(), 4).unwrap();
+    let (f, w) = (of_single.objective(q.view()).unwrap(), of_widened.objective(q.view()).unwrap());
+    assert!((f - w).abs() <= 1e-12 * w.abs(), "{f} against {w}");
     let zeros = facto::Matrix { data: vec![0.0; 10], rows: 5, cols: 2, layout: Layout::RowMajor };
     assert!(Problem::nomad_points(zeros.view(), 2).is_err()); // every point is 0
 }
