@@ -130,12 +130,13 @@ Nomad::Nomad(Matrix D, int64_t K) : D_(checked_triangle(D)), K_(K) { check_K(K, 
 bool Nomad::checked_sparse(const DenseRows& X, int64_t K)
 {
     check_K(K, static_cast<int64_t>(X.n));
-    require_finite(X, "X");
     // points at least 90% zeros (counts, TF-IDF, given densely) are kept as their non-zeros
     double zeros = 0.0;
     for (std::size_t i = 0; i < X.n; ++i)
         for (std::size_t c = 0; c < X.p; ++c) zeros += X(i, c) == 0.0 ? 1.0 : 0.0;
-    return X.n * X.p > 0 && mostly_zeros(zeros, static_cast<double>(X.n * X.p));
+    const bool sparse = X.n * X.p > 0 && mostly_zeros(zeros, static_cast<double>(X.n * X.p));
+    if (sparse) require_finite(X, "X");  // (nomad_centring checks the dense storages' points)
+    return sparse;
 }
 
 std::shared_ptr<const Nomad> Nomad::from_points(const DenseRows& X, int64_t K)

@@ -130,7 +130,7 @@ private:
     };
     ClusterSums cluster_sums(const std::vector<int64_t>& labels, std::size_t threads) const;
     static void check_K(int64_t K, int64_t n);
-    // Checks K and that the points are finite; whether they are at least 90% zeros (kept sparse).
+    // Checks K; whether the points are at least 90% zeros (kept sparse; then checked finite here).
     static bool checked_sparse(const DenseRows& X, int64_t K);
     // Q's "embedding" (n x m, row-major) from products with Q.
     static std::vector<double> embedding(std::size_t size, std::size_t m,
