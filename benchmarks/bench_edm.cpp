@@ -1,4 +1,4 @@
-// Paper 004 Fig. 2 (Dragomir et al.): EDM completion of the Helix with 10% of the distances, for
+// [DAB] Fig. 2 (Dragomir et al.): EDM completion of the Helix with 10% of the distances, for
 // Dyn-NoLips with the universal kernel, with the Gram kernel, and gradient descent with Armijo, from
 // the same seeded start; not part of the tests. Prints the normalized RMSE over all distances (exact
 // up to 2e6 pairs, a seeded sample of 2e6 pairs beyond) against time, the seconds to reach nRMSE

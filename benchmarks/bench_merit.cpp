@@ -1,4 +1,4 @@
-// Paper 002 (Nguyen, Fu & Wu): MERIT and SPA on the paper's synthetic settings; not part of the tests.
+// [NFW] (Nguyen, Fu & Wu): MERIT and SPA on the paper's synthetic settings; not part of the tests.
 //
 //   bench_merit table1 [trials]   Table I: N = 200, M = 80, SNR 10 dB, K in {40, 50, 60, 70}; success
 //                                 rate, MRSA, RAE, seconds and iterations per trial, the share of

@@ -1,4 +1,4 @@
-// Paper 003 (Tepper, Sengupta & Chklovskii): NOMAD by nomad_cgm; not part of the tests.
+// [TSC] (Tepper, Sengupta & Chklovskii): NOMAD by nomad_cgm; not part of the tests.
 //
 //   bench_nomad rings            two rings, n = 200, K = 16 (the peer comparison): the time and
 //                                objective at which the reference implementation's stopping rule

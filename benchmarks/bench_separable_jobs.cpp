@@ -1,4 +1,4 @@
-// Paper 002's real-data experiments (Sec. V-B, V-C) on merit/ of the benchmark data directory
+// [NFW]'s real-data experiments (Sec. V-B, V-C) on merit/ of the benchmark data directory
 // (measure.hpp's data_dir; benchmarks/README.md lists the files):
 //   topics DATASET TRIALS FG_TRIALS CSV [K...]   Table II: coherence, similarity count and
 //       clustering accuracy for K = 3..10 (or the Ks given) over the authors' K-topic subsets (trials
@@ -12,7 +12,7 @@
 //       size N (TDT2, every document, K = 10, N set by min_df), MERIT against FastGradient (refused by the
 //       memory check where its three N x N arrays do not fit), SPA as the reference of the same run; each
 //       run in a fresh process (memory-one MIN_DF ALGORITHM).
-// The protocol is the authors' (docs/paper002_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 in
+// The protocol is the authors' (docs/nfw_real_data.md): MERIT with lambda = 1e-6, mu = 1e-5 in
 // their objective and its counter run to 100 (120 on DBLP) as their code does (authors_merit), MERIT(0)
 // with lambda = 0, FastGradient 50 iterations (20 on DBLP), SPA, SNPA as "XRAY", FastAnchor (with
 // facto's topics and with its authors'); on topics also "MERIT-c (converged)", MERIT's corrective steps at

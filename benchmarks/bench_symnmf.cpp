@@ -1,4 +1,4 @@
-// Paper 004 Fig. 1 (Dragomir et al.): every SymNMF solver of facto on the paper's own similarity
+// [DAB] Fig. 1 (Dragomir et al.): every SymNMF solver of facto on the paper's own similarity
 // matrices (TDT2 r = 30, Reuters r = 25, ORL r = 40), from the same seeded start and for the same time
 // budget; not part of the tests. Prints, per dataset and solver: iterations, the cost of one
 // iteration as a ratio to one product M X and to one evaluation of f and grad f (M X, X^T X,

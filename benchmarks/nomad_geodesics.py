@@ -1,4 +1,4 @@
-"""Paper 003 (NOMAD), Sec. 3.2 and Fig. 10: how well embeddings preserve geodesic distances on noisy data.
+"""[TSC] (NOMAD), Sec. 3.2 and Fig. 10: how well embeddings preserve geodesic distances on noisy data.
 
 For one manifold (one ring of 200 points) and two manifolds (two rings, 200 points), the points are
 z-scored and 5 d noise dimensions of standard deviation sigma = 0.05 and 0.10 are appended. The ground

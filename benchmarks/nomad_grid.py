@@ -1,4 +1,4 @@
-"""Paper 003 (NOMAD), Fig. 8: a 2-D grid in 10 dimensions. The first two coordinates are a regular
+"""[TSC] (NOMAD), Fig. 8: a 2-D grid in 10 dimensions. The first two coordinates are a regular
 16 x 16 grid (unit spacing), the other eight Gaussian noise of standard deviation 0.1 (the paper does
 not give it); K = 32 as in the authors' test of this figure. Draws (a) NOMAD's 2-D embedding (facto's
 output "embedding": the leading eigenvectors of Q - 1 1^T / n) coloured by the grid's first

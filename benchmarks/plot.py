@@ -2,10 +2,10 @@
 bench_nomad's Fig. 15 table (nomad_fig15.csv: seconds vs n) and Fashion-MNIST embedding
 (nomad_fashion_embedding.csv) ([TSC]), and bench_frank_wolfe_variants' objective against time
 (fw_variants.csv: one PNG per instance, fw_variants_<instance>.png), and bench_separable_jobs' [NFW]
-results (paper002_memory.csv: peak memory and time against N, Figs. 6-7; paper002_topics.csv: Table II's
-three scores against K, one PNG per dataset, and paper002_table2.md, the trials' means and standard
-deviations beside the paper's Table II, benchmarks/paper002_table2.tsv), and bench_paper000's
-traces (paper000_trace.csv: Zhao & Gordon's Fig. 2, log objective against log seconds, and Fig. 3,
+results (nfw_memory.csv: peak memory and time against N, Figs. 6-7; nfw_topics.csv: Table II's
+three scores against K, one PNG per dataset, and nfw_table2.md, the trials' means and standard
+deviations beside the paper's Table II, benchmarks/nfw_table2.tsv), and bench_zg's
+traces (zg_trace.csv: Zhao & Gordon's Fig. 2, log objective against log seconds, and Fig. 3,
 log(f - f*) against log seconds with f* each method's own final objective; one PNG each per dataset).
 
 usage: /usr/bin/python3 benchmarks/plot.py <dir with *_trace.csv> <output dir>
@@ -51,12 +51,12 @@ def main(source, target):
         plt.close(fig)
     nomad_plots(source, target)
     variant_plots(source, target)
-    paper002_plots(source, target)
-    paper000_plots(source, target)
+    nfw_plots(source, target)
+    zg_plots(source, target)
 
 
-def paper000_plots(source, target):
-    path = source / "paper000_trace.csv"
+def zg_plots(source, target):
+    path = source / "zg_trace.csv"
     if not path.exists():
         return
     runs = defaultdict(lambda: defaultdict(lambda: ([], [])))
@@ -83,12 +83,12 @@ def paper000_plots(source, target):
             ax.legend(fontsize=8)
             ax.grid(True, which="both", alpha=0.3)
             fig.tight_layout()
-            fig.savefig(target / f"paper000_fig{figure}_{dataset}.png", dpi=110)
+            fig.savefig(target / f"zg_fig{figure}_{dataset}.png", dpi=110)
             plt.close(fig)
 
 
-def paper002_plots(source, target):
-    memory = source / "paper002_memory.csv"
+def nfw_plots(source, target):
+    memory = source / "nfw_memory.csv"
     if memory.exists():
         series = defaultdict(lambda: ([], [], []))
         with open(memory) as f:
@@ -109,9 +109,9 @@ def paper002_plots(source, target):
             ax.legend(fontsize=8)
         fig.suptitle("[NFW], Figs. 6-7: memory and time against N")
         fig.tight_layout()
-        fig.savefig(target / "paper002_memory.png", dpi=110)
+        fig.savefig(target / "nfw_memory.png", dpi=110)
         plt.close(fig)
-    topics = source / "paper002_topics.csv"
+    topics = source / "nfw_topics.csv"
     if topics.exists():
         table = defaultdict(lambda: defaultdict(list))
         for row in topic_rows(topics):
@@ -130,28 +130,28 @@ def paper002_plots(source, target):
             axes[0].legend(fontsize=7)
             fig.suptitle(f"[NFW], Table II on {dataset} (mean over trials)")
             fig.tight_layout()
-            fig.savefig(target / f"paper002_topics_{dataset}.png", dpi=110)
+            fig.savefig(target / f"nfw_topics_{dataset}.png", dpi=110)
             plt.close(fig)
-        paper002_table(topics, target)
+        nfw_table(topics, target)
 
 
 def topic_rows(path):
-    """The complete rows of paper002_topics.csv (a run killed mid-row leaves a partial one)."""
+    """The complete rows of nfw_topics.csv (a run killed mid-row leaves a partial one)."""
     with open(path) as f:
         return [row for row in csv.DictReader(f) if row["seconds"] is not None]
 
 
 def paper_table2():
-    """Paper 002's Table II as {(dataset, score, method, K): mean over its 50 trials}, from
-    benchmarks/paper002_table2.tsv (the published table, one value per row)."""
-    path = pathlib.Path(__file__).resolve().parent / "paper002_table2.tsv"
+    """[NFW]'s Table II as {(dataset, score, method, K): mean over its 50 trials}, from
+    benchmarks/nfw_table2.tsv (the published table, one value per row)."""
+    path = pathlib.Path(__file__).resolve().parent / "nfw_table2.tsv"
     with open(path) as f:
         rows = csv.DictReader((line for line in f if not line.startswith("#")), delimiter="\t")
         return {(r["dataset"], r["score"], r["method"], int(r["K"])): float(r["value"]) for r in rows}
 
 
-def paper002_table(topics, target):
-    """paper002_table2.md: per dataset, K and method, facto's mean +- standard deviation over the trials
+def nfw_table(topics, target):
+    """nfw_table2.md: per dataset, K and method, facto's mean +- standard deviation over the trials
     / the paper's mean."""
     paper = paper_table2()
     paper_name = {"XRAY (SNPA)": "XRAY", "FastAnchor (authors' topics)": "FastAnchor"}
@@ -185,7 +185,7 @@ def paper002_table(topics, target):
                            f"{cell('similarity_count', '%.2f')} | {cell('accuracy_kmeans', '%.2f')} | "
                            f"{argmax:.2f} | {seconds:.1f} |")
         out.append("")
-    (target / "paper002_table2.md").write_text("\n".join(out))
+    (target / "nfw_table2.md").write_text("\n".join(out))
 
 
 def variant_plots(source, target):

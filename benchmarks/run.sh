@@ -5,7 +5,7 @@
 # read from the benchmark data directory: --data DIR, else $FACTO_DATA, else benchmarks/data, which
 # `bash benchmarks/fetch_data.sh` fills (benchmarks/README.md lists every file and its source).
 #   bash benchmarks/run.sh simplicial [data.csv] [seconds per solver] [k]   (Zhao & Gordon, satimage)
-#   bash benchmarks/run.sh paper000 [seconds cap per solver] [dataset ...]  ([ZG] Sec. 5:
+#   bash benchmarks/run.sh zg [seconds cap per solver] [dataset ...]       ([ZG] Sec. 5:
 #                                                                            Table 1's data, Figs. 2-3)
 #   bash benchmarks/run.sh symnmf [seconds per solver] [seeds] [datasets]  ([DAB] Fig. 1: 20 starts,
 #                                                                            the authors' 20/20/10 s;
@@ -37,7 +37,7 @@
 #                                                                            linear memory on Fashion-MNIST
 #                                                                            against the optimum (n = 1000)
 #                                                                            and two feasible points)
-#   bash benchmarks/run.sh paper002 [trials] [FastGradient trials]       ([NFW]'s real data: Table II on
+#   bash benchmarks/run.sh nfw_real [trials] [FastGradient trials]         ([NFW]'s real data: Table II on
 #                                                                            TDT2 and Reuters, Tables III-IV
 #                                                                            on DBLP1-5, memory against N;
 #                                                                            FACTO_RESUME=1 adds to the
@@ -95,10 +95,10 @@ case "$which" in
   simplicial)
     cmake --build build -j"$(nproc)" --target bench_simplicial_symnmf >/dev/null
     ./build/benchmarks/bench_simplicial_symnmf "$@" ;;
-  paper000)
-    bash benchmarks/paper000_data.sh build/benchmarks/data
-    cmake --build build -j"$(nproc)" --target bench_paper000 >/dev/null
-    ./build/benchmarks/bench_paper000 build/benchmarks/data "$results" "$@" ;;
+  zg)
+    bash benchmarks/zg_data.sh build/benchmarks/data
+    cmake --build build -j"$(nproc)" --target bench_zg >/dev/null
+    ./build/benchmarks/bench_zg build/benchmarks/data "$results" "$@" ;;
   symnmf)
     cmake --build build -j"$(nproc)" --target bench_symnmf >/dev/null
     ./build/benchmarks/bench_symnmf "${1:-0}" "$results" "${2:-20}" "${3:-tdt2,reuters,orl}" ;;
@@ -151,16 +151,16 @@ case "$which" in
     cmake --build build -j"$(nproc)" --target bench_nomad >/dev/null
     for n in 1000 10000 all; do ./build/benchmarks/bench_nomad bound "$n" 10 "${1:-200}" 300; done
     ./build/benchmarks/bench_nomad bound 10000 64 "${1:-200}" ;;
-  paper002)
+  nfw_real)
     cmake --build build -j"$(nproc)" --target bench_separable_jobs >/dev/null
-    ./build/benchmarks/bench_separable_jobs communities "$results/paper002_communities.csv"
+    ./build/benchmarks/bench_separable_jobs communities "$results/nfw_communities.csv"
     # FACTO_RESUME=1 keeps the rows of an earlier run and adds only the missing trials
-    [ "${FACTO_RESUME:-0}" = 1 ] || rm -f "$results/paper002_topics.csv"
+    [ "${FACTO_RESUME:-0}" = 1 ] || rm -f "$results/nfw_topics.csv"
     for dataset in tdt2 reuters21578; do
       ./build/benchmarks/bench_separable_jobs topics "$dataset" "${1:-10}" "${2:-10}" \
-        "$results/paper002_topics.csv"
+        "$results/nfw_topics.csv"
     done
-    ./build/benchmarks/bench_separable_jobs memory "$results/paper002_memory.csv" ;;
+    ./build/benchmarks/bench_separable_jobs memory "$results/nfw_memory.csv" ;;
   holdout)
     bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target facto >/dev/null
@@ -204,6 +204,6 @@ case "$which" in
       echo "  facto-mpi, $ranks rank(s): $(mpirun -np "$ranks" ./build/programs/facto-mpi "${args[@]}" --set threads=1 |
         grep -o '"seconds": [0-9.]*')"
     done ;;
-  *) echo "usage: $0 [--data DIR] simplicial|paper000|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|paper002|holdout|topics|panel|knn|sparse|million|million_nomad|distributed [...]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--data DIR] simplicial|zg|symnmf|edm|merit|merit_sizes|variants|nomad|nomad_exact|nomad_points|nomad_bound|nfw_real|holdout|topics|panel|knn|sparse|million|million_nomad|distributed [...]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 benchmarks/plot.py "$results" "$results"

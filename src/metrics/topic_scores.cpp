@@ -1,4 +1,4 @@
-// Paper 002's topic-modeling scores (Sec. V-B, Table II).
+// [NFW]'s topic-modeling scores (Sec. V-B, Table II).
 #include <algorithm>
 #include <cmath>
 #include <numeric>

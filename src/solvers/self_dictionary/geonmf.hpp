@@ -1,7 +1,7 @@
 // GeoNMF (Mao, Sarkar & Chakrabarti, "On mixed memberships and symmetric nonnegative matrix
 // factorizations", ICML 2017), the community-detection baseline of [NFW]'s Table IV, on the
 // communities problem: pure nodes by the geometry of the degree-scaled eigenvectors, as the authors'
-// code picks them (docs/paper002_real_data.md):
+// code picks them (docs/nfw_real_data.md):
 //   X_o = D^{-1/2} V E^{1/2} (degrees D, the top-K eigenpairs, which must be positive);
 //   candidates: the rows with ||x_i||^2 > (1 - epsilon) max ||x||^2 (epsilon grown until K are there);
 //   k-means (K clusters) on the candidates; in each cluster the node whose d_i ||x_i||^2 is the

@@ -1,6 +1,6 @@
 // SNPA, the successive nonnegative projection algorithm (Gillis 2014), on the self_dictionary problem:
 // the greedy baseline that the authors of [NFW] ran as "XRAY" in Table II (their wrapper calls SNPA;
-// docs/paper002_real_data.md). Like SPA it picks the column of largest residual norm, but the residual
+// docs/nfw_real_data.md). Like SPA it picks the column of largest residual norm, but the residual
 // is what is left after fitting every column as a combination of the picks with nonnegative weights
 // summing to at most 1, not after an orthogonal projection.
 #pragma once

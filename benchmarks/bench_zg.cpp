@@ -3,11 +3,11 @@
 // and Frank-Wolfe (Alg. 1 as printed: vanilla steps with the curvature rule; and facto's open-loop and
 // pairwise variants) from the same start, each stopped by the paper's rule (consecutive objectives
 // within 1e-3, or 50 iterations) or a cap of seconds. Writes every iterate's seconds, objective and
-// feasibility to <out>/paper000_trace.csv (plot.py draws Figs. 2 and 3 from it) and prints a table:
+// feasibility to <out>/zg_trace.csv (plot.py draws Figs. 2 and 3 from it) and prints a table:
 // iterations, seconds, final objective (for the penalty method also at the row-wise projection of its
 // infeasible iterate, the point Fig. 2 compares), feasibility, and the peak resident memory of the
 // dataset's run (P is n x n doubles).
-// Usage: bench_paper000 <data dir from paper000_data.sh> <out dir> [seconds cap per solver] [dataset ...]
+// Usage: bench_zg <data dir from zg_data.sh> <out dir> [seconds cap per solver] [dataset ...]
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -27,7 +27,7 @@ namespace {
 
 struct Dataset {
     const char* name;    // Table 1's
-    const char* file;    // what paper000_data.sh wrote for it
+    const char* file;    // what zg_data.sh wrote for it
     int64_t k;           // Table 1's k
 };
 
@@ -43,7 +43,7 @@ struct Method {
 int main(int argc, char** argv)
 {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: bench_paper000 <data dir> <out dir> [seconds cap] [dataset ...]\n");
+        std::fprintf(stderr, "usage: bench_zg <data dir> <out dir> [seconds cap] [dataset ...]\n");
         return 2;
     }
     const std::string dir = argv[1], out = argv[2];
@@ -61,7 +61,7 @@ int main(int argc, char** argv)
                               {"FW (Alg. 1: curvature rule)", "frank_wolfe", "vanilla", "curvature"},
                               {"FW (open loop)", "frank_wolfe", "vanilla", "open_loop"},
                               {"FW (pairwise)", "frank_wolfe", "pairwise", nullptr}};
-    std::ofstream trace(out + "/paper000_trace.csv");
+    std::ofstream trace(out + "/zg_trace.csv");
     trace << "dataset,method,iteration,seconds,objective,feasibility\n";
     std::printf("%-10s %-6s %-4s %-24s %6s %9s %16s %16s %10s %9s\n", "dataset", "n", "k", "method", "iters", "seconds",
                 "final f", "f (projected)", "feasible", "peak MiB");
