@@ -1,8 +1,9 @@
 """Runs the facto CLI and checks that its JSON summary tells the truth about the stop: a solve that
 says CONVERGED has its stationarity measure at most its tolerance and, where the solver has one, its
 feasibility at most feasibility_tolerance; NOMAD's printed constraint errors (relative trace error,
-row sums) are at most that feasibility (all printed to 7 digits). Further checks: key=value pairs after --expect (stop_reason,
-or a key whose value must be at most / at least a number with key<=x, key>=x).
+row sums) are at most that feasibility (all printed to 7 digits), and its bound's printed gap is
+(U - f)/|f|. Further checks: key=value pairs after --expect (stop_reason, or a key whose value must
+be at most / at least a number with key<=x, key>=x).
 
 Usage: check_summary.py [--expect COND ...] -- COMMAND [ARG ...]"""
 import json
@@ -28,6 +29,10 @@ if summary["stop_reason"] == "FACTO_CONVERGED":
 for key in ("relative_trace_error", "row_sum_error"):
     if key in summary and not summary[key] <= summary["feasibility"] * (1 + 1e-5) + 1e-15:
         failures.append(f"{key} {summary[key]} above the feasibility {summary['feasibility']}")
+if "upper_bound" in summary:  # the printed gap is (U - f) / |f| (printed to 7 digits, U to 10)
+    gap = (summary["upper_bound"] - summary["objective"]) / abs(summary["objective"])
+    if not abs(summary.get("bound_gap_over_objective", float("nan")) - gap) <= 1e-6 * abs(gap) + 1e-9:
+        failures.append(f"bound_gap_over_objective {summary.get('bound_gap_over_objective')}, (U - f)/|f| = {gap}")
 for condition in conditions:
     for operator in ("<=", ">=", "="):
         if operator in condition:

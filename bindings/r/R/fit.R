@@ -334,8 +334,8 @@ print.summary.facto_fit <- function(x, ...) {
               r$seconds))
   cat(sprintf("Objective %.10g, stationarity %.3g, feasibility %.3g\n", r$objective, r$stationarity, r$feasibility))
   if (!is.null(x$upper_bound) && is.finite(x$upper_bound))
-    cat(sprintf("Upper bound of the optimum %.10g (relative gap %.3g%s)\n", x$upper_bound,
-                (x$upper_bound - r$objective) / max(1, abs(x$upper_bound)),
+    cat(sprintf("Upper bound of the optimum %.10g ((U - f)/|f| = %.3g%s)\n", x$upper_bound,
+                (x$upper_bound - r$objective) / max(.Machine$double.xmin, abs(r$objective)),
                 if (x$upper_bound < r$objective) ": Q's infeasibility; the bound holds for feasible Q"
                 else ""))
   if (!is.null(x$anchors)) cat("Anchors:", utils::head(x$anchors, 20), if (length(x$anchors) > 20) "...", "\n")
