@@ -246,8 +246,9 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
         if (label_rule >= 0) printf(", \"label_rule\": \"%s\"", label_rule == 0 ? "components" : "kmeans");
         double bound = NAN; /* --bound: every feasible point's objective is at most this */
         if (o->bound && facto_solver_copy_output_double(solver, "upper_bound", &bound, 1, FACTO_ROW_MAJOR) >= 0)
-            printf(", \"upper_bound\": %.9e, \"bound_gap_over_objective\": %.6e", bound,
-                   (bound - p.objective) / fmax(fabs(p.objective), 1e-300)); /* (U - f) / |f| */
+            printf(", \"upper_bound\": %.9e", bound);
+        const double bound_gap = (bound - p.objective) / fmax(fabs(p.objective), 1e-300); /* (U - f) / |f| */
+        if (!isnan(bound)) printf(", \"bound_gap_over_objective\": %.6e", bound_gap);
         printf("}\n");
         if (!o->quiet) { /* the same in a sentence */
             fprintf(stderr, "facto: %s after %lld iterations, %.2f s: stationarity %.2e (tolerance %.0e)",
@@ -255,8 +256,7 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
             if (constrained) fprintf(stderr, ", feasibility %.2e (tolerance %.0e)", p.feasibility, limit);
             if (accuracy >= 0.0) fprintf(stderr, ", clustering accuracy %.4f", accuracy);
             if (!isnan(bound))
-                fprintf(stderr, ", upper bound %.6g ((U - f)/|f| = %.2e above the objective)", bound,
-                        (bound - p.objective) / fmax(fabs(p.objective), 1e-300));
+                fprintf(stderr, ", upper bound %.6g ((U - f)/|f| = %.2e above the objective)", bound, bound_gap);
             fputc('\n', stderr);
         }
     }

@@ -2,8 +2,8 @@
 """Runs README.md's quick starts as a newcomer would: the CLI line, the C program and the Python lines,
 each from a fresh directory holding the repository's data/, against the build tree. Each must run to a
 clustering: the CLI's summary and the C program say FACTO_CONVERGED, and the Python lines print an
-accuracy above 0.6 on satimage's 6 classes (chance is about 0.24, the largest class's share; k-means
-reaches 0.67). The R, Rust and Julia blocks need their packages built, which the binding stages do.
+accuracy above 0.6 on satimage's 6 classes (the largest class's share is 0.24; scikit-learn's KMeans
+reaches 0.68, docs/benchmarks.md's defaults panel). The R, Rust and Julia blocks need their packages built, which the binding stages do.
 
 Usage: check_quick_start.py C_COMPILER BUILD_DIR FACTO_CLI. Exit status 1 on any failure."""
 import json
