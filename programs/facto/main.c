@@ -26,17 +26,18 @@
 #include "group.h"
 
 /* The options that depend on the problem, checked before it is built; 0 after a message. */
-static int check_problem_options(const options* o)
+static int check_problem_options(const options* o, const kind_rule* kind)
 {
-    const int job = !strcmp(o->problem, "topics") || !strcmp(o->problem, "communities");
-    if ((job || !strcmp(o->problem, "self_dictionary")) && o->init)
-        return fprintf(stderr, "facto: %s takes no --init\n", o->problem), 0;
-    if (!strcmp(o->problem, "communities") && o->labels)
-        return fprintf(stderr, "facto: communities takes --truth (memberships), not --labels\n"), 0;
-    if (!job && !strcmp(o->problem, "self_dictionary") && (o->output_w || o->output_labels || o->labels))
-        return fprintf(stderr, "facto: self_dictionary takes none of --output-w, --output-labels, --labels\n"), 0;
-    if (strcmp(o->problem, "nomad") && o->n_layers)
-        return fprintf(stderr, "facto: --layers is for --problem nomad\n"), 0;
+    const unsigned t = kind->traits;
+    if (o->init && !(t & KIND_INIT)) return fprintf(stderr, "facto: %s takes no --init\n", o->problem), 0;
+    if (o->labels && !(t & KIND_LABELS))
+        return fprintf(stderr, "facto: %s takes no --labels%s\n", o->problem,
+                       t & KIND_TRUTH ? " (its truth is --truth: memberships)" : ""),
+               0;
+    if (o->truth && !(t & KIND_TRUTH)) return fprintf(stderr, "facto: %s takes no --truth\n", o->problem), 0;
+    if ((t & KIND_SELECTS) && !(t & KIND_JOB) && (o->output_w || o->output_labels))
+        return fprintf(stderr, "facto: %s takes neither --output-w nor --output-labels\n", o->problem), 0;
+    if (o->n_layers && !(t & KIND_LAYERS)) return fprintf(stderr, "facto: %s takes no --layers\n", o->problem), 0;
     for (int l = 0; l < o->n_layers; ++l)
         if (o->layers[l] > (l ? o->layers[l - 1] : o->k))
             return fprintf(stderr, "facto: --layers must not increase K (-k %lld, then %lld)\n", (long long)o->k,
@@ -91,55 +92,47 @@ static int run(int argc, char** argv)
 {
     options o;
     if (!parse_options(argc, argv, &o)) return 2;
-    if (!runs_on_group(&o)) return 2;
+    const kind_rule* kind = kind_rule_of(o.problem);
+    if (!kind) return 2;
+    if (!runs_on_group(&o, kind)) return 2;
     if (group_rank() > 0) o.quiet = 1; /* progress and the summary come from rank 0 */
     if (facto_version_number() / 10000 != FACTO_VERSION_MAJOR) {
         fprintf(stderr, "facto: library version %s does not match the header's major version\n", facto_version());
         return 1;
     }
-    if (o.list_params) return list_params_of(&o) ? 0 : 1;
+    if (o.list_params) return list_params_of(&o, kind->tiny()) ? 0 : 1;
     if (o.apply_model) return apply_saved_model(&o) ? 0 : 1;
-    if (!check_problem_options(&o)) return 2;
+    if (!check_problem_options(&o, kind)) return 2;
 
-    summary s = {.start_seconds = now_seconds(), .search = -1};
-    double* truth_points = NULL;
-    int64_t n_truth = 0;
-    int64_t* anchors = NULL;
-    int64_t* doc_truth = NULL; /* topics: the documents' true labels */
-    int64_t n_docs = 0;
-    const int job = !strcmp(o.problem, "topics") || !strcmp(o.problem, "communities");
-    facto_problem* problem = !strcmp(o.problem, "topics")
-                                 ? build_topics(&o, &doc_truth, &n_docs)
-                                 : build_problem(&o, &s.affinity_seconds, &s.search, &truth_points, &n_truth, &anchors);
-    if (!problem) return free(truth_points), free(anchors), 1;
-    const int dictionary = !strcmp(o.problem, "self_dictionary") || job;
-    const int clusters = strcmp(o.problem, "edm_completion") != 0 && !dictionary;
+    summary s = {.start_seconds = now_seconds()};
+    built inputs = {.search = -1};
+    facto_problem* problem = kind->build(&o, &inputs);
+    if (!problem) return free_built(&inputs), 1;
+    const int clusters = (kind->traits & KIND_CLUSTERS) != 0, selects = (kind->traits & KIND_SELECTS) != 0;
     int64_t rows = 0, k = 0; /* this process's rows of the iterate, n on one process */
     facto_problem_iterate_shape(problem, &rows, &k);
-    const int64_t n = dictionary ? rows : group_sum(rows); /* self_dictionary: C's columns are distributed */
+    const int64_t n = selects ? rows : group_sum(rows); /* self_dictionary: C's columns are distributed */
     facto_solver* solver = new_solver(problem, &o);
     int ok = solver != NULL;
     if (ok && o.init) ok = set_initial_point(solver, o.init);
-    int64_t* truth = ok && o.labels && !job ? read_labels(o.labels, n) : NULL;
-    if (o.labels && !job && !truth) ok = 0;
+    int64_t* truth = ok && o.labels && clusters ? read_labels(o.labels, n) : NULL;
+    if (o.labels && clusters && !truth) ok = 0;
 
     char layers_json[64 * 96] = "";
     if (ok) ok = solve_layers(&solver, &o, &s.reason, layers_json, sizeof layers_json);
     int64_t* labels = ok && clusters ? malloc((size_t)n * sizeof *labels) : NULL;
     if (ok && ((clusters && !labels) || !write_results(solver, &o, n, rows, k, labels))) ok = 0;
-    int64_t* selected = ok && dictionary ? fetch_selected(solver, o.k, &s.nnz) : NULL;
-    if (ok && o.save_model) ok = save_model(solver, &o);
+    int64_t* selected = ok && selects ? fetch_selected(solver, o.k, &s.nnz) : NULL;
+    if (ok && o.save_model) ok = save_model(solver, &o, kind);
     if (ok) {
         s.n = n, s.k = k, s.earlier_layers = layers_json, s.truth = truth, s.labels = labels;
-        s.truth_points = truth_points, s.selected = selected, s.anchors = anchors, s.doc_truth = doc_truth;
-        ok = print_summary(solver, &o, &s);
+        s.selected = selected, s.inputs = &inputs;
+        ok = print_summary(solver, &o, kind, &s);
     }
     free(selected);
     free(labels);
-    free(anchors);
     free(truth);
-    free(doc_truth);
-    free(truth_points);
+    free_built(&inputs);
     facto_solver_free(solver);
     return ok ? 0 : 1;
 }

@@ -37,14 +37,13 @@ static void settings_of(const options* o, char* out, size_t capacity)
              graphs[o->graph], (long long)o->neighbors, search_names[o->search]);
 }
 
-/* The feature rule of a fit built from the features in o->file (read again here): the Gaussian affinity
- * (simplicial_symnmf), the kNN graph (symnmf), the points' cluster means (nomad); 0 after a message. */
-static int attach_features(facto_model* model, const options* o)
+/* The feature rule of a fit built from the features in o->file (read again here), the kind's `rule`: the
+ * Gaussian affinity (simplicial_symnmf), the kNN graph (symnmf), the points' cluster means (nomad); 0 after
+ * a message. */
+static int attach_features(facto_model* model, const options* o, enum feature_rule rule)
 {
-    const int simplicial = !strcmp(o->problem, "simplicial_symnmf"), symnmf = !strcmp(o->problem, "symnmf");
-    const int nomad = !strcmp(o->problem, "nomad");
-    if (o->affinity || !o->file || !(simplicial || symnmf || nomad)) return 1;
-    if (nomad && ends_with(o->file, ".mtx")) { /* the clusters' means of sparse points */
+    if (o->affinity || !o->file || rule == RULE_NONE) return 1;
+    if (rule == RULE_POINTS && ends_with(o->file, ".mtx")) { /* the clusters' means of sparse points */
         csr_arrays a;
         if (!read_csr(o->file, &a)) return 0;
         facto_status st = facto_model_use_points_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
@@ -61,23 +60,23 @@ static int attach_features(facto_model* model, const options* o)
     int64_t n = 0, p = 0;
     facto_matrix_shape(X, &n, &p);
     const double* x = facto_matrix_data(X);
-    st = simplicial ? facto_model_use_gaussian_affinity(model, x, n, p, p, FACTO_ROW_MAJOR, o->bandwidth, o->scaling)
-         : symnmf   ? facto_model_use_knn_similarity_search(model, x, n, p, p, FACTO_ROW_MAJOR, o->neighbors, o->graph,
-                                                   o->scaling, o->search)
-                    : facto_model_use_points(model, x, n, p, p, FACTO_ROW_MAJOR);
+    st = rule == RULE_GAUSSIAN ? facto_model_use_gaussian_affinity(model, x, n, p, p, FACTO_ROW_MAJOR, o->bandwidth, o->scaling)
+         : rule == RULE_KNN    ? facto_model_use_knn_similarity_search(model, x, n, p, p, FACTO_ROW_MAJOR, o->neighbors,
+                                                                    o->graph, o->scaling, o->search)
+                               : facto_model_use_points(model, x, n, p, p, FACTO_ROW_MAJOR);
     facto_matrix_free(X);
     if (st < 0) return !fail("--save-model", st, facto_model_last_error(model));
     return 1;
 }
 
-int save_model(const facto_solver* solver, const options* o)
+int save_model(const facto_solver* solver, const options* o, const kind_rule* kind)
 {
     facto_model* model = NULL;
     facto_status st = facto_solver_model(solver, &model);
     if (st < 0) return !fail("--save-model", st, facto_solver_last_error(solver));
     char settings[2048];
     settings_of(o, settings, sizeof settings);
-    int ok = attach_features(model, o);
+    int ok = attach_features(model, o, kind->features);
     if (ok && (st = facto_model_save(model, o->save_model, settings)) < 0)
         ok = !fail(o->save_model, st, facto_model_last_error(model));
     facto_model_free(model);
@@ -94,11 +93,12 @@ int apply_saved_model(const options* o)
     facto_status st = facto_model_load(o->apply_model, &model);
     if (st < 0) return !fail(o->apply_model, st, facto_last_error());
     const char* kind = facto_model_kind(model);
+    const kind_rule* rule = kind_rule_of(kind);
     int64_t cols = 0, q = 0, width = 0, nnz = 0;
     double *rows = NULL, *residuals = NULL;
     int64_t* labels = NULL;
-    int ok = 1;
-    if ((st = facto_model_apply_columns(model, &cols)) < 0) ok = !fail(o->apply_model, st, facto_model_last_error(model));
+    int ok = rule != NULL;
+    if (ok && (st = facto_model_apply_columns(model, &cols)) < 0) ok = !fail(o->apply_model, st, facto_model_last_error(model));
     const double t_read = now_seconds();
     facto_matrix* dense = NULL;
     facto_sparse* sparse = NULL;
@@ -124,7 +124,7 @@ int apply_saved_model(const options* o)
             ok = !fail("--apply", st, facto_model_last_error(model));
         if (a.indptr) free_csr(&a);
     } else if (ok) {
-        const int by_columns = !strcmp(kind, "self_dictionary"); /* points are rows: the column-major width x q X */
+        const int by_columns = (rule->traits & KIND_COLUMNS) != 0; /* points are rows: the column-major width x q X */
         st = by_columns ? facto_model_apply(model, facto_matrix_data(dense), width, q, width, FACTO_COL_MAJOR, rows,
                                             q * cols, labels, residuals)
                         : facto_model_apply(model, facto_matrix_data(dense), q, width, width, FACTO_ROW_MAJOR, rows,
@@ -147,7 +147,7 @@ int apply_saved_model(const options* o)
         if (truth && facto_clustering_accuracy(labels, truth, q, &accuracy) < 0) accuracy = NAN;
         printf("{\"apply\": \"%s\", \"kind\": \"%s\", \"points\": %lld, \"columns\": %lld, \"unlabelled\": %lld, "
                "\"mean_residual\": %.9g, \"read_seconds\": %.6g, \"apply_seconds\": %.6g, \"seconds_per_point\": %.6g",
-               o->apply_model, kind, (long long)q, (long long)cols, (long long)(strcmp(kind, "edm_completion") ? unknown : 0),
+               o->apply_model, kind, (long long)q, (long long)cols, (long long)(rule->traits & (KIND_CLUSTERS | KIND_SELECTS) ? unknown : 0),
                q > 0 ? residual / (double)q : 0.0, t_apply - t_read, apply_seconds, q > 0 ? apply_seconds / (double)q : 0.0);
         if (truth) printf(", \"accuracy\": %.6f", accuracy);
         printf(", \"seconds\": %.6g, \"fitted_with\": %s}\n", now_seconds() - t0, facto_model_settings(model));

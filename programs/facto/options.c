@@ -434,24 +434,9 @@ static void list_params(facto_solver* solver)
     }
 }
 
-/* --list-params: the parameters of o->solver, read from a solver on a tiny problem of the kind asked
- * (topics: a self_dictionary one, whose solvers it shares; communities: a triangle, for geonmf, which
- * only they have); 0 after a message. */
-int list_params_of(const options* o)
+/* --list-params: the parameters of o->solver, read from a solver on the kind's tiny problem (kind_rule). */
+int list_params_of(const options* o, facto_problem* tiny)
 {
-    const double one = 1.0, two[2] = {1.0, 2.0}, ones[6] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
-    const int64_t first = 0, second = 1, triangle_rows[6] = {0, 0, 1, 1, 2, 2}, triangle_cols[6] = {1, 2, 0, 2, 0, 1};
-    const char* every_node[1] = {"energy"};
-    facto_problem* tiny = NULL;
-    if (!strcmp(o->problem, "symnmf")) facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
-    else if (!strcmp(o->problem, "edm_completion")) facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &tiny);
-    else if (!strcmp(o->problem, "communities"))
-        facto_problem_new_communities_named(FACTO_SPARSE_COO, 3, 3, 6, triangle_rows, triangle_cols, ones, 1, 1,
-                                            every_node, &one, &tiny);
-    else if (!strcmp(o->problem, "self_dictionary") || !strcmp(o->problem, "topics"))
-        facto_problem_new_self_dictionary_named(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0, NULL, NULL, &tiny);
-    else if (!strcmp(o->problem, "nomad")) facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
-    else facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &tiny);
     facto_solver* s = NULL;
     const facto_status st = facto_solver_new(tiny, o->solver, &s);
     facto_problem_free(tiny);
@@ -463,20 +448,4 @@ int list_params_of(const options* o)
     printf("parameters of the problem %s (--param NAME=VALUE):\n", o->problem);
     print_problem_params(stdout, o->problem);
     return 1;
-}
-
-/* Refuses what facto-mpi (distributed problems, even on one rank) cannot run; 1 when the options are fine. */
-int runs_on_group(const options* o)
-{
-    if (!group_distributed()) return 1;
-    const int sparse_symnmf = !strcmp(o->problem, "symnmf") && (!o->affinity || (o->file && ends_with(o->file, ".mtx")));
-    const int nomad_points = !strcmp(o->problem, "nomad") && !o->affinity && !o->n_layers && !o->bound;
-    const int dictionary = !strcmp(o->problem, "self_dictionary");
-    if ((sparse_symnmf || nomad_points || dictionary) && !o->init && !o->list_params && !o->save_model && !o->apply_model)
-        return 1;
-    if (group_rank() == 0)
-        fprintf(stderr, "facto-mpi runs --problem symnmf (M from features or a Matrix Market file), --problem nomad "
-                        "(points, burer_monteiro, without --layers or --bound) and --problem self_dictionary (merit), "
-                        "without --init, --list-params, --save-model or --apply; facto runs the rest\n");
-    return 0;
 }

@@ -56,8 +56,8 @@ static int read_points(const options* o, int single, facto_matrix** m)
     return 1;
 }
 
-/* edm_completion from a CSV of (i, j, d) rows, or on the Helix (whose points go to *truth). */
-static facto_problem* build_edm(const options* o, double** truth, int64_t* n_truth)
+/* edm_completion from a CSV of (i, j, d) rows, or on the Helix (whose points go to b->truth_points). */
+static facto_problem* build_edm(const options* o, built* b)
 {
     int64_t count = 0, n = 0;
     int64_t *i = NULL, *j = NULL;
@@ -65,12 +65,12 @@ static facto_problem* build_edm(const options* o, double** truth, int64_t* n_tru
     facto_status st;
     if (o->helix) {
         n = o->helix;
-        *truth = malloc((size_t)(3 * n) * sizeof **truth);
-        if (!*truth) return fail("helix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory"), NULL;
-        *n_truth = n;
+        b->truth_points = malloc((size_t)(3 * n) * sizeof *b->truth_points);
+        if (!b->truth_points) return fail("helix", FACTO_ERROR_OUT_OF_MEMORY, "out of memory"), NULL;
+        b->n_truth = n;
         facto_sparse* pairs = NULL;
-        st = facto_helix_points(n, 1, *truth, 3 * n);
-        if (st >= 0) st = facto_sample_pairs(*truth, n, 3, 3, FACTO_ROW_MAJOR, o->fraction, 2, &pairs);
+        st = facto_helix_points(n, 1, b->truth_points, 3 * n);
+        if (st >= 0) st = facto_sample_pairs(b->truth_points, n, 3, 3, FACTO_ROW_MAJOR, o->fraction, 2, &pairs);
         if (st < 0) return fail("helix", st, facto_last_error()), NULL;
         int64_t rows = 0, cols = 0;
         facto_sparse_shape(pairs, &rows, &cols, &count);
@@ -106,8 +106,8 @@ static facto_problem* build_edm(const options* o, double** truth, int64_t* n_tru
 }
 
 /* self_dictionary from a file of points (rows; X is its transpose) or from generated separable data
- * (whose anchors go to *anchors). */
-static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
+ * (whose anchors go to b->anchors). */
+static facto_problem* build_self_dictionary(const options* o, built* b)
 {
     facto_matrix* m = NULL;
     int64_t n = o->separable, dim = o->features;
@@ -115,9 +115,9 @@ static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
     facto_status st;
     if (o->separable) {
         generated = malloc((size_t)(n * dim) * sizeof *generated);
-        *anchors = malloc((size_t)o->k * sizeof **anchors);
-        st = generated && *anchors ? facto_separable_data(FACTO_SEPARABLE_DIRICHLET, dim, n, o->k, o->snr, 1, generated,
-                                                          n * dim, FACTO_COL_MAJOR, *anchors, o->k)
+        b->anchors = malloc((size_t)o->k * sizeof *b->anchors);
+        st = generated && b->anchors ? facto_separable_data(FACTO_SEPARABLE_DIRICHLET, dim, n, o->k, o->snr, 1, generated,
+                                                          n * dim, FACTO_COL_MAJOR, b->anchors, o->k)
                                    : FACTO_ERROR_OUT_OF_MEMORY;
         if (st < 0) return free(generated), fail("separable data", st, facto_last_error()), NULL;
     } else {
@@ -135,9 +135,10 @@ static facto_problem* build_self_dictionary(const options* o, int64_t** anchors)
 }
 
 /* topics from a document-term count file, restricted to a K-topic subset (--subsets) when given; the
- * documents' true labels (--labels: one per row, or doc,label rows of the whole corpus) go to *truth. */
-facto_problem* build_topics(const options* o, int64_t** truth, int64_t* documents)
+ * documents' true labels (--labels: one per row, or doc,label rows of the whole corpus) go to b->doc_truth. */
+static facto_problem* build_topics(const options* o, built* b)
 {
+    int64_t documents = 0; /* the subset's, else all */
     facto_sparse* counts = NULL;
     facto_status st = facto_sparse_read(o->file, &counts);
     if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
@@ -149,13 +150,13 @@ facto_problem* build_topics(const options* o, int64_t** truth, int64_t* document
     int64_t* position = malloc((size_t)(D > 0 ? D : 1) * sizeof *position); /* the subset's row of each document */
     int64_t* docs = NULL;
     facto_problem* problem = NULL;
-    *documents = D;
+    documents = D;
     if (!r || !c || !v || !position) goto done;
     facto_sparse_copy_coo(counts, r, c, v);
     for (int64_t i = 0; i < D; ++i) position[i] = o->subsets ? -1 : i;
     if (o->subsets) {
-        if (!(docs = read_subset(o->subsets, o->k, o->trial, documents, &subset_min_df))) goto done;
-        for (int64_t i = 0; i < *documents; ++i) {
+        if (!(docs = read_subset(o->subsets, o->k, o->trial, &documents, &subset_min_df))) goto done;
+        for (int64_t i = 0; i < documents; ++i) {
             if (docs[i] >= D) {
                 fprintf(stderr, "facto: %s names document %lld of %lld\n", o->subsets, (long long)docs[i] + 1, (long long)D);
                 goto done;
@@ -167,26 +168,27 @@ facto_problem* build_topics(const options* o, int64_t** truth, int64_t* document
             if (position[r[e]] >= 0) r[kept] = position[r[e]], c[kept] = c[e], v[kept++] = v[e];
         nnz = kept;
     }
-    if (o->labels && !(*truth = read_document_labels(o->labels, D, *documents, position))) goto done;
+    if (o->labels && !(b->doc_truth = read_document_labels(o->labels, D, documents, position))) goto done;
     /* the subset's min_df unless one was given */
     const char* names[17];
     double values[17];
     int count = o->n_params;
     memcpy(names, o->param_names, sizeof o->param_names), memcpy(values, o->param_values, sizeof o->param_values);
     if (subset_min_df > 0 && given_param(o, "min_df") < 0) names[count] = "min_df", values[count++] = (double)subset_min_df;
-    st = facto_problem_new_topics_named(FACTO_SPARSE_COO, *documents, V, nnz, r, c, v, o->k, count, names, values,
+    st = facto_problem_new_topics_named(FACTO_SPARSE_COO, documents, V, nnz, r, c, v, o->k, count, names, values,
                                         &problem);
     if (st < 0) fail("problem", st, facto_last_error());
 done:
-    if (!problem) free(*truth), *truth = NULL;
+    if (!problem) free(b->doc_truth), b->doc_truth = NULL;
     free(r), free(c), free(v), free(position), free(docs);
     facto_sparse_free(counts);
     return problem;
 }
 
 /* communities from an adjacency file (Matrix Market, both triangles or a symmetric file). */
-static facto_problem* build_communities(const options* o)
+static facto_problem* build_communities(const options* o, built* b)
 {
+    (void)b;
     csr_arrays a;
     facto_problem* problem = NULL;
     if (!read_csr(o->file, &a)) return NULL;
@@ -200,8 +202,9 @@ static facto_problem* build_communities(const options* o)
 
 /* nomad from two generated rings or a file of points (D the paper's Gram matrix of them, never formed),
  * or D itself (--affinity). */
-static facto_problem* build_nomad(const options* o)
+static facto_problem* build_nomad(const options* o, built* b)
 {
+    (void)b;
     facto_matrix* m = NULL;
     facto_problem* problem = NULL;
     facto_status st;
@@ -241,25 +244,17 @@ static facto_problem* build_nomad(const options* o)
     return problem;
 }
 
-/* The problem of o->problem (topics: build_topics), with the seconds taken by its affinity, the true
- * points (--helix) or anchors (--separable) when the data is generated; NULL after a message. */
-facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t* search, double** truth, int64_t* n_truth,
-                             int64_t** anchors)
+/* simplicial_symnmf on the Gaussian affinity of a file's points, symnmf (`symnmf`) on their kNN graph (dense
+ * or sparse features), either on the affinity itself (--affinity; a Matrix Market file sparse for symnmf). */
+static facto_problem* build_affinity(const options* o, built* b, int symnmf)
 {
-    if (!strcmp(o->problem, "nomad")) return build_nomad(o);
-    if (!strcmp(o->problem, "edm_completion")) return build_edm(o, truth, n_truth);
-    if (!strcmp(o->problem, "self_dictionary")) return build_self_dictionary(o, anchors);
-    if (!strcmp(o->problem, "communities")) return build_communities(o);
-    const int symnmf = !strcmp(o->problem, "symnmf");
-    if (!symnmf && strcmp(o->problem, "simplicial_symnmf"))
-        return fprintf(stderr, "facto: the command line has no builder for problem '%s'\n", o->problem), NULL;
     const double t0 = now_seconds();
     facto_status st;
     if (symnmf && o->affinity && ends_with(o->file, ".mtx")) {
         facto_sparse* M = NULL;
         st = facto_sparse_read(o->file, &M);
         if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
-        *affinity_seconds = now_seconds() - t0;
+        b->affinity_seconds = now_seconds() - t0;
         return symnmf_from_sparse(M, o->k);
     }
     if (symnmf && ends_with(o->file, ".mtx")) { /* sparse features (counts, TF-IDF): kept sparse where unscaled */
@@ -268,10 +263,10 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
         facto_sparse* M = NULL;
         st = facto_knn_similarity_sparse(FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices, a.values,
                                          o->neighbors, o->graph, o->scaling, o->search, &M);
-        if (st >= 0) *search = o->search == FACTO_SEARCH_AUTO ? FACTO_SEARCH_EXACT : o->search;
+        if (st >= 0) b->search = o->search == FACTO_SEARCH_AUTO ? FACTO_SEARCH_EXACT : o->search;
         free_csr(&a);
         if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
-        *affinity_seconds = now_seconds() - t0;
+        b->affinity_seconds = now_seconds() - t0;
         return symnmf_from_sparse(M, o->k);
     }
     facto_matrix* data = NULL;
@@ -288,8 +283,8 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
                                                   o->neighbors, o->graph, o->scaling, o->search, &M);
         facto_matrix_free(data);
         if (st < 0) return fail("similarity graph", st, facto_last_error()), NULL;
-        *search = facto_knn_search_for(rows, o->search);
-        *affinity_seconds = now_seconds() - t0;
+        b->search = facto_knn_search_for(rows, o->search);
+        b->affinity_seconds = now_seconds() - t0;
         return symnmf_from_sparse(M, o->k);
     }
     facto_matrix* P = data;
@@ -300,7 +295,7 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
         if (st < 0) return fail("affinity", st, facto_last_error()), NULL;
         facto_matrix_shape(P, &rows, &cols);
     }
-    *affinity_seconds = now_seconds() - t0;
+    b->affinity_seconds = now_seconds() - t0;
     facto_problem* problem = NULL;
     st = symnmf ? facto_problem_new_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k, &problem)
                 : facto_problem_new_simplicial_symnmf(facto_matrix_data(P), rows, cols, cols, FACTO_ROW_MAJOR, o->k,
@@ -308,6 +303,98 @@ facto_problem* build_problem(const options* o, double* affinity_seconds, int32_t
     facto_matrix_free(P);
     if (st < 0) return fail("problem", st, facto_last_error()), NULL;
     return problem;
+}
+
+static facto_problem* build_simplicial(const options* o, built* b) { return build_affinity(o, b, 0); }
+static facto_problem* build_symnmf(const options* o, built* b) { return build_affinity(o, b, 1); }
+
+/* The smallest problem of each kind, whose solvers --list-params reads (topics: a self_dictionary one,
+ * whose solvers it shares; communities: a triangle, for geonmf, which only they have). */
+static const double one = 1.0;
+static facto_problem* tiny_simplicial(void)
+{
+    facto_problem* p = NULL;
+    facto_problem_new_simplicial_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &p);
+    return p;
+}
+static facto_problem* tiny_symnmf(void)
+{
+    facto_problem* p = NULL;
+    facto_problem_new_symnmf(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &p);
+    return p;
+}
+static facto_problem* tiny_edm(void)
+{
+    const int64_t first = 0, second = 1;
+    facto_problem* p = NULL;
+    facto_problem_new_edm_completion(2, 1, 1, &first, &second, &one, &p);
+    return p;
+}
+static facto_problem* tiny_self_dictionary(void)
+{
+    const double two[2] = {1.0, 2.0};
+    facto_problem* p = NULL;
+    facto_problem_new_self_dictionary_named(two, 1, 2, 2, FACTO_ROW_MAJOR, 1, 0, NULL, NULL, &p);
+    return p;
+}
+static facto_problem* tiny_communities(void)
+{
+    const double ones[6] = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+    const int64_t rows[6] = {0, 0, 1, 1, 2, 2}, cols[6] = {1, 2, 0, 2, 0, 1};
+    const char* every_node[1] = {"energy"};
+    facto_problem* p = NULL;
+    facto_problem_new_communities_named(FACTO_SPARSE_COO, 3, 3, 6, rows, cols, ones, 1, 1, every_node, &one, &p);
+    return p;
+}
+static facto_problem* tiny_nomad(void)
+{
+    facto_problem* p = NULL;
+    facto_problem_new_nomad(&one, 1, 1, 1, FACTO_ROW_MAJOR, 1, &p);
+    return p;
+}
+
+/* What facto-mpi distributes: symnmf from features or a Matrix Market file, nomad on points (burer_monteiro)
+ * without --layers or --bound, and self_dictionary (merit). */
+static int distributed_symnmf(const options* o) { return !o->affinity || (o->file && ends_with(o->file, ".mtx")); }
+static int distributed_nomad(const options* o) { return !o->affinity && !o->n_layers && !o->bound; }
+static int distributed_self_dictionary(const options* o) { return (void)o, 1; }
+
+static const kind_rule kind_rules[] = {
+    {"simplicial_symnmf", KIND_CLUSTERS | KIND_LABELS | KIND_INIT, RULE_GAUSSIAN, build_simplicial, tiny_simplicial, NULL},
+    {"symnmf", KIND_CLUSTERS | KIND_LABELS | KIND_INIT, RULE_KNN, build_symnmf, tiny_symnmf, distributed_symnmf},
+    {"edm_completion", KIND_INIT, RULE_NONE, build_edm, tiny_edm, NULL},
+    {"self_dictionary", KIND_SELECTS | KIND_COLUMNS, RULE_NONE, build_self_dictionary, tiny_self_dictionary,
+     distributed_self_dictionary},
+    {"topics", KIND_SELECTS | KIND_JOB | KIND_LABELS, RULE_NONE, build_topics, tiny_self_dictionary, NULL},
+    {"communities", KIND_SELECTS | KIND_JOB | KIND_TRUTH, RULE_NONE, build_communities, tiny_communities, NULL},
+    {"nomad", KIND_CLUSTERS | KIND_LABELS | KIND_INIT | KIND_LAYERS, RULE_POINTS, build_nomad, tiny_nomad,
+     distributed_nomad},
+};
+
+const kind_rule* kind_rule_of(const char* name)
+{
+    for (size_t i = 0; i < sizeof kind_rules / sizeof *kind_rules; ++i)
+        if (!strcmp(kind_rules[i].name, name)) return &kind_rules[i];
+    fprintf(stderr, "facto: the command line has no builder for problem '%s'\n", name);
+    return NULL;
+}
+
+int runs_on_group(const options* o, const kind_rule* kind)
+{
+    if (!group_distributed()) return 1;
+    if (kind->distributed && kind->distributed(o) && !o->init && !o->list_params && !o->save_model && !o->apply_model)
+        return 1;
+    if (group_rank() == 0)
+        fprintf(stderr, "facto-mpi runs --problem symnmf (M from features or a Matrix Market file), --problem nomad "
+                        "(points, burer_monteiro, without --layers or --bound) and --problem self_dictionary (merit), "
+                        "without --init, --list-params, --save-model or --apply; facto runs the rest\n");
+    return 0;
+}
+
+void free_built(built* b)
+{
+    free(b->truth_points), free(b->anchors), free(b->doc_truth);
+    b->truth_points = NULL, b->anchors = NULL, b->doc_truth = NULL;
 }
 
 /* --init FILE: the solver's starting iterate, read from a CSV or .npy matrix; 0 after a message. */

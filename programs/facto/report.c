@@ -117,13 +117,14 @@ static void print_term(int64_t term, char** words, int64_t n_words)
     putchar('"');
 }
 
-/* topics and communities: their outputs and scores into the JSON summary, the files asked for. */
+/* The jobs (KIND_JOB): their outputs and scores into the JSON summary, the files asked for; topics by their
+ * documents' topic weights, communities by their nodes' memberships, as the solver names them. */
 static int finish_job(facto_solver* solver, const options* o, const int64_t* doc_truth)
 {
-    const int topics = !strcmp(o->problem, "topics");
     int32_t type = 0;
     int64_t rows = 0, cols = 0;
-    facto_status st = facto_solver_output_shape(solver, topics ? "document_topics" : "memberships", &type, &rows, &cols);
+    const int topics = facto_solver_output_shape(solver, "document_topics", &type, &rows, &cols) >= 0;
+    facto_status st = topics ? FACTO_OK : facto_solver_output_shape(solver, "memberships", &type, &rows, &cols);
     if (st < 0) return !fail("output", st, facto_solver_last_error(solver));
     double* weights = malloc((size_t)(rows * cols) * sizeof *weights);
     int64_t* labels = malloc((size_t)rows * sizeof *labels);
@@ -188,17 +189,15 @@ static int finish_job(facto_solver* solver, const options* o, const int64_t* doc
     return ok;
 }
 
-/* The JSON summary on stdout (rank 0) and, unless --quiet, the same in a sentence on stderr; topics and
- * communities add their outputs and scores. 0 when the job's own outputs failed. */
-int print_summary(facto_solver* solver, const options* o, const summary* s)
+/* The JSON summary on stdout (rank 0) and, unless --quiet, the same in a sentence on stderr; the jobs
+ * add their outputs and scores. 0 when the job's own outputs failed. */
+int print_summary(facto_solver* solver, const options* o, const kind_rule* kind, const summary* s)
 {
-    const int job = !strcmp(o->problem, "topics") || !strcmp(o->problem, "communities");
-    const int dictionary = !strcmp(o->problem, "self_dictionary") || job, nomad = !strcmp(o->problem, "nomad");
     int ok = 1;
     double feasibility[4]; /* nomad: Q's feasibility (collective on several processes) */
-    const int feasible_known = nomad && facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0;
+    const int feasible_known = facto_solver_copy_output_double(solver, "feasibility", feasibility, 4, FACTO_ROW_MAJOR) >= 0;
     int64_t label_rule = -1; /* nomad: which rule made the labels (the solver's parameter label_rule; collective) */
-    if (nomad) facto_solver_copy_output_int64(solver, "label_rule", &label_rule, 1, FACTO_ROW_MAJOR);
+    facto_solver_copy_output_int64(solver, "label_rule", &label_rule, 1, FACTO_ROW_MAJOR);
     double gaps[3]; /* Frank-Wolfe solvers: the Frank-Wolfe, away and pairwise gaps (absolute; collective) */
     const int gaps_known = facto_solver_copy_output_double(solver, "gaps", gaps, 3, FACTO_ROW_MAJOR) >= 0;
     if (group_rank() == 0) {
@@ -209,29 +208,29 @@ int print_summary(facto_solver* solver, const options* o, const summary* s)
                "\"objective\": %.17g, \"stationarity\": %.6e, \"seconds\": %.6f, \"affinity_seconds\": %.6f, "
                "\"total_seconds\": %.6f",
                facto_solver_algorithm(solver), (long long)s->n,
-               (long long)(o->n_layers ? o->layers[o->n_layers - 1] : dictionary || nomad ? o->k : s->k),
+               (long long)(o->n_layers ? o->layers[o->n_layers - 1] : kind->traits & (KIND_SELECTS | KIND_CLUSTERS) ? o->k : s->k),
                facto_status_string(s->reason),
-               (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, s->affinity_seconds,
+               (long long)p.iteration, p.objective, p.stationarity, p.elapsed_seconds, s->inputs->affinity_seconds,
                now_seconds() - s->start_seconds);
         const double tolerance = p.tolerance; /* the one in force: the parameter's automatic value resolved */
         printf(", \"tolerance\": %.1e", tolerance);
-        if (s->search >= 0) printf(", \"neighbor_search\": \"%s\"", search_names[s->search]);
+        if (s->inputs->search >= 0) printf(", \"neighbor_search\": \"%s\"", search_names[s->inputs->search]);
         if (o->n_layers) printf(", \"earlier_layers\": [%s]", s->earlier_layers);
         double accuracy = -1.0;
         if (s->truth && s->labels) {
             facto_clustering_accuracy(s->labels, s->truth, s->n, &accuracy);
             printf(", \"accuracy\": %.6f", accuracy);
         }
-        if (s->truth_points && s->k == 3) {
+        if (s->inputs->truth_points && s->k == 3) {
             double* X = malloc((size_t)(s->n * s->k) * sizeof *X);
             double nrmse = 0.0;
             if (X && facto_solver_copy_iterate(solver, X, s->n * s->k, FACTO_ROW_MAJOR) >= 0 &&
-                facto_distance_nrmse(X, s->truth_points, s->n, s->k, FACTO_ROW_MAJOR, 10000000, 1, &nrmse) >= 0)
+                facto_distance_nrmse(X, s->inputs->truth_points, s->n, s->k, FACTO_ROW_MAJOR, 10000000, 1, &nrmse) >= 0)
                 printf(", \"nrmse\": %.6e", nrmse);
             free(X);
         }
-        print_selected(s->selected, s->nnz, o->k, s->anchors);
-        if (job) ok = finish_job(solver, o, s->doc_truth);
+        print_selected(s->selected, s->nnz, o->k, s->inputs->anchors);
+        if (kind->traits & KIND_JOB) ok = finish_job(solver, o, s->inputs->doc_truth);
         if (gaps_known)
             printf(", \"gap\": %.6e, \"away_gap\": %.6e, \"pairwise_gap\": %.6e", gaps[0], gaps[1], gaps[2]);
         double limit = 0.0; /* solvers with constraints their iterates may violate: the measure and its bound */

@@ -23,18 +23,15 @@ namespace {
 // How far a simplicial W's row sums may be from 1: a fit's rows sum to 1 up to rounding.
 constexpr double kSimplexTolerance = 1e-6;
 
-const char* factor_name(const Model& model)
+// The first of a rule's arrays (those it always holds) the model has (nullptr for none) and the first it
+// has not.
+std::pair<const char*, const char*> rule_held(const Model& model, const std::vector<ArrayInfo>& rule)
 {
-    return model.kind == "simplicial_symnmf" ? "W" : model.kind == "symnmf" ? "H" : "X";
-}
-
-// The first of a rule's arrays the model has (nullptr for none) and the first it has not.
-std::pair<const std::string*, const std::string*> rule_held(const Model& model, const std::vector<std::string>& rule)
-{
-    const std::string *held = nullptr, *missing = nullptr;
-    for (const std::string& name : rule) {
-        if (model.has(name) && !held) held = &name;
-        if (!model.has(name) && !missing) missing = &name;
+    const char *held = nullptr, *missing = nullptr;
+    for (const ArrayInfo& a : rule) {
+        if (a.optional) continue;
+        if (model.has(a.name) && !held) held = a.name;
+        if (!model.has(a.name) && !missing) missing = a.name;
     }
     return {held, missing};
 }
@@ -47,13 +44,13 @@ void check_feature_rule(const Model& model, int64_t n)
     const auto [gaussian, gaussian_missing] = rule_held(model, gaussian_rule_arrays());
     const auto [knn, knn_missing] = rule_held(model, knn_rule_arrays());
     require(!gaussian || !knn, FACTO_ERROR_BAD_STATE,
-            "the " + model.kind + " model has arrays of both feature rules ('" + (gaussian ? *gaussian : "") + "' and '" +
-                (knn ? *knn : "") + "'): a model applies one");
+            "the " + model.kind + " model has arrays of both feature rules ('" + (gaussian ? gaussian : "") + "' and '" +
+                (knn ? knn : "") + "'): a model applies one");
     for (const auto& [held, missing, what] :
          {std::make_tuple(gaussian, gaussian_missing, "Gaussian"), std::make_tuple(knn, knn_missing, "kNN")})
         require(!held || !missing, FACTO_ERROR_BAD_STATE,
-                "the " + model.kind + " model has '" + (held ? *held : std::string()) + "' but not '" +
-                    (missing ? *missing : std::string()) + "': the " + what + " feature rule needs all of its arrays");
+                "the " + model.kind + " model has '" + (held ? held : "") + "' but not '" + (missing ? missing : "") +
+                    "': the " + what + " feature rule needs all of its arrays");
     require(knn || !model.has(kKnnScaling), FACTO_ERROR_BAD_STATE,
             "the " + model.kind + " model has '" + std::string(kKnnScaling) + "' without the kNN rule's other arrays");
     if (gaussian) {
@@ -136,86 +133,151 @@ Affinities affinities_from_features(const Model& model, const NewData& Y)
 }
 }  // namespace
 
-const std::vector<std::string>& gaussian_rule_arrays()
+namespace {
+// SymNMF's factor F (n x rank, W or H): >= 0, its rank at most its points (the problems' Gram matrix is
+// rank x rank).
+const Matrix& checked_factor(const Model& model, const char* name)
 {
-    static const std::vector<std::string> names = {"rbf_features", "rbf_scaling", "rbf_settings"};
-    return names;
-}
-
-const std::vector<std::string>& knn_rule_arrays()
-{
-    static const std::vector<std::string> names = {"knn_features", "knn_settings", "knn_scale", "knn_degree"};
-    return names;
-}
-
-// The iterate on the factor's feasible set, as the contract has it: a solver whose iterates may be
-// infeasible ([ZG]'s penalty method ends within its feasibility_tolerance, and is anywhere before) gives
-// the nearest feasible factor, W's rows projected onto the simplex and H clipped at 0; a feasible iterate
-// is kept bit for bit.
-void capture_factor(const Solver& solver, Model& model)
-{
-    Matrix F = solver.iterate();
-    if (model.kind == "simplicial_symnmf" && RowSimplices::first_row_off(F, kSimplexTolerance) < F.shape()[0])
-        RowSimplices::project(F);
-    if (model.kind == "symnmf") F = xt::maximum(F, 0.0);
-    model.arrays[factor_name(model)] = std::move(F);
-}
-
-// W on the row simplices (to 1e-6 per row: a fit's rows sum to 1 up to rounding), H >= 0, X anything finite.
-void check_factor(const Model& model)
-{
-    const char* name = factor_name(model);
     const Matrix& F = require_array(model, name, -1, -1);
-    // SymNMF's rank is at most its points, as the problems require (its Gram matrix is rank x rank)
-    require(model.kind == "edm_completion" || F.shape()[1] <= F.shape()[0], FACTO_ERROR_BAD_STATE,
+    require(F.shape()[1] <= F.shape()[0], FACTO_ERROR_BAD_STATE,
             "the " + model.kind + " model's '" + name + "' is " + std::to_string(F.shape()[0]) + " x " +
                 std::to_string(F.shape()[1]) + ": its rank is at most its number of points, " + std::to_string(F.shape()[0]));
-    if (model.kind != "edm_completion") require_nonnegative(model, name);
-    const std::size_t off = model.kind == "simplicial_symnmf" ? RowSimplices::first_row_off(F, kSimplexTolerance) : F.shape()[0];
-    require(off == F.shape()[0], FACTO_ERROR_BAD_STATE,
-            "the simplicial_symnmf model's 'W' has row " + std::to_string(off) + " summing to " +
-                value_text(off < F.shape()[0] ? xt::sum(xt::row(F, off))() : 1.0) + ": its rows must be on the simplex (sum 1)");
-    if (model.kind != "edm_completion") check_feature_rule(model, static_cast<int64_t>(F.shape()[0]));
+    require_nonnegative(model, name);
+    return F;
 }
 
-int64_t factor_columns(const Model& model)
+// New points' rows by `solve` (SimplicialSymNMF's or SymNMF's apply) from their affinity rows, as given or
+// as the feature rule made them from features; labelled by the largest entry, as the fit's "labels".
+template <class Solve>
+Applied apply_to_affinities(const Model& model, const char* name, const NewData& Y, std::size_t threads, Solve solve)
 {
-    return static_cast<int64_t>(model.array(factor_name(model)).shape()[1]);
-}
-
-Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads)
-{
-    const Matrix& F = model.array(factor_name(model));
-    const auto n = static_cast<int64_t>(F.shape()[0]);
-    Applied out;
-    if (model.kind == "edm_completion") {
-        require_columns(Y, n, "model's new squared distances are to its " + std::to_string(n) + " points");
-        const CsrMatrix& d = Y.sparse();
-        out.rows = EdmCompletion::apply(F, d);
-        out.labels.assign(out.rows.shape()[0], -1);
-        for (std::size_t l = 0; l < out.rows.shape()[0]; ++l) {  // sum_j (||y - x_j||^2 - d_j)^2
-            double sum = 0.0;
-            for (int64_t p = d.indptr[l]; p < d.indptr[l + 1]; ++p) {
-                const auto j = static_cast<std::size_t>(d.indices[static_cast<std::size_t>(p)]);
-                const double e = xt::sum(xt::square(xt::row(out.rows, l) - xt::row(F, j)))() - d.values[static_cast<std::size_t>(p)];
-                sum += e * e;
-            }
-            out.residuals.push_back(sum);
-        }
-        return out;
-    }
+    const Matrix& F = model.array(name);
     const Affinities A = affinities_from_features(model, Y);
-    if (!A.made) require_columns(Y, n, "model's affinity rows are to its " + std::to_string(n) + " fitted points");
-    // the new points' affinity rows, as given or as the feature rule made them
+    if (!A.made)
+        require_columns(Y, static_cast<int64_t>(F.shape()[0]),
+                        "model's affinity rows are to its " + std::to_string(F.shape()[0]) + " fitted points");
     const NewData made_dense(A.dense), made_sparse(A.sparse);
     const NewData& rows = A.made ? (A.is_sparse ? made_sparse : made_dense) : Y;
-    if (model.kind == "simplicial_symnmf")  // [ZG]'s factor on the simplex: dense affinity rows
-        out.rows = SimplicialSymNMF::apply(F, rows.dense(), threads);
-    else
-        out.rows = rows.is_sparse() ? SymNMF::apply(F, rows.sparse()) : SymNMF::apply(F, rows.dense());
-    out.labels = row_argmax(out.rows);  // as the fit's "labels"
+    Applied out;
+    out.rows = solve(F, rows);
+    out.labels = row_argmax(out.rows);
     out.residuals = residuals(rows, F, out.rows, threads);
     return out;
+}
+
+// [ZG]'s W. A solver whose iterates may be infeasible (the penalty method ends within its
+// feasibility_tolerance, and is anywhere before) gives the nearest feasible W, its rows projected onto the
+// simplex; a feasible iterate is kept bit for bit.
+void capture_simplicial(const Solver& solver, Model& model)
+{
+    Matrix W = solver.iterate();
+    if (RowSimplices::first_row_off(W, kSimplexTolerance) < W.shape()[0]) RowSimplices::project(W);
+    model.arrays["W"] = std::move(W);
+}
+
+// W on the row simplices (to 1e-6 per row: a fit's rows sum to 1 up to rounding).
+void check_simplicial(const Model& model)
+{
+    const Matrix& W = checked_factor(model, "W");
+    const std::size_t off = RowSimplices::first_row_off(W, kSimplexTolerance);
+    require(off == W.shape()[0], FACTO_ERROR_BAD_STATE,
+            "the simplicial_symnmf model's 'W' has row " + std::to_string(off) + " summing to " +
+                value_text(off < W.shape()[0] ? xt::sum(xt::row(W, off))() : 1.0) + ": its rows must be on the simplex (sum 1)");
+    check_feature_rule(model, static_cast<int64_t>(W.shape()[0]));
+}
+
+Applied apply_simplicial(const Model& model, const NewData& Y, std::size_t threads)
+{
+    return apply_to_affinities(model, "W", Y, threads, [&](const Matrix& W, const NewData& rows) {
+        return SimplicialSymNMF::apply(W, rows.dense(), threads);  // on the simplex: dense affinity rows
+    });
+}
+
+// [DAB]'s H, clipped at 0 (a feasible iterate is kept bit for bit).
+void capture_symnmf(const Solver& solver, Model& model) { model.arrays["H"] = xt::maximum(solver.iterate(), 0.0); }
+
+void check_symnmf(const Model& model)
+{
+    check_feature_rule(model, static_cast<int64_t>(checked_factor(model, "H").shape()[0]));
+}
+
+Applied apply_symnmf(const Model& model, const NewData& Y, std::size_t threads)
+{
+    return apply_to_affinities(model, "H", Y, threads, [](const Matrix& H, const NewData& rows) {
+        return rows.is_sparse() ? SymNMF::apply(H, rows.sparse()) : SymNMF::apply(H, rows.dense());
+    });
+}
+
+// The positions X, anything finite.
+void capture_edm(const Solver& solver, Model& model) { model.arrays["X"] = solver.iterate(); }
+
+void check_edm(const Model& model) { require_array(model, "X", -1, -1); }
+
+// [DAB] Sec. 4.2's objective in one more row: the position fitting its observed squared distances, and
+// the residual sum_j (||y - x_j||^2 - d_j)^2.
+Applied apply_edm(const Model& model, const NewData& Y, std::size_t)
+{
+    const Matrix& X = model.array("X");
+    const auto n = static_cast<int64_t>(X.shape()[0]);
+    require_columns(Y, n, "model's new squared distances are to its " + std::to_string(n) + " points");
+    const CsrMatrix& d = Y.sparse();
+    Applied out;
+    out.rows = EdmCompletion::apply(X, d);
+    out.labels.assign(out.rows.shape()[0], -1);
+    for (std::size_t l = 0; l < out.rows.shape()[0]; ++l) {
+        double sum = 0.0;
+        for (int64_t p = d.indptr[l]; p < d.indptr[l + 1]; ++p) {
+            const auto j = static_cast<std::size_t>(d.indices[static_cast<std::size_t>(p)]);
+            const double e = xt::sum(xt::square(xt::row(out.rows, l) - xt::row(X, j)))() - d.values[static_cast<std::size_t>(p)];
+            sum += e * e;
+        }
+        out.residuals.push_back(sum);
+    }
+    return out;
+}
+}  // namespace
+
+const std::vector<ArrayInfo>& gaussian_rule_arrays()
+{
+    static const std::vector<ArrayInfo> arrays = {
+        {"rbf_features", "the fitted points' features (n x p, scaled): a copy of the training data", true},
+        {"rbf_scaling", "the fitted columns' scaling (2 x p)"},
+        {"rbf_settings", "the bandwidth and the scaling (1 x 2)"},
+    };
+    return arrays;
+}
+
+const std::vector<ArrayInfo>& knn_rule_arrays()
+{
+    static const std::vector<ArrayInfo> arrays = {
+        {"knn_features", "the fitted points' features (n x p, scaled): a copy of the training data", true},
+        {"knn_settings", "k, the similarity, the scale neighbour, the scaling and the search (1 x 3 to 5)"},
+        {"knn_scale", "each fitted point's self-tuned scale (n x 1)"},
+        {"knn_degree", "each fitted point's degree in the graph (n x 1)"},
+        {kKnnScaling, "the fitted columns' scaling (2 x p), when the rule scales them", false, true},
+    };
+    return arrays;
+}
+
+const KindRule& simplicial_symnmf_model()
+{
+    static const KindRule rule{"simplicial_symnmf", {{"W", "the factor: a row on the simplex per fitted point (n x k)"}},
+                               true, capture_simplicial, check_simplicial, apply_simplicial, "W", 1};
+    return rule;
+}
+
+const KindRule& symnmf_model()
+{
+    static const KindRule rule{"symnmf", {{"H", "the factor: a row per fitted point (n x r)"}}, true, capture_symnmf,
+                               check_symnmf, apply_symnmf, "H", 1};
+    return rule;
+}
+
+const KindRule& edm_completion_model()
+{
+    static const KindRule rule{"edm_completion", {{"X", "the positions: a row per point (n x r)"}}, false, capture_edm,
+                               check_edm, apply_edm, "X", 1};
+    return rule;
 }
 
 }  // namespace facto::models
@@ -223,18 +285,22 @@ Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads)
 namespace facto {
 
 namespace {
+// The factor of a model the feature rules apply to (its kind's first array).
 const Matrix& symnmf_factor(const Model& model, const char* rule)
 {
-    require(model.kind == "simplicial_symnmf" || model.kind == "symnmf", FACTO_ERROR_INVALID_ARGUMENT,
-            std::string("a ") + rule + " rule is for simplicial_symnmf and symnmf models, not " + model.kind);
-    return models::require_array(model, model.kind == "symnmf" ? "H" : "W", -1, -1);
+    const models::KindRule& kind = models::kind_rule(model.kind);
+    if (!kind.feature_rules) {
+        std::string kinds;
+        for (const std::string& k : models::feature_rule_kinds()) kinds += (kinds.empty() ? "" : " and ") + k;
+        throw Error(FACTO_ERROR_INVALID_ARGUMENT, std::string("a ") + rule + " rule is for " + kinds + " models, not " + model.kind);
+    }
+    return models::require_array(model, kind.arrays.front().name, -1, -1);
 }
 
 void drop_feature_rules(Model& model)
 {
     for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
-        for (const std::string& name : *rule) model.arrays.erase(name);
-    model.arrays.erase(models::kKnnScaling);
+        for (const models::ArrayInfo& a : *rule) model.arrays.erase(a.name);
 }
 
 // A scaling's statistics as the model keeps them: 2 x p, row 0 the first (low or mean), row 1 the second.

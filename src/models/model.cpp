@@ -11,44 +11,21 @@
 namespace facto {
 
 namespace {
-struct Rule {
-    const char* kind;
-    std::vector<const char*> arrays;
-    bool feature_rules;  // takes the feature rules' arrays too (model.hpp)
-    void (*capture)(const Solver&, Model&);
-    void (*check)(const Model&);
-    Applied (*apply)(const Model&, const models::NewData&, std::size_t);
-    int64_t (*columns)(const Model&);
-};
+using models::KindRule;
 
-const std::vector<Rule>& rules()
+const std::vector<const KindRule*>& rules()
 {
     using namespace models;
-    static const std::vector<Rule> table = {
-        {"simplicial_symnmf", {"W"}, true, capture_factor, check_factor, apply_factor, factor_columns},
-        {"symnmf", {"H"}, true, capture_factor, check_factor, apply_factor, factor_columns},
-        {"edm_completion", {"X"}, false, capture_factor, check_factor, apply_factor, factor_columns},
-        {"self_dictionary", {"W"}, false, capture_separable, check_separable, apply_separable, separable_columns},
-        {"topics", {"topics", "idf", "weighting"}, false, capture_separable, check_separable, apply_separable, separable_columns},
-        {"communities", {"extension", "pure", "memberships"}, false, capture_separable, check_separable, apply_separable, separable_columns},
-        {"nomad", {"labels", "embedding", "within", "centers", "center_labels"}, false, capture_nomad, check_nomad,
-         apply_nomad, nomad_columns},
-    };
+    static const std::vector<const KindRule*> table = {&simplicial_symnmf_model(), &symnmf_model(), &edm_completion_model(),
+                                                       &self_dictionary_model(), &topics_model(), &communities_model(),
+                                                       &nomad_model()};
     return table;
 }
 
-const Rule* find_rule(const std::string& kind)
+const KindRule* find_rule(const std::string& kind)
 {
-    const auto r = std::find_if(rules().begin(), rules().end(), [&](const Rule& rule) { return kind == rule.kind; });
-    return r == rules().end() ? nullptr : &*r;
-}
-
-const Rule& rule_of(const std::string& kind)
-{
-    if (const Rule* r = find_rule(kind)) return *r;
-    std::string known;
-    for (const Rule& r : rules()) known += std::string(known.empty() ? "" : ", ") + r.kind;
-    throw Error(FACTO_ERROR_INVALID_ARGUMENT, "no model for problem kind '" + kind + "' (models exist for: " + known + ")");
+    const auto r = std::find_if(rules().begin(), rules().end(), [&](const KindRule* rule) { return kind == rule->kind; });
+    return r == rules().end() ? nullptr : *r;
 }
 
 // What every contract needs of an array: not empty (DIMENSION), finite within 1e100 (NOT_FINITE, OUT_OF_RANGE).
@@ -62,9 +39,9 @@ void require_usable(const std::string& kind, const std::string& name, const Matr
 }
 
 // The model's rule, after checking the model keeps its kind's contract.
-const Rule& checked(const Model& model)
+const KindRule& checked(const Model& model)
 {
-    const Rule& rule = rule_of(model.kind);
+    const KindRule& rule = models::kind_rule(model.kind);
     for (const auto& [name, values] : model.arrays) require_usable(model.kind, name, values);
     rule.check(model);
     return rule;
@@ -80,14 +57,13 @@ const Matrix& Model::array(const std::string& name) const
 
 std::vector<std::string> array_names(const std::string& kind)
 {
-    const Rule* r = find_rule(kind);
+    const KindRule* r = find_rule(kind);
     if (!r) return {};
-    std::vector<std::string> names(r->arrays.begin(), r->arrays.end());
-    if (r->feature_rules) {
+    std::vector<std::string> names;
+    for (const models::ArrayInfo& a : r->arrays) names.emplace_back(a.name);
+    if (r->feature_rules)
         for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
-            names.insert(names.end(), rule->begin(), rule->end());
-        names.emplace_back(models::kKnnScaling);
-    }
+            for (const models::ArrayInfo& a : *rule) names.emplace_back(a.name);
     return names;
 }
 
@@ -102,7 +78,7 @@ void require_array_name(const std::string& kind, const std::string& name)
 
 Model empty_model(const std::string& kind)
 {
-    rule_of(kind);
+    models::kind_rule(kind);
     return Model{kind, {}, "{}"};
 }
 
@@ -122,12 +98,16 @@ Model capture_model(const Solver& solver)
             "a distributed problem's model: each process holds only its rows of the factor");
     require(solver.started(), FACTO_ERROR_BAD_STATE, "the solver has no iterate yet: step or solve it first");
     Model model = empty_model(problem.kind());
-    rule_of(model.kind).capture(solver, model);
+    models::kind_rule(model.kind).capture(solver, model);
     check_model(model);
     return model;
 }
 
-int64_t applied_columns(const Model& model) { return checked(model).columns(model); }
+int64_t applied_columns(const Model& model)
+{
+    const KindRule& rule = checked(model);
+    return static_cast<int64_t>(model.array(rule.width_array).shape()[rule.width_axis]);
+}
 
 namespace {
 // What apply gave, finite: a model's arrays up to 1e100 and new data as large can overflow a rule's squares
@@ -148,18 +128,34 @@ Applied finite_result(Applied applied)
 
 Applied apply_model(const Model& model, const Matrix& Y, std::size_t threads)
 {
-    const Rule& rule = checked(model);
+    const KindRule& rule = checked(model);
     require_finite(Y, "the new data");
     return finite_result(rule.apply(model, models::NewData(Y), threads));
 }
 
 Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
 {
-    const Rule& rule = checked(model);
+    const KindRule& rule = checked(model);
     return finite_result(rule.apply(model, models::NewData(Y), threads));
 }
 
 namespace models {
+
+const KindRule& kind_rule(const std::string& kind)
+{
+    if (const KindRule* r = find_rule(kind)) return *r;
+    std::string known;
+    for (const KindRule* r : rules()) known += std::string(known.empty() ? "" : ", ") + r->kind;
+    throw Error(FACTO_ERROR_INVALID_ARGUMENT, "no model for problem kind '" + kind + "' (models exist for: " + known + ")");
+}
+
+std::vector<std::string> feature_rule_kinds()
+{
+    std::vector<std::string> kinds;
+    for (const KindRule* r : rules())
+        if (r->feature_rules) kinds.emplace_back(r->kind);
+    return kinds;
+}
 
 int64_t NewData::rows() const { return sparse_ ? sparse_->rows : static_cast<int64_t>(dense_->shape()[0]); }
 int64_t NewData::cols() const { return sparse_ ? sparse_->cols : static_cast<int64_t>(dense_->shape()[1]); }

@@ -143,24 +143,46 @@ private:
     mutable CsrMatrix made_sparse_;
 };
 
-// The arrays of the two SymNMF kinds' feature rules (use_gaussian_affinity, use_knn_similarity).
-const std::vector<std::string>& gaussian_rule_arrays();
-const std::vector<std::string>& knn_rule_arrays();
+// One array of a kind's model: its name, what it holds (facto_model_describe), whether it is a copy of the
+// fitted points' features (the training data, which a feature rule keeps to place new points among them),
+// and for a feature rule's array whether the rule holds it only in some settings.
+struct ArrayInfo {
+    const char* name;
+    const char* holds;
+    bool training_features = false;
+    bool optional = false;
+};
+// One kind's model, declared once in its family's file (models/*.cpp) and found by the kind (model.cpp):
+// its arrays, whether the feature rules apply to it (the SymNMF kinds), how a solved solver's model is
+// captured, the contract it keeps (check), how it applies to new data (on checked models only), and the
+// width of what apply gives: array `width_array`'s extent on axis `width_axis`.
+struct KindRule {
+    const char* kind;
+    std::vector<ArrayInfo> arrays;
+    bool feature_rules;
+    void (*capture)(const Solver& solver, Model& model);
+    void (*check)(const Model& model);
+    Applied (*apply)(const Model& model, const NewData& Y, std::size_t threads);
+    const char* width_array;
+    std::size_t width_axis;
+};
+// The rule of a kind; Error(INVALID_ARGUMENT) listing the kinds with models for another.
+const KindRule& kind_rule(const std::string& kind);
+// The kinds the feature rules apply to.
+std::vector<std::string> feature_rule_kinds();
+// The kinds' rules (models/factor_models.cpp, separable_models.cpp, nomad_model.cpp).
+const KindRule& simplicial_symnmf_model();
+const KindRule& symnmf_model();
+const KindRule& edm_completion_model();
+const KindRule& self_dictionary_model();
+const KindRule& topics_model();
+const KindRule& communities_model();
+const KindRule& nomad_model();
+// The arrays of the feature rules (use_gaussian_affinity, use_knn_similarity).
+const std::vector<ArrayInfo>& gaussian_rule_arrays();
+const std::vector<ArrayInfo>& knn_rule_arrays();
 // The kNN rule's column scaling (since 0.4.0), held when its settings name a scaling other than none.
 inline constexpr const char* kKnnScaling = "knn_scaling";
-// Each family's capture, contract (check_*) and apply; apply and columns run on checked models only.
-void capture_factor(const Solver& solver, Model& model);
-void check_factor(const Model& model);
-Applied apply_factor(const Model& model, const NewData& Y, std::size_t threads);
-int64_t factor_columns(const Model& model);
-void capture_separable(const Solver& solver, Model& model);
-void check_separable(const Model& model);
-Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads);
-int64_t separable_columns(const Model& model);
-void capture_nomad(const Solver& solver, Model& model);
-void check_nomad(const Model& model);
-Applied apply_nomad(const Model& model, const NewData& Y, std::size_t threads);
-int64_t nomad_columns(const Model& model);
 // mean_{i, j in c} D_ij of each cluster c of `labels`, in the order of `clusters` (increasing labels).
 Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, const std::vector<int64_t>& clusters,
                     std::size_t threads);

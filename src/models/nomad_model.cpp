@@ -43,6 +43,7 @@ Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, c
     return within;
 }
 
+namespace {
 void capture_nomad(const Solver& solver, Model& model)
 {
     const auto* problem = dynamic_cast<const Nomad*>(&solver.problem());
@@ -83,11 +84,6 @@ void check_nomad(const Model& model)
         require_array(model, "within", c, 1);
     else
         require_array(model, "centers", c, -1);
-}
-
-int64_t nomad_columns(const Model& model)
-{
-    return static_cast<int64_t>(model.array("embedding").shape()[1]);
 }
 
 Applied apply_nomad(const Model& model, const NewData& Y, std::size_t)
@@ -135,6 +131,19 @@ Applied apply_nomad(const Model& model, const NewData& Y, std::size_t)
     }
     return out;
 }
+}  // namespace
+
+const KindRule& nomad_model()
+{
+    static const KindRule rule{"nomad",
+                               {{"labels", "the fitted points' clusters (n x 1)"},
+                                {"embedding", "the fitted points' embedding (n x e)"},
+                                {"within", "each cluster's mean of D over its block, for new rows of D (c x 1)"},
+                                {"centers", "each cluster's mean of the fitted points, for new points (c x d)"},
+                                {"center_labels", "the clusters' labels, in the order of within or centers (c x 1)"}},
+                               false, capture_nomad, check_nomad, apply_nomad, "embedding", 1};
+    return rule;
+}
 
 }  // namespace facto::models
 
@@ -142,7 +151,7 @@ namespace facto {
 
 void use_gram(Model& model, Matrix D)
 {
-    require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "a Gram matrix is for nomad models, not " + model.kind);
+    require(model.kind == models::nomad_model().kind, FACTO_ERROR_INVALID_ARGUMENT, "a Gram matrix is for nomad models, not " + model.kind);
     const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1), "the model's labels");
     require(D.shape()[0] == labels.size() && D.shape()[1] == labels.size(), FACTO_ERROR_DIMENSION,
             "D is " + std::to_string(D.shape()[0]) + " x " + std::to_string(D.shape()[1]) + ", the model's labels " +
@@ -161,7 +170,7 @@ namespace {
 template <class Points>
 void keep_means(Model& model, const Points& X, std::size_t rows)
 {
-    require(model.kind == "nomad", FACTO_ERROR_INVALID_ARGUMENT, "points are for nomad models, not " + model.kind);
+    require(model.kind == models::nomad_model().kind, FACTO_ERROR_INVALID_ARGUMENT, "points are for nomad models, not " + model.kind);
     const std::vector<int64_t> labels = models::integers(models::require_array(model, "labels", -1, 1), "the model's labels");
     require(rows == labels.size(), FACTO_ERROR_DIMENSION,
             "the points are " + std::to_string(rows) + ", the model's labels " + std::to_string(labels.size()));

@@ -59,6 +59,39 @@ TermWeighting weighting_of(const Model& model)
                                                                             : TermWeighting::Sublinear;
 }
 
+// The topic-word matrix of the fitted topics and the IDF of the fitted counts over the vocabulary (0 on
+// pruned terms), as tf_idf weighed them, and the weighting.
+void capture_topics(const Solver& solver, Model& model)
+{
+    const auto& problem = dynamic_cast<const TopicModel&>(solver.problem());
+    Matrix idf({1, static_cast<std::size_t>(problem.vocabulary())}, 0.0);
+    for (std::size_t j = 0; j < problem.terms().size(); ++j)
+        idf(0, static_cast<std::size_t>(problem.terms()[j])) = problem.tfidf().idf[j];
+    model.arrays["topics"] = matrix_of(solver.output("topics"));
+    model.arrays["idf"] = std::move(idf);
+    model.arrays["weighting"] = Matrix({1, 1}, static_cast<double>(problem.weighting()));
+}
+
+// topics and idf >= 0 (NNLS topics, logarithms of D / df >= 1) over one vocabulary with at least K kept
+// terms.
+void check_topics(const Model& model)
+{
+    const Matrix& topics = require_array(model, "topics", -1, -1);
+    const Matrix& idf = require_array(model, "idf", 1, static_cast<int64_t>(topics.shape()[1]));
+    require_nonnegative(model, "topics");
+    require_nonnegative(model, "idf");
+    if (model.has("weighting")) {
+        const double w = require_array(model, "weighting", 1, 1)(0, 0);
+        require(w == 0.0 || w == 1.0, FACTO_ERROR_BAD_STATE,
+                "the topics model's 'weighting' is " + value_text(w) + ": 0 ([NFW]'s TF-IDF) or 1 (unit rows)");
+    }
+    // the K anchors are kept terms (idf > 0), so there are at least K
+    const auto kept = static_cast<std::size_t>(std::count_if(idf.begin(), idf.end(), [](double v) { return v > 0.0; }));
+    require(kept >= topics.shape()[0], FACTO_ERROR_BAD_STATE,
+            "the topics model's 'idf' keeps " + std::to_string(kept) + " terms (idf > 0) for its " +
+                std::to_string(topics.shape()[0]) + " topics: each topic's anchor is a kept term");
+}
+
 Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
 {
     const Matrix &topics = model.array("topics"), &idf = model.array("idf");
@@ -82,108 +115,109 @@ Applied apply_topics(const Model& model, const NewData& Y, std::size_t threads)
     out.labels = labels_or_unknown(out.rows);
     return out;
 }
-}  // namespace
 
-void capture_separable(const Solver& solver, Model& model)
+// The eigenvector extension and the pure nodes' rows of the fit, and its memberships.
+void capture_communities(const Solver& solver, Model& model)
 {
-    if (model.kind == "topics") {
-        const auto& problem = dynamic_cast<const TopicModel&>(solver.problem());
-        Matrix idf({1, static_cast<std::size_t>(problem.vocabulary())}, 0.0);
-        for (std::size_t j = 0; j < problem.terms().size(); ++j)  // as tf_idf weighs the fitted counts
-            idf(0, static_cast<std::size_t>(problem.terms()[j])) = problem.tfidf().idf[j];
-        model.arrays["topics"] = matrix_of(solver.output("topics"));
-        model.arrays["idf"] = std::move(idf);
-        model.arrays["weighting"] = Matrix({1, 1}, static_cast<double>(problem.weighting()));
-    } else if (model.kind == "communities") {
-        const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
-        model.arrays["extension"] = problem.eigenvector_extension();
-        model.arrays["pure"] = problem.pure_rows(selected_of(solver));
-        model.arrays["memberships"] = matrix_of(solver.output("memberships"));
-    } else {
-        const auto& problem = dynamic_cast<const SelfDictionary&>(solver.problem());
-        const std::vector<int64_t> selected = selected_of(solver);
-        Matrix W = Matrix::from_shape({static_cast<std::size_t>(problem.M()), selected.size()});
-        for (std::size_t k = 0; k < selected.size(); ++k)
-            xt::col(W, static_cast<std::ptrdiff_t>(k)) = xt::row(problem.Xt(), selected[k]);
-        model.arrays["W"] = std::move(W);
+    const auto& problem = dynamic_cast<const CommunityModel&>(solver.problem());
+    model.arrays["extension"] = problem.eigenvector_extension();
+    model.arrays["pure"] = problem.pure_rows(selected_of(solver));
+    model.arrays["memberships"] = matrix_of(solver.output("memberships"));
+}
+
+// pure's rows independent, as the fit's memberships require them.
+void check_communities(const Model& model)
+{
+    const Matrix& extension = require_array(model, "extension", -1, -1);
+    const auto K = static_cast<int64_t>(extension.shape()[1]);
+    if (model.arrays.count("memberships")) {  // since 0.4.0: the fitted nodes' rows, for their new neighbours
+        require_array(model, "memberships", static_cast<int64_t>(extension.shape()[0]), K);
+        require_nonnegative(model, "memberships");
     }
+    const double condition = CommunityModel::condition(require_array(model, "pure", K, K));
+    require(condition <= CommunityModel::kLargestCondition, FACTO_ERROR_BAD_STATE,
+            "the communities model's 'pure' rows are linearly dependent (condition " + value_text(condition) +
+                "): they must be the eigenvector rows of K distinct pure nodes");
 }
 
-// W anything finite; topics and idf >= 0 (NNLS topics, logarithms of D / df >= 1) over one vocabulary with
-// at least K kept terms; pure's rows independent, as the fit's memberships require them.
-void check_separable(const Model& model)
+// New nodes' Nystrom eigenvector rows on the pure nodes' (v ~ h V(J, :)), memberships scaled as the fit's.
+Applied apply_communities(const Model& model, const NewData& Y, std::size_t threads)
 {
-    if (model.kind == "topics") {
-        const Matrix& topics = require_array(model, "topics", -1, -1);
-        const Matrix& idf = require_array(model, "idf", 1, static_cast<int64_t>(topics.shape()[1]));
-        require_nonnegative(model, "topics");
-        require_nonnegative(model, "idf");
-        if (model.has("weighting")) {
-            const double w = require_array(model, "weighting", 1, 1)(0, 0);
-            require(w == 0.0 || w == 1.0, FACTO_ERROR_BAD_STATE,
-                    "the topics model's 'weighting' is " + value_text(w) + ": 0 ([NFW]'s TF-IDF) or 1 (unit rows)");
-        }
-        // the K anchors are kept terms (idf > 0), so there are at least K
-        const auto kept = static_cast<std::size_t>(std::count_if(idf.begin(), idf.end(), [](double v) { return v > 0.0; }));
-        require(kept >= topics.shape()[0], FACTO_ERROR_BAD_STATE,
-                "the topics model's 'idf' keeps " + std::to_string(kept) + " terms (idf > 0) for its " +
-                    std::to_string(topics.shape()[0]) + " topics: each topic's anchor is a kept term");
-    } else if (model.kind == "communities") {
-        const Matrix& extension = require_array(model, "extension", -1, -1);
-        const auto K = static_cast<int64_t>(extension.shape()[1]);
-        if (model.arrays.count("memberships")) {  // since 0.4.0: the fitted nodes' rows, for their new neighbours
-            require_array(model, "memberships", static_cast<int64_t>(extension.shape()[0]), K);
-            require_nonnegative(model, "memberships");
-        }
-        const double condition = CommunityModel::condition(require_array(model, "pure", K, K));
-        require(condition <= CommunityModel::kLargestCondition, FACTO_ERROR_BAD_STATE,
-                "the communities model's 'pure' rows are linearly dependent (condition " + value_text(condition) +
-                    "): they must be the eigenvector rows of K distinct pure nodes");
-    } else {
-        require_array(model, "W", -1, -1);
-    }
-}
-
-int64_t separable_columns(const Model& model)
-{
-    if (model.kind == "topics") return static_cast<int64_t>(model.array("topics").shape()[0]);
-    if (model.kind == "communities") return static_cast<int64_t>(model.array("extension").shape()[1]);
-    return static_cast<int64_t>(model.array("W").shape()[1]);
-}
-
-Applied apply_separable(const Model& model, const NewData& Y, std::size_t threads)
-{
-    if (model.kind == "topics") return apply_topics(model, Y, threads);
+    const Matrix &E = model.array("extension"), &pure = model.array("pure");
+    const std::size_t K = E.shape()[1];
+    require_columns(Y, static_cast<int64_t>(E.shape()[0]),
+                    "model's new edges are to its " + std::to_string(E.shape()[0]) + " fitted nodes");
+    Matrix v = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), K});  // Nystrom eigenvector rows
+    if (Y.is_sparse())
+        spmm(Y.sparse(), E, v, threads);
+    else
+        blas::gemm(false, false, 1.0, Y.dense(), E, 0.0, v);
     Applied out;
-    if (model.kind == "communities") {
-        const Matrix &E = model.array("extension"), &pure = model.array("pure");
-        const std::size_t K = E.shape()[1];
-        require_columns(Y, static_cast<int64_t>(E.shape()[0]),
-                        "model's new edges are to its " + std::to_string(E.shape()[0]) + " fitted nodes");
-        Matrix v = Matrix::from_shape({static_cast<std::size_t>(Y.rows()), K});  // Nystrom eigenvector rows
-        if (Y.is_sparse())
-            spmm(Y.sparse(), E, v, threads);
-        else
-            blas::gemm(false, false, 1.0, Y.dense(), E, 0.0, v);
-        out.rows = CommunityModel::on_pure_nodes(pure, v);
-        const std::vector<bool> empty = CommunityModel::normalize_memberships(out.rows);
-        out.residuals = residuals(NewData(v), xt::transpose(pure), out.rows, threads);  // v ~ h V(J, :)
-        for (std::size_t l = 0; l < empty.size(); ++l)
-            if (empty[l]) out.residuals[l] = blas::dot(&v(l, 0), &v(l, 0), K);
-        if (const auto fitted = model.arrays.find("memberships"); fitted != model.arrays.end())
-            through_neighbours(Y, fitted->second, empty, out.rows, threads);
-        out.labels = labels_or_unknown(out.rows);
-        return out;
-    }
-    // the data points are columns, as in the fit: X_new is M x q
+    out.rows = CommunityModel::on_pure_nodes(pure, v);
+    const std::vector<bool> empty = CommunityModel::normalize_memberships(out.rows);
+    out.residuals = residuals(NewData(v), xt::transpose(pure), out.rows, threads);
+    for (std::size_t l = 0; l < empty.size(); ++l)
+        if (empty[l]) out.residuals[l] = blas::dot(&v(l, 0), &v(l, 0), K);
+    if (const auto fitted = model.arrays.find("memberships"); fitted != model.arrays.end())
+        through_neighbours(Y, fitted->second, empty, out.rows, threads);
+    out.labels = labels_or_unknown(out.rows);
+    return out;
+}
+
+// The anchors: the selected data columns.
+void capture_self_dictionary(const Solver& solver, Model& model)
+{
+    const auto& problem = dynamic_cast<const SelfDictionary&>(solver.problem());
+    const std::vector<int64_t> selected = selected_of(solver);
+    Matrix W = Matrix::from_shape({static_cast<std::size_t>(problem.M()), selected.size()});
+    for (std::size_t k = 0; k < selected.size(); ++k)
+        xt::col(W, static_cast<std::ptrdiff_t>(k)) = xt::row(problem.Xt(), selected[k]);
+    model.arrays["W"] = std::move(W);
+}
+
+// W anything finite.
+void check_self_dictionary(const Model& model) { require_array(model, "W", -1, -1); }
+
+// New data points' simplex coefficients on the anchors; the points are columns, as in the fit (M x q).
+Applied apply_self_dictionary(const Model& model, const NewData& Y, std::size_t threads)
+{
     const Matrix& W = model.array("W");
     require(Y.rows() == static_cast<int64_t>(W.shape()[0]), FACTO_ERROR_DIMENSION,
             "the new data points (columns) have " + std::to_string(Y.rows()) + " rows; the model's anchors " +
                 std::to_string(W.shape()[0]));
+    Applied out;
     out.rows = SelfDictionary::apply(W, Y.dense(), threads);
     out.labels = row_argmax(out.rows);
     out.residuals = residuals(NewData(Matrix(xt::transpose(Y.dense()))), W, out.rows, threads);  // x ~ W h
     return out;
+}
+}  // namespace
+
+const KindRule& self_dictionary_model()
+{
+    static const KindRule rule{"self_dictionary", {{"W", "the anchors: the K selected data columns (M x K)"}}, false,
+                               capture_self_dictionary, check_self_dictionary, apply_self_dictionary, "W", 1};
+    return rule;
+}
+
+const KindRule& topics_model()
+{
+    static const KindRule rule{"topics",
+                               {{"topics", "the topic-word matrix (K x V)"},
+                                {"idf", "each term's inverse document frequency in the fitted corpus, 0 where pruned (1 x V)"},
+                                {"weighting", "how counts are weighted: 0 [NFW]'s TF-IDF, 1 unit rows (1 x 1)"}},
+                               false, capture_topics, check_topics, apply_topics, "topics", 0};
+    return rule;
+}
+
+const KindRule& communities_model()
+{
+    static const KindRule rule{"communities",
+                               {{"extension", "the eigenvectors over their eigenvalues: a row per fitted node (N x K)"},
+                                {"pure", "the pure nodes' eigenvector rows (K x K)"},
+                                {"memberships", "the fitted nodes' memberships (N x K)"}},
+                               false, capture_communities, check_communities, apply_communities, "extension", 1};
+    return rule;
 }
 
 }  // namespace facto::models
