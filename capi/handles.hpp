@@ -42,6 +42,7 @@ struct facto_solver {
 struct facto_model {
     facto::Model model;
     mutable std::string last_error;
+    mutable std::string description;  // facto_model_describe's
 };
 
 struct facto_matrix {

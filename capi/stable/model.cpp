@@ -152,6 +152,24 @@ facto_status facto_model_load(const char* directory, facto_model** out)
 
 const char* facto_model_settings(const facto_model* model) { return model ? model->model.settings.c_str() : nullptr; }
 
+facto_status facto_model_describe(const facto_model* model, const char** json)
+{
+    return on_model(model, [&](const facto::Model& m) {
+        require_pointer(json, "json");
+        model->description = facto::describe_model(m);
+        *json = model->description.c_str();
+        return FACTO_OK;
+    });
+}
+
+facto_status facto_model_drop_training_features(facto_model* model)
+{
+    return on_model(model, [&](facto::Model& m) {
+        facto::drop_feature_rule(m);
+        return FACTO_OK;
+    });
+}
+
 facto_status facto_model_use_gaussian_affinity(facto_model* model, const double* X, int64_t rows, int64_t cols,
                                                int64_t ld, int32_t layout, double bandwidth, int32_t scaling)
 {

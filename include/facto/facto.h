@@ -707,6 +707,20 @@ FACTO_API facto_status facto_model_load(const char* directory, facto_model** out
  * model lives; NULL for NULL. */
 FACTO_API const char* facto_model_settings(const facto_model* model);
 
+/* What the model holds, as one JSON object in *json (valid until the model is changed, described again or
+ * freed; since 0.4.0): {"kind", "takes": what facto_model_apply takes, "columns": what it writes per
+ * point (null while the model is incomplete or breaks its kind's contract), "training_features": whether
+ * the model holds a copy of the training data, "arrays": [{"name", "rows", "cols", "holds": what it
+ * holds, "training_features"}] in name order}. A feature rule keeps the fitted points' features
+ * ("rbf_features", "knn_features": scaled, n x p) to place new points among them; no other array is the
+ * data (NOMAD's "centers" are cluster means). Errors: NULL_POINTER. */
+FACTO_API facto_status facto_model_describe(const facto_model* model, const char** json);
+
+/* Remove the model's feature rule (its "rbf_*" or "knn_*" arrays, the copy of the training data among
+ * them; since 0.4.0), so that it can be shared without the data: it then applies to affinity rows, as a
+ * model fitted on an affinity does. Nothing changes for a model without one. Errors: NULL_POINTER. */
+FACTO_API facto_status facto_model_drop_training_features(facto_model* model);
+
 /* Feature rules. The model then applies to new points' features: for simplicial_symnmf and symnmf models
  * fitted on the matrix that facto_gaussian_affinity or facto_knn_similarity made from X (n x p, the
  * same arguments), their affinities to the fitted points are built the same way (the fitted column

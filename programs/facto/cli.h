@@ -47,6 +47,8 @@ typedef struct options {
     const char* truth;
     const char* save_model;  /* --save-model DIR */
     const char* apply_model; /* --apply DIR: FILE holds new points for the model saved there */
+    const char* describe_model; /* --describe DIR */
+    int without_training_features; /* --without-training-features: the saved model drops its feature rule */
 } options;
 
 typedef struct progress_state {
@@ -155,3 +157,5 @@ int write_labels(const char* path, const int64_t* labels, int64_t n);
 /* model.c */
 int save_model(const facto_solver* solver, const options* o, const kind_rule* kind);
 int apply_saved_model(const options* o);
+/* --describe DIR: the saved model's facto_model_describe on stdout; 0 after a message. */
+int describe_saved_model(const options* o);

@@ -102,6 +102,7 @@ static int run(int argc, char** argv)
     }
     if (o.list_params) return list_params_of(&o, kind->tiny()) ? 0 : 1;
     if (o.apply_model) return apply_saved_model(&o) ? 0 : 1;
+    if (o.describe_model) return describe_saved_model(&o) ? 0 : 1;
     if (!check_problem_options(&o, kind)) return 2;
 
     summary s = {.start_seconds = now_seconds()};

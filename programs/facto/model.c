@@ -77,6 +77,8 @@ int save_model(const facto_solver* solver, const options* o, const kind_rule* ki
     char settings[2048];
     settings_of(o, settings, sizeof settings);
     int ok = attach_features(model, o, kind->features);
+    if (ok && o->without_training_features && (st = facto_model_drop_training_features(model)) < 0)
+        ok = !fail("--without-training-features", st, facto_model_last_error(model));
     if (ok && (st = facto_model_save(model, o->save_model, settings)) < 0)
         ok = !fail(o->save_model, st, facto_model_last_error(model));
     facto_model_free(model);
@@ -158,4 +160,16 @@ int apply_saved_model(const options* o)
     free(residuals);
     facto_model_free(model);
     return ok;
+}
+
+int describe_saved_model(const options* o)
+{
+    facto_model* model = NULL;
+    facto_status st = facto_model_load(o->describe_model, &model);
+    if (st < 0) return !fail(o->describe_model, st, facto_last_error());
+    const char* json = NULL;
+    if ((st = facto_model_describe(model, &json)) >= 0) printf("%s\n", json);
+    else fail(o->describe_model, st, facto_model_last_error(model));
+    facto_model_free(model);
+    return st >= 0;
 }

@@ -116,7 +116,11 @@ static void print_usage(FILE* out)
     "                        label_rule, Q's connected components or k-means) as CSV\n"
     "  --save-model DIR      after the solve, save the fitted model in DIR (one .npy per array and\n"
     "                        model.json); fitted from features, it keeps the rule that makes new points'\n"
-    "                        input from their features\n"
+    "                        input from their features (a copy of the training points: --describe)\n"
+    "  --without-training-features  with --save-model: leave the feature rule out, so the model holds no\n"
+    "                        copy of the data; it then applies to affinity rows, not features\n"
+    "  --describe DIR        no solve: print what the model saved in DIR holds (its arrays, whether the\n"
+    "                        training points are among them, what --apply takes) as JSON\n"
     "  --apply DIR           no solve: give FILE's new points their rows and labels by the model saved in\n"
     "                        DIR (features, affinity rows, counts, edges or distances, as the model was\n"
     "                        fitted; .mtx sparse); writes --output-w and --output-labels, scores --labels\n"
@@ -239,6 +243,8 @@ int parse_options(int argc, char** argv, options* o)
             o->bound = 1, takes_value = 0;
         } else if (!strcmp(a, "--list-params")) {
             o->list_params = 1, takes_value = 0;
+        } else if (!strcmp(a, "--without-training-features")) {
+            o->without_training_features = 1, takes_value = 0;
         } else if (!strcmp(a, "--list-algorithms")) {
             exit(list_algorithms() ? 0 : 1);
         } else if (a[0] != '-') {
@@ -342,6 +348,8 @@ int parse_options(int argc, char** argv, options* o)
             o->save_model = next;
         } else if (!strcmp(a, "--apply")) {
             o->apply_model = next;
+        } else if (!strcmp(a, "--describe")) {
+            o->describe_model = next;
         } else if (!strcmp(a, "--progress-every")) {
             o->progress_every = strtoll(next, NULL, 10);
             if (o->progress_every < 1) o->progress_every = 1;
@@ -353,7 +361,9 @@ int parse_options(int argc, char** argv, options* o)
         if (takes_value) ++i;
     }
     if (!o->solver) o->solver = default_algorithm(problem_kind(o->problem));
-    if (o->list_params) return 1;
+    if (o->list_params || o->describe_model) return 1;
+    if (o->without_training_features && !o->save_model)
+        return fprintf(stderr, "facto: --without-training-features is for --save-model\n"), 0;
     if (o->apply_model) {
         if (!o->file) return fprintf(stderr, "facto: --apply DIR needs FILE, the new points\n"), 0;
         if (o->save_model || o->init || o->helix || o->separable || o->rings)

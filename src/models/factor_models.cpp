@@ -261,21 +261,24 @@ const std::vector<ArrayInfo>& knn_rule_arrays()
 
 const KindRule& simplicial_symnmf_model()
 {
-    static const KindRule rule{"simplicial_symnmf", {{"W", "the factor: a row on the simplex per fitted point (n x k)"}},
-                               true, capture_simplicial, check_simplicial, apply_simplicial, "W", 1};
+    static const KindRule rule{"simplicial_symnmf",
+                               {{"W", "the factor: a row on the simplex per fitted point (n x k)"}},
+                               "affinities to the n fitted points (q x n)", true, capture_simplicial, check_simplicial, apply_simplicial, "W", 1};
     return rule;
 }
 
 const KindRule& symnmf_model()
 {
-    static const KindRule rule{"symnmf", {{"H", "the factor: a row per fitted point (n x r)"}}, true, capture_symnmf,
+    static const KindRule rule{"symnmf", {{"H", "the factor: a row per fitted point (n x r)"}},
+                               "similarities to the n fitted points (q x n, dense or sparse)", true, capture_symnmf,
                                check_symnmf, apply_symnmf, "H", 1};
     return rule;
 }
 
 const KindRule& edm_completion_model()
 {
-    static const KindRule rule{"edm_completion", {{"X", "the positions: a row per point (n x r)"}}, false, capture_edm,
+    static const KindRule rule{"edm_completion", {{"X", "the positions: a row per point (n x r)"}},
+                               "squared distances to the n points (q x n, sparse: the observed ones)", false, capture_edm,
                                check_edm, apply_edm, "X", 1};
     return rule;
 }
@@ -297,11 +300,6 @@ const Matrix& symnmf_factor(const Model& model, const char* rule)
     return models::require_array(model, kind.arrays.front().name, -1, -1);
 }
 
-void drop_feature_rules(Model& model)
-{
-    for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
-        for (const models::ArrayInfo& a : *rule) model.arrays.erase(a.name);
-}
 
 // A scaling's statistics as the model keeps them: 2 x p, row 0 the first (low or mean), row 1 the second.
 Matrix scaling_rows(const ColumnScaling& s)
@@ -324,6 +322,12 @@ void require_fitted_points(const Matrix& factor, const Matrix& X)
 }
 }  // namespace
 
+void drop_feature_rule(Model& model)
+{
+    for (const auto* rule : {&models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
+        for (const models::ArrayInfo& a : *rule) model.arrays.erase(a.name);
+}
+
 void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling scaling)
 {
     require_fitted_points(symnmf_factor(model, "Gaussian affinity"), X);
@@ -331,7 +335,7 @@ void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling sca
     scale_columns(X, s);
     bandwidth = resolve_bandwidth(X, bandwidth);  // the median rule's value kept, as the fit's affinity used it
     Matrix shift = scaling_rows(s);
-    drop_feature_rules(model);
+    drop_feature_rule(model);
     model.arrays["rbf_features"] = std::move(X);
     model.arrays["rbf_scaling"] = std::move(shift);
     model.arrays["rbf_settings"] = Matrix({{bandwidth, static_cast<double>(static_cast<int32_t>(scaling))}});
@@ -343,7 +347,7 @@ void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scal
     const ColumnScaling s = column_scaling(X, scaling);
     scale_columns(X, s);
     KnnGraph graph = knn_graph(X, k, kind, 7, search);
-    drop_feature_rules(model);
+    drop_feature_rule(model);
     if (scaling != Scaling::None) model.arrays[models::kKnnScaling] = scaling_rows(s);
     model.arrays["knn_features"] = X;
     model.arrays["knn_settings"] = Matrix({{static_cast<double>(graph.k), static_cast<double>(static_cast<int32_t>(kind)),

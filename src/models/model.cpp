@@ -103,6 +103,41 @@ Model capture_model(const Solver& solver)
     return model;
 }
 
+namespace {
+// The description of array `name` among the rule's arrays and the feature rules'.
+const models::ArrayInfo* info_of(const KindRule& rule, const std::string& name)
+{
+    for (const auto* arrays : {&rule.arrays, &models::gaussian_rule_arrays(), &models::knn_rule_arrays()})
+        for (const models::ArrayInfo& a : *arrays)
+            if (name == a.name) return &a;
+    return nullptr;
+}
+}  // namespace
+
+std::string describe_model(const Model& model)
+{
+    const KindRule& rule = models::kind_rule(model.kind);
+    bool training = false;
+    std::string arrays;
+    for (const auto& [name, values] : model.arrays) {
+        const models::ArrayInfo* info = info_of(rule, name);
+        const bool features = info && info->training_features;
+        training = training || features;
+        arrays += std::string(arrays.empty() ? "" : ", ") + "{\"name\": " + models::quoted(name) +
+                  ", \"rows\": " + std::to_string(values.shape()[0]) + ", \"cols\": " + std::to_string(values.shape()[1]) +
+                  ", \"holds\": " + models::quoted(info ? info->holds : "") +
+                  ", \"training_features\": " + (features ? "true" : "false") + "}";
+    }
+    std::string columns = "null";
+    try {
+        columns = std::to_string(applied_columns(model));
+    } catch (const Error&) {  // a model still being filled, or broken: no columns to give
+    }
+    const std::string takes = training ? "new points' features (q x p), made into affinities as the fit's were" : rule.takes;
+    return "{\"kind\": " + models::quoted(model.kind) + ", \"takes\": " + models::quoted(takes) + ", \"columns\": " + columns +
+           ", \"training_features\": " + (training ? "true" : "false") + ", \"arrays\": [" + arrays + "]}";
+}
+
 int64_t applied_columns(const Model& model)
 {
     const KindRule& rule = checked(model);
@@ -140,6 +175,16 @@ Applied apply_model(const Model& model, const CsrMatrix& Y, std::size_t threads)
 }
 
 namespace models {
+
+std::string quoted(const std::string& text)
+{
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') out.push_back('\\');
+        out.push_back(c);
+    }
+    return out + "\"";
+}
 
 const KindRule& kind_rule(const std::string& kind)
 {

@@ -81,6 +81,15 @@ void check_model(const Model& model);
 // distributed problem or a NOMAD layer (apply the first layer's model).
 Model capture_model(const Solver& solver);
 
+// What the model holds, as one JSON object (facto_model_describe): {"kind", "takes": what apply takes,
+// "columns": applied_columns (null while the model breaks its contract), "training_features": whether it
+// holds a copy of the fitted points' features, "arrays": [{"name", "rows", "cols", "holds",
+// "training_features"}] in name order}.
+std::string describe_model(const Model& model);
+// Removes a feature rule's arrays, the copy of the training data among them: apply then takes affinity
+// rows, as the model without a rule. Nothing to remove for the other kinds.
+void drop_feature_rule(Model& model);
+
 // Columns of the rows apply gives (after check_model).
 int64_t applied_columns(const Model& model);
 // The model applied to new data, dense or sparse, as the table above says (after check_model);
@@ -153,12 +162,13 @@ struct ArrayInfo {
     bool optional = false;
 };
 // One kind's model, declared once in its family's file (models/*.cpp) and found by the kind (model.cpp):
-// its arrays, whether the feature rules apply to it (the SymNMF kinds), how a solved solver's model is
+// its arrays, what apply takes, whether the feature rules apply to it (the SymNMF kinds), how a solved solver's model is
 // captured, the contract it keeps (check), how it applies to new data (on checked models only), and the
 // width of what apply gives: array `width_array`'s extent on axis `width_axis`.
 struct KindRule {
     const char* kind;
     std::vector<ArrayInfo> arrays;
+    const char* takes;  // what apply takes without a feature rule (q new points)
     bool feature_rules;
     void (*capture)(const Solver& solver, Model& model);
     void (*check)(const Model& model);
@@ -199,6 +209,8 @@ void require_columns(const NewData& Y, int64_t cols, const std::string& what);
 // ||a_l - B^T c_l||^2 for each row l of A (q x n, dense or sparse), B (n x c), C (q x c): ||a_l||^2 -
 // 2 c_l . (A B)_l + c_l^T (B^T B) c_l, clipped at 0 (rounding).
 std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C, std::size_t threads);
+// `text` as a JSON string: in quotes, its quotes and backslashes escaped.
+std::string quoted(const std::string& text);
 // A solver's output as a matrix of its shape (int64 values held exactly).
 Matrix matrix_of(const Output& output);
 // The integers held in an n x 1 array, each checked (|v| < 9e15, where doubles hold integers exactly) before

@@ -161,16 +161,6 @@ ModelFile parse_model_file(const std::string& text, const std::string& path)
     return file;
 }
 
-std::string quoted(const std::string& s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out.push_back('\\');
-        out.push_back(c);
-    }
-    return out + "\"";
-}
-
 // Settings are one JSON object: an object's text and nothing after it (else they could add members to
 // model.json, "arrays" among them).
 void require_object(const std::string& settings)
@@ -293,7 +283,7 @@ void save_model(const Model& model, const std::string& directory, const std::str
     std::string names;
     for (const auto& entry : model.arrays) {
         files.push_back(entry.first + ".npy");
-        names += (names.empty() ? "" : ", ") + quoted(entry.first);
+        names += (names.empty() ? "" : ", ") + models::quoted(entry.first);
     }
     files.push_back("model.json");
     const std::set<std::string> own = previous_model_files(directory);
@@ -312,9 +302,9 @@ void save_model(const Model& model, const std::string& directory, const std::str
                                               [&](std::FILE* file) { write_npy(file, array.second, path); }));
         }
         std::ostringstream json;
-        json << "{\n  \"format\": " << quoted(kFormat) << ",\n  \"format_version\": " << kFormatVersion
+        json << "{\n  \"format\": " << models::quoted(kFormat) << ",\n  \"format_version\": " << kFormatVersion
              << ",\n  \"facto_version\": \"" << FACTO_VERSION_MAJOR << '.' << FACTO_VERSION_MINOR << '.' << FACTO_VERSION_PATCH
-             << "\",\n  \"kind\": " << quoted(model.kind) << ",\n  \"arrays\": [" << names << "],\n  \"settings\": " << settings
+             << "\",\n  \"kind\": " << models::quoted(model.kind) << ",\n  \"arrays\": [" << names << "],\n  \"settings\": " << settings
              << "\n}\n";
         const std::string text = json.str(), path = in_directory(directory, "model.json");
         written.push_back(write_temporary(directory, "model.json", path, [&](std::FILE* file) {

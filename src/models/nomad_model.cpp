@@ -141,7 +141,7 @@ const KindRule& nomad_model()
                                 {"within", "each cluster's mean of D over its block, for new rows of D (c x 1)"},
                                 {"centers", "each cluster's mean of the fitted points, for new points (c x d)"},
                                 {"center_labels", "the clusters' labels, in the order of within or centers (c x 1)"}},
-                               false, capture_nomad, check_nomad, apply_nomad, "embedding", 1};
+                               "new rows of D (q x n) with 'within', new points (q x d, dense or sparse) with 'centers'", false, capture_nomad, check_nomad, apply_nomad, "embedding", 1};
     return rule;
 }
 

@@ -195,7 +195,8 @@ Applied apply_self_dictionary(const Model& model, const NewData& Y, std::size_t 
 
 const KindRule& self_dictionary_model()
 {
-    static const KindRule rule{"self_dictionary", {{"W", "the anchors: the K selected data columns (M x K)"}}, false,
+    static const KindRule rule{"self_dictionary", {{"W", "the anchors: the K selected data columns (M x K)"}},
+                               "new data points as columns (M x q)", false,
                                capture_self_dictionary, check_self_dictionary, apply_self_dictionary, "W", 1};
     return rule;
 }
@@ -206,7 +207,7 @@ const KindRule& topics_model()
                                {{"topics", "the topic-word matrix (K x V)"},
                                 {"idf", "each term's inverse document frequency in the fitted corpus, 0 where pruned (1 x V)"},
                                 {"weighting", "how counts are weighted: 0 [NFW]'s TF-IDF, 1 unit rows (1 x 1)"}},
-                               false, capture_topics, check_topics, apply_topics, "topics", 0};
+                               "documents' term counts (q x V, dense or sparse)", false, capture_topics, check_topics, apply_topics, "topics", 0};
     return rule;
 }
 
@@ -216,7 +217,7 @@ const KindRule& communities_model()
                                {{"extension", "the eigenvectors over their eigenvalues: a row per fitted node (N x K)"},
                                 {"pure", "the pure nodes' eigenvector rows (K x K)"},
                                 {"memberships", "the fitted nodes' memberships (N x K)"}},
-                               false, capture_communities, check_communities, apply_communities, "extension", 1};
+                               "new nodes' edges to the N fitted nodes (q x N, dense or sparse)", false, capture_communities, check_communities, apply_communities, "extension", 1};
     return rule;
 }
 

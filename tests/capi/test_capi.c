@@ -1462,6 +1462,31 @@ static void test_models(void)
     CHECK(facto_model_apply(copy, X, N, 2, 2, FACTO_ROW_MAJOR, reloaded, N * K, NULL, NULL) == FACTO_OK);
     CHECK(memcmp(reloaded, again, sizeof again) == 0);
     facto_model_free(copy);
+    /* described: the Gaussian rule's copy of the training points named as such; dropped, the model takes
+     * affinity rows again, exactly as before the rule, and no longer the points */
+    const char* description = NULL;
+    char expected[128];
+    CHECK_STATUS(facto_model_describe(model, &description), FACTO_OK, facto_model_last_error(model));
+    snprintf(expected, sizeof expected, "{\"name\": \"rbf_features\", \"rows\": %d, \"cols\": 2,", N);
+    CHECK(strstr(description, expected) != NULL);
+    snprintf(expected, sizeof expected, "\"columns\": %d, \"training_features\": true,", K);
+    CHECK(strstr(description, expected) != NULL);
+    CHECK(strstr(description, "\"name\": \"W\", \"rows\"") != NULL);
+    CHECK(facto_model_describe(model, NULL) == FACTO_ERROR_NULL_POINTER);
+    CHECK(facto_model_drop_training_features(NULL) == FACTO_ERROR_NULL_POINTER);
+    CHECK_STATUS(facto_model_drop_training_features(model), FACTO_OK, facto_model_last_error(model));
+    CHECK(facto_model_array_count(model, &count) == FACTO_OK && count == 1);
+    CHECK_STATUS(facto_model_describe(model, &description), FACTO_OK, facto_model_last_error(model));
+    CHECK(strstr(description, "\"training_features\": true") == NULL);
+    CHECK(facto_model_apply(model, X, N, 2, 2, FACTO_ROW_MAJOR, again, N * K, NULL, NULL) == FACTO_ERROR_DIMENSION);
+    CHECK_STATUS(facto_model_apply(model, facto_matrix_data(P), N, N, N, FACTO_ROW_MAJOR, again, N * K, NULL, NULL),
+                 FACTO_OK, facto_model_last_error(model));
+    CHECK(memcmp(rows, again, sizeof again) == 0);
+    /* a model still being filled has no columns yet */
+    CHECK_STATUS(facto_model_new("nomad", &copy), FACTO_OK, facto_last_error());
+    CHECK(facto_model_describe(copy, &description) == FACTO_OK);
+    CHECK(strstr(description, "\"columns\": null, \"training_features\": false, \"arrays\": []") != NULL);
+    facto_model_free(copy);
     facto_model_free(model);
     facto_solver_free(solver);
     facto_problem_free(problem);

@@ -100,6 +100,28 @@ if run("--apply", "model_edm", "edm_new.mtx", "--output-w", "edm_rows.csv").retu
     # ~160, near the exact embedding; 1e-6 absolute on the new points' squared distances leaves room for it
     check(worst < 1e-6, f"edm: the new points' distances are off by {worst}")
 
+# --describe: each saved model lists its files' arrays, and says it holds the training points exactly
+# when a feature rule keeps them (the SymNMF kinds fitted from features; NOMAD keeps cluster means)
+for job in (*fits, "sep", "edm"):
+    model = f"model_{job}"
+    if not os.path.isdir(model):
+        continue
+    described = json.loads(run("--describe", model).stdout or "{}")
+    names = sorted(a["name"] for a in described.get("arrays", []))
+    check(names == sorted(f[:-4] for f in os.listdir(model) if f.endswith(".npy")), f"{job}: described arrays {names}")
+    copies = [a["name"] for a in described.get("arrays", []) if a["training_features"]]
+    check(described.get("training_features") == (job in ("simplicial", "symnmf")) == bool(copies),
+          f"{job}: training_features {described.get('training_features')}, copies {copies}")
+    check(all(a["holds"] for a in described.get("arrays", [])), f"{job}: an array without a description")
+# saved without them: the factor alone, which takes affinity rows, not the features
+shutil.rmtree("model_symnmf_bare", ignore_errors=True)
+run(*fits["symnmf"], "--quiet", "--save-model", "model_symnmf_bare", "--without-training-features")
+bare = json.loads(run("--describe", "model_symnmf_bare").stdout or "{}")
+check([a["name"] for a in bare.get("arrays", [])] == ["H"] and bare.get("training_features") is False,
+      f"--without-training-features: {bare}")
+check("fitted points" in run("--apply", "model_symnmf_bare", blobs, fail=True).stderr,
+      "a model without its feature rule took features")
+
 # refusals, each naming what is wrong
 refusals = [
     (["--apply", "model_simplicial", os.path.join(data, "symmetric4.csv")], "features"),  # 4 columns, fitted on 3
