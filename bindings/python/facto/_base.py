@@ -347,15 +347,19 @@ class FactoEstimator(BaseEstimator):
         with Model(kind, arrays) as m:
             return m.apply(Y)
 
-    def save_model(self, directory):
+    def save_model(self, directory, training_features=True):
         """Writes the fitted model as the command line's --save-model does (facto --apply DIR FILE and
-        facto.Model.load read it), with this estimator's parameters as its settings."""
+        facto.Model.load read it), with this estimator's parameters as its settings. A model fitted on
+        features keeps a copy of them to place new points among them (Model.describe says so);
+        training_features=False leaves them out, and the saved model then applies to affinity rows."""
         if getattr(self, "_model", None) is None:
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet.")
         kind, arrays = self._complete_model()
         settings = {"estimator": type(self).__name__,
                     "params": {k: v for k, v in self.get_params().items() if isinstance(v, (str, int, float, bool))}}
         with Model(kind, arrays) as m:
+            if not training_features:
+                m.drop_training_features()
             m.save(directory, settings)
 
 

@@ -229,6 +229,8 @@ _PROTOTYPES = {
     "facto_model_save": (_S, [_P, _STR, _STR]),
     "facto_model_load": (_S, [_STR, ctypes.POINTER(_P)]),
     "facto_model_settings": (_STR, [_P]),
+    "facto_model_describe": (_S, [_P, ctypes.POINTER(ctypes.c_char_p)]),
+    "facto_model_drop_training_features": (_S, [_P]),
     "facto_model_use_gaussian_affinity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _D, ctypes.c_int32]),
     "facto_model_use_knn_similarity": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32]),
     "facto_model_use_knn_similarity_scaled": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32,

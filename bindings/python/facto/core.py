@@ -607,6 +607,20 @@ class Model(_Handle):
         """The JSON text saved with the model ("{}" unless loaded)."""
         return lib.facto_model_settings(self._h).decode()
 
+    def describe(self):
+        """What the model holds, as a dict: "kind", "takes" (what apply takes), "columns", "training_features"
+        (whether a copy of the fitted points' features is inside: a feature rule keeps one to place new
+        points among them) and "arrays", one dict per array with "name", "rows", "cols", "holds" and
+        "training_features"."""
+        text = ctypes.c_char_p()
+        check(lib.facto_model_describe(self._h, ctypes.byref(text)), self._error)
+        return json.loads(text.value.decode())
+
+    def drop_training_features(self):
+        """Removes the feature rule and with it the copy of the training points, so that the model can be
+        shared without the data; apply then takes affinity rows, not features."""
+        check(lib.facto_model_drop_training_features(self._h), self._error)
+
     @property
     def arrays(self):
         """{name: array} copies of the model's arrays."""

@@ -156,6 +156,23 @@ def test_a_saved_model_applies_like_the_estimator_after_pickle_and_reload(blobs,
         facto.SymNMFClustering().predict(X)
 
 
+def test_a_model_says_it_holds_the_training_points_and_saves_without_them(blobs, tmp_path):
+    X, _ = blobs
+    estimator = facto.SymNMFClustering(n_clusters=3).fit(X)
+    estimator.save_model(tmp_path / "full")
+    estimator.save_model(tmp_path / "bare", training_features=False)
+    with facto.Model.load(tmp_path / "full") as full, facto.Model.load(tmp_path / "bare") as bare:
+        described = full.describe()
+        assert described["training_features"] and described["columns"] == 3
+        copies = {a["name"]: (a["rows"], a["cols"]) for a in described["arrays"] if a["training_features"]}
+        assert copies == {"knn_features": X.shape}
+        assert bare.describe()["training_features"] is False and list(bare.arrays) == ["H"]
+        with pytest.raises(facto.FactoError, match="fitted points"):
+            bare.apply(X)  # features, which only the rule left out could place
+        assert bare.apply(np.eye(X.shape[0])[:2]).rows.shape == (2, 3)  # rows of affinities to the fitted points
+    assert (tmp_path / "full" / "knn_features.npy").exists() and not (tmp_path / "bare" / "knn_features.npy").exists()
+
+
 def test_topics_of_new_documents_and_unknown_ones(tmp_path):
     counts, labels = _planted_corpus()
     model = facto.AnchorTopicModel(n_components=3, solver="spa", min_df=1).fit(counts.toarray())

@@ -428,10 +428,25 @@ plot.facto_fit <- function(x, which = c("objective", "fit"), ...) {
 
 # The fit's model saved as the command line's --save-model does (facto --apply reads it), and read back as
 # a "facto_model" that predict() takes (saveRDS(fit) keeps it too).
-facto_save_model <- function(fit, directory) {
+# training_features = FALSE leaves a feature rule's copy of the fitted points out (the model then takes
+# affinity rows).
+facto_save_model <- function(fit, directory, training_features = TRUE) {
   settings <- sprintf('{"fit": "%s", "algorithm": "%s"}', fit_kind(fit), fit$run$algorithm)
-  checked(.Call(C_facto_r_model_save, fit$model, path.expand(directory), settings))
+  checked(.Call(C_facto_r_model_save, fit$model, path.expand(directory), settings, isTRUE(training_features)))
   invisible(directory)
+}
+
+# What a fit's or a loaded model's model holds: the library's JSON (arrays, what each holds, what predict
+# takes), with the attribute training_features, TRUE when a copy of the fitted points is among them.
+facto_describe_model <- function(x) {
+  model <- if (inherits(x, "facto_model")) unclass(x)[c("kind", "arrays")] else x$model
+  json <- checked(.Call(C_facto_r_model_describe, model))
+  structure(json, class = "facto_description", training_features = grepl('"training_features": true', json, fixed = TRUE))
+}
+
+print.facto_description <- function(x, ...) {
+  cat(unclass(x), "\n", sep = "")
+  invisible(x)
 }
 
 facto_load_model <- function(directory) {

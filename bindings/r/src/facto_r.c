@@ -1045,15 +1045,30 @@ SEXP facto_r_model_apply(SEXP model, SEXP X, SEXP i, SEXP j, SEXP x, SEXP rows_s
     return out;
 }
 
-SEXP facto_r_model_save(SEXP model, SEXP directory, SEXP settings)
+/* Saves list(kind, arrays); without the feature rule's copy of the training points unless `training`. */
+SEXP facto_r_model_save(SEXP model, SEXP directory, SEXP settings, SEXP training)
 {
     SEXP failed = R_NilValue;
     facto_model* m = model_of(model, &failed);
     if (!m) return failed;
-    const facto_status st = facto_model_save(m, CHAR(STRING_ELT(directory, 0)), CHAR(STRING_ELT(settings, 0)));
+    facto_status st = Rf_asLogical(training) ? FACTO_OK : facto_model_drop_training_features(m);
+    if (st >= 0) st = facto_model_save(m, CHAR(STRING_ELT(directory, 0)), CHAR(STRING_ELT(settings, 0)));
     failed = st < 0 ? failure(st, facto_model_last_error(m)) : R_NilValue;
     facto_model_free(m);
     return failed;
+}
+
+/* facto_model_describe's JSON of list(kind, arrays). */
+SEXP facto_r_model_describe(SEXP model)
+{
+    SEXP failed = R_NilValue;
+    facto_model* m = model_of(model, &failed);
+    if (!m) return failed;
+    const char* json = NULL;
+    const facto_status st = facto_model_describe(m, &json);
+    SEXP out = st < 0 ? failure(st, facto_model_last_error(m)) : Rf_mkString(json);
+    facto_model_free(m);
+    return out;
 }
 
 SEXP facto_r_model_load(SEXP directory)
@@ -1135,7 +1150,8 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_solver_model", (DL_FUNC)&facto_r_solver_model, 1},
     {"facto_r_model_rule", (DL_FUNC)&facto_r_model_rule, 7},
     {"facto_r_model_apply", (DL_FUNC)&facto_r_model_apply, 7},
-    {"facto_r_model_save", (DL_FUNC)&facto_r_model_save, 3},
+    {"facto_r_model_save", (DL_FUNC)&facto_r_model_save, 4},
+    {"facto_r_model_describe", (DL_FUNC)&facto_r_model_describe, 1},
     {"facto_r_model_load", (DL_FUNC)&facto_r_model_load, 1},
     {"facto_r_consensus", (DL_FUNC)&facto_r_consensus, 1},
     {NULL, NULL, 0}};

@@ -20,7 +20,7 @@ export Problem, Solver, FactoError, Progress, algorithms, default_algorithm, pro
        edm_completion, knn_similarity, read_mtx, helix, sample_pairs, distance_nrmse, self_dictionary, topics,
        communities, averaged_spearman, kmeans,
        separable_data, output, selected, nomad, nomad_points, nomad_layer, next_nomad_layer, nomad_gram, manifold_points,
-       multilayer_nomad, Model, apply_model, save_model, load_model, use_features!, consensus,
+       multilayer_nomad, Model, apply_model, save_model, load_model, describe_model, drop_training_features!, use_features!, consensus,
        Collectives, symnmf_distributed, nomad_distributed, self_dictionary_distributed
 
 const ROW_MAJOR = Int32(0)
@@ -976,6 +976,22 @@ end
 live(m::Model) = m.ptr == C_NULL ? throw(FactoError(-2, "FACTO_ERROR_NULL_POINTER", "the model is closed")) : m.ptr
 message(m::Model) = () -> unsafe_string(ccall(sym(:facto_model_last_error), Cstring, (Ptr{Cvoid},), m.ptr))
 kind(m::Model) = unsafe_string(ccall(sym(:facto_model_kind), Cstring, (Ptr{Cvoid},), live(m)))
+
+"""    describe_model(m) -> String   (what the model holds as the library's JSON: kind, what apply takes,
+columns, "training_features" when a copy of the fitted points' features is inside, and each array's name,
+shape, what it holds and whether it is that copy)"""
+function describe_model(m::Model)
+    json = Ref{Cstring}(C_NULL)
+    check(ccall(sym(:facto_model_describe), Int32, (Ptr{Cvoid}, Ref{Cstring}), live(m), json), message(m))
+    return unsafe_string(json[])
+end
+
+"""    drop_training_features!(m)   (removes the feature rule and its copy of the training points; apply then
+takes affinity rows, not features)"""
+function drop_training_features!(m::Model)
+    check(ccall(sym(:facto_model_drop_training_features), Int32, (Ptr{Cvoid},), live(m)), message(m))
+    return m
+end
 
 """    Model(solver) -> Model   (the model of a solver's current iterate)"""
 function Model(s::Solver)

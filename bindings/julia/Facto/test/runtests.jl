@@ -177,6 +177,9 @@ end
     dir = mktempdir()
     save_model(m, dir; settings = "{\"by\": \"julia\"}")
     @test apply_model(load_model(dir), X)[2] == labels
+    # NOMAD's points rule keeps cluster means, not the points: no training features to drop
+    @test occursin("\"training_features\": false, \"arrays\"", describe_model(m))
+    @test occursin("\"name\": \"centers\"", describe_model(drop_training_features!(m)))
     # the means of the same points given sparse: the same labels for new points
     ms = Model(s)
     use_features!(ms, sparse(X))

@@ -84,6 +84,23 @@ test_that("a fit saved with saveRDS or as a model directory predicts identically
   expect_error(facto_load_model(tempfile()), "model.json", class = "facto_error")
 })
 
+test_that("a model says it holds the training points and saves without them", {
+  d <- held_out()
+  fit <- facto_use_features(symnmf(facto_knn_similarity(d$X), 3, seed = 1), d$X, affinity = "knn")
+  expect_true(attr(facto_describe_model(fit), "training_features"))
+  expect_match(facto_describe_model(fit), sprintf('"name": "knn_features", "rows": %d, "cols": %d', nrow(d$X), ncol(d$X)),
+               fixed = TRUE)
+  full <- tempfile()
+  bare <- tempfile()
+  facto_save_model(fit, full)
+  facto_save_model(fit, bare, training_features = FALSE)
+  expect_true(file.exists(file.path(full, "knn_features.npy")))
+  model <- facto_load_model(bare)
+  expect_identical(names(model$arrays), "H")
+  expect_false(attr(facto_describe_model(model), "training_features"))
+  expect_error(predict(model, d$X_new), "fitted points", class = "facto_error")
+})
+
 # A float64 array as numpy.save writes it: a model file edited by hand.
 write_npy <- function(path, x) {
   header <- sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", nrow(x), ncol(x))

@@ -295,6 +295,8 @@ extern "C" {
         -> facto_status;
     pub fn facto_model_load(directory: *const c_char, out: *mut *mut facto_model) -> facto_status;
     pub fn facto_model_settings(model: *const facto_model) -> *const c_char;
+    pub fn facto_model_describe(model: *const facto_model, json: *mut *const c_char) -> facto_status;
+    pub fn facto_model_drop_training_features(model: *mut facto_model) -> facto_status;
     pub fn facto_model_use_gaussian_affinity(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
                                              layout: i32, bandwidth: f64, scaling: i32) -> facto_status;
     pub fn facto_model_use_knn_similarity(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,

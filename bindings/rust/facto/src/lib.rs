@@ -1222,6 +1222,22 @@ impl Model {
         text(unsafe { sys::facto_model_settings(self.raw.as_ptr()) })
     }
 
+    /// What the model holds, as the library's JSON object: its kind, what `apply` takes, its columns,
+    /// whether a copy of the fitted points' features is inside (`"training_features"`) and each array's
+    /// name, shape, what it holds and whether it is that copy.
+    pub fn describe(&self) -> Result<String> {
+        let mut json = ptr::null();
+        check(unsafe { sys::facto_model_describe(self.raw.as_ptr(), &mut json) }, || self.message())?;
+        Ok(text(json))
+    }
+
+    /// Removes the feature rule and its copy of the training points, so the model can be shared without
+    /// the data; `apply` then takes affinity rows, not features.
+    pub fn drop_training_features(&mut self) -> Result<()> {
+        check(unsafe { sys::facto_model_drop_training_features(self.raw.as_ptr()) }, || self.message())?;
+        Ok(())
+    }
+
     /// The names of the model's arrays, in name order.
     pub fn array_names(&self) -> Result<Vec<String>> {
         let mut count = 0i64;

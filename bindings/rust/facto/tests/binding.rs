@@ -528,6 +528,15 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
     let wrong = MatrixRef::new(&x[..2 * (d - 1)], 2, d - 1, Layout::RowMajor).unwrap();
     let error = model.apply(wrong).unwrap_err();
     assert_eq!(error.status_name(), "FACTO_ERROR_DIMENSION");
+    // described, the kNN rule's copy of the training points is named; dropped, the factor is left, which
+    // takes affinity rows to the fitted points, not their features
+    let described = model.describe().unwrap();
+    assert!(described.contains(&format!("{{\"name\": \"knn_features\", \"rows\": {}, \"cols\": {},", n, d)));
+    assert!(described.contains("\"training_features\": true, \"arrays\""));
+    model.drop_training_features().unwrap();
+    assert_eq!(model.array_names().unwrap(), vec!["H".to_string()]);
+    assert!(model.describe().unwrap().contains("\"training_features\": false, \"arrays\""));
+    assert_eq!(model.apply(features).unwrap_err().status_name(), "FACTO_ERROR_DIMENSION");
     // the HNSW rule: on the 90 blob points its search (32 candidates) finds the exact neighbours
     let mut by_hnsw = facto::Model::from_solver(&solver).unwrap();
     by_hnsw.use_knn_similarity_search(features, 0, facto::Similarity::Gaussian, Scaling::None, facto::Search::Hnsw)
