@@ -4,7 +4,7 @@
 #             the examples, the CLI, the bindings (Python, R, Rust) against the built library and from
 #             the sources as users install them, valgrind memcheck of the C programs, the MPI runs;
 #   kernels   the core and C ABI suites again under each other OpenBLAS kernel this CPU can run
-#             (OPENBLAS_CORETYPE of Prescott, Sandybridge, Haswell, Zen, SkylakeX; the release suite ran
+#             (OPENBLAS_CORETYPE of Prescott, Sandybridge, Haswell, SkylakeX; the release suite ran
 #             the one OpenBLAS picks), since results differ in the last bits between kernels and a test
 #             must hold on all;
 #   sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, built with facto's
@@ -60,6 +60,11 @@ packages=(ccache python3-numpy python3-pytest python3-venv python3-scipy python3
 stage deps bash cmake/install-deps.sh "${packages[@]}"
 
 export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_IGNOREOPTIONS=-Werror
+# CTest runs as many tests at once as there are cores, so each runs OpenBLAS on one thread: its workers
+# spin while they wait, and two tests' workers on the same cores (or beside a bundled build's compiler)
+# slowed the suites several-fold (a Python suite of 26 s took 132 s). core.concurrency keeps OpenBLAS's
+# threads under facto's own (tests/CMakeLists.txt).
+export OPENBLAS_NUM_THREADS=1
 build() {  # build BUILD_DIR [--target T...] -- CMAKE_ARGS...: configures and builds
   local dir=$1 targets=()
   shift
@@ -90,7 +95,8 @@ picked=$(python3 -c 'import ctypes; c = ctypes.CDLL("libopenblas.so.0"); c.openb
 print(c.openblas_get_corename().decode().lower())' 2>/dev/null || true)
 kernels=(Prescott)
 grep -qw avx /proc/cpuinfo && kernels+=(Sandybridge)
-grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && kernels+=(Haswell Zen)
+# (not Zen: it runs Haswell's kernels, the same objectives bit for bit on five CLI solves of every family)
+grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && kernels+=(Haswell)
 grep -qw avx512f /proc/cpuinfo && kernels+=(SkylakeX)
 for kernel in "${kernels[@]}"; do
   if [ "${kernel,,}" = "$picked" ]; then

@@ -17,6 +17,7 @@
 #include "solvers/registry.hpp"
 #include "csdp_reference.hpp"
 #include "linalg/blas.hpp"
+#include "long_case.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -195,7 +196,7 @@ BOOST_AUTO_TEST_CASE(the_feasible_phase_ends_exactly_feasible_at_a_kkt_point)
     BOOST_TEST(row_sums > 1e-10);
 }
 
-BOOST_AUTO_TEST_CASE(nomads_default_certifies_small_instances_and_factors_large_ones)
+BOOST_AUTO_TEST_CASE(nomads_default_certifies_small_instances_and_factors_large_ones, FACTO_LONG_CASE)
 {
     // "auto", the nomad kind's default: nomad_admm to its certified gap up to kLargestCertified points,
     // within 1e-4 of coinor-csdp's optimum on planted blobs, two rings and two moons (n = 40, K = 4), its
@@ -222,7 +223,7 @@ BOOST_AUTO_TEST_CASE(nomads_default_certifies_small_instances_and_factors_large_
     BOOST_TEST(std::string(beyond->algorithm()) == "burer_monteiro");
 }
 
-BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones)
+BOOST_AUTO_TEST_CASE(rank_k_gives_hard_clusters_and_a_larger_rank_soft_ones, FACTO_LONG_CASE)
 {
     // Sec. 4 and Fig. 12 on two rings (n = 200, K = 16; the convex optimum is 120.3055 by nomad_admm's
     // dual bound, the authors' code reports 120.32): with r = K, Q is a hard clustering (Kulis et al.'s

@@ -16,6 +16,7 @@
 #include "sets/row_simplices.hpp"
 #include "linalg/blas.hpp"
 #include "fixtures.hpp"
+#include "long_case.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -323,7 +324,7 @@ BOOST_AUTO_TEST_CASE(merit_variants_keep_columns_on_the_simplex_never_increase_f
             }
 }
 
-BOOST_AUTO_TEST_CASE(merit_variants_reach_gap_1e_minus_10_where_open_loop_merit_does_not)
+BOOST_AUTO_TEST_CASE(merit_variants_reach_gap_1e_minus_10_where_open_loop_merit_does_not, FACTO_LONG_CASE)
 {
     // lambda = 0 (eq. 13): the columns are independent, every column step is exact
     const SeparableData data = separable_dirichlet(30, 100, 6, 20.0, 3);

@@ -23,6 +23,7 @@
 #include "csdp_reference.hpp"
 #include "fixtures.hpp"
 #include "linalg/blas.hpp"
+#include "long_case.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -173,7 +174,7 @@ BOOST_AUTO_TEST_CASE(the_first_linear_step_is_the_top_eigenvector_of_d)
             BOOST_TEST(P(i, j) == (K - 1) * vectors(n - 1, i) * vectors(n - 1, j), boost::test_tools::tolerance(1e-6));
 }
 
-BOOST_AUTO_TEST_CASE(agrees_with_an_exact_interior_point_solve)
+BOOST_AUTO_TEST_CASE(agrees_with_an_exact_interior_point_solve, FACTO_LONG_CASE)
 {
     // Two noisy rings, n = 30, K = 4: the exact optimum and dual solution from coinor-csdp (which
     // tests/run.sh installs). Run to a duality gap and infeasibility of 1e-3 with either step rule:
@@ -344,7 +345,7 @@ BOOST_AUTO_TEST_CASE(with_the_scaled_penalty_open_loop_steps_do_not_stall)
         BOOST_TEST_CONTEXT(rule) { converge_cgm(problem, rule, 5e-3, exact); }
 }
 
-BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d)
+BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d, FACTO_LONG_CASE)
 {
     // Two rings with n = 600 (lambda_max(D) = 187.5, three times the paper's n = 200 example): with the
     // paper's gamma = tau = 1 the penalty is too weak for D and Q is still far from nonnegative after 200
@@ -362,7 +363,7 @@ BOOST_AUTO_TEST_CASE(the_penalty_scales_with_d)
     BOOST_TEST(rmse[0] > 3.0 * rmse[1]);
 }
 
-BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings)
+BOOST_AUTO_TEST_CASE(two_rings_put_no_mass_between_the_rings, FACTO_LONG_CASE)
 {
     // Fig. 4: two rings (n = 200) and K = 16 > 2. Q's entries within a ring are ~ K / n = 0.08; between
     // the rings they vanish at the optimum. The default solve (duality gap and infeasibility 5e-3) leaves

@@ -13,6 +13,7 @@
 #include "solvers/registry.hpp"
 #include "csdp_reference.hpp"
 #include "fixtures.hpp"
+#include "long_case.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -79,7 +80,7 @@ BOOST_AUTO_TEST_CASE(the_bound_stays_above_the_optimum_while_the_top_eigenvector
     BOOST_TEST(lowest_bound >= 120.305);
 }
 
-BOOST_AUTO_TEST_CASE(a_default_run_converges_where_clusters_hold_six_points)
+BOOST_AUTO_TEST_CASE(a_default_run_converges_where_clusters_hold_six_points, FACTO_LONG_CASE)
 {
     // Noisy rings, n = 100, K = 16 (exact optimum 53.459391 by coinor-csdp, the nomad suite's instance
     // where nomad_cgm's defaults stop at a gap of 5e-3): the defaults end CONVERGED within their

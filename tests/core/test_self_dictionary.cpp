@@ -19,6 +19,7 @@
 #include "linalg/blas.hpp"
 #include "linalg/simplex_least_squares.hpp"
 #include "linalg/successive_projection.hpp"
+#include "long_case.hpp"
 
 #include <xtensor/xview.hpp>
 
@@ -407,7 +408,7 @@ BOOST_AUTO_TEST_CASE(fast_gradient_resists_midpoint_noise_that_misleads_spa)
     BOOST_TEST(fast_gradient > spa);
 }
 
-BOOST_AUTO_TEST_CASE(reduced_table_one_merit_succeeds_where_spa_fails)
+BOOST_AUTO_TEST_CASE(reduced_table_one_merit_succeeds_where_spa_fails, FACTO_LONG_CASE)
 {
     // Table I, K = 60, N = 200, M = 80, SNR = 10 dB: MERIT 1.00, SPA 0.42 over 50 trials (8 here). The
     // selection is the K rows of C with the largest entries: each trial must decide it by a margin

@@ -22,6 +22,7 @@
 #include "problems/community_model.hpp"
 #include "problems/topic_model.hpp"
 #include "solvers/registry.hpp"
+#include "long_case.hpp"
 
 using namespace facto;
 using namespace facto::test;
@@ -247,7 +248,7 @@ BOOST_AUTO_TEST_CASE(planted_pure_nodes_and_memberships_are_recovered_exactly)
 // largest row maxima alone took two nodes of one community, or a mixed node, on each of these graphs. The
 // pure nodes must be nearly pure, one per community, and the default solve must certify its answer (Alg. 1's
 // open-loop steps stopped at the iteration limit on each of them).
-BOOST_AUTO_TEST_CASE(default_merit_takes_one_pure_node_per_community_on_sampled_graphs)
+BOOST_AUTO_TEST_CASE(default_merit_takes_one_pure_node_per_community_on_sampled_graphs, FACTO_LONG_CASE)
 {
     for (uint64_t seed = 1; seed <= 3; ++seed) {
         BOOST_TEST_CONTEXT("seed " << seed)

@@ -21,6 +21,7 @@ def _csr(counts):
     return scipy_sparse.csr_matrix((counts.data, counts.indices, counts.indptr), shape=counts.shape)
 
 
+@pytest.mark.long
 def test_the_clusterers_recover_the_blobs(blobs):
     X, y = blobs
     for estimator in (facto.SimplicialSymNMF(n_clusters=3, bandwidth=4.0, scaling="none", random_state=1),
@@ -46,6 +47,7 @@ def test_a_sparse_precomputed_affinity_stays_sparse_and_agrees_with_the_dense_on
         facto.SymNMFClustering(affinity="precomputed").fit(M[:, :50])
 
 
+@pytest.mark.long
 def test_nomad_clustering_on_d_reports_a_bound_above_its_objective(blobs):
     X, y = blobs
     D = facto.nomad_gram(X)

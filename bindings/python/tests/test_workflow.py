@@ -101,6 +101,7 @@ def test_the_cophenetic_correlation_is_scipys():
     assert dispersion == pytest.approx(np.mean(4.0 * (C - 0.5) ** 2), rel=1e-12)
 
 
+@pytest.mark.long
 def test_select_k_finds_the_blobs(blobs):
     # three far blobs: restarts agree at k = 2 and 3 and split differently beyond (the dispersion drops
     # after 3), and the objective's largest improvement ends at 3
@@ -122,6 +123,7 @@ def test_select_k_finds_the_blobs(blobs):
     assert topics.best("dispersion") is None  # SPA is deterministic: every restart agrees
 
 
+@pytest.mark.long
 def test_plots_are_drawn_with_matplotlib(blobs):
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
@@ -130,6 +132,7 @@ def test_plots_are_drawn_with_matplotlib(blobs):
     assert len(axes) == 3 and axes[1].get_title() == "cophenetic"
 
 
+@pytest.mark.long
 def test_grid_search_scores_are_finite_with_and_without_scoring(blobs):
     pytest.importorskip("sklearn")
     from sklearn.model_selection import GridSearchCV
