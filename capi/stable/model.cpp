@@ -207,6 +207,28 @@ facto_status facto_model_use_knn_similarity(facto_model* model, const double* X,
     return facto_model_use_knn_similarity_scaled(model, X, rows, cols, ld, layout, k, kind, FACTO_SCALE_NONE);
 }
 
+facto_status facto_model_use_knn_similarity_sparse(facto_model* model, int32_t format, int64_t rows, int64_t cols,
+                                                   int64_t nnz, const int64_t* ptr, const int64_t* idx,
+                                                   const double* values, int64_t k, int32_t kind, int32_t scaling,
+                                                   int32_t search)
+{
+    return on_model(model, [&](facto::Model& m) {
+        facto::require(k >= 0, FACTO_ERROR_OUT_OF_RANGE, "k must be >= 0 (0 = floor(log2 n) + 1), got " + std::to_string(k));
+        require_sparse_shape(format, rows, cols, nnz);
+        const facto::CsrMatrix features = sparse_in(format, rows, cols, nnz, ptr, idx, values);
+        const facto::Similarity similarity = facto::capi::similarity_in(kind, features);
+        const facto::Scaling how = facto::capi::scaling_in(scaling, similarity);
+        // as facto_knn_similarity_sparse: AUTO searches sparse input exactly, and the rows stay sparse unless
+        // the scaling fills their zeros
+        const facto::NeighborSearch found_by = facto::resolve_search(static_cast<facto::NeighborSearch>(search), 0);
+        if (how == facto::Scaling::None)
+            facto::use_knn_similarity(m, features, k, similarity, found_by);
+        else
+            facto::use_knn_similarity(m, facto::dense_from_csr(features), k, similarity, how, found_by);
+        return FACTO_OK;
+    });
+}
+
 facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols, int64_t ld,
                                     int32_t layout)
 {

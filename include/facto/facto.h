@@ -712,7 +712,8 @@ FACTO_API const char* facto_model_settings(const facto_model* model);
  * point (null while the model is incomplete or breaks its kind's contract), "training_features": whether
  * the model holds a copy of the training data, "arrays": [{"name", "rows", "cols", "holds": what it
  * holds, "training_features"}] in name order}. A feature rule keeps the fitted points' features
- * ("rbf_features", "knn_features": scaled, n x p) to place new points among them; no other array is the
+ * ("rbf_features", "knn_features": scaled, n x p; or "knn_csr_indices" and "knn_csr_data", sparse) to
+ * place new points among them; no other array is the
  * data (NOMAD's "centers" are cluster means). Errors: NULL_POINTER. */
 FACTO_API facto_status facto_model_describe(const facto_model* model, const char** json);
 
@@ -754,6 +755,18 @@ FACTO_API facto_status facto_model_use_knn_similarity_scaled(facto_model* model,
  * facto_model_use_knn_similarity_scaled's, and INVALID_ARGUMENT for an unknown search. */
 FACTO_API facto_status facto_model_use_knn_similarity_search(facto_model* model, const double* X, int64_t rows,
                                                              int64_t cols, int64_t ld, int32_t layout, int64_t k,
+                                                             int32_t kind, int32_t scaling, int32_t search);
+/* The kNN rule of a graph made by facto_knn_similarity_sparse (the same sparse X, k, kind, scaling and
+ * search; since 0.4.0). With the scaling FACTO_SCALE_NONE (AUTO's choice for the cosine graph, which text
+ * takes) the model keeps X sparse ("knn_csr_indptr", "_indices", "_data", "_shape": scipy's CSR fields;
+ * memory in its non-zeros) and new points, dense or sparse (facto_model_apply_sparse), are searched
+ * exactly among the fitted ones; a scaling that fills the zeros keeps X densely, as
+ * facto_model_use_knn_similarity_search would. The arrays are only read. Errors: as
+ * facto_knn_similarity_sparse's for the arrays and the search (UNSUPPORTED: HNSW on sparse rows), as
+ * facto_model_use_knn_similarity_search's for the model, INVALID_ARGUMENT (X without a stored entry). */
+FACTO_API facto_status facto_model_use_knn_similarity_sparse(facto_model* model, int32_t format, int64_t rows,
+                                                             int64_t cols, int64_t nnz, const int64_t* ptr,
+                                                             const int64_t* idx, const double* values, int64_t k,
                                                              int32_t kind, int32_t scaling, int32_t search);
 FACTO_API facto_status facto_model_use_points(facto_model* model, const double* X, int64_t rows, int64_t cols,
                                               int64_t ld, int32_t layout);

@@ -144,6 +144,9 @@ KnnGraph knn_graph(const ScaledRows& X, int64_t k, Similarity kind, int64_t scal
 // fitted degree; the fitted graph itself is not changed. Error(DIMENSION) for other features, or a graph whose
 // scales, degrees, k or scale neighbour do not fit X's n points.
 CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph);
+// The same of sparse new points among sparse fitted ones (the graph of knn_graph(CsrMatrix)), searched
+// exactly: memory in their non-zeros; UNSUPPORTED for a graph whose search was HNSW.
+CsrMatrix knn_cross_similarity(const CsrMatrix& Y, const CsrMatrix& X, const KnnGraph& graph);
 
 // A document-term count matrix weighted for topic modeling as the authors of [NFW] do (Sec. V-B; Deng
 // Cai's tfidf): the terms in fewer than `min_df` documents are dropped, each count c > 0 becomes

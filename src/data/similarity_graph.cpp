@@ -51,12 +51,17 @@ std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, co
     return {d2, dot};
 }
 
-// Each row's m nearest other rows by the resolved search (sparse rows: exactly, knn_graph's check).
-Neighbors neighbors_of(const ScaledRows& X, std::size_t m, Similarity kind, NeighborSearch search)
+// Each row of Y's m nearest rows of X (other rows, when Y is X: `self`) by the resolved search (sparse
+// rows: exactly, as knn_graph and the models' check require).
+Neighbors neighbors_of(const ScaledRows& Y, const ScaledRows& X, std::size_t m, Similarity kind, bool self,
+                       NeighborSearch search)
 {
-    return nearest(X, X, m, kind, true, search);
+    return nearest(Y, X, m, kind, self, search);
 }
-Neighbors neighbors_of(const CsrMatrix& X, std::size_t m, Similarity kind, NeighborSearch) { return nearest(X, X, m, kind, true); }
+Neighbors neighbors_of(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self, NeighborSearch)
+{
+    return nearest(Y, X, m, kind, self);
+}
 
 // The similarity of row i of Y and row j of X (squared norms y2, x2) by the graph's kernel, scales sy, sx.
 template <class Rows>
@@ -130,7 +135,7 @@ KnnGraph graph_of(const Rows& X, int64_t k, Similarity kind, int64_t scale_neigh
     const auto m = static_cast<std::size_t>(kind == Similarity::Gaussian ? std::max(k, scale_neighbor) : k);
     search = resolve_search(search, n);
     const Vector norms2 = squared_norms(X);
-    const Neighbors nb = neighbors_of(X, m, kind, search);
+    const Neighbors nb = neighbors_of(X, X, m, kind, true, search);
     const auto un = static_cast<std::size_t>(n);
     KnnGraph graph{{}, kind, k, scale_neighbor, std::vector<double>(un, 1.0), std::vector<double>(un, 0.0), search};
     std::vector<double>& scale = graph.scale;  // s_i: distance to the scale_neighbor-th neighbour
@@ -218,11 +223,13 @@ CsrMatrix knn_similarity(const CsrMatrix& X, int64_t k, Similarity kind, int64_t
     return knn_graph(X, k, kind, scale_neighbor, search).S;
 }
 
-CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph)
+namespace {
+
+// knn_cross_similarity on either feature type (the new rows' width and finiteness checked by the caller).
+template <class Rows>
+CsrMatrix cross_similarity(const Rows& new_rows, const Rows& fitted, const KnnGraph& graph)
 {
-    const std::size_t q = Y.shape()[0], n = X.shape()[0], p = X.shape()[1];
-    require(Y.shape()[1] == p, FACTO_ERROR_DIMENSION,
-            "the new points have " + std::to_string(Y.shape()[1]) + " features, the fitted ones " + std::to_string(p));
+    const std::size_t q = count_of(new_rows), n = count_of(fitted);
     require(graph.scale.size() == n && graph.degree.size() == n, FACTO_ERROR_DIMENSION,
             "the graph was built on " + std::to_string(graph.scale.size()) + " points, X has " + std::to_string(n));
     // the neighbours a new point takes are among the n fitted ones
@@ -232,11 +239,10 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
             FACTO_ERROR_DIMENSION,
             "the graph's k = " + std::to_string(graph.k) + " and scale neighbour " + std::to_string(graph.scale_neighbor) +
                 " are not in [1, " + std::to_string(n) + "], its fitted points");
-    require_finite(Y, "the new points");
     const auto m = static_cast<std::size_t>(neighbors), k = static_cast<std::size_t>(graph.k);
-    const ScaledRows new_rows(rows_of(Y)), fitted(rows_of(X));
     const Vector y2 = squared_norms(new_rows), x2 = squared_norms(fitted);
-    const Neighbors nb = nearest(new_rows, fitted, m, graph.kind, false, resolve_search(graph.search, static_cast<int64_t>(n)));
+    const Neighbors nb = neighbors_of(new_rows, fitted, m, graph.kind, false,
+                                      resolve_search(graph.search, static_cast<int64_t>(n)));
     std::vector<int64_t> rows(q * k), cols(q * k);
     std::vector<double> values(q * k);
     for (std::size_t l = 0; l < q; ++l) {
@@ -257,6 +263,27 @@ CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph&
     }
     return csr_from_triplets(static_cast<int64_t>(q), static_cast<int64_t>(n), rows.data(), cols.data(), values.data(),
                              static_cast<int64_t>(values.size()));
+}
+
+}  // namespace
+
+CsrMatrix knn_cross_similarity(const Matrix& Y, const Matrix& X, const KnnGraph& graph)
+{
+    require(Y.shape()[1] == X.shape()[1], FACTO_ERROR_DIMENSION,
+            "the new points have " + std::to_string(Y.shape()[1]) + " features, the fitted ones " + std::to_string(X.shape()[1]));
+    require_finite(Y, "the new points");
+    return cross_similarity(ScaledRows(rows_of(Y)), ScaledRows(rows_of(X)), graph);
+}
+
+CsrMatrix knn_cross_similarity(const CsrMatrix& Y, const CsrMatrix& X, const KnnGraph& graph)
+{
+    require(Y.cols == X.cols, FACTO_ERROR_DIMENSION,
+            "the new points have " + std::to_string(Y.cols) + " features, the fitted ones " + std::to_string(X.cols));
+    require(std::all_of(Y.values.begin(), Y.values.end(), [](double v) { return std::isfinite(v); }),
+            FACTO_ERROR_NOT_FINITE, "the new points: a stored value is not finite");
+    require(graph.search != NeighborSearch::Hnsw, FACTO_ERROR_UNSUPPORTED,
+            "the HNSW search takes dense features; sparse ones are searched exactly");
+    return cross_similarity(Y, X, graph);
 }
 
 }  // namespace facto

@@ -23,17 +23,36 @@ namespace {
 // How far a simplicial W's row sums may be from 1: a fit's rows sum to 1 up to rounding.
 constexpr double kSimplexTolerance = 1e-6;
 
-// The first of a rule's arrays (those it always holds) the model has (nullptr for none) and the first it
-// has not.
+// The first of a rule's arrays the model has (nullptr for none) and the first of those the rule always
+// holds that it has not.
 std::pair<const char*, const char*> rule_held(const Model& model, const std::vector<ArrayInfo>& rule)
 {
     const char *held = nullptr, *missing = nullptr;
     for (const ArrayInfo& a : rule) {
-        if (a.optional) continue;
         if (model.has(a.name) && !held) held = a.name;
-        if (!model.has(a.name) && !missing) missing = a.name;
+        if (!a.optional && !model.has(a.name) && !missing) missing = a.name;
     }
     return {held, missing};
+}
+
+// The kNN rule's sparse features (knn_csr_*, scipy's CSR fields) for n fitted points, checked as any
+// sparse input is (indptr from 0 to nnz, never decreasing; column indices in [0, p); finite values);
+// Error(BAD_STATE) naming what breaks.
+CsrMatrix knn_csr_features(const Model& model, int64_t n)
+{
+    require_array(model, kKnnCsrShape, 1, 2);
+    require_integer(model, kKnnCsrShape, 0, "the number of points", n, n);
+    require_integer(model, kKnnCsrShape, 1, "the number of features", 1, kHeldIntegers - 1);
+    const Matrix& data = require_array(model, "knn_csr_data", -1, 1);
+    const std::vector<int64_t> indptr = integers(require_array(model, "knn_csr_indptr", n + 1, 1), "'knn_csr_indptr'");
+    const std::vector<int64_t> indices =
+        integers(require_array(model, "knn_csr_indices", static_cast<int64_t>(data.shape()[0]), 1), "'knn_csr_indices'");
+    try {
+        return csr_from_compressed(n, static_cast<int64_t>(model.array(kKnnCsrShape)(0, 1)), indptr.data(), indices.data(),
+                                   data.data(), false);
+    } catch (const Error& e) {
+        throw Error(FACTO_ERROR_BAD_STATE, "the " + model.kind + " model's sparse kNN features ('knn_csr_*'): " + e.what());
+    }
 }
 
 // The feature rule's contract on n fitted points: one rule whole (or none), its arrays' shapes, its
@@ -51,8 +70,6 @@ void check_feature_rule(const Model& model, int64_t n)
         require(!held || !missing, FACTO_ERROR_BAD_STATE,
                 "the " + model.kind + " model has '" + (held ? held : "") + "' but not '" + (missing ? missing : "") +
                     "': the " + what + " feature rule needs all of its arrays");
-    require(knn || !model.has(kKnnScaling), FACTO_ERROR_BAD_STATE,
-            "the " + model.kind + " model has '" + std::string(kKnnScaling) + "' without the kNN rule's other arrays");
     if (gaussian) {
         const auto p = static_cast<int64_t>(require_array(model, "rbf_features", n, -1).shape()[1]);
         require_array(model, "rbf_scaling", 2, p);
@@ -65,7 +82,16 @@ void check_feature_rule(const Model& model, int64_t n)
     if (knn) {
         require(n >= 2, FACTO_ERROR_BAD_STATE,
                 "the " + model.kind + " model's kNN rule needs at least 2 fitted points, it has 1");
-        const auto p = static_cast<int64_t>(require_array(model, "knn_features", n, -1).shape()[1]);
+        const bool sparse = model.has(kKnnCsrShape);
+        for (const char* name : {"knn_csr_indptr", "knn_csr_indices", "knn_csr_data"})
+            require(sparse || !model.has(name), FACTO_ERROR_BAD_STATE,
+                    "the " + model.kind + " model has '" + name + "' but not '" + kKnnCsrShape + "'");
+        require(sparse != model.has("knn_features"), FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's kNN rule holds its features " +
+                    (sparse ? "both densely ('knn_features') and sparse ('knn_csr_*')" : "neither densely ('knn_features') nor sparse ('knn_csr_*')") +
+                    ": it needs one form");
+        const int64_t p = sparse ? knn_csr_features(model, n).cols
+                                 : static_cast<int64_t>(require_array(model, "knn_features", n, -1).shape()[1]);
         const Matrix& settings = require_array(model, "knn_settings", 1, -1);
         const std::size_t values = settings.shape()[1];
         require(values >= 3 && values <= 5, FACTO_ERROR_BAD_STATE,
@@ -81,6 +107,10 @@ void check_feature_rule(const Model& model, int64_t n)
                 "the " + model.kind + " model's kNN rule " + (scaled ? "scales its features but has no '" : "has '") +
                     kKnnScaling + (scaled ? "'" : "' but no scaling in 'knn_settings'"));
         if (scaled) require_array(model, kKnnScaling, 2, p);
+        // sparse rows are neither scaled (that fills their zeros) nor searched approximately (knn_graph's rule)
+        require(!sparse || (!scaled && (values < 5 || settings(0, 4) == 0.0)), FACTO_ERROR_BAD_STATE,
+                "the " + model.kind + " model's kNN rule on sparse features has a scaling or an HNSW search in "
+                "'knn_settings': sparse rows are searched exactly, unscaled");
         for (const char* name : {"knn_scale", "knn_degree"}) {
             require_array(model, name, n, 1);
             require_nonnegative(model, name);
@@ -109,14 +139,8 @@ Affinities affinities_from_features(const Model& model, const NewData& Y)
         scale_columns(points, s);
         out.dense = gaussian_cross_affinity(points, X, settings(0, 0));
         out.made = true;
-    } else if (model.has("knn_features")) {
-        const Matrix& X = model.array("knn_features");
+    } else if (model.has("knn_settings")) {
         const Matrix& settings = model.array("knn_settings");
-        require_columns(Y, static_cast<int64_t>(X.shape()[1]), "model's kNN graph is built from the features it was fitted on");
-        Matrix points = Y.dense();
-        if (const auto scaling = model.arrays.find(kKnnScaling); scaling != model.arrays.end())
-            scale_columns(points, ColumnScaling{static_cast<Scaling>(static_cast<int32_t>(settings(0, 3))),
-                                                xt::row(scaling->second, 0), xt::row(scaling->second, 1)});
         KnnGraph graph;
         graph.kind = static_cast<Similarity>(static_cast<int32_t>(settings(0, 1)));
         graph.k = static_cast<int64_t>(settings(0, 0)), graph.scale_neighbor = static_cast<int64_t>(settings(0, 2));
@@ -126,7 +150,20 @@ Affinities affinities_from_features(const Model& model, const NewData& Y)
         const Matrix &scale = model.array("knn_scale"), &degree = model.array("knn_degree");
         graph.scale.assign(scale.begin(), scale.end());
         graph.degree.assign(degree.begin(), degree.end());
-        out.sparse = knn_cross_similarity(points, X, graph);
+        const std::string what = "model's kNN graph is built from the features it was fitted on";
+        if (model.has(kKnnCsrShape)) {  // sparse fitted rows: the new ones as their non-zeros
+            const CsrMatrix X = knn_csr_features(model, static_cast<int64_t>(graph.degree.size()));
+            require_columns(Y, X.cols, what);
+            out.sparse = knn_cross_similarity(Y.is_sparse() ? Y.sparse() : csr_from_dense(rows_of(Y.dense())), X, graph);
+        } else {
+            const Matrix& X = model.array("knn_features");
+            require_columns(Y, static_cast<int64_t>(X.shape()[1]), what);
+            Matrix points = Y.dense();
+            if (const auto scaling = model.arrays.find(kKnnScaling); scaling != model.arrays.end())
+                scale_columns(points, ColumnScaling{static_cast<Scaling>(static_cast<int32_t>(settings(0, 3))),
+                                                    xt::row(scaling->second, 0), xt::row(scaling->second, 1)});
+            out.sparse = knn_cross_similarity(points, X, graph);
+        }
         out.made = out.is_sparse = true;
     }
     return out;
@@ -250,7 +287,11 @@ const std::vector<ArrayInfo>& gaussian_rule_arrays()
 const std::vector<ArrayInfo>& knn_rule_arrays()
 {
     static const std::vector<ArrayInfo> arrays = {
-        {"knn_features", "the fitted points' features (n x p, scaled): a copy of the training data", true},
+        {"knn_features", "the fitted points' features (n x p, scaled), when dense: a copy of the training data", true, true},
+        {"knn_csr_indptr", "the sparse fitted points' row offsets ((n + 1) x 1)", false, true},
+        {"knn_csr_indices", "the column of each stored feature (nnz x 1): a copy of the training data", true, true},
+        {"knn_csr_data", "the value of each stored feature (nnz x 1): a copy of the training data", true, true},
+        {kKnnCsrShape, "n and p, the sparse features' shape (1 x 2)", false, true},
         {"knn_settings", "k, the similarity, the scale neighbour, the scaling and the search (1 x 3 to 5)"},
         {"knn_scale", "each fitted point's self-tuned scale (n x 1)"},
         {"knn_degree", "each fitted point's degree in the graph (n x 1)"},
@@ -341,24 +382,51 @@ void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling sca
     model.arrays["rbf_settings"] = Matrix({{bandwidth, static_cast<double>(static_cast<int32_t>(scaling))}});
 }
 
-void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling, NeighborSearch search)
+namespace {
+// The kNN rule's arrays beside its features: the graph's settings (with the scaling's code), each fitted
+// point's scale and degree; the previous rule's arrays removed first.
+void keep_knn_graph(Model& model, const KnnGraph& graph, Scaling scaling)
 {
-    require_fitted_points(symnmf_factor(model, "kNN similarity"), X);
-    const ColumnScaling s = column_scaling(X, scaling);
-    scale_columns(X, s);
-    KnnGraph graph = knn_graph(X, k, kind, 7, search);
     drop_feature_rule(model);
-    if (scaling != Scaling::None) model.arrays[models::kKnnScaling] = scaling_rows(s);
-    model.arrays["knn_features"] = X;
-    model.arrays["knn_settings"] = Matrix({{static_cast<double>(graph.k), static_cast<double>(static_cast<int32_t>(kind)),
+    model.arrays["knn_settings"] = Matrix({{static_cast<double>(graph.k), static_cast<double>(static_cast<int32_t>(graph.kind)),
                                             static_cast<double>(graph.scale_neighbor), static_cast<double>(static_cast<int32_t>(scaling)),
                                             static_cast<double>(static_cast<int32_t>(graph.search))}});
-    const std::size_t n = X.shape()[0];
+    const std::size_t n = graph.scale.size();
     Matrix scale = Matrix::from_shape({n, 1}), degree = Matrix::from_shape({n, 1});
     std::copy(graph.scale.begin(), graph.scale.end(), scale.begin());
     std::copy(graph.degree.begin(), graph.degree.end(), degree.begin());
     model.arrays["knn_scale"] = std::move(scale);
     model.arrays["knn_degree"] = std::move(degree);
+}
+}  // namespace
+
+void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling, NeighborSearch search)
+{
+    require_fitted_points(symnmf_factor(model, "kNN similarity"), X);
+    const ColumnScaling s = column_scaling(X, scaling);
+    scale_columns(X, s);
+    keep_knn_graph(model, knn_graph(X, k, kind, 7, search), scaling);
+    if (scaling != Scaling::None) model.arrays[models::kKnnScaling] = scaling_rows(s);
+    model.arrays["knn_features"] = std::move(X);
+}
+
+void use_knn_similarity(Model& model, const CsrMatrix& X, int64_t k, Similarity kind, NeighborSearch search)
+{
+    const Matrix& factor = symnmf_factor(model, "kNN similarity");
+    require(X.rows == static_cast<int64_t>(factor.shape()[0]), FACTO_ERROR_DIMENSION,
+            "the features have " + std::to_string(X.rows) + " points, the model was fitted on " +
+                std::to_string(factor.shape()[0]));
+    require(X.nnz() > 0, FACTO_ERROR_INVALID_ARGUMENT, "the features have no stored entry: every point is 0");
+    keep_knn_graph(model, knn_graph(X, k, kind, 7, search), Scaling::None);  // knn_graph checks the values finite
+    Matrix indptr = Matrix::from_shape({X.indptr.size(), 1}), indices = Matrix::from_shape({X.indices.size(), 1});
+    std::copy(X.indptr.begin(), X.indptr.end(), indptr.begin());
+    std::copy(X.indices.begin(), X.indices.end(), indices.begin());
+    Matrix data = Matrix::from_shape({X.values.size(), 1});
+    std::copy(X.values.begin(), X.values.end(), data.begin());
+    model.arrays["knn_csr_indptr"] = std::move(indptr);
+    model.arrays["knn_csr_indices"] = std::move(indices);
+    model.arrays["knn_csr_data"] = std::move(data);
+    model.arrays[models::kKnnCsrShape] = Matrix({{static_cast<double>(X.rows), static_cast<double>(X.cols)}});
 }
 
 }  // namespace facto

@@ -307,7 +307,7 @@ std::vector<int64_t> integers(const Matrix& column, const std::string& what)
     std::vector<int64_t> out(column.size());
     for (std::size_t i = 0; i < out.size(); ++i) {
         const double v = column.data()[i];
-        if (!(v == std::floor(v) && std::abs(v) < 9.0e15))
+        if (!(v == std::floor(v) && std::abs(v) < static_cast<double>(kHeldIntegers)))
             throw Error(FACTO_ERROR_BAD_STATE,
                         what + " entry " + std::to_string(i) + " is " + value_text(v) + ", not an integer below 9e15");
         out[i] = static_cast<int64_t>(v);

@@ -16,7 +16,9 @@
 //   rbf_features (n x p, scaled), rbf_scaling (2 x p), rbf_settings (1 x 2: bandwidth, scaling)
 //   knn_features (n x p, scaled), knn_settings (1 x 3: k, similarity, scale neighbour; since 0.4.0 1 x 4 with
 //   the scaling's code, or 1 x 5 with the neighbour search's too: exact when absent), knn_scale, knn_degree
-//   (n x 1), and with a scaling other than none knn_scaling (2 x p)
+//   (n x 1), and with a scaling other than none knn_scaling (2 x p); for sparse features (since 0.4.0),
+//   knn_csr_indptr ((n + 1) x 1), knn_csr_indices and knn_csr_data (nnz x 1), knn_csr_shape (1 x 2: n, p)
+//   in place of knn_features, never scaled, searched exactly
 //
 // Each kind's contract (check_model) is what its capture guarantees and its apply relies on: the shapes
 // above, every array non-empty and finite (at most 1e100 in magnitude, as all input), and the values the
@@ -107,6 +109,11 @@ void use_gaussian_affinity(Model& model, Matrix X, double bandwidth, Scaling sca
 // and the search (resolved on X) that finds their neighbours among the fitted points.
 void use_knn_similarity(Model& model, Matrix X, int64_t k, Similarity kind, Scaling scaling = Scaling::None,
                         NeighborSearch search = NeighborSearch::Auto);
+// The same rule on sparse features (CSR, at least one stored entry), kept sparse (knn_csr_*): unscaled and
+// searched exactly, as knn_graph(CsrMatrix) builds the graph (Hnsw: Error(UNSUPPORTED)); apply takes new
+// points dense or sparse.
+void use_knn_similarity(Model& model, const CsrMatrix& X, int64_t k, Similarity kind,
+                        NeighborSearch search = NeighborSearch::Auto);
 // For nomad models: apply then takes new points' features, labelled by the nearest mean of the fitted
 // points X (n x d, dense or sparse: the means are K x d either way) under the model's labels.
 void use_points(Model& model, const Matrix& X);
@@ -193,6 +200,11 @@ const std::vector<ArrayInfo>& gaussian_rule_arrays();
 const std::vector<ArrayInfo>& knn_rule_arrays();
 // The kNN rule's column scaling (since 0.4.0), held when its settings name a scaling other than none.
 inline constexpr const char* kKnnScaling = "knn_scaling";
+// The shape of the kNN rule's sparse features (since 0.4.0), held with knn_csr_indptr, _indices and _data
+// in place of knn_features when the fit's features were sparse.
+inline constexpr const char* kKnnCsrShape = "knn_csr_shape";
+// Integers an array holds are below this in magnitude, where doubles hold every integer exactly.
+inline constexpr int64_t kHeldIntegers = 9'000'000'000'000'000;
 // mean_{i, j in c} D_ij of each cluster c of `labels`, in the order of `clusters` (increasing labels).
 Matrix within_means(const GramOperator& D, const std::vector<int64_t>& labels, const std::vector<int64_t>& clusters,
                     std::size_t threads);
@@ -213,7 +225,7 @@ std::vector<double> residuals(const NewData& A, const Matrix& B, const Matrix& C
 std::string quoted(const std::string& text);
 // A solver's output as a matrix of its shape (int64 values held exactly).
 Matrix matrix_of(const Output& output);
-// The integers held in an n x 1 array, each checked (|v| < 9e15, where doubles hold integers exactly) before
+// The integers held in an n x 1 array, each checked (|v| < kHeldIntegers) before
 // it is converted; Error(BAD_STATE) naming `what` and the first entry that is not one.
 std::vector<int64_t> integers(const Matrix& column, const std::string& what);
 Matrix column_of(const std::vector<int64_t>& values);

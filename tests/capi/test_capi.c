@@ -1528,6 +1528,107 @@ static void test_models(void)
     facto_problem_free(nomad);
 }
 
+/* A SymNMF fit on the cosine kNN graph of sparse points (text-like: each cluster's own columns) keeps its
+ * features sparse in the model: new points, dense or sparse, get the rows the dense rule gives them (the
+ * same neighbours and similarities: the sparse sums skip only exact zeros), through a rebuilt copy too;
+ * the rule's refusals. */
+static void test_sparse_knn_model(void)
+{
+    enum { P = 2 * K, STORED = 2 * N };
+    double dense[N * P] = {0}, values[STORED];
+    int64_t row[STORED], col[STORED];
+    for (int i = 0; i < N; ++i)
+        for (int t = 0; t < 2; ++t) {
+            const int e = 2 * i + t, c = 2 * (i % K) + t;
+            row[e] = i, col[e] = c;
+            values[e] = dense[i * P + c] = t == 0 ? 1.0 + 0.07 * i : 0.3 + 0.011 * i * i;
+        }
+    facto_sparse* graph = NULL;
+    CHECK_STATUS(facto_knn_similarity_sparse(FACTO_SPARSE_COO, N, P, STORED, row, col, values, 4, FACTO_SIMILARITY_COSINE,
+                                             FACTO_SCALE_NONE, FACTO_SEARCH_AUTO, &graph),
+                 FACTO_OK, facto_last_error());
+    int64_t r = 0, c = 0, nnz = 0;
+    facto_sparse_shape(graph, &r, &c, &nnz);
+    int64_t indptr[N + 1];
+    int64_t* indices = malloc((size_t)nnz * sizeof *indices);
+    double* weights = malloc((size_t)nnz * sizeof *weights);
+    CHECK_STATUS(facto_sparse_copy_csr(graph, indptr, indices, weights), FACTO_OK, "");
+    facto_problem* problem = NULL;
+    CHECK_STATUS(facto_problem_new_symnmf_sparse(FACTO_SPARSE_CSR, N, N, nnz, indptr, indices, weights, K, &problem),
+                 FACTO_OK, facto_last_error());
+    facto_solver* solver = make_solver(problem, "sym_hals");
+    CHECK(facto_solver_solve(solver) > 0);
+    facto_model *by_dense = NULL, *by_sparse = NULL, *copy = NULL;
+    CHECK_STATUS(facto_solver_model(solver, &by_dense), FACTO_OK, facto_solver_last_error(solver));
+    CHECK_STATUS(facto_solver_model(solver, &by_sparse), FACTO_OK, facto_solver_last_error(solver));
+    CHECK_STATUS(facto_model_use_knn_similarity_search(by_dense, dense, N, P, P, FACTO_ROW_MAJOR, 4, FACTO_SIMILARITY_COSINE,
+                                                       FACTO_SCALE_NONE, FACTO_SEARCH_EXACT),
+                 FACTO_OK, facto_model_last_error(by_dense));
+    CHECK_STATUS(facto_model_use_knn_similarity_sparse(by_sparse, FACTO_SPARSE_COO, N, P, STORED, row, col, values, 4,
+                                                       FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, FACTO_SEARCH_AUTO),
+                 FACTO_OK, facto_model_last_error(by_sparse));
+    int64_t count = 0;
+    CHECK(facto_model_array_count(by_sparse, &count) == FACTO_OK && count == 8); /* H, 4 knn_csr_*, settings, scale, degree */
+    CHECK(facto_model_array_shape(by_sparse, "knn_csr_data", &r, &c) == FACTO_OK && r == STORED && c == 1);
+    CHECK(facto_model_array_shape(by_sparse, "knn_features", &r, &c) == FACTO_ERROR_UNKNOWN_PARAMETER);
+    /* rebuilt from its arrays, as a saved model is reloaded */
+    CHECK_STATUS(facto_model_new("symnmf", &copy), FACTO_OK, facto_last_error());
+    for (int64_t a = 0; a < count; ++a) {
+        const char* name = NULL;
+        CHECK(facto_model_array_name(by_sparse, a, &name) == FACTO_OK);
+        CHECK(facto_model_array_shape(by_sparse, name, &r, &c) == FACTO_OK);
+        double* array = malloc(sizeof(double) * (size_t)(r * c));
+        CHECK(facto_model_copy_array(by_sparse, name, array, r * c) == FACTO_OK);
+        CHECK_STATUS(facto_model_set_array(copy, name, array, r, c), FACTO_OK, facto_model_last_error(copy));
+        free(array);
+    }
+    double rows[4][N * K];
+    int64_t labels[4][N];
+    CHECK_STATUS(facto_model_apply(by_dense, dense, N, P, P, FACTO_ROW_MAJOR, rows[0], N * K, labels[0], NULL), FACTO_OK,
+                 facto_model_last_error(by_dense));
+    CHECK_STATUS(facto_model_apply_sparse(by_sparse, FACTO_SPARSE_COO, N, P, STORED, row, col, values, rows[1], N * K,
+                                          labels[1], NULL),
+                 FACTO_OK, facto_model_last_error(by_sparse));
+    CHECK_STATUS(facto_model_apply(by_sparse, dense, N, P, P, FACTO_ROW_MAJOR, rows[2], N * K, labels[2], NULL), FACTO_OK,
+                 facto_model_last_error(by_sparse));
+    CHECK_STATUS(facto_model_apply(copy, dense, N, P, P, FACTO_ROW_MAJOR, rows[3], N * K, labels[3], NULL), FACTO_OK,
+                 facto_model_last_error(copy));
+    /* the same affinity rows up to the rounding of the dense rule's norms (1e-12 of rows of order 1) */
+    double largest = 0.0, differs = 0.0;
+    for (int v = 1; v < 4; ++v)
+        for (int e = 0; e < N * K; ++e) {
+            largest = fmax(largest, fabs(rows[0][e]));
+            differs = fmax(differs, fabs(rows[v][e] - rows[0][e]));
+        }
+    CHECK(largest > 0.0 && differs <= 1e-12 * largest);
+    for (int v = 1; v < 4; ++v) CHECK(memcmp(labels[v], labels[0], sizeof labels[0]) == 0);
+    const char* description = NULL;
+    CHECK_STATUS(facto_model_describe(by_sparse, &description), FACTO_OK, facto_model_last_error(by_sparse));
+    CHECK(strstr(description, "\"name\": \"knn_csr_data\"") && strstr(description, "\"training_features\": true,"));
+    /* refusals: an approximate search, no stored entry, other points; a model left as it was */
+    CHECK_STATUS(facto_model_use_knn_similarity_sparse(by_sparse, FACTO_SPARSE_COO, N, P, STORED, row, col, values, 4,
+                                                       FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, FACTO_SEARCH_HNSW),
+                 FACTO_ERROR_UNSUPPORTED, facto_model_last_error(by_sparse));
+    CHECK_STATUS(facto_model_use_knn_similarity_sparse(by_sparse, FACTO_SPARSE_COO, N, P, 0, row, col, values, 4,
+                                                       FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, FACTO_SEARCH_AUTO),
+                 FACTO_ERROR_INVALID_ARGUMENT, facto_model_last_error(by_sparse));
+    CHECK_STATUS(facto_model_use_knn_similarity_sparse(by_sparse, FACTO_SPARSE_COO, N - 1, P, STORED - 2, row, col, values,
+                                                       4, FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, FACTO_SEARCH_AUTO),
+                 FACTO_ERROR_DIMENSION, facto_model_last_error(by_sparse));
+    CHECK(facto_model_array_count(by_sparse, &count) == FACTO_OK && count == 8);
+    /* dropped: no copy of the points is left */
+    CHECK_STATUS(facto_model_drop_training_features(by_sparse), FACTO_OK, facto_model_last_error(by_sparse));
+    CHECK(facto_model_array_count(by_sparse, &count) == FACTO_OK && count == 1);
+    facto_model_free(copy);
+    facto_model_free(by_sparse);
+    facto_model_free(by_dense);
+    facto_solver_free(solver);
+    facto_problem_free(problem);
+    facto_sparse_free(graph);
+    free(indices);
+    free(weights);
+}
+
 int main(void)
 {
     test_version();
@@ -1547,6 +1648,7 @@ int main(void)
     test_self_dictionary();
     test_nomad();
     test_models();
+    test_sparse_knn_model();
     test_out_of_memory();
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

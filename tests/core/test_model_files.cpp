@@ -69,6 +69,12 @@ std::vector<Fitted> models_of_every_kind()
     out.push_back({"symnmf", symnmf, first_rows(P, 4)});
     use_knn_similarity(symnmf, X, 0, Similarity::Gaussian);
     out.push_back({"symnmf, kNN rule", symnmf, first_rows(X, 4)});
+    Matrix counts = xt::abs(X);  // nonnegative, two of three entries stored a row: text-like sparse features
+    for (std::size_t i = 0; i < counts.shape()[0]; ++i) counts(i, i % 3) = 0.0;
+    const CsrMatrix sparse = csr_from_dense(rows_of(counts));
+    Model sparse_knn = captured(std::make_shared<const SymNMF>(knn_graph(sparse, 0, Similarity::Cosine).S, 3), "nolips", 5);
+    use_knn_similarity(sparse_knn, sparse, 0, Similarity::Cosine);
+    out.push_back({"symnmf, sparse kNN rule", sparse_knn, first_rows(counts, 4)});
     const std::vector<std::shared_ptr<const Problem>> kinds = one_of_each_kind();  // n = 30 points
     out.push_back({"edm_completion", captured(kinds[2], "nolips", 5), uniform_matrix(4, 30, 3, 0.5, 2.0)});
     out.push_back({"self_dictionary", captured(kinds[3], "spa", 3), uniform_matrix(10, 4, 4, 0.0, 1.0)});
@@ -361,6 +367,9 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
     };
     const auto& gaussian = fitted(all, "simplicial_symnmf, Gaussian rule").model;
     const auto& knn = fitted(all, "symnmf, kNN rule").model;
+    const auto& sparse_knn = fitted(all, "symnmf, sparse kNN rule").model;
+    Matrix indptr = sparse_knn.array("knn_csr_indptr");
+    std::swap(indptr(3, 0), indptr(4, 0));
     const auto& topics = fitted(all, "topics").model;
     const auto& communities = fitted(all, "communities").model;
     const auto& nomad = fitted(all, "nomad").model;
@@ -385,6 +394,20 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
         {"knn", with_array(knn, "knn_degree", first_rows(knn.array("knn_degree"), 23)), "'knn_degree' is 23 x 1"},
         {"knn", without_array(knn, "knn_scale"), "has 'knn_features' but not 'knn_scale'"},
         {"knn", with_array(knn, "rbf_settings", Matrix({{1.0, 0.0}})), "both feature rules"},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_indptr", indptr), "sparse kNN features ('knn_csr_*'): "},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_indices", entry(sparse_knn.array("knn_csr_indices"), 5, 0, 3.0)),
+         "sparse kNN features ('knn_csr_*'): "},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_indices", entry(sparse_knn.array("knn_csr_indices"), 5, 0, 0.5)),
+         "'knn_csr_indices' entry 5 is 0.5"},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_shape", Matrix({{23.0, 3.0}})), "the number of points = 23"},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_shape", Matrix({{24.0, 0.0}})), "the number of features = 0"},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_data", first_rows(sparse_knn.array("knn_csr_data"), 47)),
+         "'knn_csr_indices' is 48 x 1 where its other arrays need 47 x 1"},
+        {"sparse knn", with_array(sparse_knn, "knn_features", knn.array("knn_features")), "both densely"},
+        {"sparse knn", without_array(sparse_knn, "knn_csr_shape"), "has 'knn_csr_indptr' but not 'knn_csr_shape'"},
+        {"sparse knn", with_array(sparse_knn, "knn_settings", entry(sparse_knn.array("knn_settings"), 0, 4, 1.0)),
+         "on sparse features has a scaling or an HNSW search"},
+        {"knn", without_array(knn, "knn_features"), "neither densely"},
         {"gaussian", with_array(gaussian, "rbf_settings", Matrix({{0.0, 1.0}})), "the bandwidth 0"},
         {"gaussian", with_array(gaussian, "rbf_settings", Matrix({{1.0, 3.0}})), "the scaling = 3"},
         {"gaussian", with_array(gaussian, "rbf_scaling", first_rows(gaussian.array("rbf_scaling"), 1)), "'rbf_scaling' is 1 x 3"},
