@@ -43,17 +43,19 @@ static void settings_of(const options* o, char* out, size_t capacity)
 static int attach_features(facto_model* model, const options* o, enum feature_rule rule)
 {
     if (o->affinity || !o->file || rule == RULE_NONE) return 1;
-    if (rule == RULE_POINTS && ends_with(o->file, ".mtx")) { /* the clusters' means of sparse points */
+    if (ends_with(o->file, ".mtx") && rule != RULE_GAUSSIAN) { /* sparse features, as the fit read them: the
+                                                                  * clusters' means, or the kNN rule's rows */
         csr_arrays a;
         if (!read_csr(o->file, &a)) return 0;
-        facto_status st = facto_model_use_points_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
-                                                        a.indices, a.values);
+        facto_status st = rule == RULE_POINTS
+                              ? facto_model_use_points_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
+                                                              a.indices, a.values)
+                              : facto_model_use_knn_similarity_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz,
+                                                                      a.indptr, a.indices, a.values, o->neighbors,
+                                                                      o->graph, o->scaling, o->search);
         free_csr(&a);
         return st < 0 ? !fail("--save-model", st, facto_model_last_error(model)) : 1;
     }
-    if (ends_with(o->file, ".mtx"))
-        return fprintf(stderr, "facto: --save-model: a model fitted on sparse features (%s) cannot keep their kNN "
-                               "rule yet (it holds dense features); fit on the dense features to save one\n", o->file), 0;
     facto_matrix* X = NULL;
     facto_status st = facto_matrix_read(o->file, &X);
     if (st < 0) return !fail(o->file, st, facto_last_error());

@@ -42,10 +42,13 @@ fits = {
     "symnmf": [blobs, "-k", "3", "--problem", "symnmf"],
     "nomad": [blobs, "-k", "3", "--problem", "nomad", "--solver", "burer_monteiro"],
     "nomad_sparse": [os.path.join(data, "planted_corpus.mtx"), "-k", "3", "--problem", "nomad"],  # means of sparse rows
+    "symnmf_sparse": [os.path.join(data, "planted_corpus.mtx"), "-k", "3", "--problem", "symnmf", "--graph", "cosine"],  # kNN rows kept sparse
     "topics": ["--problem", "topics", os.path.join(data, "planted_corpus.mtx"), "-k", "3", "--solver", "spa"],
     "communities": ["--problem", "communities", os.path.join(data, "planted_graph.mtx.gz"), "-k", "3", "--energy", "1"],
 }
-new_points = {"topics": os.path.join(data, "planted_corpus.mtx"), "nomad_sparse": os.path.join(data, "planted_corpus.mtx"), "communities": os.path.join(data, "planted_graph.mtx.gz")}
+corpus = os.path.join(data, "planted_corpus.mtx")
+new_points = {"topics": corpus, "nomad_sparse": corpus, "symnmf_sparse": corpus,
+              "communities": os.path.join(data, "planted_graph.mtx.gz")}
 for job, args in fits.items():
     model = f"model_{job}"
     shutil.rmtree(model, ignore_errors=True)
@@ -110,7 +113,7 @@ for job in (*fits, "sep", "edm"):
     names = sorted(a["name"] for a in described.get("arrays", []))
     check(names == sorted(f[:-4] for f in os.listdir(model) if f.endswith(".npy")), f"{job}: described arrays {names}")
     copies = [a["name"] for a in described.get("arrays", []) if a["training_features"]]
-    check(described.get("training_features") == (job in ("simplicial", "symnmf")) == bool(copies),
+    check(described.get("training_features") == (job in ("simplicial", "symnmf", "symnmf_sparse")) == bool(copies),
           f"{job}: training_features {described.get('training_features')}, copies {copies}")
     check(all(a["holds"] for a in described.get("arrays", [])), f"{job}: an array without a description")
 # saved without them: the factor alone, which takes affinity rows, not the features
@@ -157,6 +160,13 @@ with open("model_name/model.json") as f:
 with open("model_name/model.json", "w") as f:
     f.write(text)
 refusals.append((["--apply", "model_name", blobs], "no array '../model_symnmf/H'"))
+# a sparse kNN rule whose shape no longer holds its column indices
+shutil.rmtree("model_csr", ignore_errors=True)
+if os.path.isdir("model_symnmf_sparse"):
+    shutil.copytree("model_symnmf_sparse", "model_csr")
+    fitted_points = [a["rows"] for a in json.loads(run("--describe", "model_csr").stdout)["arrays"] if a["name"] == "H"][0]
+    write_npy("model_csr/knn_csr_shape.npy", [[fitted_points, 1]])
+    refusals.append((["--apply", "model_csr", corpus], "sparse kNN features \\('knn_csr_\\*'\\)"))
 for args, pattern in refusals:
     out = run(*args, fail=True)
 
