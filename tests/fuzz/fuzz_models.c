@@ -26,7 +26,8 @@
 static const char* names[] = {"model.json",   "W",          "H",           "X",            "topics",
                               "idf",          "extension",  "pure",        "labels",       "embedding",
                               "within",       "centers",    "center_labels", "rbf_features", "rbf_scaling",
-                              "rbf_settings", "knn_features", "knn_settings", "knn_scale",  "knn_degree"};
+                              "rbf_settings", "knn_features", "knn_settings", "knn_scale",  "knn_degree",
+                              "knn_scaling",  "knn_csr_indptr", "knn_csr_indices", "knn_csr_data", "knn_csr_shape"};
 enum { name_count = sizeof names / sizeof names[0] };
 
 static char model_dir[512], saved_dir[512], outside[512];

@@ -16,7 +16,8 @@ data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")
 # the harness's names, in its order: the file byte's low five bits index them
 names = ["model.json", "W", "H", "X", "topics", "idf", "extension", "pure", "labels", "embedding", "within",
          "centers", "center_labels", "rbf_features", "rbf_scaling", "rbf_settings", "knn_features",
-         "knn_settings", "knn_scale", "knn_degree"]
+         "knn_settings", "knn_scale", "knn_degree", "knn_scaling", "knn_csr_indptr", "knn_csr_indices", "knn_csr_data",
+         "knn_csr_shape"]
 
 
 def write_rows(path, rows):
@@ -47,11 +48,16 @@ write_rows("pairs.csv", [(i, j, sum((a - b) ** 2 for a, b in zip(helix[i], helix
                          for i in range(8) for j in range(i + 1, 8)])
 write_rows("separable.csv", [[1.0 if r == c else 0.5 if r == (c + 1) % 3 else 0.0 for r in range(3)] + [0.2]
                              for c in range(8)])
+# 12 documents of 3 topics' words, sparse (a cosine kNN graph's features, which its model keeps sparse)
+with open("documents.mtx", "w") as f:
+    f.write("%%MatrixMarket matrix coordinate real general\n12 9 24\n")
+    f.writelines(f"{d + 1} {3 * (d % 3) + t + 1} {1 + (d + t) % 4}\n" for d in range(12) for t in range(2))
 fits = {
     "simplicial_gaussian": ["points.csv", "-k", "3", "--bandwidth", "2"],
     "simplicial_affinity": ["gram.csv", "--affinity", "-k", "3"],
     "symnmf_knn": ["points.csv", "-k", "3", "--problem", "symnmf", "--neighbors", "3"],
     "symnmf_cosine": ["points.csv", "-k", "2", "--problem", "symnmf", "--graph", "cosine"],
+    "symnmf_sparse": ["documents.mtx", "-k", "3", "--problem", "symnmf", "--graph", "cosine", "--neighbors", "3"],
     "edm": ["pairs.csv", "-k", "2", "--problem", "edm_completion"],
     "self_dictionary": ["separable.csv", "-k", "3", "--problem", "self_dictionary", "--solver", "spa"],
     "topics": [os.path.join(data, "planted_corpus.mtx"), "-k", "3", "--problem", "topics", "--solver", "spa"],
