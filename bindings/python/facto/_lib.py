@@ -237,6 +237,8 @@ _PROTOTYPES = {
                                                    ctypes.c_int32]),
     "facto_model_use_knn_similarity_search": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32, _I, ctypes.c_int32,
                                                    ctypes.c_int32, ctypes.c_int32]),
+    "facto_model_use_knn_similarity_sparse": (_S, [_P, ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
+                                                   ctypes.c_int32, ctypes.c_int32, ctypes.c_int32]),
     "facto_model_use_points": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),
     "facto_model_use_points_sparse": (_S, [_P, ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p]),
     "facto_model_use_gram": (_S, [_P, c_double_p, _I, _I, _I, ctypes.c_int32]),

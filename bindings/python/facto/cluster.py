@@ -125,8 +125,8 @@ class SymNMFClustering(_Clusterer):
         points, "hnsw" from there), "exact", or "hnsw" (an HNSW index built on the points from a fixed seed:
         on 70,000 Fashion-MNIST images 97% of the exact neighbours about 10x sooner); new samples find
         theirs the same way. scipy.sparse X gives its dense form's graph; for text (counts, TF-IDF: the
-        cosine graph, unscaled) its rows stay sparse there, never made dense, and are searched exactly
-        (the model, for new samples, still keeps the features densely).
+        cosine graph, unscaled) its rows stay sparse there and in the model new samples join, never made
+        dense, and are searched exactly.
     bandwidth : of the rbf affinity, as SimplicialSymNMF's (None: the median rule).
     scaling : "auto" (default: min-max for the rbf affinity and the Gaussian kNN graph, none for the cosine
         graph; on the defaults panel min-max took wine from 0.71 to 0.97 and breast-cancer from 0.82 to 0.94),
@@ -190,7 +190,7 @@ class SymNMFClustering(_Clusterer):
                 graph = graph[:3] + ("exact",)
             M = knn_similarity(X, *graph)
             self.neighbor_search_ = knn_search_for(X.shape[0], graph[3])
-            # sparse X: its rule (which keeps the features densely) waits for the first predict or save
+            # sparse X: its rule (which recomputes the graph) waits for the first predict or save
             self._deferred_rule = (X, graph) if sparse else None
             rule = None if sparse else lambda model: model.use_knn_similarity(X, *graph)  # noqa: E731
         else:
@@ -202,14 +202,13 @@ class SymNMFClustering(_Clusterer):
         return self
 
     def _complete_model(self):
-        """The model with its kNN rule: for sparse X added here, when it is first needed. The rule keeps the
-        features densely (sparse model arrays are not built yet), so a fit on sparse X stays in its
-        non-zeros until then."""
+        """The model with its kNN rule: for sparse X added here, when it is first needed (a fit that is never
+        applied or saved does not build the graph twice). Unscaled, the rule keeps X sparse."""
         deferred = getattr(self, "_deferred_rule", None)
         if deferred is not None:
             X, graph = deferred
             with Model(*self._model) as m:
-                m.use_knn_similarity(X.toarray(), *graph)
+                m.use_knn_similarity(X, *graph)
                 self._model = (m.kind, m.arrays)
             self._deferred_rule = None
         return self._model

@@ -663,9 +663,19 @@ class Model(_Handle):
 
     def use_knn_similarity(self, X, k=0, kind="auto", scaling="auto", search="auto"):
         """apply then takes features: new points, scaled as X was, join the kNN graph of the fitted points X,
-        their neighbours found by the graph's search (knn_similarity's arguments)."""
+        their neighbours found by the graph's search (knn_similarity's arguments). A facto.CsrMatrix or
+        scipy.sparse X unscaled (the cosine graph's automatic scaling) stays sparse in the model, and new
+        points, dense or sparse, are searched exactly among its rows."""
         codes = (_lib.choice(kind, _lib.SIMILARITIES, "kind"), _lib.choice(scaling, _lib.SCALINGS, "scaling"),
                  _lib.choice(search, _lib.SEARCHES, "search"))
+        if isinstance(X, CsrMatrix) or hasattr(X, "tocsr"):
+            rows, cols, indptr, indices, values = Problem._csr(X, "X")
+            check(lib.facto_model_use_knn_similarity_sparse(self._h, _lib.SPARSE_CSR, rows, cols, values.size,
+                                                            indptr.ctypes.data_as(_lib.c_int64_p),
+                                                            indices.ctypes.data_as(_lib.c_int64_p),
+                                                            values.ctypes.data_as(_lib.c_double_p), int(k), *codes),
+                  self._error)
+            return
         a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
         check(lib.facto_model_use_knn_similarity_search(self._h, ptr, rows, cols, ld, layout, int(k), *codes),
               self._error)

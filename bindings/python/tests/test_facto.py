@@ -303,6 +303,12 @@ def test_sparse_features_give_the_dense_features_graph_and_labels():
     assert np.array_equal(by_sparse.labels_, by_dense.labels_)
     assert facto.clustering_accuracy(by_sparse.labels_, topics) >= 0.9
     assert np.array_equal(by_sparse.predict(X[:5]), by_dense.predict(dense[:5]))
+    # the model keeps the rows sparse (their 5% of stored entries, never the dense copy) and gives new
+    # points, dense or sparse, the dense rule's rows to rounding
+    kind, arrays = by_sparse._complete_model()
+    assert "knn_features" not in arrays and arrays["knn_csr_data"].size == X.nnz
+    assert np.allclose(by_sparse.transform(X[5:20]), by_dense.transform(dense[5:20]), rtol=1e-10, atol=1e-12)
+    assert np.allclose(by_sparse.transform(dense[5:20]), by_dense.transform(dense[5:20]), rtol=1e-10, atol=1e-12)
     assert np.allclose(facto.knn_similarity(X, kind="gaussian").toarray(),
                        facto.knn_similarity(dense, kind="gaussian", search="exact").toarray(), rtol=1e-12, atol=1e-15)
     with pytest.raises(facto.FactoError, match="HNSW search takes dense features"):
