@@ -136,6 +136,7 @@ symnmf <- function(M, r, algorithm = "auto", ..., n_init = 1, callback = NULL, v
 
 # The fit of a simplicial_symnmf or symnmf made from the affinity that facto_gaussian_affinity (affinity =
 # "rbf") or facto_knn_similarity ("knn") built from the features X: predict then takes new points' features.
+# A sparse X (dgCMatrix, facto_sparse) of an unscaled kNN graph stays sparse in the model.
 facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = NULL,
                                scaling = c("auto", "minmax", "zscore", "none"), k = 0,
                                similarity = c("auto", "gaussian", "cosine"), search = c("auto", "exact", "hnsw")) {
@@ -143,6 +144,13 @@ facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = N
     argument_error("facto_use_features is for simplicial_symnmf and symnmf fits, not ", class(fit)[1])
   affinity <- match.arg(affinity)
   scaling <- SCALINGS[[match.arg(scaling)]]
+  if (affinity == "knn" && inherits(X, c("facto_sparse", "sparseMatrix"))) {
+    t <- as_triplets(X)
+    settings <- as.double(c(whole_number(k), SIMILARITIES[[match.arg(similarity)]], scaling, SEARCHES[[match.arg(search)]]))
+    fit$model <- checked(.Call(C_facto_r_model_rule, fit$model, "sparse_knn", t$x, as.double(t$i), as.double(t$j),
+                               as.double(c(t$rows, t$cols)), settings))[c("kind", "arrays")]
+    return(fit)
+  }
   X <- numeric_matrix(X)
   fit$model <- if (affinity == "rbf")
     checked(.Call(C_facto_r_model_rule, fit$model, "rbf", X, bandwidth_code(bandwidth), scaling, NULL, NULL))

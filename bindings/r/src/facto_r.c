@@ -970,8 +970,8 @@ SEXP facto_r_solver_model(SEXP ptr)
 }
 
 /* The model with a feature rule: "rbf" (X, bandwidth a, scaling b), "knn" (X, k a, kind b, scaling c,
- * search d), "points" (X), "sparse_points" (X the values, 1-based rows a and columns b, c = (rows, cols))
- * or "gram" (X is D). */
+ * search d), "points" (X), "sparse_points" (X the values, 1-based rows a and columns b, c = (rows, cols)),
+ * "sparse_knn" (X, a, b and c as for sparse_points, d = (k, kind, scaling, search)) or "gram" (X is D). */
 SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP c, SEXP d)
 {
     SEXP failed = R_NilValue;
@@ -992,6 +992,13 @@ SEXP facto_r_model_rule(SEXP model, SEXP rule_sexp, SEXP X, SEXP a, SEXP b, SEXP
                  ? FACTO_ERROR_INVALID_ARGUMENT
                  : facto_model_use_points_sparse(m, FACTO_SPARSE_COO, (int64_t)REAL(c)[0], (int64_t)REAL(c)[1],
                                                  (int64_t)Rf_xlength(X), zero_based(a), zero_based(b), REAL(X));
+    else if (!strcmp(rule, "sparse_knn"))
+        st = Rf_xlength(a) != Rf_xlength(X) || Rf_xlength(b) != Rf_xlength(X) || Rf_xlength(c) != 2 || Rf_xlength(d) != 4
+                 ? FACTO_ERROR_INVALID_ARGUMENT
+                 : facto_model_use_knn_similarity_sparse(m, FACTO_SPARSE_COO, (int64_t)REAL(c)[0], (int64_t)REAL(c)[1],
+                                                         (int64_t)Rf_xlength(X), zero_based(a), zero_based(b), REAL(X),
+                                                         (int64_t)REAL(d)[0], (int32_t)REAL(d)[1], (int32_t)REAL(d)[2],
+                                                         (int32_t)REAL(d)[3]);
     else
         st = facto_model_use_gram(m, REAL(X), rows, cols, ld, FACTO_COL_MAJOR);
     if (st < 0) {

@@ -164,6 +164,16 @@ test_that("a sparse Matrix gives the kNN graph of its dense form", {
                tolerance = 1e-12)
   expect_equal(as.matrix(facto_knn_similarity(X, kind = "gaussian")), as.matrix(facto_knn_similarity(dense, kind = "gaussian")),
                tolerance = 1e-12)
+  # the cosine graph's model keeps the rows sparse (their non-zeros only) and gives new points, sparse or
+  # dense, the dense model's rows
+  fit <- symnmf(facto_knn_similarity(X, kind = "cosine"), 3, seed = 1)
+  sparse_fit <- facto_use_features(fit, X, affinity = "knn", similarity = "cosine")
+  dense_fit <- facto_use_features(fit, dense, affinity = "knn", similarity = "cosine")
+  expect_null(sparse_fit$model$arrays$knn_features)
+  expect_equal(length(sparse_fit$model$arrays$knn_csr_data), Matrix::nnzero(X))
+  expect_equal(predict(sparse_fit, X[1:10, ], type = "rows"), predict(dense_fit, dense[1:10, ], type = "rows"),
+               tolerance = 1e-10)
+  expect_equal(predict(sparse_fit, dense[1:10, ]), predict(dense_fit, dense[1:10, ]))
 })
 
 test_that("symnmf on the kNN graph clusters the blobs with every solver, dense or sparse", {
