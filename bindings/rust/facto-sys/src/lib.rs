@@ -306,6 +306,9 @@ extern "C" {
     pub fn facto_model_use_knn_similarity_search(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64,
                                                  layout: i32, k: i64, kind: i32, scaling: i32, search: i32)
         -> facto_status;
+    pub fn facto_model_use_knn_similarity_sparse(model: *mut facto_model, format: i32, rows: i64, cols: i64, nnz: i64,
+                                                 ptr: *const i64, idx: *const i64, values: *const f64, k: i64,
+                                                 kind: i32, scaling: i32, search: i32) -> facto_status;
     pub fn facto_model_use_points(model: *mut facto_model, x: *const f64, rows: i64, cols: i64, ld: i64, layout: i32)
         -> facto_status;
     pub fn facto_model_use_points_sparse(model: *mut facto_model, format: i32, rows: i64, cols: i64, nnz: i64,

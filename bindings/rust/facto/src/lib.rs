@@ -1313,6 +1313,21 @@ impl Model {
         Ok(())
     }
 
+    /// The same rule of a graph made by [`knn_similarity_sparse`] from sparse features (counts, TF-IDF):
+    /// unscaled (the cosine graph's automatic scaling), the model keeps their non-zeros, never a dense copy,
+    /// and new points, dense or sparse, are searched exactly among them.
+    pub fn use_knn_similarity_sparse(&mut self, x: &CsrMatrix, k: usize, kind: Similarity, scaling: Scaling,
+                                     search: Search) -> Result<()> {
+        check(unsafe {
+            sys::facto_model_use_knn_similarity_sparse(self.raw.as_ptr(), sys::FACTO_SPARSE_CSR, x.rows as i64,
+                                                       x.cols as i64, x.values.len() as i64, x.indptr.as_ptr(),
+                                                       x.indices.as_ptr(), x.values.as_ptr(), k as i64,
+                                                       similarity_code(kind), scaling_code(scaling),
+                                                       search_code(search))
+        }, || self.message())?;
+        Ok(())
+    }
+
     /// NOMAD: new points take the nearest mean of the fitted points `x` under the model's labels.
     pub fn use_points(&mut self, x: MatrixRef<'_>) -> Result<()> {
         check(unsafe {

@@ -559,6 +559,17 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
                                                    facto::Search::Auto).unwrap();
     assert_eq!(from_sparse.indices, graph.indices);
     assert!(from_sparse.values.iter().zip(&graph.values).all(|(a, b)| (a - b).abs() <= 1e-12));
+    // their rule keeps the rows sparse, never a dense copy, and labels the points as the dense rule does,
+    // given sparse or dense
+    let mut by_rows = facto::Model::from_solver(&solver).unwrap();
+    by_rows.use_knn_similarity_sparse(&sparse_x, 0, facto::Similarity::Gaussian, Scaling::None, facto::Search::Auto)
+        .unwrap();
+    let names = by_rows.array_names().unwrap();
+    assert!(names.contains(&"knn_csr_data".to_string()) && !names.contains(&"knn_features".to_string()));
+    assert_eq!(by_rows.apply_sparse(&sparse_x).unwrap().labels, applied.labels);
+    assert_eq!(by_rows.apply(features).unwrap().labels, applied.labels);
+    assert!(by_rows.use_knn_similarity_sparse(&sparse_x, 0, facto::Similarity::Gaussian, Scaling::None,
+                                              facto::Search::Hnsw).is_err());
     // f32 features are read in single precision: the graph of the same values as f64, exactly
     let single: Vec<f32> = x.iter().map(|&v| v as f32).collect();
     let widened: Vec<f64> = single.iter().map(|&v| v as f64).collect();
