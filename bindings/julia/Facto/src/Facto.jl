@@ -1043,16 +1043,29 @@ function use_features!(m::Model, X::AbstractMatrix{<:Real}; affinity::Symbol = :
 end
 
 """
-    use_features!(m, X::SparseMatrixCSC)
+    use_features!(m, X::SparseMatrixCSC; affinity = (nomad: :points, else :knn), k = 0, kind = :auto,
+                  scaling = :auto, search = :auto)
 
-NOMAD's means of sparse fitted points (counts, TF-IDF; rows are points): the model keeps the clusters'
-means, not the points.
+Sparse fitted points (counts, TF-IDF; rows are points). NOMAD's means (`:points`): the model keeps the
+clusters' means, not the points. The kNN rule (`:knn`, as `knn_similarity` of the same `X`): unscaled (the
+cosine graph's `:auto`), the model keeps the rows' non-zeros, never a dense copy, and new points are
+searched exactly among them. `:rbf` takes `X`'s dense form.
 """
-function use_features!(m::Model, X::SparseMatrixCSC{<:Real})
+function use_features!(m::Model, X::SparseMatrixCSC{<:Real};
+                       affinity::Symbol = Facto.kind(m) == "nomad" ? :points : :knn, bandwidth::Union{Nothing,Real} = nothing,
+                       scaling::Symbol = :auto, k::Integer = 0, kind::Symbol = :auto, search::Symbol = :auto)
+    affinity === :rbf && return use_features!(m, Matrix(X); affinity, bandwidth, scaling)
     colptr, rowval, values = csc_arrays(X)
-    st = ccall(sym(:facto_model_use_points_sparse), Int32,
-               (Ptr{Cvoid}, Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}),
-               live(m), Int32(1), size(X, 1), size(X, 2), length(values), colptr, rowval, values)  # FACTO_SPARSE_CSC
+    st = if affinity === :knn
+        ccall(sym(:facto_model_use_knn_similarity_sparse), Int32,
+              (Ptr{Cvoid}, Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int32, Int32, Int32),
+              live(m), Int32(1), size(X, 1), size(X, 2), length(values), colptr, rowval, values, k,  # FACTO_SPARSE_CSC
+              SIMILARITIES[kind], SCALINGS[scaling], SEARCHES[search])
+    else
+        ccall(sym(:facto_model_use_points_sparse), Int32,
+              (Ptr{Cvoid}, Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}),
+              live(m), Int32(1), size(X, 1), size(X, 2), length(values), colptr, rowval, values)  # FACTO_SPARSE_CSC
+    end
     check(st, message(m))
     return m
 end

@@ -106,6 +106,18 @@ end
     s = Solver(Facto.symnmf(graph, 3), "sym_hals"; max_iterations = 50)
     solve!(s)
     @test progress(s).objective < Facto.objective(Facto.symnmf(graph, 3), fill(0.1, 200, 3))
+    # the kNN rule of sparse rows keeps their non-zeros (no dense copy) and labels new points, sparse or
+    # dense, as the dense rule does
+    counts = [max(0.0, v) for v in points]
+    cosine = Facto.knn_similarity(sparse(counts); kind = :cosine)
+    fit = Solver(Facto.symnmf(cosine, 3), "sym_hals"; max_iterations = 50)
+    solve!(fit)
+    by_rows = use_features!(Model(fit), sparse(counts); kind = :cosine)
+    by_dense = use_features!(Model(fit), counts; affinity = :knn, kind = :cosine)
+    @test occursin("\"name\": \"knn_csr_data\"", describe_model(by_rows))
+    @test !occursin("\"name\": \"knn_features\"", describe_model(by_rows))
+    @test apply_model(by_rows, sparse(counts))[2] == apply_model(by_dense, counts)[2]
+    @test apply_model(by_rows, counts)[1] ≈ apply_model(by_dense, counts)[1] rtol = 1e-10
 end
 
 
