@@ -563,6 +563,14 @@ static void write_file(const char* path, const char* text, size_t size)
       facto_model_use_knn_similarity_search(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, 1, FACTO_SIMILARITY_GAUSSIAN,    \
                                             FACTO_SCALE_NONE, 9),                                                  \
       facto_model_last_error(model_fw))                                                                              \
+    X(model_rule_sparse_empty, FACTO_ERROR_INVALID_ARGUMENT, "no stored entry", "every point is 0",                  \
+      facto_model_use_knn_similarity_sparse(model_fw, FACTO_SPARSE_COO, 4, 4, 0, coo_row, coo_col, coo_value, 1,      \
+                                            FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, FACTO_SEARCH_AUTO),         \
+      facto_model_last_error(model_fw))                                                                              \
+    X(model_rule_sparse_hnsw, FACTO_ERROR_UNSUPPORTED, "HNSW search takes dense features", "searched exactly",       \
+      facto_model_use_knn_similarity_sparse(model_fw, FACTO_SPARSE_COO, 4, 4, 2, coo_row, coo_col, coo_value, 1,      \
+                                            FACTO_SIMILARITY_COSINE, FACTO_SCALE_NONE, FACTO_SEARCH_HNSW),         \
+      facto_model_last_error(model_fw))                                                                              \
     X(model_rule_bandwidth, FACTO_ERROR_OUT_OF_RANGE, "bandwidth", "got -1",                                         \
       facto_model_use_gaussian_affinity(model_fw, P, 4, 4, 4, FACTO_ROW_MAJOR, -1.0, FACTO_SCALE_NONE),              \
       facto_model_last_error(model_fw))                                                                              \
