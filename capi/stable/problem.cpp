@@ -126,6 +126,19 @@ facto_status facto_problem_new_self_dictionary_named(const double* X, int64_t ro
     });
 }
 
+facto_status facto_problem_new_self_dictionary_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                      const int64_t* ptr, const int64_t* idx, const double* values,
+                                                      int64_t K, int64_t count, const char* const* param_names,
+                                                      const double* param_values, facto_problem** out)
+{
+    return new_problem(out, [&] {
+        const auto p = named_parameters("self_dictionary", count, param_names, param_values);
+        require_sparse_shape(format, rows, cols, nnz);
+        return std::make_shared<facto::SelfDictionary>(sparse_in(format, rows, cols, nnz, ptr, idx, values), K,
+                                                       p->get_double("lambda"), p->get_double("mu"));
+    });
+}
+
 facto_status facto_problem_new_nomad(const double* D, int64_t rows, int64_t cols, int64_t ld, int32_t layout,
                                      int64_t K, facto_problem** out)
 {

@@ -270,6 +270,20 @@ FACTO_API facto_status facto_problem_new_communities_named(int32_t format, int64
                                                            const double* values, int64_t K, int64_t count,
                                                            const char* const* param_names,
                                                            const double* param_values, facto_problem** out);
+/* The self-dictionary problem of a sparse X (since 0.4.0; rows x cols = M x N, one data point per column:
+ * a TF-IDF matrix's documents or terms) in one of the sparse input formats, by name as
+ * facto_problem_new_self_dictionary_named: its points are kept as their non-zeros, never made dense,
+ * so "spa", "snpa" (the default) and "fast_anchor" run in memory linear in the non-zeros and K (M + N),
+ * with the dense problem's anchors, objective and outputs to rounding; "merit" and "fast_gradient",
+ * which form a dense M x N residual or N x N arrays, refuse it (UNSUPPORTED at facto_solver_new). The
+ * arrays are only read. Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry
+ * needed), as facto_problem_new_self_dictionary_named's for K and the parameters. On error *out is set to
+ * NULL; on success the caller owns *out (facto_problem_free). */
+FACTO_API facto_status facto_problem_new_self_dictionary_sparse(int32_t format, int64_t rows, int64_t cols, int64_t nnz,
+                                                                const int64_t* ptr, const int64_t* idx,
+                                                                const double* values, int64_t K, int64_t count,
+                                                                const char* const* param_names,
+                                                                const double* param_values, facto_problem** out);
 
 /* NOMAD, the nonnegative SDP relaxation of K-means (Tepper, Sengupta & Chklovskii):
  *     max_Q Tr(D Q)  s.t.  Q 1 = 1,  Tr Q = K,  Q psd,  Q >= 0,

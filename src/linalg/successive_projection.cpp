@@ -17,9 +17,17 @@ SuccessiveProjection::SuccessiveProjection(const Matrix& Xt)
     }
 }
 
+SuccessiveProjection::SuccessiveProjection(const CsrMatrix& Xt)
+    : sparse_(&Xt), norm2_(static_cast<std::size_t>(Xt.rows), 0.0), picked_(static_cast<std::size_t>(Xt.rows), false)
+{
+    for (std::size_t l = 0; l < norm2_.size(); ++l)
+        for (int64_t p = Xt.indptr[l]; p < Xt.indptr[l + 1]; ++p)
+            norm2_[l] += Xt.values[static_cast<std::size_t>(p)] * Xt.values[static_cast<std::size_t>(p)];
+}
+
 int64_t SuccessiveProjection::next()
 {
-    const std::size_t n = R_.shape()[0], m = R_.shape()[1];
+    const std::size_t n = norm2_.size();
     require(selected_.size() < n, FACTO_ERROR_BAD_STATE, "SPA has already picked every column");
     // the column of largest residual norm not picked yet (first on ties)
     std::size_t j = n;
@@ -27,8 +35,19 @@ int64_t SuccessiveProjection::next()
         if (!picked_[l] && (j == n || norm2_[l] > norm2_[j])) j = l;
     selected_.push_back(static_cast<int64_t>(j));
     picked_[j] = true;
+    if (norm2_[j] > 0.0) {  // else the residual is already zero
+        if (sparse_)
+            project_sparse(j);
+        else
+            project_dense(j);
+    }
+    return static_cast<int64_t>(j);
+}
+
+void SuccessiveProjection::project_dense(std::size_t j)
+{
+    const std::size_t n = R_.shape()[0], m = R_.shape()[1];
     const double norm = std::sqrt(norm2_[j]);
-    if (norm == 0.0) return static_cast<int64_t>(j);  // the residual is already zero
     std::vector<double> u(&R_(j, 0), &R_(j, 0) + m);
     for (double& v : u) v /= norm;
     // R := (I - u u^T) R, column by column of X (rows of R_)
@@ -42,7 +61,43 @@ int64_t SuccessiveProjection::next()
         }
         norm2_[l] = s;
     }
-    return static_cast<int64_t>(j);
+}
+
+void SuccessiveProjection::project_sparse(std::size_t j)
+{
+    const CsrMatrix& X = *sparse_;
+    const auto dot = [&](std::size_t l, const std::vector<double>& u) {  // x_l . u over x_l's non-zeros
+        double d = 0.0;
+        for (int64_t p = X.indptr[l]; p < X.indptr[l + 1]; ++p)
+            d += X.values[static_cast<std::size_t>(p)] * u[static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)])];
+        return d;
+    };
+    // u = x_j minus its components along the earlier directions, twice (classical Gram-Schmidt with
+    // reorthogonalization keeps the directions orthonormal to rounding)
+    std::vector<double> u(static_cast<std::size_t>(X.cols), 0.0);
+    for (int64_t p = X.indptr[j]; p < X.indptr[j + 1]; ++p)
+        u[static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)])] = X.values[static_cast<std::size_t>(p)];
+    for (int pass = 0; pass < 2; ++pass)
+        for (const std::vector<double>& b : basis_) {
+            const double d = std::inner_product(u.begin(), u.end(), b.begin(), 0.0);
+            for (std::size_t k = 0; k < u.size(); ++k) u[k] -= d * b[k];
+        }
+    const double norm = std::sqrt(std::inner_product(u.begin(), u.end(), u.begin(), 0.0));
+    // a residual at the rounding level of the point itself is no direction: the picks span x_j
+    double point2 = 0.0;
+    for (int64_t p = X.indptr[j]; p < X.indptr[j + 1]; ++p)
+        point2 += X.values[static_cast<std::size_t>(p)] * X.values[static_cast<std::size_t>(p)];
+    if (!(norm > 1e-12 * std::sqrt(point2))) {
+        norm2_[j] = 0.0;
+        return;
+    }
+    for (double& v : u) v /= norm;
+    for (std::size_t l = 0; l < norm2_.size(); ++l) {
+        const double d = dot(l, u);
+        norm2_[l] = std::max(0.0, norm2_[l] - d * d);
+    }
+    norm2_[j] = 0.0;
+    basis_.push_back(std::move(u));
 }
 
 double SuccessiveProjection::residual() const

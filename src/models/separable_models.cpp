@@ -169,10 +169,7 @@ void capture_self_dictionary(const Solver& solver, Model& model)
 {
     const auto& problem = dynamic_cast<const SelfDictionary&>(solver.problem());
     const std::vector<int64_t> selected = selected_of(solver);
-    Matrix W = Matrix::from_shape({static_cast<std::size_t>(problem.M()), selected.size()});
-    for (std::size_t k = 0; k < selected.size(); ++k)
-        xt::col(W, static_cast<std::ptrdiff_t>(k)) = xt::row(problem.Xt(), selected[k]);
-    model.arrays["W"] = std::move(W);
+    model.arrays["W"] = xt::transpose(problem.points(selected));
 }
 
 // W anything finite.

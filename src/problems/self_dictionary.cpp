@@ -42,6 +42,15 @@ SelfDictionary::SelfDictionary(Matrix X, int64_t K, double lambda, double mu)
 {
 }
 
+SelfDictionary::SelfDictionary(const CsrMatrix& X, int64_t K, double lambda, double mu)
+    : sparse_Xt_(transpose(X)), sparse_(true), K_(K), lambda_(lambda), mu_(mu),
+      columns_(static_cast<std::size_t>(X.cols))
+{
+    require(std::all_of(X.values.begin(), X.values.end(), [](double v) { return std::isfinite(v); }),
+            FACTO_ERROR_NOT_FINITE, "X: a stored value is not finite");
+    initialize();
+}
+
 std::shared_ptr<const SelfDictionary> SelfDictionary::distributed(const Matrix& X, int64_t N, int64_t first, int64_t K,
                                                                   double lambda, double mu,
                                                                   std::shared_ptr<const Collectives> collectives)
@@ -68,19 +77,29 @@ SelfDictionary::SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, s
       first_(blocks_ ? static_cast<std::size_t>(blocks_->first()) : 0),
       columns_(blocks_ ? static_cast<std::size_t>(blocks_->rows()) : Xt_.shape()[0])
 {
+    initialize();
+}
+
+void SelfDictionary::initialize()
+{
     require(N() >= 2 && M() >= 1, FACTO_ERROR_DIMENSION,
             "X must be M x N with M >= 1 and N >= 2, got " + std::to_string(M()) + " x " + std::to_string(N()));
-    require(K >= 0 && K <= N(), FACTO_ERROR_DIMENSION,
-            "K = " + std::to_string(K) + " must be 0 (unknown) or satisfy 1 <= K <= N = " + std::to_string(N()));
-    require(std::isfinite(mu) && std::isfinite(lambda), FACTO_ERROR_NOT_FINITE,
-            "mu = " + value_text(mu) + " and lambda = " + value_text(lambda) + " must be finite");
-    require(mu > 0.0 && mu <= kMaxMagnitude && lambda <= kMaxMagnitude, FACTO_ERROR_OUT_OF_RANGE,
-            "mu = " + value_text(mu) + " must be in (0, 1e100] and lambda = " + value_text(lambda) +
+    require(K_ >= 0 && K_ <= N(), FACTO_ERROR_DIMENSION,
+            "K = " + std::to_string(K_) + " must be 0 (unknown) or satisfy 1 <= K <= N = " + std::to_string(N()));
+    require(std::isfinite(mu_) && std::isfinite(lambda_), FACTO_ERROR_NOT_FINITE,
+            "mu = " + value_text(mu_) + " and lambda = " + value_text(lambda_) + " must be finite");
+    require(mu_ > 0.0 && mu_ <= kMaxMagnitude && lambda_ <= kMaxMagnitude, FACTO_ERROR_OUT_OF_RANGE,
+            "mu = " + value_text(mu_) + " must be in (0, 1e100] and lambda = " + value_text(lambda_) +
                 " at most 1e100 (negative = heuristic)");
     x_norm_.resize(static_cast<std::size_t>(N()));
     for (std::size_t l = 0; l < x_norm_.size(); ++l) {
         double sum = 0.0;
-        for (std::size_t k = 0; k < Xt_.shape()[1]; ++k) sum += Xt_(l, k) * Xt_(l, k);
+        if (sparse_) {
+            for (int64_t p = sparse_Xt_.indptr[l]; p < sparse_Xt_.indptr[l + 1]; ++p)
+                sum += sparse_Xt_.values[static_cast<std::size_t>(p)] * sparse_Xt_.values[static_cast<std::size_t>(p)];
+        } else {
+            for (std::size_t k = 0; k < Xt_.shape()[1]; ++k) sum += Xt_(l, k) * Xt_(l, k);
+        }
         x_norm_[l] = std::sqrt(sum);
         x_norm_max_ = std::max(x_norm_max_, x_norm_[l]);
     }
@@ -88,7 +107,7 @@ SelfDictionary::SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, s
             "lambda < 0 asks for the heuristic ||X - X C0||_F / K, which needs K; give K or lambda >= 0");
     if (K_ > 0) {
         // Sec. V-B: SPA picks K columns; the warm start C0 is built from them when a solver asks
-        SuccessiveProjection spa(Xt_);
+        SuccessiveProjection spa = sparse_ ? SuccessiveProjection(sparse_Xt_) : SuccessiveProjection(Xt_);
         for (int64_t k = 0; k < K_; ++k) spa.next();
         spa_picks_ = spa.selected();
         if (const Collectives* c = collectives()) {  // process 0's picks everywhere (processes whose BLAS kernels differ could tie apart)
@@ -163,6 +182,17 @@ RowSoftmax SelfDictionary::row_softmax(const SimplexColumns& C, std::size_t thre
 double SelfDictionary::residual_column(const SimplexColumns& C, std::size_t l, double* r) const
 {
     const std::size_t m = static_cast<std::size_t>(M());
+    if (sparse_) {  // the same sums over the points' non-zeros
+        const CsrMatrix& X = sparse_Xt_;
+        const auto add = [&](std::size_t point, double a) {
+            for (int64_t p = X.indptr[point]; p < X.indptr[point + 1]; ++p)
+                r[X.indices[static_cast<std::size_t>(p)]] += a * X.values[static_cast<std::size_t>(p)];
+        };
+        std::fill(r, r + m, 0.0);
+        add(first_ + l, -1.0);
+        for (const auto& e : C.columns[l]) add(static_cast<std::size_t>(e.row), e.value);
+        return blas::dot(r, r, m);
+    }
     const double* x = &Xt_(first_ + l, 0);
     for (std::size_t k = 0; k < m; ++k) r[k] = -x[k];
     for (const auto& e : C.columns[l]) {
@@ -248,7 +278,10 @@ std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softma
     const auto equal_points = [&](int64_t a, int64_t b) {
         const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
         const double scale = 1e-10 * std::max(x_norm_[i], x_norm_[j]);
-        return xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))() <= scale * scale;
+        const Matrix pair = sparse_ ? points({a, b}) : Matrix();
+        const double d2 = sparse_ ? xt::norm_sq(xt::row(pair, 0) - xt::row(pair, 1))()
+                                  : xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))();
+        return d2 <= scale * scale;
     };
     std::vector<int64_t> rows, passed;
     for (std::size_t e = 0; e < all.size() && rows.size() < static_cast<std::size_t>(K_); ++e) {
@@ -282,12 +315,21 @@ std::vector<int64_t> SelfDictionary::weighted_extreme_rows(const RowSoftmax& sof
 {
     // SPA on the points of C's rows with a nonzero, each x_n scaled by ||C(n, :)||_inf
     const std::size_t m = static_cast<std::size_t>(M());
-    Matrix weighted({softmax.rows.size(), m});
-    for (std::size_t i = 0; i < softmax.rows.size(); ++i) {
-        const auto n = static_cast<std::size_t>(softmax.rows[i]);
-        for (std::size_t k = 0; k < m; ++k) weighted(i, k) = softmax.max[n] * Xt_(n, k);
+    Matrix weighted;
+    CsrMatrix weighted_sparse;
+    if (sparse_) {
+        weighted_sparse = select_rows(sparse_Xt_, softmax.rows);
+        for (std::size_t i = 0; i < softmax.rows.size(); ++i)
+            for (int64_t p = weighted_sparse.indptr[i]; p < weighted_sparse.indptr[i + 1]; ++p)
+                weighted_sparse.values[static_cast<std::size_t>(p)] *= softmax.max[static_cast<std::size_t>(softmax.rows[i])];
+    } else {
+        weighted = Matrix({softmax.rows.size(), m});
+        for (std::size_t i = 0; i < softmax.rows.size(); ++i) {
+            const auto n = static_cast<std::size_t>(softmax.rows[i]);
+            for (std::size_t k = 0; k < m; ++k) weighted(i, k) = softmax.max[n] * Xt_(n, k);
+        }
     }
-    SuccessiveProjection spa(weighted);
+    SuccessiveProjection spa = sparse_ ? SuccessiveProjection(weighted_sparse) : SuccessiveProjection(weighted);
     std::vector<int64_t> rows;
     for (int64_t k = 0; k < K_; ++k) rows.push_back(softmax.rows[static_cast<std::size_t>(spa.next())]);
     std::sort(rows.begin(), rows.end());
@@ -296,18 +338,96 @@ std::vector<int64_t> SelfDictionary::weighted_extreme_rows(const RowSoftmax& sof
 
 double SelfDictionary::anchor_fit(const std::vector<int64_t>& anchors) const
 {
-    const std::size_t threads = resolve_threads(0);
-    return residual_squared(SimplexColumns::from_selected(anchors, simplex_least_squares(Xt_, anchors, threads, first_, columns_)));
+    return residual_squared(SimplexColumns::from_selected(anchors, coefficients(anchors, resolve_threads(0))));
 }
 
 SimplexColumns SelfDictionary::warm_start(std::size_t threads) const
 {
     require(K_ > 0, FACTO_ERROR_INVALID_ARGUMENT, "the SPA warm start needs K");
-    return SimplexColumns::from_selected(spa_picks_, simplex_least_squares(Xt_, spa_picks_, threads, first_, columns_));
+    return SimplexColumns::from_selected(spa_picks_, coefficients(spa_picks_, threads));
+}
+
+void SelfDictionary::require_dense(const char* algorithm, const char* why) const
+{
+    require(!sparse_, FACTO_ERROR_UNSUPPORTED,
+            std::string(algorithm) + " needs the points dense (" + why + "); on sparse X take spa, snpa or fast_anchor");
+}
+
+double SelfDictionary::squared_norm(std::size_t l) const
+{
+    if (!sparse_) return blas::dot(&Xt_(l, 0), &Xt_(l, 0), Xt_.shape()[1]);
+    double sum = 0.0;
+    for (int64_t p = sparse_Xt_.indptr[l]; p < sparse_Xt_.indptr[l + 1]; ++p)
+        sum += sparse_Xt_.values[static_cast<std::size_t>(p)] * sparse_Xt_.values[static_cast<std::size_t>(p)];
+    return sum;
+}
+
+Matrix SelfDictionary::points(const std::vector<int64_t>& rows) const
+{
+    const std::size_t m = static_cast<std::size_t>(M());
+    Matrix W = xt::zeros<double>({rows.size(), m});
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto n = static_cast<std::size_t>(rows[i]);
+        if (!sparse_) {
+            std::copy(&Xt_(n, 0), &Xt_(n, 0) + m, &W(i, 0));
+            continue;
+        }
+        for (int64_t p = sparse_Xt_.indptr[n]; p < sparse_Xt_.indptr[n + 1]; ++p)
+            W(i, static_cast<std::size_t>(sparse_Xt_.indices[static_cast<std::size_t>(p)])) = sparse_Xt_.values[static_cast<std::size_t>(p)];
+    }
+    return W;
+}
+
+Matrix SelfDictionary::products(const Matrix& Wt, std::size_t first, std::size_t count) const
+{
+    const std::size_t k = Wt.shape()[0], m = static_cast<std::size_t>(M());
+    Matrix B = Matrix::from_shape({count, k});
+    if (count == 0 || k == 0) return xt::zeros<double>({count, k});
+    if (!sparse_) {
+        blas::gemm(false, true, count, k, m, 1.0, &Xt_(first, 0), m, Wt.data(), m, 0.0, B.data(), k);
+        return B;
+    }
+    const Matrix W = xt::transpose(Wt);  // M x k: each stored entry of x_l adds its row
+    parallel_for(count, grain_for(k), resolve_threads(0), [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t l = lo; l < hi; ++l) {
+            double* b = &B(l, 0);
+            std::fill(b, b + k, 0.0);
+            for (int64_t p = sparse_Xt_.indptr[first + l]; p < sparse_Xt_.indptr[first + l + 1]; ++p) {
+                const double v = sparse_Xt_.values[static_cast<std::size_t>(p)];
+                const double* w = &W(static_cast<std::size_t>(sparse_Xt_.indices[static_cast<std::size_t>(p)]), 0);
+                for (std::size_t j = 0; j < k; ++j) b[j] += v * w[j];
+            }
+        }
+    });
+    return B;
+}
+
+Matrix SelfDictionary::coefficients(const std::vector<int64_t>& anchors, std::size_t threads) const
+{
+    if (!sparse_) return simplex_least_squares(Xt_, anchors, threads, first_, columns_);
+    const Matrix Wt = points(anchors);
+    Matrix Q = Matrix::from_shape({anchors.size(), anchors.size()});
+    if (!anchors.empty()) blas::gemm(false, true, 1.0, Wt, Wt, 0.0, Q);  // W^T W
+    return simplex_least_squares_gram(Q, products(Wt, first_, columns_), threads);
 }
 
 Matrix SelfDictionary::anchor_search_points(int64_t rows, uint64_t seed) const
 {
+    if (sparse_) {  // the same points from the non-zeros: scaled in place, projected by a sparse product
+        CsrMatrix scaled = sparse_Xt_;
+        for (std::size_t l = 0; l < static_cast<std::size_t>(scaled.rows); ++l) {
+            double norm = 0.0;
+            for (int64_t p = scaled.indptr[l]; p < scaled.indptr[l + 1]; ++p) norm += std::abs(scaled.values[static_cast<std::size_t>(p)]);
+            for (int64_t p = scaled.indptr[l]; p < scaled.indptr[l + 1] && norm > 0.0; ++p) scaled.values[static_cast<std::size_t>(p)] /= norm;
+        }
+        if (M() <= rows) return dense_from_csr(scaled);
+        Rng rng(seed);
+        Matrix R = Matrix::from_shape({static_cast<std::size_t>(M()), static_cast<std::size_t>(rows)});
+        for (double& r : R) r = rng.normal();
+        Matrix projected = Matrix::from_shape({static_cast<std::size_t>(N()), static_cast<std::size_t>(rows)});
+        spmm(scaled, R, projected, resolve_threads(0));
+        return projected;
+    }
     Matrix scaled = Xt_;
     for (std::size_t l = 0; l < scaled.shape()[0]; ++l) {
         double norm = 0.0;
@@ -348,7 +468,7 @@ Output SelfDictionary::output(const std::string& name, const SimplexColumns& C) 
     const std::vector<OutputSpec> shapes = specs(static_cast<int64_t>(selected.size()));
     if (name == "selected") return Output{shapes[0], {}, std::move(selected)};
     if (name == "H") {
-        const Matrix H = xt::transpose(simplex_least_squares(Xt_, selected, resolve_threads(0), first_, columns_));
+        const Matrix H = xt::transpose(coefficients(selected, resolve_threads(0)));
         return Output{shapes[1], std::vector<double>(H.begin(), H.end()), {}};
     }
     std::string known;

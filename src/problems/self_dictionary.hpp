@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "problems/problem.hpp"
+#include "linalg/sparse.hpp"
 #include "problems/row_blocks.hpp"
 #include "sets/column_simplices.hpp"
 
@@ -47,6 +48,11 @@ public:
     // otherwise). lambda < 0 asks for the paper's heuristic lambda = ||X - X C0||_F / K with C0 the
     // SPA warm start (Sec. V-A; needs K); mu > 0 (the paper uses 1e-5).
     SelfDictionary(Matrix X, int64_t K, double lambda, double mu);
+    // The same problem of sparse X (M x N, CSR: a TF-IDF matrix whose points are documents or terms), its
+    // points kept as their non-zeros (X^T, CSR), never made dense: SPA, SNPA and FastAnchor run on it in
+    // memory linear in nnz(X) + K (M + N); the solvers that form a dense M x N residual or N x N arrays
+    // (merit, fast_gradient) refuse it (UNSUPPORTED).
+    SelfDictionary(const CsrMatrix& X, int64_t K, double lambda, double mu);
     // Collective: this process's columns first .. first + X.shape()[1] - 1 of the M x N data X (finite,
     // M rows everywhere), the blocks in rank order covering 0 .. N - 1 (a process may hold none), every
     // process giving the same N, K, lambda and mu. An error on any process is thrown on every process.
@@ -84,13 +90,27 @@ public:
     // minimizing ||x - W h||, as the fit's own "H" output is computed; returned as H^T (m x K).
     // Error(DIMENSION) when X_new has not W's M rows, NOT_FINITE for a NaN or Inf.
     static Matrix apply(const Matrix& W, const Matrix& X_new, std::size_t threads = 1);
-    int64_t M() const { return static_cast<int64_t>(Xt_.shape()[1]); }
-    int64_t N() const { return static_cast<int64_t>(Xt_.shape()[0]); }
+    int64_t M() const { return sparse_ ? sparse_Xt_.cols : static_cast<int64_t>(Xt_.shape()[1]); }
+    int64_t N() const { return sparse_ ? sparse_Xt_.rows : static_cast<int64_t>(Xt_.shape()[0]); }
     int64_t K() const { return K_; }
     double lambda() const { return lambda_; }
     double mu() const { return mu_; }
-    // X^T (N x M): row l is the data point x_l.
+    // X^T (N x M): row l is the data point x_l; empty when the points are sparse.
     const Matrix& Xt() const { return Xt_; }
+    // Whether the points are held sparse (the CSR constructor), and then X^T (N x M, CSR).
+    bool sparse() const { return sparse_; }
+    const CsrMatrix& sparse_Xt() const { return sparse_Xt_; }
+    // Error(UNSUPPORTED) naming `algorithm` when the points are sparse: for the solvers that need them dense.
+    void require_dense(const char* algorithm, const char* why) const;
+    // ||x_l||^2, summed in the order of x_l's entries (dense: blas::dot).
+    double squared_norm(std::size_t l) const;
+    // The points `rows`, densely (|rows| x M).
+    Matrix points(const std::vector<int64_t>& rows) const;
+    // The points first .. first + count - 1 times W (Wt = W^T, k x M): count x k, row l = W^T x_l.
+    Matrix products(const Matrix& Wt, std::size_t first, std::size_t count) const;
+    // H^T (the columns held here x |anchors|): each point's coefficients on the anchors, the
+    // simplex-constrained least squares min ||x_l - X(:, anchors) h|| (simplex_least_squares).
+    Matrix coefficients(const std::vector<int64_t>& anchors, std::size_t threads) const;
 
     // The near entries are found and their exponentials taken on `threads`; the sums are added in
     // one order, so the result does not depend on `threads`. Collective when distributed (C: the
@@ -165,7 +185,12 @@ private:
     // process).
     SelfDictionary(Matrix Xt, int64_t K, double lambda, double mu, std::optional<RowBlocks> blocks);
 
+    // The checks, the points' norms and SPA's picks, once the points are stored (both constructors).
+    void initialize();
+
     Matrix Xt_;
+    CsrMatrix sparse_Xt_;
+    bool sparse_ = false;
     int64_t K_;
     double lambda_, mu_;
     std::optional<RowBlocks> blocks_;

@@ -633,6 +633,33 @@ static void test_self_dictionary(void)
                   gaps[2] >= gaps[0] - 1e-12 * fabs(mp.objective));
         facto_solver_free(s);
     }
+    /* the same X as COO triplets (since 0.4.0): the sparse problem's SPA and SNPA pick the anchors and give
+     * the dense problem's H to rounding; merit, which needs the points dense, is refused */
+    int64_t xi[SM * SN], xj[SM * SN];
+    for (int e = 0; e < SM * SN; ++e) xi[e] = e % SM, xj[e] = e / SM; /* column-major X */
+    facto_problem* sp = NULL;
+    CHECK_STATUS(facto_problem_new_self_dictionary_sparse(FACTO_SPARSE_COO, SM, SN, SM * SN, xi, xj, X, SK, 0, NULL, NULL,
+                                                          &sp),
+                 FACTO_OK, facto_last_error());
+    const char* pickers[] = {"spa", "snpa"};
+    for (int a = 0; a < 2; ++a) {
+        facto_solver *by_dense = make_solver(p, pickers[a]), *by_sparse = make_solver(sp, pickers[a]);
+        CHECK(facto_solver_solve(by_dense) == FACTO_CONVERGED && facto_solver_solve(by_sparse) == FACTO_CONVERGED);
+        int64_t selected[SK];
+        CHECK_STATUS(facto_solver_copy_output_int64(by_sparse, "selected", selected, SK, FACTO_ROW_MAJOR), FACTO_OK, "");
+        CHECK(memcmp(selected, anchors, sizeof anchors) == 0);
+        double H[2][SK * SN], worst = 0.0;
+        CHECK(facto_solver_copy_output_double(by_dense, "H", H[0], SK * SN, FACTO_ROW_MAJOR) == FACTO_OK);
+        CHECK(facto_solver_copy_output_double(by_sparse, "H", H[1], SK * SN, FACTO_ROW_MAJOR) == FACTO_OK);
+        for (int e = 0; e < SK * SN; ++e) worst = fmax(worst, fabs(H[0][e] - H[1][e]));
+        CHECK(worst <= 1e-10); /* simplex coefficients (at most 1) from K x K systems of moderate condition */
+        facto_solver_free(by_dense);
+        facto_solver_free(by_sparse);
+    }
+    facto_solver* refused = (facto_solver*)1;
+    CHECK_STATUS(facto_solver_new(sp, "merit", &refused), FACTO_ERROR_UNSUPPORTED, facto_last_error());
+    CHECK(refused == NULL && strstr(facto_last_error(), "on sparse X take spa") != NULL);
+    facto_problem_free(sp);
     facto_problem_free(p);
 }
 

@@ -238,6 +238,18 @@ static facto_status nomad_cgm_set_iterate(void)
     return status;
 }
 
+/* merit on a self-dictionary problem of sparse points: refused when the solver is made. */
+static facto_status merit_on_sparse_points(void)
+{
+    facto_problem* p = NULL;
+    facto_status status = facto_problem_new_self_dictionary_sparse(FACTO_SPARSE_COO, 4, 4, 2, coo_row, coo_col, coo_value,
+                                                                   2, 0, NULL, NULL, &p);
+    if (status == FACTO_OK) status = step_with(p, "merit");
+    keep(facto_last_error());
+    facto_problem_free(p);
+    return status;
+}
+
 static facto_status spa_set_iterate(void)
 {
     facto_solver* s = NULL;
@@ -686,6 +698,8 @@ static void write_file(const char* path, const char* text, size_t size)
       set_refused(simplicial, "frank_wolfe", "step_rule", "open_loop"), kept)                                        \
     X(spa_needs_K, FACTO_ERROR_INVALID_ARGUMENT, "spa", "K", step_with(dictionary_no_K, "spa"), kept)    \
     X(spa_takes_no_iterate, FACTO_ERROR_UNSUPPORTED, "spa", "iterate", spa_set_iterate(), kept)                      \
+    X(merit_on_sparse_points, FACTO_ERROR_UNSUPPORTED, "merit needs the points dense", "on sparse X take spa",         \
+      merit_on_sparse_points(), kept)                                                                                \
     X(merit_warm_start_needs_K, FACTO_ERROR_INVALID_ARGUMENT, "spa", "K",                                            \
       set_refused(dictionary_no_K, "merit", "warm_start", "spa"), kept)                                              \
     X(nomad_cgm_takes_no_iterate, FACTO_ERROR_UNSUPPORTED, "nomad_cgm", "iterate", nomad_cgm_set_iterate(), kept)    \

@@ -393,6 +393,69 @@ BOOST_AUTO_TEST_CASE(baselines_recover_noiseless_anchors)
     BOOST_TEST(projected->output("selected").ints == data.anchors, boost::test_tools::per_element());
 }
 
+// Sparse points (text-like: each anchor on its own 8 of 40 features, each point a mix of two anchors, so
+// 60% of X is 0), given as CSR and given densely: SPA, SNPA and FastAnchor pick the planted anchors from
+// both, and the sparse problem's objective, outputs, lambda heuristic and model are the dense one's to
+// rounding (the same sums over the non-zeros, in another order); with noise on the non-zeros, the picks
+// of both still agree. The solvers that need the points dense refuse the sparse problem.
+BOOST_AUTO_TEST_CASE(sparse_points_give_the_dense_points_anchors_and_outputs)
+{
+    constexpr std::size_t M = 40, K = 5, N = 60;
+    const std::vector<int64_t> anchors = {3, 14, 27, 38, 51};
+    Rng rng(17);
+    Matrix W = xt::zeros<double>({M, K}), H = xt::zeros<double>({K, N});
+    for (std::size_t k = 0; k < K; ++k)
+        for (std::size_t f = 8 * k; f < 8 * k + 8; ++f) W(f, k) = 0.5 + rng.uniform();
+    for (std::size_t l = 0, a = 0; l < N; ++l) {
+        if (a < K && static_cast<int64_t>(l) == anchors[a]) {
+            H(a++, l) = 1.0;
+            continue;
+        }
+        const double w = 0.1 + 0.8 * rng.uniform();
+        H(l % K, l) = w;
+        H((l + 2) % K, l) += 1.0 - w;
+    }
+    for (const double noise : {0.0, 0.05}) {
+        BOOST_TEST_CONTEXT("noise " << noise)
+        {
+            Matrix X = xt::zeros<double>({M, N});
+            blas::gemm(false, false, 1.0, W, H, 0.0, X);
+            for (double& x : X) x *= x > 0.0 ? 1.0 + noise * (rng.uniform() - 0.5) : 0.0;
+            const CsrMatrix sparse_X = csr_from_dense(rows_of(X));
+            BOOST_TEST(sparse_X.nnz() <= static_cast<int64_t>(M * N) / 2);
+            auto dense = std::make_shared<const SelfDictionary>(X, K, -1.0, 1e-5);
+            auto sparse = std::make_shared<const SelfDictionary>(sparse_X, K, -1.0, 1e-5);
+            BOOST_TEST(sparse->sparse());
+            // f's sums round at eps ||X||_F^2 in either order; lambda = sqrt(2 f(C0)) / K then differs by at
+            // most sqrt(eps) ||X||_F / K, which the noiseless case (f(C0) at rounding level) reaches
+            const double scale = xt::sum(xt::square(X))();
+            BOOST_TEST(std::abs(sparse->lambda() - dense->lambda()) <= 1e-6 * std::sqrt(scale) / K);
+            for (const char* algorithm : {"spa", "snpa", "fast_anchor"}) {
+                BOOST_TEST_CONTEXT(algorithm)
+                {
+                    auto by_dense = make_solver(dense, algorithm), by_sparse = make_solver(sparse, algorithm);
+                    BOOST_TEST(by_dense->solve() == FACTO_CONVERGED);
+                    BOOST_TEST(by_sparse->solve() == FACTO_CONVERGED);
+                    const std::vector<int64_t> picked = by_sparse->output("selected").ints;
+                    BOOST_TEST(picked == by_dense->output("selected").ints, boost::test_tools::per_element());
+                    if (noise == 0.0) BOOST_TEST(picked == anchors, boost::test_tools::per_element());
+                    const double f = by_dense->progress().objective;
+                    BOOST_TEST(std::abs(by_sparse->progress().objective - f) <= 1e-12 * scale);
+                    const std::vector<double> h = by_dense->output("H").doubles, hs = by_sparse->output("H").doubles;
+                    double worst = 0.0;
+                    for (std::size_t e = 0; e < h.size(); ++e) worst = std::max(worst, std::abs(h[e] - hs[e]));
+                    BOOST_TEST(worst <= 1e-10);  // coefficients on the simplex, from K x K systems of condition ~1e2
+                    BOOST_TEST(std::abs(sparse->objective(by_dense->iterate()) - dense->objective(by_dense->iterate())) <=
+                               1e-12 * scale);
+                    BOOST_TEST(sparse->points(picked) == dense->points(picked));
+                }
+            }
+            for (const char* algorithm : {"merit", "fast_gradient"})
+                BOOST_TEST(status_of([&] { make_solver(sparse, algorithm); }) == FACTO_ERROR_UNSUPPORTED);
+        }
+    }
+}
+
 // Gillis & Luce's midpoint setting ([NFW] Fig. 2): noise pushes the midpoints outside the convex
 // hull, where the greedy SPA picks them; FastGradient's convex model keeps the true vertices.
 BOOST_AUTO_TEST_CASE(fast_gradient_resists_midpoint_noise_that_misleads_spa)

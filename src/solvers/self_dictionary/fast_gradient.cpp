@@ -25,6 +25,7 @@ FastGradient::FastGradient(std::shared_ptr<const SelfDictionary> problem)
                             real_param("tolerance", 1e-6, 0.0, std::numeric_limits<double>::infinity(),
                                        "CONVERGED when diag(X) changes by at most this, relative, in a step")})
 {
+    dictionary_->require_dense("fast_gradient", "its iterate is a dense N x N matrix and its gradient M x N");
 }
 
 void FastGradient::start(Matrix)
@@ -98,7 +99,7 @@ void FastGradient::update_columns()
                      [&](int64_t a, int64_t b) { return X_(a, a) > X_(b, b); });
     std::vector<int64_t> J(order.begin(), order.begin() + dictionary_->K());
     std::sort(J.begin(), J.end());
-    C_ = SimplexColumns::from_selected(J, simplex_least_squares(dictionary_->Xt(), J, resolve_threads(common().threads)));
+    C_ = SimplexColumns::from_selected(J, dictionary_->coefficients(J, resolve_threads(common().threads)));
 }
 
 double FastGradient::iterate_once()

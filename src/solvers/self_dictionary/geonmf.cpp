@@ -138,7 +138,7 @@ double GeoNmf::iterate_once()
     std::sort(J.begin(), J.end());
     J.erase(std::unique(J.begin(), J.end()), J.end());
     require(J.size() == K, FACTO_ERROR_NUMERICAL, "geonmf picked the same node for two communities");
-    C_ = SimplexColumns::from_selected(J, simplex_least_squares(dictionary_->Xt(), J, resolve_threads(common().threads)));
+    C_ = SimplexColumns::from_selected(J, dictionary_->coefficients(J, resolve_threads(common().threads)));
     done_ = true;
     return 1.0;
 }

@@ -4,7 +4,6 @@
 
 #include "base/error.hpp"
 #include "linalg/parallel.hpp"
-#include "linalg/simplex_least_squares.hpp"
 
 namespace facto {
 
@@ -29,8 +28,7 @@ double GreedyAnchors::iterate_once()
     if (picks_.size() >= K) return 0.0;
     picks_.push_back(pick());
     if (picks_.size() == K)  // C(J, :) = H, the simplex-constrained least squares on the picks
-        C_ = SimplexColumns::from_selected(picks_, simplex_least_squares(dictionary_->Xt(), picks_,
-                                                                         resolve_threads(common().threads)));
+        C_ = SimplexColumns::from_selected(picks_, dictionary_->coefficients(picks_, resolve_threads(common().threads)));
     return 1.0;
 }
 

@@ -43,6 +43,7 @@ std::vector<ParamSpec> merit_params()
 
 Merit::Merit(std::shared_ptr<const SelfDictionary> problem) : SelfDictionarySolver(std::move(problem), merit_params())
 {
+    dictionary_->require_dense("merit", "its sweep reads the residual X C - X, a dense M x N matrix");
     mutable_params().bind("variant", variant_,
                           {{"auto", Variant::automatic}, {"vanilla", Variant::vanilla}, {"away", Variant::away},
                            {"pairwise", Variant::pairwise}, {"corrective", Variant::corrective}});

@@ -32,22 +32,21 @@ Snpa::Snpa(std::shared_ptr<const SelfDictionary> problem) : GreedyAnchors(std::m
 
 void Snpa::begin(uint64_t)
 {
-    const Matrix& Xt = dictionary_->Xt();
-    Ht_ = Matrix::from_shape({Xt.shape()[0], 0});
-    x_norm2_.assign(Xt.shape()[0], 0.0);
-    for (std::size_t l = 0; l < x_norm2_.size(); ++l) x_norm2_[l] = blas::dot(&Xt(l, 0), &Xt(l, 0), Xt.shape()[1]);
+    const auto N = static_cast<std::size_t>(dictionary_->N());
+    Ht_ = Matrix::from_shape({N, 0});
+    x_norm2_.assign(N, 0.0);
+    for (std::size_t l = 0; l < N; ++l) x_norm2_[l] = dictionary_->squared_norm(l);
     norm2_ = x_norm2_;
 }
 
 void Snpa::refit(const std::vector<int64_t>& picks)
 {
-    const Matrix& Xt = dictionary_->Xt();
-    const std::size_t N = Xt.shape()[0], M = Xt.shape()[1], k = picks.size();
-    Matrix W = Matrix::from_shape({k, M});  // the picks' data points as rows
-    for (std::size_t j = 0; j < k; ++j) std::copy(&Xt(picks[j], 0), &Xt(picks[j], 0) + M, &W(j, 0));
-    Matrix G = Matrix::from_shape({k, k}), Bt = Matrix::from_shape({N, k});
+    const auto N = static_cast<std::size_t>(dictionary_->N());
+    const std::size_t k = picks.size();
+    const Matrix W = dictionary_->points(picks);  // the picks' data points as rows
+    Matrix G = Matrix::from_shape({k, k});
     blas::gemm(false, true, 1.0, W, W, 0.0, G);
-    blas::gemm(false, true, 1.0, Xt, W, 0.0, Bt);  // X^T W
+    const Matrix Bt = dictionary_->products(W, 0, N);  // X^T W
     Matrix spectrum = G;
     Vector lambda;
     blas::symmetric_eigen(spectrum, lambda);
