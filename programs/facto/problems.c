@@ -120,6 +120,19 @@ static facto_problem* build_self_dictionary(const options* o, built* b)
                                                           n * dim, FACTO_COL_MAJOR, b->anchors, o->k)
                                    : FACTO_ERROR_OUT_OF_MEMORY;
         if (st < 0) return free(generated), fail("separable data", st, facto_last_error()), NULL;
+    } else if (ends_with(o->file, ".mtx")) { /* sparse points, rows of the file: kept sparse, never dense */
+        if (group_distributed())
+            return fprintf(stderr, "facto-mpi: self_dictionary on sparse points (%s) runs on one process: use facto\n",
+                           o->file), NULL;
+        csr_arrays a;
+        if (!read_csr(o->file, &a)) return NULL;
+        facto_problem* problem = NULL; /* the file's CSR rows (points) are the CSC columns of the dim x n X */
+        st = facto_problem_new_self_dictionary_sparse(FACTO_SPARSE_CSC, a.cols, a.rows, a.nnz, a.indptr, a.indices,
+                                                      a.values, o->k, o->n_params, o->param_names, o->param_values,
+                                                      &problem);
+        free_csr(&a);
+        if (st < 0) fail("problem", st, facto_last_error());
+        return problem;
     } else {
         st = facto_matrix_read(o->file, &m);
         if (st < 0) return fail(o->file, st, facto_last_error()), NULL;
