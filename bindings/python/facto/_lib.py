@@ -203,6 +203,8 @@ _PROTOTYPES = {
                                   c_int64_p, _I]),
     "facto_problem_new_self_dictionary_named": (_S, [c_double_p, _I, _I, _I, ctypes.c_int32, _I, _I,
                                                      ctypes.POINTER(_STR), c_double_p, ctypes.POINTER(_P)]),
+    "facto_problem_new_self_dictionary_sparse": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,
+                                                      _I, ctypes.POINTER(_STR), c_double_p, ctypes.POINTER(_P)]),
     "facto_problem_new_topics_named": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I, _I,
                                             ctypes.POINTER(_STR), c_double_p, ctypes.POINTER(_P)]),
     "facto_problem_new_communities_named": (_S, [ctypes.c_int32, _I, _I, _I, c_int64_p, c_int64_p, c_double_p, _I,

@@ -234,10 +234,20 @@ class Problem(_Handle):
         columns of C (N x N) on the simplex, for data X of shape M x N (one point per column). K is the
         number of anchors (0 = unknown). lam and mu: None takes the library's defaults
         (problem_params("self_dictionary"): lam the paper's heuristic ||X - X C0||_F / K, which needs K);
-        lam=0 is MERIT(0). Solvers "merit" and "spa"; read the outputs "selected", "H" and "nnz"."""
-        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
+        lam=0 is MERIT(0). Solvers "merit" and "spa"; read the outputs "selected", "H" and "nnz". A
+        facto.CsrMatrix or scipy.sparse X stays sparse (its points' non-zeros): "spa", "snpa" and
+        "fast_anchor" run on it, "merit" and "fast_gradient" (dense M x N or N x N arrays) refuse it."""
         count, names, _, values = _given(lam=lam, mu=mu)
         handle = ctypes.c_void_p()
+        if isinstance(X, CsrMatrix) or hasattr(X, "tocsr"):
+            rows, cols, indptr, indices, data = cls._csr(X, "X")
+            check(lib.facto_problem_new_self_dictionary_sparse(_lib.SPARSE_CSR, rows, cols, data.size,
+                                                               indptr.ctypes.data_as(_lib.c_int64_p),
+                                                               indices.ctypes.data_as(_lib.c_int64_p),
+                                                               data.ctypes.data_as(_lib.c_double_p), int(K), count,
+                                                               names, values, ctypes.byref(handle)), _lib.last_error)
+            return cls(handle.value)
+        a, ptr, rows, cols, ld, layout = _as_matrix(X, "X")
         check(lib.facto_problem_new_self_dictionary_named(ptr, rows, cols, ld, layout, int(K), count, names, values,
                                                           ctypes.byref(handle)), _lib.last_error)
         return cls(handle.value)

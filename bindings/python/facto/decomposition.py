@@ -23,7 +23,10 @@ class SeparableNMF(TransformerMixin, FactoEstimator):
         MERIT(0).
     max_iter, tol, n_init, random_state, verbose, solver_params : see facto's estimators.
 
-    Attributes: anchors_ (the anchor samples' indices, increasing), components_ (X[anchors_]),
+    A scipy.sparse X (TF-IDF) stays sparse, never made dense: "spa", "snpa" (the default) and "fast_anchor"
+    run on its non-zeros; "merit" and "fast_gradient" refuse it.
+
+    Attributes: anchors_ (the anchor samples' indices, increasing), components_ (X[anchors_], dense),
     weights_ (n_samples x K, rows on the simplex: the least squares of each sample on the anchors),
     n_iter_, objective_, stationarity_, stop_reason_, interrupted_, n_features_in_.
     """
@@ -47,14 +50,14 @@ class SeparableNMF(TransformerMixin, FactoEstimator):
     def fit(self, X, y=None, callback=None):
         """Fits on X (n_samples x n_features); `callback(progress) -> stop?` is called every iteration."""
         self._validate_params()
-        X = validate(self, X)
+        X = validate(self, X, accept_sparse="csr")
         problem = Problem.self_dictionary(X.T, self.n_components, self.lam, self.mu)
         self._solve(problem, self.solver, callback, outputs=("selected", "H"), on_result=lambda out: self._fitted(out, X))
         return self
 
     def _fitted(self, out, X):
         self.anchors_ = out["selected"]
-        self.components_ = X[self.anchors_]
+        self.components_ = X[self.anchors_].toarray() if hasattr(X, "toarray") else X[self.anchors_]
         self.weights_ = np.atleast_2d(out["H"]).T.copy()
 
     def fit_transform(self, X, y=None, callback=None):
@@ -63,7 +66,7 @@ class SeparableNMF(TransformerMixin, FactoEstimator):
 
     def transform(self, X):
         """New samples' coefficients on the anchors (n_new x K, rows on the simplex)."""
-        return self._applied(validate(self, X, reset=False, min_samples=1).T).rows
+        return self._applied(validate(self, X, accept_sparse="csr", reset=False, min_samples=1).T).rows
 
     def inverse_transform(self, W):
         """Samples from coefficients: W components_ (n x n_features)."""

@@ -68,6 +68,34 @@ def test_separable_nmf_finds_the_anchor_samples():
     assert np.allclose(W @ model.components_, X.T, atol=1e-6)
 
 
+def test_separable_nmf_keeps_scipy_sparse_samples_sparse():
+    # documents of 4 topics (each topic's own 10 of 40 terms, each document a mix of two topics: 25-50%
+    # of the entries stored), the anchors among them: scipy.sparse gives the dense samples' anchors and
+    # weights to rounding with every solver that takes sparse points; merit, which would make them dense,
+    # is refused
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(4)
+    topics = np.zeros((4, 40))
+    for t in range(4):
+        topics[t, 10 * t:10 * t + 10] = rng.random(10) + 0.5
+    weights = np.zeros((80, 4))
+    weights[:4] = np.eye(4)
+    mix = rng.random(76)
+    weights[np.arange(4, 80), np.arange(76) % 4] = mix
+    weights[np.arange(4, 80), (np.arange(76) + 1) % 4] += 1.0 - mix
+    dense = weights @ topics
+    sparse = scipy_sparse.csr_matrix(dense)
+    for solver in ("snpa", "spa", "fast_anchor"):
+        by_dense = facto.SeparableNMF(4, solver=solver).fit(dense)
+        by_sparse = facto.SeparableNMF(4, solver=solver).fit(sparse)
+        assert list(by_sparse.anchors_) == list(by_dense.anchors_) == [0, 1, 2, 3]
+        assert isinstance(by_sparse.components_, np.ndarray) and np.allclose(by_sparse.components_, dense[:4])
+        assert np.allclose(by_sparse.weights_, by_dense.weights_, atol=1e-10)
+        assert np.allclose(by_sparse.transform(sparse[10:20]), by_dense.transform(dense[10:20]), atol=1e-10)
+    with pytest.raises(facto.FactoError, match="on sparse X take spa"):
+        facto.SeparableNMF(4, solver="merit").fit(sparse)
+
+
 def test_the_topic_model_takes_scipy_counts():
     counts, labels = _planted_corpus()
     model = facto.AnchorTopicModel(n_components=3, min_df=1)
