@@ -140,6 +140,11 @@ facto_problem_params <- function(kind) {
 # ||X - X C0||_F / K, which needs K); lambda = 0 is MERIT(0). Solvers "merit" and "spa"; read
 # facto_selected(solver) and facto_output(solver, "H").
 facto_self_dictionary <- function(X, K = 0, lambda = NULL, mu = NULL) {
+  if (inherits(X, c("facto_sparse", "sparseMatrix"))) {  # kept sparse: spa, snpa, fast_anchor run on it
+    t <- as_triplets(X)
+    return(problem_of(.Call(C_facto_r_self_dictionary_sparse, as.double(t$i), as.double(t$j), t$x,
+                            as.double(c(t$rows, t$cols)), whole_number(K), chosen_params(lambda = lambda, mu = mu))))
+  }
   X <- numeric_matrix(X)
   problem_of(.Call(C_facto_r_self_dictionary, X, whole_number(K), chosen_params(lambda = lambda, mu = mu)))
 }

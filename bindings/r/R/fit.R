@@ -163,13 +163,14 @@ facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = N
 separable_nmf <- function(X, K, algorithm = "auto", lambda = NULL, mu = NULL, ..., n_init = 1, callback = NULL,
                           verbose = FALSE) {
   call <- match.call()
-  X <- numeric_matrix(X)
+  if (!inherits(X, c("facto_sparse", "sparseMatrix"))) X <- numeric_matrix(X)  # a sparse X stays sparse
   solve_and_read(facto_self_dictionary(X, K, lambda, mu), algorithm, list(...), callback, c("selected", "H"),
                  function(v, run, model) {
                    anchors <- one_based(v$selected)
                    H <- v$H
                    dimnames(H) <- list(colnames(X)[anchors], colnames(X))
-                   new_fit("facto_separable_nmf", list(anchors = anchors, W = X[, anchors, drop = FALSE], H = H),
+                   W <- as.matrix(X[, anchors, drop = FALSE])
+                   new_fit("facto_separable_nmf", list(anchors = anchors, W = W, H = H),
                            run, call, model, stats::setNames(apply_model(model, X)$residuals, colnames(X)))
                  }, n_init = n_init, verbose = verbose)
 }

@@ -190,6 +190,22 @@ SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP params)
     return wrap_problem(st, problem);
 }
 
+/* The self-dictionary problem of sparse X from 1-based triplets (i, j, x), shape = (rows, cols). */
+SEXP facto_r_self_dictionary_sparse(SEXP i, SEXP j, SEXP x, SEXP shape, SEXP K, SEXP params)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x) || Rf_xlength(shape) != 2)
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    const char** names;
+    const double* values;
+    const int64_t count = named_params(params, &names, &values);
+    facto_problem* problem = NULL;
+    const facto_status st = facto_problem_new_self_dictionary_sparse(
+        FACTO_SPARSE_COO, (int64_t)REAL(shape)[0], (int64_t)REAL(shape)[1], nnz, zero_based(i), zero_based(j), REAL(x),
+        (int64_t)Rf_asReal(K), count, names, values, &problem);
+    return wrap_problem(st, problem);
+}
+
 /* Topics from 1-based triplets (i, j, x) of a rows x cols count matrix. */
 SEXP facto_r_topics(SEXP i, SEXP j, SEXP x, SEXP rows, SEXP cols, SEXP K, SEXP params)
 {
@@ -1114,6 +1130,7 @@ static const R_CallMethodDef methods[] = {
     {"facto_r_symnmf", (DL_FUNC)&facto_r_symnmf, 2},
     {"facto_r_symnmf_sparse", (DL_FUNC)&facto_r_symnmf_sparse, 5},
     {"facto_r_nomad_points_sparse", (DL_FUNC)&facto_r_nomad_points_sparse, 5},
+    {"facto_r_self_dictionary_sparse", (DL_FUNC)&facto_r_self_dictionary_sparse, 6},
     {"facto_r_edm_completion", (DL_FUNC)&facto_r_edm_completion, 5},
     {"facto_r_knn_similarity", (DL_FUNC)&facto_r_knn_similarity, 5},
     {"facto_r_knn_similarity_sparse", (DL_FUNC)&facto_r_knn_similarity_sparse, 8},

@@ -49,6 +49,27 @@ test_that("separable_nmf finds the planted anchors and X = W H", {
   expect_equal(separable_nmf(d$X, 10, "spa")$anchors, d$anchors)
 })
 
+test_that("separable_nmf keeps a sparse Matrix sparse and finds the dense data's anchors", {
+  skip_if_not_installed("Matrix")
+  set.seed(4)
+  topics <- matrix(0, 40, 4)  # each anchor on its own 10 of 40 features
+  for (t in 1:4) topics[(10 * t - 9):(10 * t), t] <- runif(10) + 0.5
+  mix <- runif(36)
+  weights <- cbind(diag(4), sapply(1:36, function(l) {
+    w <- numeric(4); w[(l - 1) %% 4 + 1] <- mix[l]; w[l %% 4 + 1] <- w[l %% 4 + 1] + 1 - mix[l]; w
+  }))
+  dense <- topics %*% weights
+  X <- Matrix::Matrix(dense, sparse = TRUE)
+  for (algorithm in c("snpa", "spa")) {
+    fit <- separable_nmf(X, 4, algorithm)
+    expect_equal(fit$anchors, 1:4)
+    expect_equal(fit$anchors, separable_nmf(dense, 4, algorithm)$anchors)
+    expect_equal(fit$W, dense[, 1:4])
+    expect_equal(fit$H, separable_nmf(dense, 4, algorithm)$H, tolerance = 1e-10)
+  }
+  expect_error(separable_nmf(X, 4, "merit"), "on sparse X take spa")
+})
+
 test_that("nomad clusters points and a Gram matrix, with a certified upper bound", {
   set.seed(3)
   X <- 20 * diag(10)[rep(1:4, each = 30), ] + matrix(rnorm(1200, sd = 0.3), 120, 10)
