@@ -244,6 +244,10 @@ extern "C" {
                                                    k: i64, count: i64, param_names: *const *const c_char,
                                                    param_values: *const f64, out: *mut *mut facto_problem)
         -> facto_status;
+    pub fn facto_problem_new_self_dictionary_sparse(format: i32, rows: i64, cols: i64, nnz: i64, ptr: *const i64,
+                                                    idx: *const i64, values: *const f64, k: i64, count: i64,
+                                                    param_names: *const *const c_char, param_values: *const f64,
+                                                    out: *mut *mut facto_problem) -> facto_status;
     pub fn facto_separable_data(kind: i32, m: i64, n: i64, k: i64, snr_db: f64, seed: u64, x: *mut f64,
                                 capacity: i64, layout: i32, anchors: *mut i64, anchors_capacity: i64)
         -> facto_status;

@@ -423,6 +423,20 @@ impl Problem {
         Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
     }
 
+    /// The same problem of a sparse X (M x N, one point per column: TF-IDF), kept as its non-zeros: "spa",
+    /// "snpa" and "fast_anchor" run on it; "merit" and "fast_gradient", which would make it dense, refuse it.
+    pub fn self_dictionary_sparse(x: &CsrMatrix, k: usize, params: &[(&str, f64)]) -> Result<Problem> {
+        let chosen = Chosen::new(params)?;
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            sys::facto_problem_new_self_dictionary_sparse(sys::FACTO_SPARSE_CSR, x.rows as i64, x.cols as i64,
+                                                          x.values.len() as i64, x.indptr.as_ptr(), x.indices.as_ptr(),
+                                                          x.values.as_ptr(), k as i64, chosen.values.len() as i64,
+                                                          chosen.pointers.as_ptr(), chosen.values.as_ptr(), &mut raw)
+        }, thread_message)?;
+        Ok(Problem { raw: NonNull::new(raw).expect("facto returned OK with a NULL problem") })
+    }
+
     /// Anchor-word topic modeling (Nguyen, Fu & Wu Sec. V-B) from a documents x terms count matrix: terms
     /// in fewer than min_df documents (or in all) dropped, TF-IDF, the word-word correlation reduced to
     /// rank dimensions (0: 2K), as a self-dictionary problem whose anchors are anchor words, their topics

@@ -309,6 +309,22 @@ fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
             assert!((sum - 1.0).abs() < 1e-12);
         }
     }
+    // the same X as sparse rows of its entries: SPA and SNPA pick the anchors; merit refuses sparse points
+    let mut rows = facto::CsrMatrix { rows: x.rows, cols: x.cols, indptr: vec![0], indices: vec![], values: vec![] };
+    for i in 0..x.rows {
+        for c in 0..x.cols {
+            rows.indices.push(c as i64);
+            rows.values.push(x.get(i, c));
+        }
+        rows.indptr.push(rows.values.len() as i64);
+    }
+    let sparse = facto::Problem::self_dictionary_sparse(&rows, 10, &[]).unwrap();
+    for name in ["spa", "snpa"] {
+        let mut solver = facto::Solver::new(&sparse, name).unwrap();
+        assert_eq!(solver.solve().unwrap(), facto::StopReason::Converged);
+        assert_eq!(solver.selected().unwrap(), anchors, "{} on sparse points", name);
+    }
+    assert_eq!(facto::Solver::new(&sparse, "merit").err().unwrap().status_name(), "FACTO_ERROR_UNSUPPORTED");
     // the heuristic lambda needs K; the midpoints model needs N = K + K (K - 1) / 2
     assert!(facto::Problem::self_dictionary(x.view(), 0, &[]).is_err());
     assert!(facto::separable_data(facto::Separable::Midpoints, 10, 20, 5, 10.0, 0).is_err());
