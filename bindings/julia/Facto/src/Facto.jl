@@ -203,6 +203,25 @@ function self_dictionary(X::AbstractMatrix{<:Real}, K::Integer = 0; lambda = not
     return Problem(out[])
 end
 
+"""
+    self_dictionary(X::SparseMatrixCSC, K = 0; lambda = nothing, mu = nothing) -> Problem
+
+The same problem of a sparse `X` (TF-IDF), kept as its non-zeros: "spa", "snpa" and "fast_anchor" run on
+it; "merit" and "fast_gradient", which would make it dense, refuse it.
+"""
+function self_dictionary(X::SparseMatrixCSC{<:Real}, K::Integer = 0; lambda = nothing, mu = nothing)
+    colptr, rowval, values = csc_arrays(X)
+    names, chosen_values = chosen(lambda = lambda, mu = mu)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    st = ccall(sym(:facto_problem_new_self_dictionary_sparse), Int32,
+               (Int32, Int64, Int64, Int64, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64, Int64, Ptr{Cstring},
+                Ptr{Float64}, Ref{Ptr{Cvoid}}),
+               Int32(1), size(X, 1), size(X, 2), length(values), colptr, rowval, values, K,  # FACTO_SPARSE_CSC
+               length(names), names, chosen_values, out)
+    check(st, thread_message)
+    return Problem(out[])
+end
+
 # ---- distributed problems (MPI, through libfacto_mpi) ----
 
 """

@@ -133,6 +133,13 @@ end
         @test X[:, Facto.selected(s)] * H ≈ X atol = 1e-8
     end
     @test_throws FactoError Facto.self_dictionary(X)  # the heuristic lambda needs K
+    # the same X as a SparseMatrixCSC: kept sparse, the same anchors; merit refuses sparse points
+    for name in ("spa", "snpa")
+        s = Solver(Facto.self_dictionary(sparse(X), 10), name)
+        solve!(s)
+        @test Facto.selected(s) == anchors
+    end
+    @test_throws FactoError Solver(Facto.self_dictionary(sparse(X), 10), "merit")
 end
 
 @testset "problem parameters left at nothing are the library's defaults" begin
