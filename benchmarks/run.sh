@@ -46,9 +46,10 @@
 #                                                                            held-out accuracy against a
 #                                                                            refit and scikit-learn, time
 #                                                                            per sample; choosing k)
-#   bash benchmarks/run.sh sparse [quick|full]                            (SymNMF and NOMAD on TF-IDF given
-#                                                                            sparse and dense: seconds, memory,
-#                                                                            labels)
+#   bash benchmarks/run.sh sparse [quick|full] [METHOD,...]               (SymNMF, NOMAD and separable NMF on
+#                                                                            TF-IDF given sparse and dense,
+#                                                                            beside KMeans and NMF: seconds,
+#                                                                            memory, labels)
 #   bash benchmarks/run.sh million [n] [seed]                             (Fashion-MNIST grown to n images,
 #                                                                            10^6 by default, written to the
 #                                                                            data directory's million/; SymNMF
@@ -182,7 +183,7 @@ case "$which" in
   sparse)
     bash cmake/install-deps.sh python3-numpy python3-scipy python3-sklearn
     cmake --build build -j"$(nproc)" --target facto >/dev/null
-    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/sparse.py "${1:-quick}" ;;
+    FACTO_LIBRARY=build/libfacto.so.0 PYTHONPATH=bindings/python /usr/bin/python3 benchmarks/sparse.py "${1:-quick}" ${2:+"$2"} ;;
   million|million_nomad)
     bash cmake/install-deps.sh python3-numpy python3-sklearn dataset-fashion-mnist
     cmake --build build -j"$(nproc)" --target facto facto_cli >/dev/null
