@@ -172,6 +172,7 @@ public:
     virtual Matrix anchor_search_points(int64_t rows, uint64_t seed) const;
 
     // r = X c_l - x_l (M values; l indexes the columns held here, x_l is point first() + l); returns ||r||^2.
+    // Dense points only (the solvers that call it refuse sparse ones).
     double residual_column(const SimplexColumns& C, std::size_t l, double* r) const;
     // ||X C - X||_F^2, O(M nnz(C)) (collective when distributed: all of C's columns).
     double residual_squared(const SimplexColumns& C) const;

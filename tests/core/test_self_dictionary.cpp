@@ -456,6 +456,27 @@ BOOST_AUTO_TEST_CASE(sparse_points_give_the_dense_points_anchors_and_outputs)
     }
 }
 
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+BOOST_AUTO_TEST_CASE(sparse_points_fit_in_memory_their_dense_form_would_not)
+{
+    // 4000 documents of 20 non-zeros among 10^6 terms (the points), 32 GB dense. In a child process
+    // limited to 1 GiB of address space the problem is built (with SPA's warm start and the lambda
+    // heuristic), and SPA and SNPA pick K = 4 anchors with their coefficients (memory in the non-zeros
+    // and K (M + N)); the dense form's allocation fails there. (Not under the sanitizers, whose shadow
+    // memory the limit forbids.)
+    BOOST_TEST(facto::test::within_address_space(1ul << 30, [] {
+        auto problem = std::make_shared<const SelfDictionary>(transpose(sparse_rows(4000, 1000000, 20, 43)), 4, -1.0, 1e-5);
+        bool ok = problem->lambda() > 0.0 && dense_allocation_fails(1000000, 4000);
+        for (const char* algorithm : {"spa", "snpa"}) {
+            auto solver = make_solver(problem, algorithm);
+            ok = ok && solver->solve() == FACTO_CONVERGED && solver->output("selected").ints.size() == 4 &&
+                 solver->output("H").doubles.size() == 4 * 4000;
+        }
+        return ok;
+    }));
+}
+#endif
+
 // Gillis & Luce's midpoint setting ([NFW] Fig. 2): noise pushes the midpoints outside the convex
 // hull, where the greedy SPA picks them; FastGradient's convex model keeps the true vertices.
 BOOST_AUTO_TEST_CASE(fast_gradient_resists_midpoint_noise_that_misleads_spa)
