@@ -190,53 +190,47 @@ SEXP facto_r_self_dictionary(SEXP X, SEXP K, SEXP params)
     return wrap_problem(st, problem);
 }
 
-/* The self-dictionary problem of sparse X from 1-based triplets (i, j, x), shape = (rows, cols). */
+/* A problem of a sparse matrix by one of facto.h's by-name sparse constructors, from 1-based triplets
+ * (i, j, x) of a rows x cols matrix. */
+typedef facto_status (*sparse_named_constructor)(int32_t, int64_t, int64_t, int64_t, const int64_t*, const int64_t*,
+                                                 const double*, int64_t, int64_t, const char* const*, const double*,
+                                                 facto_problem**);
+static SEXP sparse_named_problem(sparse_named_constructor make, SEXP i, SEXP j, SEXP x, int64_t rows, int64_t cols,
+                                 SEXP K, SEXP params)
+{
+    const R_xlen_t nnz = Rf_xlength(x);
+    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
+    const char** names;
+    const double* values;
+    const int64_t count = named_params(params, &names, &values);
+    facto_problem* problem = NULL;
+    const facto_status st = make(FACTO_SPARSE_COO, rows, cols, nnz, zero_based(i), zero_based(j), REAL(x),
+                                 (int64_t)Rf_asReal(K), count, names, values, &problem);
+    return wrap_problem(st, problem);
+}
+
+/* The self-dictionary problem of sparse X, shape = (rows, cols). */
 SEXP facto_r_self_dictionary_sparse(SEXP i, SEXP j, SEXP x, SEXP shape, SEXP K, SEXP params)
 {
-    const R_xlen_t nnz = Rf_xlength(x);
-    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x) || Rf_xlength(shape) != 2)
-        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
-    const char** names;
-    const double* values;
-    const int64_t count = named_params(params, &names, &values);
-    facto_problem* problem = NULL;
-    const facto_status st = facto_problem_new_self_dictionary_sparse(
-        FACTO_SPARSE_COO, (int64_t)REAL(shape)[0], (int64_t)REAL(shape)[1], nnz, zero_based(i), zero_based(j), REAL(x),
-        (int64_t)Rf_asReal(K), count, names, values, &problem);
-    return wrap_problem(st, problem);
+    if (Rf_xlength(shape) != 2 || !Rf_isReal(shape))
+        return failure(FACTO_ERROR_INVALID_ARGUMENT, "shape must be (rows, cols)");
+    return sparse_named_problem(facto_problem_new_self_dictionary_sparse, i, j, x, (int64_t)REAL(shape)[0],
+                                (int64_t)REAL(shape)[1], K, params);
 }
 
-/* Topics from 1-based triplets (i, j, x) of a rows x cols count matrix. */
+/* Topics from the triplets of a rows x cols count matrix. */
 SEXP facto_r_topics(SEXP i, SEXP j, SEXP x, SEXP rows, SEXP cols, SEXP K, SEXP params)
 {
-    const R_xlen_t nnz = Rf_xlength(x);
-    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
-        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
-    const char** names;
-    const double* values;
-    const int64_t count = named_params(params, &names, &values);
-    facto_problem* problem = NULL;
-    const facto_status st = facto_problem_new_topics_named(
-        FACTO_SPARSE_COO, (int64_t)Rf_asReal(rows), (int64_t)Rf_asReal(cols), nnz, zero_based(i), zero_based(j),
-        REAL(x), (int64_t)Rf_asReal(K), count, names, values, &problem);
-    return wrap_problem(st, problem);
+    return sparse_named_problem(facto_problem_new_topics_named, i, j, x, (int64_t)Rf_asReal(rows),
+                                (int64_t)Rf_asReal(cols), K, params);
 }
 
-/* Communities from 1-based triplets (i, j, x) of an n x n adjacency matrix (both triangles). */
+/* Communities from the triplets of an n x n adjacency matrix (both triangles). */
 SEXP facto_r_communities(SEXP i, SEXP j, SEXP x, SEXP n, SEXP K, SEXP params)
 {
-    const R_xlen_t nnz = Rf_xlength(x);
-    if (Rf_xlength(i) != nnz || Rf_xlength(j) != nnz || !Rf_isReal(x))
-        return failure(FACTO_ERROR_INVALID_ARGUMENT, "i, j and x must have the same length, x numeric");
-    const int64_t size = (int64_t)Rf_asReal(n);
-    const char** names;
-    const double* values;
-    const int64_t count = named_params(params, &names, &values);
-    facto_problem* problem = NULL;
-    const facto_status st =
-        facto_problem_new_communities_named(FACTO_SPARSE_COO, size, size, nnz, zero_based(i), zero_based(j), REAL(x),
-                                            (int64_t)Rf_asReal(K), count, names, values, &problem);
-    return wrap_problem(st, problem);
+    return sparse_named_problem(facto_problem_new_communities_named, i, j, x, (int64_t)Rf_asReal(n),
+                                (int64_t)Rf_asReal(n), K, params);
 }
 
 SEXP facto_r_spearman(SEXP estimated, SEXP truth)

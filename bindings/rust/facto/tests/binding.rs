@@ -310,14 +310,7 @@ fn merit_and_spa_find_the_anchors_of_noiseless_separable_data() {
         }
     }
     // the same X as sparse rows of its entries: SPA and SNPA pick the anchors; merit refuses sparse points
-    let mut rows = facto::CsrMatrix { rows: x.rows, cols: x.cols, indptr: vec![0], indices: vec![], values: vec![] };
-    for i in 0..x.rows {
-        for c in 0..x.cols {
-            rows.indices.push(c as i64);
-            rows.values.push(x.get(i, c));
-        }
-        rows.indptr.push(rows.values.len() as i64);
-    }
+    let rows = every_entry(&x);
     let sparse = facto::Problem::self_dictionary_sparse(&rows, 10, &[]).unwrap();
     for name in ["spa", "snpa"] {
         let mut solver = facto::Solver::new(&sparse, name).unwrap();
@@ -463,14 +456,7 @@ fn nomad_on_points_never_forms_d() {
     assert!((a - b).abs() <= 1e-12 * b.abs(), "{a} against {b}");
     assert!((solver.progress().objective - b).abs() <= 1e-10 * b.abs());
     // the same points as sparse rows: their centring implicit, the same D to rounding
-    let mut rows = facto::CsrMatrix { rows: x.rows, cols: x.cols, indptr: vec![0], indices: vec![], values: vec![] };
-    for i in 0..x.rows {
-        for c in 0..x.cols {
-            rows.indices.push(c as i64);
-            rows.values.push(x.get(i, c));
-        }
-        rows.indptr.push(rows.values.len() as i64);
-    }
+    let rows = every_entry(&x);
     let sparse = Problem::nomad_points_sparse(&rows, 4).unwrap();
     let s = sparse.objective(q.view()).unwrap();
     assert!((s - b).abs() <= 1e-12 * b.abs(), "{s} against {b}");
@@ -598,6 +584,19 @@ fn a_fitted_model_labels_new_points_and_survives_a_save() {
     }
     let (_, cophenetic, dispersion) = facto::consensus(&[applied.labels.clone(), applied.labels].concat(), n).unwrap();
     assert!((cophenetic - 1.0).abs() < 1e-12 && (dispersion - 1.0).abs() < 1e-12);
+}
+
+// Every entry of a dense matrix (zeros too) as CSR rows: the same data given sparse.
+fn every_entry(x: &facto::Matrix) -> facto::CsrMatrix {
+    let mut rows = facto::CsrMatrix { rows: x.rows, cols: x.cols, indptr: vec![0], indices: vec![], values: vec![] };
+    for i in 0..x.rows {
+        for c in 0..x.cols {
+            rows.indices.push(c as i64);
+            rows.values.push(x.get(i, c));
+        }
+        rows.indptr.push(rows.values.len() as i64);
+    }
+    rows
 }
 
 // A float64 array as numpy.save writes it: a model file edited by hand.
