@@ -47,6 +47,10 @@ CsrMatrix knn_csr_features(const Model& model, int64_t n)
     const std::vector<int64_t> indptr = integers(require_array(model, "knn_csr_indptr", n + 1, 1), "'knn_csr_indptr'");
     const std::vector<int64_t> indices =
         integers(require_array(model, "knn_csr_indices", static_cast<int64_t>(data.shape()[0]), 1), "'knn_csr_indices'");
+    // the offsets end at the entries held (csr_from_compressed reads as many as the last offset says)
+    require(indptr.back() == static_cast<int64_t>(data.shape()[0]), FACTO_ERROR_BAD_STATE,
+            "the " + model.kind + " model's 'knn_csr_indptr' ends at " + std::to_string(indptr.back()) + " where " +
+                "'knn_csr_data' holds " + std::to_string(data.shape()[0]) + " entries");
     try {
         return csr_from_compressed(n, static_cast<int64_t>(model.array(kKnnCsrShape)(0, 1)), indptr.data(), indices.data(),
                                    data.data(), false);

@@ -395,6 +395,8 @@ BOOST_AUTO_TEST_CASE(each_rule_of_the_contract_refuses_what_breaks_it)
         {"knn", without_array(knn, "knn_scale"), "has 'knn_features' but not 'knn_scale'"},
         {"knn", with_array(knn, "rbf_settings", Matrix({{1.0, 0.0}})), "both feature rules"},
         {"sparse knn", with_array(sparse_knn, "knn_csr_indptr", indptr), "sparse kNN features ('knn_csr_*'): "},
+        {"sparse knn", with_array(sparse_knn, "knn_csr_indptr", entry(sparse_knn.array("knn_csr_indptr"), 24, 0, 50.0)),
+         "'knn_csr_indptr' ends at 50 where 'knn_csr_data' holds 48 entries"},
         {"sparse knn", with_array(sparse_knn, "knn_csr_indices", entry(sparse_knn.array("knn_csr_indices"), 5, 0, 3.0)),
          "sparse kNN features ('knn_csr_*'): "},
         {"sparse knn", with_array(sparse_knn, "knn_csr_indices", entry(sparse_knn.array("knn_csr_indices"), 5, 0, 0.5)),
