@@ -273,8 +273,9 @@ FACTO_API facto_status facto_problem_new_communities_named(int32_t format, int64
 /* The self-dictionary problem of a sparse X (since 0.4.0; rows x cols = M x N, one data point per column:
  * a TF-IDF matrix's documents or terms) in one of the sparse input formats, by name as
  * facto_problem_new_self_dictionary_named: its points are kept as their non-zeros, never made dense,
- * so "spa", "snpa" (the default) and "fast_anchor" run in memory linear in the non-zeros and K (M + N),
- * with the dense problem's anchors, objective and outputs to rounding; "merit" and "fast_gradient",
+ * so "spa" and "snpa" (the default) run in memory linear in the non-zeros and K (M + N) ("fast_anchor"
+ * adds its M x projection random matrix), with the dense problem's anchors, objective and outputs to
+ * rounding (SPA's objective, its residual downdated, to eps ||X||_F^2); "merit" and "fast_gradient",
  * which form a dense M x N residual or N x N arrays, refuse it (UNSUPPORTED at facto_solver_new). The
  * arrays are only read. Errors: as facto_problem_new_symnmf_sparse's for the arrays (no symmetry
  * needed), as facto_problem_new_self_dictionary_named's for K and the parameters. On error *out is set to
@@ -777,7 +778,8 @@ FACTO_API facto_status facto_model_use_knn_similarity_search(facto_model* model,
  * exactly among the fitted ones; a scaling that fills the zeros keeps X densely, as
  * facto_model_use_knn_similarity_search would. The arrays are only read. Errors: as
  * facto_knn_similarity_sparse's for the arrays and the search (UNSUPPORTED: HNSW on sparse rows), as
- * facto_model_use_knn_similarity_search's for the model, INVALID_ARGUMENT (X without a stored entry). */
+ * facto_model_use_knn_similarity_search's for the model, INVALID_ARGUMENT (X kept sparse without a
+ * stored entry). */
 FACTO_API facto_status facto_model_use_knn_similarity_sparse(facto_model* model, int32_t format, int64_t rows,
                                                              int64_t cols, int64_t nnz, const int64_t* ptr,
                                                              const int64_t* idx, const double* values, int64_t k,

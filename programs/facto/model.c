@@ -123,8 +123,11 @@ int apply_saved_model(const options* o)
     if (ok && sparse) {
         csr_arrays a;
         if (!copy_csr(sparse, &a)) ok = 0;
-        if (ok && (st = facto_model_apply_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr, a.indices,
-                                                 a.values, rows, q * cols, labels, residuals)) < 0)
+        const int by_columns = (rule->traits & KIND_COLUMNS) != 0; /* points are rows: the CSC columns of width x q */
+        if (ok && (st = by_columns ? facto_model_apply_sparse(model, FACTO_SPARSE_CSC, a.cols, a.rows, a.nnz, a.indptr,
+                                                              a.indices, a.values, rows, q * cols, labels, residuals)
+                                   : facto_model_apply_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
+                                                              a.indices, a.values, rows, q * cols, labels, residuals)) < 0)
             ok = !fail("--apply", st, facto_model_last_error(model));
         if (a.indptr) free_csr(&a);
     } else if (ok) {

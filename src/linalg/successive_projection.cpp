@@ -29,18 +29,17 @@ int64_t SuccessiveProjection::next()
 {
     const std::size_t n = norm2_.size();
     require(selected_.size() < n, FACTO_ERROR_BAD_STATE, "SPA has already picked every column");
-    // the column of largest residual norm not picked yet (first on ties)
+    // the column of largest residual norm not picked yet (first on ties); sparse, a column whose downdated
+    // norm was rounding (the picks span it) is set to 0 and the choice made again
     std::size_t j = n;
-    for (std::size_t l = 0; l < n; ++l)
-        if (!picked_[l] && (j == n || norm2_[l] > norm2_[j])) j = l;
+    for (bool chosen = false; !chosen;) {
+        j = n;
+        for (std::size_t l = 0; l < n; ++l)
+            if (!picked_[l] && (j == n || norm2_[l] > norm2_[j])) j = l;
+        chosen = norm2_[j] <= 0.0 || (sparse_ ? project_sparse(j) : (project_dense(j), true));
+    }
     selected_.push_back(static_cast<int64_t>(j));
     picked_[j] = true;
-    if (norm2_[j] > 0.0) {  // else the residual is already zero
-        if (sparse_)
-            project_sparse(j);
-        else
-            project_dense(j);
-    }
     return static_cast<int64_t>(j);
 }
 
@@ -63,7 +62,7 @@ void SuccessiveProjection::project_dense(std::size_t j)
     }
 }
 
-void SuccessiveProjection::project_sparse(std::size_t j)
+bool SuccessiveProjection::project_sparse(std::size_t j)
 {
     const CsrMatrix& X = *sparse_;
     const auto dot = [&](std::size_t l, const std::vector<double>& u) {  // x_l . u over x_l's non-zeros
@@ -89,7 +88,7 @@ void SuccessiveProjection::project_sparse(std::size_t j)
         point2 += X.values[static_cast<std::size_t>(p)] * X.values[static_cast<std::size_t>(p)];
     if (!(norm > 1e-12 * std::sqrt(point2))) {
         norm2_[j] = 0.0;
-        return;
+        return false;
     }
     for (double& v : u) v /= norm;
     for (std::size_t l = 0; l < norm2_.size(); ++l) {
@@ -98,6 +97,7 @@ void SuccessiveProjection::project_sparse(std::size_t j)
     }
     norm2_[j] = 0.0;
     basis_.push_back(std::move(u));
+    return true;
 }
 
 double SuccessiveProjection::residual() const

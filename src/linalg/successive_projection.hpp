@@ -13,7 +13,10 @@ namespace facto {
 // previous picks (first on ties). Xt is X^T, dense or sparse (CSR, only referred to: it must outlive
 // this). Dense, the residual is kept and projected (N x M); sparse, it never is: the picks' residual
 // directions u_1, u_2, ... are kept (M values each, orthonormal) and each point's squared residual norm
-// is downdated by (u . x_l)^2, O(nnz) per pick, so memory stays in X's non-zeros plus K M.
+// is downdated by (u . x_l)^2, O(nnz) per pick, so memory stays in X's non-zeros plus K M. A downdated
+// norm is exact to about K eps ||x_l||^2 (the dense residual's to eps^2): a point the picks span can keep
+// a rounding-sized norm, so a pick whose residual direction is at the rounding of the point itself is
+// set to 0 and the pick made again.
 class SuccessiveProjection {
 public:
     explicit SuccessiveProjection(const Matrix& Xt);
@@ -26,7 +29,8 @@ public:
 
 private:
     void project_dense(std::size_t j);
-    void project_sparse(std::size_t j);
+    // false (and x_j's norm set to 0) when x_j's residual is at the rounding of x_j itself: not a direction
+    bool project_sparse(std::size_t j);
 
     Matrix R_;  // dense: the residual, N x M (rows are the columns of X)
     const CsrMatrix* sparse_ = nullptr;  // sparse: X^T

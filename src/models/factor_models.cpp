@@ -43,6 +43,8 @@ CsrMatrix knn_csr_features(const Model& model, int64_t n)
     require_array(model, kKnnCsrShape, 1, 2);
     require_integer(model, kKnnCsrShape, 0, "the number of points", n, n);
     require_integer(model, kKnnCsrShape, 1, "the number of features", 1, kHeldIntegers - 1);
+    // the exact search indexes the fitted rows by column: p + 1 offsets (OUT_OF_MEMORY for a p that cannot be)
+    require_memory(8.0 * (model.array(kKnnCsrShape)(0, 1) + 1.0), "the sparse kNN features' index of their columns");
     const Matrix& data = require_array(model, "knn_csr_data", -1, 1);
     const std::vector<int64_t> indptr = integers(require_array(model, "knn_csr_indptr", n + 1, 1), "'knn_csr_indptr'");
     const std::vector<int64_t> indices =

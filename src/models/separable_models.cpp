@@ -10,6 +10,7 @@
 
 #include "base/error.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/simplex_least_squares.hpp"
 #include "models/model.hpp"
 #include "problems/community_model.hpp"
 #include "problems/self_dictionary.hpp"
@@ -183,9 +184,18 @@ Applied apply_self_dictionary(const Model& model, const NewData& Y, std::size_t 
             "the new data points (columns) have " + std::to_string(Y.rows()) + " rows; the model's anchors " +
                 std::to_string(W.shape()[0]));
     Applied out;
-    out.rows = SelfDictionary::apply(W, Y.dense(), threads);
+    if (Y.is_sparse()) {  // the points' non-zeros, never a dense copy: W^T y and ||y - W h|| from them
+        const CsrMatrix points = transpose(Y.sparse());  // q x M, a point a row
+        Matrix Q = Matrix::from_shape({W.shape()[1], W.shape()[1]}), B = Matrix::from_shape({static_cast<std::size_t>(points.rows), W.shape()[1]});
+        blas::gemm(true, false, 1.0, W, W, 0.0, Q);
+        spmm(points, W, B, threads);
+        out.rows = simplex_least_squares_gram(Q, B, threads);
+        out.residuals = residuals(NewData(points), W, out.rows, threads);  // x ~ W h
+    } else {
+        out.rows = SelfDictionary::apply(W, Y.dense(), threads);
+        out.residuals = residuals(NewData(Matrix(xt::transpose(Y.dense()))), W, out.rows, threads);  // x ~ W h
+    }
     out.labels = row_argmax(out.rows);
-    out.residuals = residuals(NewData(Matrix(xt::transpose(Y.dense()))), W, out.rows, threads);  // x ~ W h
     return out;
 }
 }  // namespace

@@ -292,10 +292,7 @@ std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softma
     const auto equal_points = [&](int64_t a, int64_t b) {
         const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
         const double scale = 1e-10 * std::max(x_norm_[i], x_norm_[j]);
-        const Matrix pair = sparse_ ? points({a, b}) : Matrix();
-        const double d2 = sparse_ ? xt::norm_sq(xt::row(pair, 0) - xt::row(pair, 1))()
-                                  : xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))();
-        return d2 <= scale * scale;
+        return (sparse_ ? sparse_distance2(i, j) : xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))()) <= scale * scale;
     };
     std::vector<int64_t> rows, passed;
     for (std::size_t e = 0; e < all.size() && rows.size() < static_cast<std::size_t>(K_); ++e) {
@@ -365,6 +362,21 @@ void SelfDictionary::require_dense(const char* algorithm, const char* why) const
 {
     require(!sparse_, FACTO_ERROR_UNSUPPORTED,
             std::string(algorithm) + " needs the points dense (" + why + "); on sparse X take spa, snpa or fast_anchor");
+}
+
+double SelfDictionary::sparse_distance2(std::size_t i, std::size_t j) const
+{
+    const CsrMatrix& X = sparse_Xt_;
+    auto a = X.indptr[i], b = X.indptr[j];
+    double d2 = 0.0;
+    while (a < X.indptr[i + 1] || b < X.indptr[j + 1]) {  // the two rows' columns, merged in increasing order
+        const int64_t ca = a < X.indptr[i + 1] ? X.indices[static_cast<std::size_t>(a)] : std::numeric_limits<int64_t>::max();
+        const int64_t cb = b < X.indptr[j + 1] ? X.indices[static_cast<std::size_t>(b)] : std::numeric_limits<int64_t>::max();
+        const double d = (ca <= cb ? X.values[static_cast<std::size_t>(a++)] : 0.0) -
+                         (cb <= ca ? X.values[static_cast<std::size_t>(b++)] : 0.0);
+        d2 += d * d;
+    }
+    return d2;
 }
 
 double SelfDictionary::squared_norm(std::size_t l) const

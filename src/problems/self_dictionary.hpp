@@ -49,9 +49,9 @@ public:
     // SPA warm start (Sec. V-A; needs K); mu > 0 (the paper uses 1e-5).
     SelfDictionary(Matrix X, int64_t K, double lambda, double mu);
     // The same problem of sparse X (M x N, CSR: a TF-IDF matrix whose points are documents or terms), its
-    // points kept as their non-zeros (X^T, CSR), never made dense: SPA, SNPA and FastAnchor run on it in
-    // memory linear in nnz(X) + K (M + N); the solvers that form a dense M x N residual or N x N arrays
-    // (merit, fast_gradient) refuse it (UNSUPPORTED).
+    // points kept as their non-zeros (X^T, CSR), never made dense: SPA and SNPA run on it in memory linear
+    // in nnz(X) + K (M + N), FastAnchor with its M x projection random matrix besides; the solvers that
+    // form a dense M x N residual or N x N arrays (merit, fast_gradient) refuse it (UNSUPPORTED).
     SelfDictionary(const CsrMatrix& X, int64_t K, double lambda, double mu);
     // Collective: this process's columns first .. first + X.shape()[1] - 1 of the M x N data X (finite,
     // M rows everywhere), the blocks in rank order covering 0 .. N - 1 (a process may hold none), every
@@ -188,6 +188,8 @@ private:
 
     // The checks, the points' norms and SPA's picks, once the points are stored (both constructors).
     void initialize();
+    // ||x_i - x_j||^2 of two sparse points, over their stored entries.
+    double sparse_distance2(std::size_t i, std::size_t j) const;
 
     Matrix Xt_;
     CsrMatrix sparse_Xt_;

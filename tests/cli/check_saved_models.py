@@ -83,6 +83,22 @@ if run("--apply", "model_sep", "sep_new.csv", "--output-w", "sep_rows.csv").retu
     check(all(max(abs(a - b) for a, b in zip(sorted(g), sorted(w))) < 1e-9 for g, w in zip(got, weights)),
           "self_dictionary: new points' coefficients are not their planted weights")
 
+# separable NMF fitted on sparse points (.mtx rows, kept sparse) and applied to them sparse and densely:
+# the same coefficients (the sparse points' are read from their non-zeros), the fitted anchors' own rows 1
+shutil.rmtree("model_sep_sparse", ignore_errors=True)
+run("--problem", "self_dictionary", corpus, "-k", "3", "--quiet", "--save-model", "model_sep_sparse")
+dense_corpus = os.path.join(data, "planted_corpus_dense.csv")
+if all(run("--apply", "model_sep_sparse", points, "--output-w", f"sep_sparse_{kind}.csv").returncode == 0
+       for kind, points in (("mtx", corpus), ("csv", dense_corpus))):
+    rows = {}
+    for kind in ("mtx", "csv"):
+        with open(f"sep_sparse_{kind}.csv") as f:
+            rows[kind] = [[float(v) for v in line.split(",")] for line in f if line.strip()]
+    check(len(rows["mtx"]) == len(rows["csv"]) == 60 and
+          max(abs(a - b) for r, s in zip(rows["mtx"], rows["csv"]) for a, b in zip(r, s)) < 1e-9,
+          "self_dictionary: sparse and dense new points' coefficients differ")
+    check(all(max(r) > 1 - 1e-9 for r in rows["mtx"][:3]), "self_dictionary: an anchor is not its own row")
+
 # EDM: new helix points placed from their squared distances to the embedded ones keep their own distances
 helix = [(math.cos(3 * t), math.sin(3 * t), 2 * t) for t in (2 * math.pi * k / 70 for k in range(70))]
 square = lambda a, b: sum((x - y) ** 2 for x, y in zip(a, b))  # noqa: E731

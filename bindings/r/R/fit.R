@@ -160,6 +160,17 @@ facto_use_features <- function(fit, X, affinity = c("rbf", "knn"), bandwidth = N
   fit
 }
 
+# The columns `columns` of a numeric matrix, a Matrix or a facto_sparse (from its triplets, duplicates
+# summed), as a dense matrix.
+dense_columns <- function(X, columns) {
+  if (!inherits(X, "facto_sparse")) return(as.matrix(X[, columns, drop = FALSE]))
+  t <- as_triplets(X)
+  keep <- t$j %in% columns
+  W <- matrix(0, t$rows, length(columns))
+  for (e in which(keep)) W[t$i[e], match(t$j[e], columns)] <- W[t$i[e], match(t$j[e], columns)] + t$x[e]
+  W
+}
+
 separable_nmf <- function(X, K, algorithm = "auto", lambda = NULL, mu = NULL, ..., n_init = 1, callback = NULL,
                           verbose = FALSE) {
   call <- match.call()
@@ -169,7 +180,7 @@ separable_nmf <- function(X, K, algorithm = "auto", lambda = NULL, mu = NULL, ..
                    anchors <- one_based(v$selected)
                    H <- v$H
                    dimnames(H) <- list(colnames(X)[anchors], colnames(X))
-                   W <- as.matrix(X[, anchors, drop = FALSE])
+                   W <- dense_columns(X, anchors)
                    new_fit("facto_separable_nmf", list(anchors = anchors, W = W, H = H),
                            run, call, model, stats::setNames(apply_model(model, X)$residuals, colnames(X)))
                  }, n_init = n_init, verbose = verbose)

@@ -68,6 +68,15 @@ test_that("separable_nmf keeps a sparse Matrix sparse and finds the dense data's
     expect_equal(fit$H, separable_nmf(dense, 4, algorithm)$H, tolerance = 1e-10)
   }
   expect_error(separable_nmf(X, 4, "merit"), "on sparse X take spa")
+  # a facto_sparse of the same triplets: the same anchors, W and residuals as the Matrix's
+  s <- Matrix::summary(X)
+  by_triplets <- separable_nmf(facto_sparse(s$i, s$j, s$x, nrow(X), ncol(X)), 4)
+  by_matrix <- separable_nmf(X, 4)
+  expect_equal(by_triplets$anchors, by_matrix$anchors)
+  expect_equal(by_triplets$W, by_matrix$W)
+  expect_equal(residuals(by_triplets), residuals(by_matrix))
+  expect_equal(predict(by_matrix, X[, 5:9], type = "rows"), predict(by_matrix, dense[, 5:9], type = "rows"),
+               tolerance = 1e-10)
 })
 
 test_that("nomad clusters points and a Gram matrix, with a certified upper bound", {
