@@ -224,14 +224,6 @@ Vector squared_norms(const ScaledRows& X)
     return out;
 }
 
-Vector squared_norms(const CsrMatrix& X)
-{
-    Vector out = xt::zeros<double>({static_cast<std::size_t>(X.rows)});
-    for (std::size_t i = 0; i < out.size(); ++i)
-        for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p) out(i) += X.values[static_cast<std::size_t>(p)] * X.values[static_cast<std::size_t>(p)];
-    return out;
-}
-
 Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self)
 {
     const auto q = static_cast<std::size_t>(Y.rows), n = static_cast<std::size_t>(X.rows);

@@ -32,7 +32,6 @@ Neighbors nearest(const Matrix& Y, const Matrix& X, std::size_t m, Similarity ki
 Neighbors nearest(const CsrMatrix& Y, const CsrMatrix& X, std::size_t m, Similarity kind, bool self);
 
 // The rows' squared norms.
-Vector squared_norms(const ScaledRows& X);
-Vector squared_norms(const CsrMatrix& X);
+Vector squared_norms(const ScaledRows& X);  // (of CSR rows: linalg/sparse.hpp)
 
 }  // namespace facto

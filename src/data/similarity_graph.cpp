@@ -17,8 +17,8 @@ namespace facto {
 namespace {
 
 // The two feature types, dense and CSR rows: their number, squared norms, and the squared distance and
-// the inner product of row i of Y and row j of X. The sparse sums run over the stored columns in
-// increasing order, skipping the terms that are exactly 0 in the dense sums: the same values bit for bit.
+// the inner product of row i of Y and row j of X (the CSR rows': linalg/sparse.hpp, the same values bit for
+// bit).
 std::size_t count_of(const ScaledRows& X) { return X.rows.n; }
 std::size_t count_of(const CsrMatrix& X) { return static_cast<std::size_t>(X.rows); }
 
@@ -29,24 +29,6 @@ std::pair<double, double> distance_and_dot(const ScaledRows& Y, std::size_t i, c
         const double y = Y(i, c), x = X(j, c);
         d2 += (y - x) * (y - x);
         dot += y * x;
-    }
-    return {d2, dot};
-}
-
-std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, const CsrMatrix& X, std::size_t j)
-{
-    auto a = Y.indptr[i], b = X.indptr[j];
-    const auto a_end = Y.indptr[i + 1], b_end = X.indptr[j + 1];
-    double d2 = 0.0, dot = 0.0;
-    while (a < a_end || b < b_end) {
-        const int64_t ca = a < a_end ? Y.indices[static_cast<std::size_t>(a)] : INT64_MAX;
-        const int64_t cb = b < b_end ? X.indices[static_cast<std::size_t>(b)] : INT64_MAX;
-        const double y = ca <= cb ? Y.values[static_cast<std::size_t>(a)] : 0.0;
-        const double x = cb <= ca ? X.values[static_cast<std::size_t>(b)] : 0.0;
-        d2 += (y - x) * (y - x);
-        if (ca == cb) dot += y * x;
-        a += ca <= cb ? 1 : 0;
-        b += cb <= ca ? 1 : 0;
     }
     return {d2, dot};
 }

@@ -197,19 +197,39 @@ Matrix simplex_least_squares_gram(const Matrix& Q, const Matrix& B, std::size_t 
     return Ht;
 }
 
-Matrix simplex_coefficients(const Matrix& W, const Matrix& Y, const char* what, std::size_t threads)
+namespace {
+// W^T W and room for B (m x k, row l = W^T y_l) once m points of W's d entries are checked.
+Matrix checked_gram(const Matrix& W, std::size_t m, std::size_t d, const char* what, Matrix& B)
 {
-    require(Y.shape()[1] == W.shape()[0], FACTO_ERROR_DIMENSION,
+    require(d == W.shape()[0], FACTO_ERROR_DIMENSION,
             std::string(what) + " must have " + std::to_string(W.shape()[0]) + " entries per point, got " +
-                std::to_string(Y.shape()[1]));
+                std::to_string(d));
     require_finite(W, "W");
-    require_finite(Y, what);
     const auto k = static_cast<double>(W.shape()[1]);
-    require_memory(8.0 * k * (2.0 * k + static_cast<double>(Y.shape()[0])), "the simplex least squares' K x K Gram matrix");
+    require_memory(8.0 * k * (2.0 * k + static_cast<double>(m)), "the simplex least squares' K x K Gram matrix");
     Matrix Q({W.shape()[1], W.shape()[1]});
     blas::gemm(true, false, 1.0, W, W, 0.0, Q);  // W^T W
-    Matrix B({Y.shape()[0], W.shape()[1]});
+    B = Matrix({m, W.shape()[1]});
+    return Q;
+}
+}  // namespace
+
+Matrix simplex_coefficients(const Matrix& W, const Matrix& Y, const char* what, std::size_t threads)
+{
+    Matrix B;
+    const Matrix Q = checked_gram(W, Y.shape()[0], Y.shape()[1], what, B);
+    require_finite(Y, what);
     blas::gemm(false, false, 1.0, Y, W, 0.0, B);  // row l: W^T y_l
+    return simplex_least_squares_gram(Q, B, threads);
+}
+
+Matrix simplex_coefficients(const Matrix& W, const CsrMatrix& Y, const char* what, std::size_t threads)
+{
+    Matrix B;
+    const Matrix Q = checked_gram(W, static_cast<std::size_t>(Y.rows), static_cast<std::size_t>(Y.cols), what, B);
+    require(std::all_of(Y.values.begin(), Y.values.end(), [](double v) { return std::isfinite(v); }),
+            FACTO_ERROR_NOT_FINITE, std::string(what) + ": a stored value is not finite");
+    spmm(Y, W, B, threads);  // row l: W^T y_l over y_l's stored entries
     return simplex_least_squares_gram(Q, B, threads);
 }
 

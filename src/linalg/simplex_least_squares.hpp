@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "linalg/matrix.hpp"
+#include "linalg/sparse.hpp"
 
 namespace facto {
 
@@ -24,5 +25,7 @@ Matrix simplex_least_squares_gram(const Matrix& Q, const Matrix& B, std::size_t 
 // the simplex minimizing ||y_l - W h||. Error(DIMENSION) when Y's rows are not of W's d, NOT_FINITE for
 // a NaN or Inf (naming `what`, the caller's name for Y).
 Matrix simplex_coefficients(const Matrix& W, const Matrix& Y, const char* what, std::size_t threads = 1);
+// The same of sparse points Y (m x d, CSR, a point a row): W^T y_l from their stored entries.
+Matrix simplex_coefficients(const Matrix& W, const CsrMatrix& Y, const char* what, std::size_t threads = 1);
 
 }  // namespace facto

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <string>
 
@@ -122,6 +123,32 @@ void spmm(const CsrMatrix& A, const Matrix& X, Matrix& Y, std::size_t threads)
 void spmv(const CsrMatrix& A, const double* x, double* y)
 {
     for (std::size_t i = 0; i < static_cast<std::size_t>(A.rows); ++i) row_times_columns<1>(A, i, x, 1, 0, y + i);
+}
+
+std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, const CsrMatrix& X, std::size_t j)
+{
+    auto a = Y.indptr[i], b = X.indptr[j];
+    const auto a_end = Y.indptr[i + 1], b_end = X.indptr[j + 1];
+    double d2 = 0.0, dot = 0.0;
+    while (a < a_end || b < b_end) {
+        const int64_t ca = a < a_end ? Y.indices[static_cast<std::size_t>(a)] : INT64_MAX;
+        const int64_t cb = b < b_end ? X.indices[static_cast<std::size_t>(b)] : INT64_MAX;
+        const double y = ca <= cb ? Y.values[static_cast<std::size_t>(a)] : 0.0;
+        const double x = cb <= ca ? X.values[static_cast<std::size_t>(b)] : 0.0;
+        d2 += (y - x) * (y - x);
+        if (ca == cb) dot += y * x;
+        a += ca <= cb ? 1 : 0;
+        b += cb <= ca ? 1 : 0;
+    }
+    return {d2, dot};
+}
+
+Vector squared_norms(const CsrMatrix& X)
+{
+    Vector out = xt::zeros<double>({static_cast<std::size_t>(X.rows)});
+    for (std::size_t i = 0; i < out.size(); ++i)
+        for (int64_t p = X.indptr[i]; p < X.indptr[i + 1]; ++p) out(i) += X.values[static_cast<std::size_t>(p)] * X.values[static_cast<std::size_t>(p)];
+    return out;
 }
 
 Matrix dense_from_csr(const CsrMatrix& A)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "linalg/matrix.hpp"
@@ -35,6 +36,12 @@ void spmm(const CsrMatrix& A, const Matrix& X, Matrix& Y, std::size_t threads);
 
 // y = A x (A.cols values in, A.rows out), each row summed in stored order.
 void spmv(const CsrMatrix& A, const double* x, double* y);
+
+// The rows' squared norms, each summed over its stored entries in order.
+Vector squared_norms(const CsrMatrix& X);
+// ||y_i - x_j||^2 and y_i . x_j of row i of Y and row j of X, over their stored columns merged in
+// increasing order (the terms that are exactly 0 in the dense sums skipped: the same values bit for bit).
+std::pair<double, double> distance_and_dot(const CsrMatrix& Y, std::size_t i, const CsrMatrix& X, std::size_t j);
 
 // A as a dense matrix (unstored entries 0); Error(OUT_OF_MEMORY) when it would not fit.
 Matrix dense_from_csr(const CsrMatrix& A);

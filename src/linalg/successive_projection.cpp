@@ -18,11 +18,11 @@ SuccessiveProjection::SuccessiveProjection(const Matrix& Xt)
 }
 
 SuccessiveProjection::SuccessiveProjection(const CsrMatrix& Xt)
-    : sparse_(&Xt), norm2_(static_cast<std::size_t>(Xt.rows), 0.0), picked_(static_cast<std::size_t>(Xt.rows), false)
+    : sparse_(&Xt), picked_(static_cast<std::size_t>(Xt.rows), false)
 {
-    for (std::size_t l = 0; l < norm2_.size(); ++l)
-        for (int64_t p = Xt.indptr[l]; p < Xt.indptr[l + 1]; ++p)
-            norm2_[l] += Xt.values[static_cast<std::size_t>(p)] * Xt.values[static_cast<std::size_t>(p)];
+    const Vector norms = squared_norms(Xt);
+    norm2_.assign(norms.begin(), norms.end());
+    point2_ = norm2_;
 }
 
 int64_t SuccessiveProjection::next()
@@ -65,12 +65,6 @@ void SuccessiveProjection::project_dense(std::size_t j)
 bool SuccessiveProjection::project_sparse(std::size_t j)
 {
     const CsrMatrix& X = *sparse_;
-    const auto dot = [&](std::size_t l, const std::vector<double>& u) {  // x_l . u over x_l's non-zeros
-        double d = 0.0;
-        for (int64_t p = X.indptr[l]; p < X.indptr[l + 1]; ++p)
-            d += X.values[static_cast<std::size_t>(p)] * u[static_cast<std::size_t>(X.indices[static_cast<std::size_t>(p)])];
-        return d;
-    };
     // u = x_j minus its components along the earlier directions, twice (classical Gram-Schmidt with
     // reorthogonalization keeps the directions orthonormal to rounding)
     std::vector<double> u(static_cast<std::size_t>(X.cols), 0.0);
@@ -83,18 +77,14 @@ bool SuccessiveProjection::project_sparse(std::size_t j)
         }
     const double norm = std::sqrt(std::inner_product(u.begin(), u.end(), u.begin(), 0.0));
     // a residual at the rounding level of the point itself is no direction: the picks span x_j
-    double point2 = 0.0;
-    for (int64_t p = X.indptr[j]; p < X.indptr[j + 1]; ++p)
-        point2 += X.values[static_cast<std::size_t>(p)] * X.values[static_cast<std::size_t>(p)];
-    if (!(norm > 1e-12 * std::sqrt(point2))) {
+    if (!(norm > 1e-12 * std::sqrt(point2_[j]))) {
         norm2_[j] = 0.0;
         return false;
     }
     for (double& v : u) v /= norm;
-    for (std::size_t l = 0; l < norm2_.size(); ++l) {
-        const double d = dot(l, u);
-        norm2_[l] = std::max(0.0, norm2_[l] - d * d);
-    }
+    std::vector<double> d(norm2_.size());
+    spmv(X, u.data(), d.data());  // u . x_l over x_l's non-zeros
+    for (std::size_t l = 0; l < norm2_.size(); ++l) norm2_[l] = std::max(0.0, norm2_[l] - d[l] * d[l]);
     norm2_[j] = 0.0;
     basis_.push_back(std::move(u));
     return true;

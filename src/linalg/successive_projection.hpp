@@ -35,6 +35,7 @@ private:
     Matrix R_;  // dense: the residual, N x M (rows are the columns of X)
     const CsrMatrix* sparse_ = nullptr;  // sparse: X^T
     std::vector<std::vector<double>> basis_;  // sparse: the picks' unit residual directions
+    std::vector<double> point2_;              // sparse: ||x_l||^2
     std::vector<double> norm2_;
     std::vector<bool> picked_;
     std::vector<int64_t> selected_;

@@ -424,13 +424,10 @@ void use_knn_similarity(Model& model, const CsrMatrix& X, int64_t k, Similarity 
                 std::to_string(factor.shape()[0]));
     require(X.nnz() > 0, FACTO_ERROR_INVALID_ARGUMENT, "the features have no stored entry: every point is 0");
     keep_knn_graph(model, knn_graph(X, k, kind, 7, search), Scaling::None);  // knn_graph checks the values finite
-    Matrix indptr = Matrix::from_shape({X.indptr.size(), 1}), indices = Matrix::from_shape({X.indices.size(), 1});
-    std::copy(X.indptr.begin(), X.indptr.end(), indptr.begin());
-    std::copy(X.indices.begin(), X.indices.end(), indices.begin());
     Matrix data = Matrix::from_shape({X.values.size(), 1});
     std::copy(X.values.begin(), X.values.end(), data.begin());
-    model.arrays["knn_csr_indptr"] = std::move(indptr);
-    model.arrays["knn_csr_indices"] = std::move(indices);
+    model.arrays["knn_csr_indptr"] = models::column_of(X.indptr);
+    model.arrays["knn_csr_indices"] = models::column_of(X.indices);
     model.arrays["knn_csr_data"] = std::move(data);
     model.arrays[models::kKnnCsrShape] = Matrix({{static_cast<double>(X.rows), static_cast<double>(X.cols)}});
 }

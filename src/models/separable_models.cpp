@@ -186,10 +186,7 @@ Applied apply_self_dictionary(const Model& model, const NewData& Y, std::size_t 
     Applied out;
     if (Y.is_sparse()) {  // the points' non-zeros, never a dense copy: W^T y and ||y - W h|| from them
         const CsrMatrix points = transpose(Y.sparse());  // q x M, a point a row
-        Matrix Q = Matrix::from_shape({W.shape()[1], W.shape()[1]}), B = Matrix::from_shape({static_cast<std::size_t>(points.rows), W.shape()[1]});
-        blas::gemm(true, false, 1.0, W, W, 0.0, Q);
-        spmm(points, W, B, threads);
-        out.rows = simplex_least_squares_gram(Q, B, threads);
+        out.rows = simplex_coefficients(W, points, "the new data points (X_new)", threads);
         out.residuals = residuals(NewData(points), W, out.rows, threads);  // x ~ W h
     } else {
         out.rows = SelfDictionary::apply(W, Y.dense(), threads);

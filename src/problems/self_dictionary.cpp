@@ -94,12 +94,10 @@ void SelfDictionary::initialize()
     x_norm_.resize(static_cast<std::size_t>(N()));
     for (std::size_t l = 0; l < x_norm_.size(); ++l) {
         double sum = 0.0;
-        if (sparse_) {
-            for (int64_t p = sparse_Xt_.indptr[l]; p < sparse_Xt_.indptr[l + 1]; ++p)
-                sum += sparse_Xt_.values[static_cast<std::size_t>(p)] * sparse_Xt_.values[static_cast<std::size_t>(p)];
-        } else {
+        if (sparse_)
+            sum = squared_norm(l);
+        else
             for (std::size_t k = 0; k < Xt_.shape()[1]; ++k) sum += Xt_(l, k) * Xt_(l, k);
-        }
         x_norm_[l] = std::sqrt(sum);
         x_norm_max_ = std::max(x_norm_max_, x_norm_[l]);
     }
@@ -292,7 +290,8 @@ std::vector<int64_t> SelfDictionary::largest_row_maxima(const RowSoftmax& softma
     const auto equal_points = [&](int64_t a, int64_t b) {
         const auto i = static_cast<std::size_t>(a), j = static_cast<std::size_t>(b);
         const double scale = 1e-10 * std::max(x_norm_[i], x_norm_[j]);
-        return (sparse_ ? sparse_distance2(i, j) : xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))()) <= scale * scale;
+        return (sparse_ ? distance_and_dot(sparse_Xt_, i, sparse_Xt_, j).first
+                        : xt::norm_sq(xt::row(Xt_, i) - xt::row(Xt_, j))()) <= scale * scale;
     };
     std::vector<int64_t> rows, passed;
     for (std::size_t e = 0; e < all.size() && rows.size() < static_cast<std::size_t>(K_); ++e) {
@@ -364,21 +363,6 @@ void SelfDictionary::require_dense(const char* algorithm, const char* why) const
             std::string(algorithm) + " needs the points dense (" + why + "); on sparse X take spa, snpa or fast_anchor");
 }
 
-double SelfDictionary::sparse_distance2(std::size_t i, std::size_t j) const
-{
-    const CsrMatrix& X = sparse_Xt_;
-    auto a = X.indptr[i], b = X.indptr[j];
-    double d2 = 0.0;
-    while (a < X.indptr[i + 1] || b < X.indptr[j + 1]) {  // the two rows' columns, merged in increasing order
-        const int64_t ca = a < X.indptr[i + 1] ? X.indices[static_cast<std::size_t>(a)] : std::numeric_limits<int64_t>::max();
-        const int64_t cb = b < X.indptr[j + 1] ? X.indices[static_cast<std::size_t>(b)] : std::numeric_limits<int64_t>::max();
-        const double d = (ca <= cb ? X.values[static_cast<std::size_t>(a++)] : 0.0) -
-                         (cb <= ca ? X.values[static_cast<std::size_t>(b++)] : 0.0);
-        d2 += d * d;
-    }
-    return d2;
-}
-
 double SelfDictionary::squared_norm(std::size_t l) const
 {
     if (!sparse_) return blas::dot(&Xt_(l, 0), &Xt_(l, 0), Xt_.shape()[1]);
@@ -413,28 +397,17 @@ Matrix SelfDictionary::products(const Matrix& Wt, std::size_t first, std::size_t
         blas::gemm(false, true, count, k, m, 1.0, &Xt_(first, 0), m, Wt.data(), m, 0.0, B.data(), k);
         return B;
     }
-    const Matrix W = xt::transpose(Wt);  // M x k: each stored entry of x_l adds its row
-    parallel_for(count, grain_for(k), resolve_threads(0), [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t l = lo; l < hi; ++l) {
-            double* b = &B(l, 0);
-            std::fill(b, b + k, 0.0);
-            for (int64_t p = sparse_Xt_.indptr[first + l]; p < sparse_Xt_.indptr[first + l + 1]; ++p) {
-                const double v = sparse_Xt_.values[static_cast<std::size_t>(p)];
-                const double* w = &W(static_cast<std::size_t>(sparse_Xt_.indices[static_cast<std::size_t>(p)]), 0);
-                for (std::size_t j = 0; j < k; ++j) b[j] += v * w[j];
-            }
-        }
-    });
+    // a sparse problem is never distributed: its columns are all N points
+    require(first == 0 && count == static_cast<std::size_t>(N()), FACTO_ERROR_INTERNAL,
+            "products of a sparse problem's points are of all of them");
+    spmm(sparse_Xt_, Matrix(xt::transpose(Wt)), B, resolve_threads(0));
     return B;
 }
 
 Matrix SelfDictionary::coefficients(const std::vector<int64_t>& anchors, std::size_t threads) const
 {
     if (!sparse_) return simplex_least_squares(Xt_, anchors, threads, first_, columns_);
-    const Matrix Wt = points(anchors);
-    Matrix Q = Matrix::from_shape({anchors.size(), anchors.size()});
-    if (!anchors.empty()) blas::gemm(false, true, 1.0, Wt, Wt, 0.0, Q);  // W^T W
-    return simplex_least_squares_gram(Q, products(Wt, first_, columns_), threads);
+    return simplex_coefficients(Matrix(xt::transpose(points(anchors))), sparse_Xt_, "X", threads);
 }
 
 Matrix SelfDictionary::anchor_search_points(int64_t rows, uint64_t seed) const

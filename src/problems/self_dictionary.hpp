@@ -188,8 +188,6 @@ private:
 
     // The checks, the points' norms and SPA's picks, once the points are stored (both constructors).
     void initialize();
-    // ||x_i - x_j||^2 of two sparse points, over their stored entries.
-    double sparse_distance2(std::size_t i, std::size_t j) const;
 
     Matrix Xt_;
     CsrMatrix sparse_Xt_;
