@@ -120,18 +120,18 @@ int apply_saved_model(const options* o)
         if (!rows || !labels || !residuals) ok = !fail("--apply", FACTO_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     const double t_apply = now_seconds();
+    /* points are rows of FILE; a kind of columns takes them as the columns of the width x q X: the CSR rows as
+     * CSC columns, the row-major array as a column-major one */
+    const int by_columns = rule && (rule->traits & KIND_COLUMNS) != 0;
     if (ok && sparse) {
         csr_arrays a;
         if (!copy_csr(sparse, &a)) ok = 0;
-        const int by_columns = (rule->traits & KIND_COLUMNS) != 0; /* points are rows: the CSC columns of width x q */
-        if (ok && (st = by_columns ? facto_model_apply_sparse(model, FACTO_SPARSE_CSC, a.cols, a.rows, a.nnz, a.indptr,
-                                                              a.indices, a.values, rows, q * cols, labels, residuals)
-                                   : facto_model_apply_sparse(model, FACTO_SPARSE_CSR, a.rows, a.cols, a.nnz, a.indptr,
-                                                              a.indices, a.values, rows, q * cols, labels, residuals)) < 0)
+        if (ok && (st = facto_model_apply_sparse(model, by_columns ? FACTO_SPARSE_CSC : FACTO_SPARSE_CSR,
+                                                 by_columns ? a.cols : a.rows, by_columns ? a.rows : a.cols, a.nnz,
+                                                 a.indptr, a.indices, a.values, rows, q * cols, labels, residuals)) < 0)
             ok = !fail("--apply", st, facto_model_last_error(model));
         if (a.indptr) free_csr(&a);
     } else if (ok) {
-        const int by_columns = (rule->traits & KIND_COLUMNS) != 0; /* points are rows: the column-major width x q X */
         st = by_columns ? facto_model_apply(model, facto_matrix_data(dense), width, q, width, FACTO_COL_MAJOR, rows,
                                             q * cols, labels, residuals)
                         : facto_model_apply(model, facto_matrix_data(dense), q, width, width, FACTO_ROW_MAJOR, rows,
